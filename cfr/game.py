@@ -1,0 +1,84 @@
+"""The game interface the CFR core traverses, documented once here.
+
+A game is a `Game` bundle of six numba functions, each compiled with `@njit(SIG, cache=True)`
+for the exact signature below, over a fixed-size state: a 1-D C-contiguous `int64[::1]` array
+of `Game.state_size` words whose layout only the game knows. The core never allocates states:
+it keeps a preallocated stack `states[depth, :]` and asks the game to write each child into the
+next row. The functions are passed to the kernels as `numba.types.FunctionType` arguments, which
+keeps every kernel loadable from numba's on-disk cache.
+
+| member | signature | meaning |
+|--|--|--|
+| `current_player(state)` | `int64(int64[::1])` | 0 or 1 for a CFR player, `CHANCE` (-1), `TERMINAL` (-2) |
+| `decision(state, actions_out, key_out)` | `int64(int64[::1], int64[::1], uint64[::1])` | writes the legal actions, returns their count n >= 1; when n >= 2 also writes the acting player's info-set key into `key_out[0]` (and `key_out[1]` when `key_words == 2`) |
+| `apply(state, action, child_out)` | `int64(int64[::1], int64, int64[::1])` | writes the child reached by `action` (a decision action or a chance outcome); returns 0 |
+| `utility(state)` | `float64(int64[::1])` | player 0's payoff at a terminal; player 1 gets its negation |
+| `chance_outcomes(state, outcomes_out, probs_out)` | `int64(int64[::1], int64[::1], float64[::1])` | every chance outcome with its probability (summing to 1); returns their count |
+| `chance_sample(state, u, child_out)` | `int64(int64[::1], uint64, int64[::1])` | maps one uniformly random 64-bit word to an outcome and writes that child; returns the outcome |
+
+Rules a game must honour (checked for every game by `tests/test_game_conformance.py`):
+- info-set keys are collision-free by construction (bit-packed, never a lossy hash) and depend
+  only on what the acting player knows; equal keys always come with the same legal actions;
+- a decision with n == 1 is a forced move: the core applies it without a table lookup;
+- the game is two-player zero-sum (`utility` is player 0's payoff);
+- depth (number of states from the root to a terminal, root included) never exceeds
+  `max_depth`, and no node has more than `max_actions` actions or chance outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from numba import types
+
+CHANCE = -1
+TERMINAL = -2
+
+STATE = types.int64[::1]
+CURRENT_PLAYER_SIG = types.int64(STATE)
+DECISION_SIG = types.int64(STATE, types.int64[::1], types.uint64[::1])
+APPLY_SIG = types.int64(STATE, types.int64, STATE)
+UTILITY_SIG = types.float64(STATE)
+CHANCE_OUTCOMES_SIG = types.int64(STATE, types.int64[::1], types.float64[::1])
+CHANCE_SAMPLE_SIG = types.int64(STATE, types.uint64, STATE)
+
+# The kernels' parameter types for the six members, in `Game.functions()` order.
+FUNCTION_TYPES = (
+    types.FunctionType(CURRENT_PLAYER_SIG),
+    types.FunctionType(DECISION_SIG),
+    types.FunctionType(APPLY_SIG),
+    types.FunctionType(UTILITY_SIG),
+    types.FunctionType(CHANCE_OUTCOMES_SIG),
+    types.FunctionType(CHANCE_SAMPLE_SIG),
+)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as the CFR core sees it: sizes, the root state and the six numba functions."""
+
+    name: str
+    state_size: int
+    max_actions: int
+    max_depth: int
+    key_words: int
+    initial_state: Callable[[], np.ndarray]
+    current_player: Callable
+    decision: Callable
+    apply: Callable
+    utility: Callable
+    chance_outcomes: Callable
+    chance_sample: Callable
+
+    def functions(self) -> tuple:
+        """The six numba functions in the order the kernels take them."""
+        return (
+            self.current_player,
+            self.decision,
+            self.apply,
+            self.utility,
+            self.chance_outcomes,
+            self.chance_sample,
+        )
