@@ -30,6 +30,7 @@ class GameTree:
     infoset_key: np.ndarray  # uint64[I, key_words]
     infoset_player: np.ndarray  # int64[I]
     infoset_actions: np.ndarray  # int64[I]
+    post_order: np.ndarray  # int64[N]: the nodes in depth-first post-order (children first)
 
     @property
     def num_nodes(self) -> int:
@@ -52,6 +53,7 @@ def build_tree(game: Game) -> GameTree:
     echild, eaction, eprob = [], [], []
     ids: dict[tuple, int] = {}
     ikeys, iplayer, iactions = [], [], []
+    post: list[int] = []
 
     def visit(state: np.ndarray) -> int:
         node = len(player)
@@ -63,6 +65,7 @@ def build_tree(game: Game) -> GameTree:
         util.append(0.0)
         if p == TERMINAL:
             util[node] = float(game.utility(state))
+            post.append(node)
             return node
         if p == CHANCE:
             n = int(game.chance_outcomes(state, actions, probs))
@@ -90,6 +93,7 @@ def build_tree(game: Game) -> GameTree:
             echild.append(c)
             eaction.append(a)
             eprob.append(pr)
+        post.append(node)
         return node
 
     visit(np.ascontiguousarray(game.initial_state(), dtype=np.int64))
@@ -106,4 +110,5 @@ def build_tree(game: Game) -> GameTree:
         infoset_key=np.array(ikeys, dtype=np.uint64).reshape(-1, kw),
         infoset_player=np.array(iplayer, dtype=i64),
         infoset_actions=np.array(iactions, dtype=i64),
+        post_order=np.array(post, dtype=i64),
     )

@@ -1,0 +1,1 @@
+"""Game-agnostic numba CFR: info-set table, regret matching, traversal, checkpoints."""

@@ -1,0 +1,101 @@
+"""The CFR solver: iterations of passes, merges and the variant's post-pass step.
+
+One iteration t (alternating updates, exactly as OpenSpiel's `CFRSolver` /
+`CFRPlusSolver` / `discounted_cfr.py`):
+    for p in (0, 1):
+        pass for p against the table as it stands (current strategy = regret matching on it)
+        merge the pass's increments into the table
+        the variant's step for p's regrets (RM+ clamp, or DCFR discount)
+With simultaneous updates, one pass updates both players and the step applies to all.
+Chance is fully enumerated, or sampled once per iteration from the word `rng.word(seed, t)`
+(both passes of an alternating iteration see the same deal).
+
+The strategy used by a pass is recomputed from the regret sums whenever the pass needs it,
+which equals OpenSpiel's "recompute the current policy after each player's pass".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cfr import rng
+from cfr.game import Game
+from cfr.increment_log import IncrementLog, merge
+from cfr.table import InfoSetTable
+from cfr.traversal import traverse
+from cfr.variants import Variant, clamp_regrets, discount_regrets, make_variant
+
+
+class Solver:
+    """Runs a CFR variant on a game, holding the table, the iteration count and the settings."""
+
+    def __init__(self, game: Game, algorithm: str = "cfr", *, simultaneous: bool = False,
+                 sampled_chance: bool = False, seed: int = 0, dtype=np.float64,
+                 max_bytes: int | None = None, use_tree: bool = False,
+                 alpha: float | None = None, beta: float | None = None,
+                 gamma: float | None = None, table: InfoSetTable | None = None,
+                 iteration: int = 0):
+        self.game = game
+        self.variant: Variant = make_variant(algorithm, alpha, beta, gamma)
+        self.simultaneous = bool(simultaneous)
+        self.sampled_chance = bool(sampled_chance)
+        self.seed = int(seed)
+        self.table = table if table is not None else InfoSetTable(
+            key_words=game.key_words, dtype=dtype, max_bytes=max_bytes)
+        self.iteration = int(iteration)
+        self.log = IncrementLog(game.key_words)
+        self.use_tree = bool(use_tree) and not self.sampled_chance
+        self._tree_pass = None
+        if self.use_tree:
+            from cfr.tree import build_tree
+            from cfr.tree_pass import TreePass
+
+            self._tree_pass = TreePass(build_tree(game))
+
+    @property
+    def algorithm(self) -> str:
+        """The variant's name: cfr, cfr+, lcfr or dcfr."""
+        return self.variant.name
+
+    def settings(self) -> dict:
+        """Every setting that determines the run's results (checkpoint header)."""
+        return {
+            "algorithm": self.variant.name,
+            **self.variant.hyper_parameters(),
+            "simultaneous": self.simultaneous,
+            "sampled_chance": self.sampled_chance,
+            "seed": self.seed,
+            "dtype": self.table.dtype.name,
+        }
+
+    def _pass(self, player: int, weight: float, word: int) -> float:
+        if self._tree_pass is not None:
+            v = self._tree_pass.run(self.table, self.log, player, weight)
+        else:
+            v = traverse(self.game, self.table, self.log, player, weight,
+                         self.sampled_chance, (word,))
+        merge(self.table, self.log)
+        return v
+
+    def _after_pass(self, player: int, t: int) -> None:
+        tab = self.table
+        if self.variant.regret_matching_plus:
+            clamp_regrets(tab.meta, tab.offsets, tab.regrets, player)
+        if self.variant.discount:
+            discount_regrets(tab.meta, tab.offsets, tab.regrets, player, t,
+                             self.variant.alpha, self.variant.beta)
+
+    def iterate(self, n: int = 1) -> None:
+        """Run `n` iterations."""
+        for _ in range(n):
+            t = self.iteration + 1
+            weight = self.variant.strategy_weight(t)
+            word = int(rng.word(np.uint64(self.seed), np.uint64(t))) if self.sampled_chance else 0
+            if self.simultaneous:
+                self._pass(-1, weight, word)
+                self._after_pass(-1, t)
+            else:
+                for p in (0, 1):
+                    self._pass(p, weight, word)
+                    self._after_pass(p, t)
+            self.iteration = t

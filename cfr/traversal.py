@@ -1,0 +1,230 @@
+"""One CFR pass through the game interface, against a frozen table, into an increment log.
+
+The pass computes, at every history h reached (pi_i = player i's reach, pi_c = chance's):
+    v(h)      = sum_a sigma(I, a) * v(h a)                         (decision of player p)
+    v(h)      = sum_o P(o) * v(h o)                                (chance, full enumeration)
+    v(h)      = v(h o), o drawn from the iteration's random word   (chance, sampled)
+    v(z)      = u_0(z)                                             (terminal; player 1 gets -u_0)
+and, when p is updated in this pass, logs for I = I(h)
+    dR(I, a)  = pi_{-p}(h) * pi_c(h) * (v_p(h a) - v_p(h))         (the counterfactual regret;
+                                                                    pi_c is 1 when sampled)
+    dS(I, a)  = (w * pi_p(h)) * sigma(I, a)                        (w = the variant's weight)
+where sigma(I) is regret matching on the frozen table's regret sums (uniform for a key the
+table lacks). The table is only read, so sigma(I) is the strategy from before the pass however
+often the pass revisits I (imperfect recall): exact, and no per-info-set current-policy array.
+Player 1's values are the exact negations of player 0's, so only v_0 is carried.
+A history where both players' reach is 0 is skipped (returns 0): its increments are all 0.
+Multiplications and sums happen in OpenSpiel's order, so a float64 table reproduces
+`pyspiel.CFRSolver` bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
+from cfr.increment_log import IncrementLog, log_entry
+from cfr.regret_matching import regret_matching
+from cfr.rng import mix_word
+from cfr.table import InfoSetTable, find_offset
+
+def _pass_sig(val):
+    return types.float64(
+        *FUNCTION_TYPES,
+        types.int64[::1], types.int64, types.int64,  # root state, max depth, max actions
+        types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
+        types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
+        types.int64[::1],  # log: offset, key, meta, values, counts
+        types.int64, types.float64, types.int64, types.uint64[::1],  # update player, weight, sampled, words
+    )
+
+
+# frame kinds
+_PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
+
+
+@njit(cache=True)
+def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
+              root, states, actions, probs, cvals, keys, reach, value, kind, count, index,
+              offset, player, chance_k, t_keys, t_meta, t_offsets, t_regrets,
+              lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+              update_player, weight, sampled, word):
+    """The explicit-stack walk of one pass (see `pass_kernel`); returns the root's v_0."""
+    states[0, :] = root
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    chance_k[0] = 0
+    d = 0
+    entering = True
+    ret = 0.0
+    while True:
+        if entering:
+            # ---- evaluate history d: either descend into its first child or return a value
+            state = states[d]
+            p = current_player(state)
+            child = states[d + 1]
+            k = chance_k[d]
+            if p == TERMINAL:
+                ret = utility(state)
+                entering = False
+            elif p == CHANCE:
+                if sampled != 0:
+                    chance_sample(state, mix_word(word, k), child)
+                    kind[d] = _PASS_THROUGH
+                    reach[d + 1, 0] = reach[d, 0]
+                    reach[d + 1, 1] = reach[d, 1]
+                    reach[d + 1, 2] = reach[d, 2]
+                else:
+                    n = chance_outcomes(state, actions[d], probs[d])
+                    kind[d] = _CHANCE
+                    count[d] = n
+                    index[d] = 0
+                    value[d] = 0.0
+                    apply(state, actions[d, 0], child)
+                    reach[d + 1, 0] = reach[d, 0]
+                    reach[d + 1, 1] = reach[d, 1]
+                    reach[d + 1, 2] = reach[d, 2] * probs[d, 0]
+                chance_k[d + 1] = k + 1
+                d += 1
+            elif reach[d, 0] == 0.0 and reach[d, 1] == 0.0:
+                ret = 0.0
+                entering = False
+            else:
+                n = decision(state, actions[d], keys[d])
+                chance_k[d + 1] = k
+                reach[d + 1, 0] = reach[d, 0]
+                reach[d + 1, 1] = reach[d, 1]
+                reach[d + 1, 2] = reach[d, 2]
+                if n == 1:
+                    kind[d] = _PASS_THROUGH
+                else:
+                    kind[d] = _DECISION
+                    count[d] = n
+                    index[d] = 0
+                    value[d] = 0.0
+                    player[d] = p
+                    o = find_offset(t_keys, t_meta, t_offsets, keys[d])
+                    offset[d] = o
+                    if o >= 0:
+                        regret_matching(t_regrets, o, n, probs[d])
+                    else:
+                        for a in range(n):
+                            probs[d, a] = 1.0 / n
+                    reach[d + 1, p] = reach[d, p] * probs[d, 0]
+                apply(state, actions[d, 0], child)
+                d += 1
+        else:
+            # ---- history d returned `ret` to its parent d - 1
+            if d == 0:
+                return ret
+            d -= 1
+            kd = kind[d]
+            if kd == _PASS_THROUGH:
+                continue
+            i = index[d]
+            if kd == _CHANCE:
+                value[d] += probs[d, i] * ret
+            else:
+                cvals[d, i] = ret
+                value[d] += probs[d, i] * ret
+            i += 1
+            if i < count[d]:
+                index[d] = i
+                apply(states[d], actions[d, i], states[d + 1])
+                if kd == _CHANCE:
+                    reach[d + 1, 2] = reach[d, 2] * probs[d, i]
+                else:
+                    p = player[d]
+                    reach[d + 1, p] = reach[d, p] * probs[d, i]
+                d += 1
+                entering = True
+                continue
+            ret = value[d]
+            if kd == _DECISION:
+                p = player[d]
+                if update_player < 0 or update_player == p:
+                    n = count[d]
+                    pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                                    offset[d], keys[d], n | (p << 7), n)
+                    if pos >= 0:
+                        v = value[d]
+                        if p == 0:
+                            cf_reach = reach[d, 1] * reach[d, 2]
+                            wr = weight * reach[d, 0]
+                            for a in range(n):
+                                lg_values[pos + a] = cf_reach * (cvals[d, a] - v)
+                        else:
+                            cf_reach = reach[d, 0] * reach[d, 2]
+                            wr = weight * reach[d, 1]
+                            for a in range(n):
+                                lg_values[pos + a] = cf_reach * (v - cvals[d, a])
+                        for a in range(n):
+                            lg_values[pos + n + a] = wr * probs[d, a]
+
+
+@njit([_pass_sig(types.float64), _pass_sig(types.float32)], cache=True)
+def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
+                root, max_depth, max_actions,
+                t_keys, t_meta, t_offsets, t_regrets,
+                lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                update_player, weight, sampled, words):
+    """Passes from `root`, one per word of `words` (formulas in the module docstring).
+
+    Every pass of the batch reads the same frozen table and appends to the same log, so a batch
+    is "several iterations against the strategy frozen at its start"; one word is plain CFR.
+    Returns the sum over the batch of player 0's root value.
+
+    A depth-first walk with an explicit stack of frames (no recursion, no allocation per
+    node): frame d holds history d's state, its actions, the probabilities it plays them with
+    (chance probabilities or sigma), its children's values, its reaches and its running value.
+    `update_player` is 0 or 1 (alternating) or -1 (both, simultaneous). With `sampled`, the
+    k-th chance node of every path draws its outcome from `mix_word(word, k)`, so one pass
+    sees one deal; without `sampled` the words' values are ignored.
+    """
+    depth_cap = max_depth + 1
+    states = np.empty((depth_cap, root.shape[0]), dtype=np.int64)
+    actions = np.empty((depth_cap, max_actions), dtype=np.int64)
+    probs = np.empty((depth_cap, max_actions), dtype=np.float64)
+    cvals = np.empty((depth_cap, max_actions), dtype=np.float64)
+    keys = np.zeros((depth_cap, 2), dtype=np.uint64)
+    reach = np.empty((depth_cap, 3), dtype=np.float64)
+    value = np.empty(depth_cap, dtype=np.float64)
+    kind = np.empty(depth_cap, dtype=np.int64)
+    count = np.empty(depth_cap, dtype=np.int64)
+    index = np.empty(depth_cap, dtype=np.int64)
+    offset = np.empty(depth_cap, dtype=np.int64)
+    player = np.empty(depth_cap, dtype=np.int64)
+    chance_k = np.empty(depth_cap, dtype=np.int64)
+    total = 0.0
+    for b in range(words.shape[0]):
+        total += _one_pass(current_player, decision, apply, utility, chance_outcomes,
+                           chance_sample, root, states, actions, probs, cvals, keys, reach,
+                           value, kind, count, index, offset, player, chance_k,
+                           t_keys, t_meta, t_offsets, t_regrets,
+                           lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                           update_player, weight, sampled, words[b])
+    return total
+
+
+def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: int,
+             weight: float = 1.0, sampled: bool = False, words=(0,)) -> float:
+    """Run one pass per word in `words` against `table` (read only), filling `log` from empty.
+
+    `table` is not modified: several workers may traverse it at once, each into its own log,
+    and `cfr.increment_log.merge` then applies the logs in a fixed order. Grows `log` and
+    reruns the batch if it fills up. Returns the sum over the batch of player 0's root value
+    under the frozen current strategy (a sampled estimate when `sampled`).
+    """
+    words = np.ascontiguousarray(words, dtype=np.uint64)
+    root = np.ascontiguousarray(game.initial_state(), dtype=np.int64)
+    while True:
+        log.clear()
+        v = pass_kernel(*game.functions(), root, game.max_depth, game.max_actions,
+                        table.keys, table.meta, table.offsets, table.regrets,
+                        log.offset, log.key, log.meta, log.values, log.counts,
+                        int(update_player), float(weight), int(bool(sampled)), words)
+        if not log.overflowed:
+            return float(v)
+        log.grow()

@@ -1,0 +1,158 @@
+"""The CFR pass over a precomputed game tree (`cfr.tree.GameTree`): same results, fewer calls.
+
+It computes exactly what `cfr.traversal.pass_kernel` computes with full chance enumeration —
+the same values, the same increments, logged in the same (post-)order — so a run that uses it
+leaves a table identical bit for bit to one that walks the game interface. Instead of one
+depth-first walk it makes three sweeps over flat arrays:
+1. sigma(I) for every info set by regret matching on the frozen table (uniform if absent);
+2. pre-order, parents first: reaches pi_0, pi_1, pi_c of every node, and which nodes the
+   interface walk would skip (a decision with pi_0 = pi_1 = 0, and everything below it);
+3. post-order, children first: v_0(h) and the log entries (formulas in `cfr.traversal`).
+Only full enumeration of chance: sampled chance uses the interface walk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from cfr.game import CHANCE, TERMINAL
+from cfr.increment_log import IncrementLog, log_entry
+from cfr.regret_matching import regret_matching
+from cfr.table import InfoSetTable, find_offset
+from cfr.tree import GameTree
+
+
+@njit(cache=True)
+def resolve_offsets(keys, meta, offsets, infoset_key, infoset_offset):
+    """infoset_offset[I] <- the table offset of info set I's key, or -1 if absent."""
+    for i in range(infoset_key.shape[0]):
+        if infoset_offset[i] < 0:
+            infoset_offset[i] = find_offset(keys, meta, offsets, infoset_key[i])
+
+
+@njit(cache=True)
+def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_child, edge_prob,
+                     post_order, infoset_key, infoset_player, infoset_actions, infoset_offset,
+                     regrets, sigma, reach, skip, value,
+                     lg_offset, lg_key, lg_meta, lg_values, lg_counts, update_player, weight):
+    """One full-enumeration pass over the tree; returns v_0 of the root (see module doc).
+
+    `sigma` (info sets x max actions), `reach` (nodes x 3), `skip` and `value` (nodes) are
+    work arrays.
+    """
+    n_nodes = player.shape[0]
+    for i in range(infoset_key.shape[0]):
+        n = infoset_actions[i]
+        o = infoset_offset[i]
+        if o >= 0:
+            regret_matching(regrets, o, n, sigma[i])
+        else:
+            for a in range(n):
+                sigma[i, a] = 1.0 / n
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    skip[0] = 0
+    for h in range(n_nodes):
+        p = player[h]
+        if p == TERMINAL:
+            continue
+        e0 = edge_start[h]
+        ne = edge_count[h]
+        s = skip[h]
+        if s == 0 and p != CHANCE and reach[h, 0] == 0.0 and reach[h, 1] == 0.0:
+            s = 2  # skipped here: returns 0 to its parent
+        for j in range(ne):
+            c = edge_child[e0 + j]
+            skip[c] = 1 if s != 0 else 0
+            reach[c, 0] = reach[h, 0]
+            reach[c, 1] = reach[h, 1]
+            reach[c, 2] = reach[h, 2]
+            if s != 0:
+                continue
+            if p == CHANCE:
+                reach[c, 2] = reach[h, 2] * edge_prob[e0 + j]
+            elif infoset[h] >= 0:
+                reach[c, p] = reach[h, p] * sigma[infoset[h], j]
+        if s == 2:
+            skip[h] = 2
+    for idx in range(n_nodes):
+        h = post_order[idx]
+        if skip[h] == 1:
+            continue
+        p = player[h]
+        if p == TERMINAL:
+            value[h] = utility[h]
+            continue
+        if skip[h] == 2:
+            value[h] = 0.0
+            continue
+        e0 = edge_start[h]
+        ne = edge_count[h]
+        v = 0.0
+        if p == CHANCE:
+            for j in range(ne):
+                v += edge_prob[e0 + j] * value[edge_child[e0 + j]]
+            value[h] = v
+            continue
+        i = infoset[h]
+        if i < 0:  # forced move
+            value[h] = value[edge_child[e0]]
+            continue
+        for j in range(ne):
+            v += sigma[i, j] * value[edge_child[e0 + j]]
+        value[h] = v
+        if update_player >= 0 and update_player != p:
+            continue
+        pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                        infoset_offset[i], infoset_key[i], ne | (p << 7), ne)
+        if pos < 0:
+            continue
+        if p == 0:
+            cf_reach = reach[h, 1] * reach[h, 2]
+            wr = weight * reach[h, 0]
+            for j in range(ne):
+                lg_values[pos + j] = cf_reach * (value[edge_child[e0 + j]] - v)
+        else:
+            cf_reach = reach[h, 0] * reach[h, 2]
+            wr = weight * reach[h, 1]
+            for j in range(ne):
+                lg_values[pos + j] = cf_reach * (v - value[edge_child[e0 + j]])
+        for j in range(ne):
+            lg_values[pos + ne + j] = wr * sigma[i, j]
+    return value[0]
+
+
+class TreePass:
+    """A game tree with the work arrays of its pass; `run` mirrors `traversal.traverse`."""
+
+    def __init__(self, tree: GameTree):
+        self.tree = tree
+        n = tree.num_nodes
+        width = max(1, int(tree.infoset_actions.max()) if tree.num_infosets else 1)
+        self.infoset_offset = np.full(tree.num_infosets, -1, dtype=np.int64)
+        self.sigma = np.zeros((tree.num_infosets, width), dtype=np.float64)
+        self.reach = np.zeros((n, 3), dtype=np.float64)
+        self.skip = np.zeros(n, dtype=np.int64)
+        self.value = np.zeros(n, dtype=np.float64)
+
+    def run(self, table: InfoSetTable, log: IncrementLog, update_player: int,
+            weight: float = 1.0) -> float:
+        """One pass against `table` (read only) into `log` (cleared first; grown if needed)."""
+        t = self.tree
+        if table.keys.shape[1] != t.infoset_key.shape[1]:
+            raise ValueError("table and game disagree on key words")
+        self.infoset_offset[:] = -1
+        resolve_offsets(table.keys, table.meta, table.offsets, t.infoset_key, self.infoset_offset)
+        while True:
+            log.clear()
+            v = tree_pass_kernel(
+                t.player, t.edge_start, t.edge_count, t.infoset, t.utility, t.edge_child,
+                t.edge_prob, t.post_order, t.infoset_key, t.infoset_player, t.infoset_actions,
+                self.infoset_offset, table.regrets, self.sigma, self.reach, self.skip,
+                self.value, log.offset, log.key, log.meta, log.values, log.counts,
+                int(update_player), float(weight))
+            if not log.overflowed:
+                return float(v)
+            log.grow()
