@@ -48,8 +48,8 @@ def other_reach(player, edge_start, edge_count, infoset, edge_child, edge_prob, 
     """pi_{-i}(h) for every node: product of chance and non-responder action probabilities."""
     n = player.shape[0]
     reach = np.zeros(n, dtype=np.float64)
-    reach[0] = 1.0
-    for h in range(n):
+    reach[n - 1] = 1.0
+    for h in range(n - 1, -1, -1):
         p = player[h]
         if p == TERMINAL:
             continue
@@ -157,7 +157,7 @@ def best_response(tree: GameTree, sigma: np.ndarray, responder: int,
     best = np.full(t.num_infosets, -1, dtype=np.int64)
     memo = np.zeros(t.num_nodes, dtype=np.float64)
     done = np.zeros(t.num_nodes, dtype=np.uint8)
-    v = br_value(0, t.player, t.edge_start, t.edge_count, t.infoset, t.utility, t.edge_child,
+    v = br_value(t.root, t.player, t.edge_start, t.edge_count, t.infoset, t.utility, t.edge_child,
                  t.edge_prob, sigma, int(responder), reach, start, mem, best, memo, done,
                  np.zeros(1, dtype=np.int64))
     return float(v), best

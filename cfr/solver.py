@@ -99,3 +99,28 @@ class Solver:
                     self._pass(p, weight, word)
                     self._after_pass(p, t)
             self.iteration = t
+
+    # ---- checkpoints ---------------------------------------------------------------------
+    def save(self, path: str) -> None:
+        """Write a checkpoint (atomically) holding the table and everything needed to resume."""
+        from cfr import checkpoint
+
+        checkpoint.save(path, self.game.name, self.algorithm, self.settings(), self.iteration,
+                        self.table)
+
+    @classmethod
+    def resume(cls, game: Game, path: str, *, use_tree: bool = False,
+               max_bytes: int | None = None) -> "Solver":
+        """A solver continuing the checkpoint at `path` (raises `CfrFileError` if unreadable)."""
+        from cfr import checkpoint
+        from cfr.errors import CfrFileError
+
+        ckpt = checkpoint.load(path)
+        if ckpt.game != game.name:
+            raise CfrFileError(f"{path}: checkpoint is for game {ckpt.game!r}, not {game.name!r}")
+        s = ckpt.settings
+        ckpt.table.max_bytes = max_bytes
+        return cls(game, ckpt.algorithm, simultaneous=s["simultaneous"],
+                   sampled_chance=s["sampled_chance"], seed=s["seed"], dtype=s["dtype"],
+                   use_tree=use_tree, alpha=s["alpha"], beta=s["beta"], gamma=s["gamma"],
+                   table=ckpt.table, iteration=ckpt.iteration)

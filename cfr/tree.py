@@ -1,8 +1,9 @@
 """A game's whole tree as flat arrays, built once through the game interface (small games).
 
 Used by exact best response, exploitability and game value, and by the flat-tree CFR pass
-(`cfr.tree_pass`) that trades the interface's per-node calls for array reads. Nodes are in
-depth-first pre-order (node 0 is the root); the edges of node i are
+(`cfr.tree_pass`) that trades the interface's per-node calls for array reads. Nodes are
+numbered in depth-first post-order (children before their parent, the root last), so a forward
+sweep is bottom-up and a backward sweep top-down; the edges of node i are
 `edge_start[i] : edge_start[i] + edge_count[i]`, in the game's action / outcome order.
 """
 
@@ -30,12 +31,16 @@ class GameTree:
     infoset_key: np.ndarray  # uint64[I, key_words]
     infoset_player: np.ndarray  # int64[I]
     infoset_actions: np.ndarray  # int64[I]
-    post_order: np.ndarray  # int64[N]: the nodes in depth-first post-order (children first)
 
     @property
     def num_nodes(self) -> int:
         """Number of histories (decision, chance and terminal nodes)."""
         return len(self.player)
+
+    @property
+    def root(self) -> int:
+        """The root's node number (the last node)."""
+        return len(self.player) - 1
 
     @property
     def num_infosets(self) -> int:
@@ -98,17 +103,19 @@ def build_tree(game: Game) -> GameTree:
 
     visit(np.ascontiguousarray(game.initial_state(), dtype=np.int64))
     i64 = np.int64
+    post_arr = np.array(post, dtype=i64)  # post_arr[new id] = pre-order id
+    new_id = np.empty(len(post), dtype=i64)
+    new_id[post_arr] = np.arange(len(post), dtype=i64)
     return GameTree(
-        player=np.array(player, dtype=i64),
-        edge_start=np.array(estart, dtype=i64),
-        edge_count=np.array(ecount, dtype=i64),
-        infoset=np.array(infoset, dtype=i64),
-        utility=np.array(util, dtype=np.float64),
-        edge_child=np.array(echild, dtype=i64),
+        player=np.array(player, dtype=i64)[post_arr],
+        edge_start=np.array(estart, dtype=i64)[post_arr],
+        edge_count=np.array(ecount, dtype=i64)[post_arr],
+        infoset=np.array(infoset, dtype=i64)[post_arr],
+        utility=np.array(util, dtype=np.float64)[post_arr],
+        edge_child=new_id[np.array(echild, dtype=i64)],
         edge_action=np.array(eaction, dtype=i64),
         edge_prob=np.array(eprob, dtype=np.float64),
         infoset_key=np.array(ikeys, dtype=np.uint64).reshape(-1, kw),
         infoset_player=np.array(iplayer, dtype=i64),
         infoset_actions=np.array(iactions, dtype=i64),
-        post_order=np.array(post, dtype=i64),
     )

@@ -5,9 +5,9 @@ the same values, the same increments, logged in the same (post-)order — so a r
 leaves a table identical bit for bit to one that walks the game interface. Instead of one
 depth-first walk it makes three sweeps over flat arrays:
 1. sigma(I) for every info set by regret matching on the frozen table (uniform if absent);
-2. pre-order, parents first: reaches pi_0, pi_1, pi_c of every node, and which nodes the
+2. backwards over the (post-order numbered) nodes, parents first: reaches pi_0, pi_1, pi_c of every node, and which nodes the
    interface walk would skip (a decision with pi_0 = pi_1 = 0, and everything below it);
-3. post-order, children first: v_0(h) and the log entries (formulas in `cfr.traversal`).
+3. forwards, children first: v_0(h) and the log entries (formulas in `cfr.traversal`).
 Only full enumeration of chance: sampled chance uses the interface walk.
 """
 
@@ -33,7 +33,7 @@ def resolve_offsets(keys, meta, offsets, infoset_key, infoset_offset):
 
 @njit(cache=True)
 def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_child, edge_prob,
-                     post_order, infoset_key, infoset_player, infoset_actions, infoset_offset,
+                     infoset_key, infoset_player, infoset_actions, infoset_offset,
                      regrets, sigma, reach, skip, value,
                      lg_offset, lg_key, lg_meta, lg_values, lg_counts, update_player, weight):
     """One full-enumeration pass over the tree; returns v_0 of the root (see module doc).
@@ -50,11 +50,12 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
         else:
             for a in range(n):
                 sigma[i, a] = 1.0 / n
-    reach[0, 0] = 1.0
-    reach[0, 1] = 1.0
-    reach[0, 2] = 1.0
-    skip[0] = 0
-    for h in range(n_nodes):
+    root = n_nodes - 1
+    reach[root, 0] = 1.0
+    reach[root, 1] = 1.0
+    reach[root, 2] = 1.0
+    skip[root] = 0
+    for h in range(n_nodes - 1, -1, -1):
         p = player[h]
         if p == TERMINAL:
             continue
@@ -77,8 +78,7 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
                 reach[c, p] = reach[h, p] * sigma[infoset[h], j]
         if s == 2:
             skip[h] = 2
-    for idx in range(n_nodes):
-        h = post_order[idx]
+    for h in range(n_nodes):
         if skip[h] == 1:
             continue
         p = player[h]
@@ -121,7 +121,7 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
                 lg_values[pos + j] = cf_reach * (v - value[edge_child[e0 + j]])
         for j in range(ne):
             lg_values[pos + ne + j] = wr * sigma[i, j]
-    return value[0]
+    return value[root]
 
 
 class TreePass:
@@ -136,6 +136,8 @@ class TreePass:
         self.reach = np.zeros((n, 3), dtype=np.float64)
         self.skip = np.zeros(n, dtype=np.int64)
         self.value = np.zeros(n, dtype=np.float64)
+        self._table = None
+        self._unresolved = True
 
     def run(self, table: InfoSetTable, log: IncrementLog, update_player: int,
             weight: float = 1.0) -> float:
@@ -143,13 +145,19 @@ class TreePass:
         t = self.tree
         if table.keys.shape[1] != t.infoset_key.shape[1]:
             raise ValueError("table and game disagree on key words")
-        self.infoset_offset[:] = -1
-        resolve_offsets(table.keys, table.meta, table.offsets, t.infoset_key, self.infoset_offset)
+        if table is not self._table:  # offsets are stable for one table: resolve them once
+            self._table = table
+            self.infoset_offset[:] = -1
+            self._unresolved = True
+        if self._unresolved:
+            resolve_offsets(table.keys, table.meta, table.offsets, t.infoset_key,
+                            self.infoset_offset)
+            self._unresolved = bool((self.infoset_offset < 0).any())
         while True:
             log.clear()
             v = tree_pass_kernel(
                 t.player, t.edge_start, t.edge_count, t.infoset, t.utility, t.edge_child,
-                t.edge_prob, t.post_order, t.infoset_key, t.infoset_player, t.infoset_actions,
+                t.edge_prob, t.infoset_key, t.infoset_player, t.infoset_actions,
                 self.infoset_offset, table.regrets, self.sigma, self.reach, self.skip,
                 self.value, log.offset, log.key, log.meta, log.values, log.counts,
                 int(update_player), float(weight))
