@@ -28,10 +28,17 @@ Rules a game must honour (checked for every game by `tests/test_game_conformance
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
+
+import warnings
 
 import numpy as np
 from numba import types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+# First-class functions are how games reach the kernels; numba flags the feature as experimental.
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 
 CHANCE = -1
 TERMINAL = -2
@@ -53,6 +60,29 @@ FUNCTION_TYPES = (
     types.FunctionType(CHANCE_OUTCOMES_SIG),
     types.FunctionType(CHANCE_SAMPLE_SIG),
 )
+
+
+class FunctionAddress(types.WrapperAddressProtocol):
+    """A game function resolved once to its machine address, to pass to kernels cheaply.
+
+    Passing a dispatcher to a `FunctionType` parameter makes numba look its address up on
+    every call (~30 us each); this object answers from a cache, and `_numba_type_` spares
+    the type inference as well.
+    """
+
+    def __init__(self, dispatcher, function_type):
+        from numba.experimental.function_type import _get_wrapper_address
+
+        self.dispatcher = dispatcher  # keeps the compiled code alive
+        self._signature = function_type.signature
+        self._numba_type_ = function_type
+        self._address = _get_wrapper_address(dispatcher, function_type.signature)
+
+    def __wrapper_address__(self):
+        return self._address
+
+    def signature(self):
+        return self._signature
 
 
 @dataclass(frozen=True)
@@ -82,3 +112,8 @@ class Game:
             self.chance_outcomes,
             self.chance_sample,
         )
+
+    @cached_property
+    def addresses(self) -> tuple:
+        """The six functions as `FunctionAddress` objects: what the kernels are passed."""
+        return tuple(FunctionAddress(f, t) for f, t in zip(self.functions(), FUNCTION_TYPES))

@@ -221,7 +221,7 @@ def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: 
     root = np.ascontiguousarray(game.initial_state(), dtype=np.int64)
     while True:
         log.clear()
-        v = pass_kernel(*game.functions(), root, game.max_depth, game.max_actions,
+        v = pass_kernel(*game.addresses, root, game.max_depth, game.max_actions,
                         table.keys, table.meta, table.offsets, table.regrets,
                         log.offset, log.key, log.meta, log.values, log.counts,
                         int(update_player), float(weight), int(bool(sampled)), words)
