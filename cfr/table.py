@@ -222,6 +222,14 @@ class InfoSetTable:
                 int(self.offsets[slot]),
             )
 
+    def copy(self) -> "InfoSetTable":
+        """An independent copy (same capacities and contents)."""
+        other = InfoSetTable.__new__(InfoSetTable)
+        other.__dict__.update(self.__dict__)
+        for name in ("keys", "meta", "offsets", "regrets", "strategy"):
+            setattr(other, name, getattr(self, name).copy())
+        return other
+
     def same_contents(self, other: "InfoSetTable") -> bool:
         """True when both tables hold the same keys, layout and values, bit for bit."""
         n = self.n_values
