@@ -122,7 +122,7 @@ def load(path: str) -> Checkpoint:
     try:
         doc = msgpack.unpackb(data, raw=False)
     except Exception:
-        if data[:64].find(MAGIC.encode()) >= 0:
+        if _looks_like_ours(data):
             raise CfrFileError(f"{path}: checkpoint is truncated or corrupt") from None
         raise CfrFileError(f"{path}: not a setback-cfr checkpoint") from None
     if not isinstance(doc, dict) or doc.get("magic") != MAGIC:
@@ -139,6 +139,16 @@ def load(path: str) -> Checkpoint:
         raise CfrFileError(f"{path}: checkpoint is corrupt ({exc})") from None
     except (KeyError, TypeError, ValueError) as exc:
         raise CfrFileError(f"{path}: checkpoint is corrupt ({type(exc).__name__}: {exc})") from None
+
+
+def _looks_like_ours(data: bytes) -> bool:
+    """True when `data` opens like a checkpoint: a msgpack map whose first entry is our magic."""
+    prefix = msgpack.packb("magic") + msgpack.packb(MAGIC)
+    if not data or not (0x80 <= data[0] <= 0x8F or data[0] in (0xDE, 0xDF)):
+        return False
+    start = 1 if data[0] <= 0x8F else (3 if data[0] == 0xDE else 5)
+    head = data[start:start + len(prefix)]
+    return len(data) > start and prefix.startswith(head)
 
 
 def _restore(doc: dict) -> Checkpoint:
