@@ -152,8 +152,8 @@ class InfoSetTable:
     def _check_cap(self, needed: int) -> None:
         if self.max_bytes is not None and needed > self.max_bytes:
             raise TableFullError(
-                f"info-set table needs {needed / 2**20:.1f} MiB to grow past {self.count:,} "
-                f"info sets, over its memory cap of {self.max_bytes / 2**20:.1f} MiB"
+                f"info-set table would need {needed / 2**20:.2f} MiB (holding {self.count:,} "
+                f"info sets), over its memory cap of {self.max_bytes / 2**20:.2f} MiB"
             )
 
     # ---- growth ------------------------------------------------------------------------

@@ -91,6 +91,15 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     """Run the solve command; returns the exit status."""
+    from cfr.errors import TableFullError
+
+    try:
+        return _solve(args)
+    except TableFullError as exc:
+        raise UserError(f"{exc}; raise --max-memory") from None
+
+
+def _solve(args) -> int:
     import numpy as np
     from tqdm import tqdm
 

@@ -1,0 +1,109 @@
+"""`setback-cfr solve`: output formats, checkpoints, bad input (one line, exit 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cli.main import main
+
+
+def run(capsys, *argv):
+    status = main(["solve", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_text_output_curve_and_value(capsys):
+    status, out, _ = run(capsys, "kuhn", "--iterations", "1000", "--report-every", "250")
+    assert status == 0
+    lines = out.strip().splitlines()
+    rows = [line.split() for line in lines if line.strip()[:1].isdigit()]
+    assert [int(r[0]) for r in rows] == [250, 500, 750, 1000]
+    assert float(rows[-1][1]) == pytest.approx(0.0009376166469929614, rel=1e-5)
+    assert lines[-1].startswith("game value (player 0) of the average strategy: -0.0556")
+
+
+def test_json_lines(capsys):
+    status, out, _ = run(capsys, "leduc", "--algorithm", "cfr+", "--iterations", "100",
+                         "--report-every", "10", "--json")
+    assert status == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["iteration"] for r in rows] == list(range(10, 101, 10))
+    assert set(rows[0]) == {"iteration", "exploitability", "value"}
+    assert rows[0]["exploitability"] == pytest.approx(0.6104389015904066, rel=1e-9)
+    assert rows[-1]["exploitability"] == pytest.approx(0.013415994970897835, rel=1e-9)
+
+
+def test_report_at_the_end_when_not_a_multiple(capsys):
+    _, out, _ = run(capsys, "kuhn", "--iterations", "25", "--report-every", "10", "--json")
+    assert [json.loads(line)["iteration"] for line in out.splitlines()] == [10, 20, 25]
+
+
+def test_checkpoint_resume_matches_straight_run(capsys, tmp_path):
+    ckpt = str(tmp_path / "leduc.ckpt")
+    _, straight, _ = run(capsys, "leduc", "--algorithm", "dcfr", "--iterations", "40",
+                         "--report-every", "20", "--json")
+    run(capsys, "leduc", "--algorithm", "dcfr", "--iterations", "20", "--report-every", "20",
+        "--json", "--checkpoint", ckpt)
+    _, resumed, _ = run(capsys, "leduc", "--algorithm", "dcfr", "--iterations", "40",
+                        "--report-every", "20", "--json", "--checkpoint", ckpt)
+    assert resumed.splitlines() == straight.splitlines()[1:]
+
+
+def test_sampled_chance_with_seed_is_reproducible(capsys):
+    args = ("leduc", "--iterations", "50", "--report-every", "50", "--json",
+            "--sampled-chance", "--seed", "4", "--simultaneous")
+    _, a, _ = run(capsys, *args)
+    _, b, _ = run(capsys, *args)
+    assert a == b and json.loads(a)["iteration"] == 50
+
+
+@pytest.mark.parametrize("content", [b"", b"garbage", None])
+def test_bad_checkpoint_is_one_line_exit_2(capsys, tmp_path, content):
+    ckpt = tmp_path / "bad.ckpt"
+    if content is None:  # truncated real checkpoint
+        run(capsys, "kuhn", "--iterations", "5", "--checkpoint", str(ckpt))
+        ckpt.write_bytes(ckpt.read_bytes()[:-20])
+    else:
+        ckpt.write_bytes(content)
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "kuhn", "--iterations", "10", "--checkpoint", str(ckpt))
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("setback-cfr: error: ")
+
+
+def test_checkpoint_with_other_settings_is_refused(capsys, tmp_path):
+    ckpt = str(tmp_path / "a.ckpt")
+    run(capsys, "kuhn", "--iterations", "5", "--checkpoint", ckpt)
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "kuhn", "--algorithm", "cfr+", "--iterations", "10", "--checkpoint", ckpt)
+    assert info.value.code == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_dcfr_parameters_only_for_dcfr(capsys):
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "kuhn", "--iterations", "5", "--alpha", "2")
+    assert info.value.code == 2
+
+
+def test_memory_cap(capsys):
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "leduc", "--iterations", "5", "--max-memory", "0.05")
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "memory cap of 0.05 MiB" in err
+
+
+def test_help_lists_every_option():
+    out = subprocess.run([sys.executable, "-m", "cli.main", "solve", "--help"],
+                         capture_output=True, text=True, check=True).stdout
+    for option in ("--algorithm", "--iterations", "--report-every", "--simultaneous", "--json",
+                   "--checkpoint", "--sampled-chance", "--seed", "--alpha", "--beta", "--gamma",
+                   "--float32", "--max-memory", "--interface-walk"):
+        assert option in out
