@@ -1,1 +1,15 @@
-"""Game-agnostic numba CFR: info-set table, regret matching, traversal, checkpoints."""
+"""Game-agnostic numba CFR: info-set table, regret matching, traversal, checkpoints.
+
+Where things live:
+- `game.py`          the game interface (six numba functions over an int64 state) and `Game`
+- `table.py`         the open-addressing info-set table (regret and strategy sums)
+- `regret_matching.py`  current strategy from regrets; average strategy
+- `traversal.py`     one CFR pass through the game interface, frozen table -> increment log
+- `increment_log.py` the log of a pass and the merge that applies logs to the table in order
+- `tree.py`, `tree_pass.py`  a small game's tree precomputed once, and the same pass over it
+- `variants.py`      CFR, CFR+, linear and discounted CFR as flags and two small kernels
+- `solver.py`        iterations: passes, merges, variant steps; checkpoint save / resume
+- `best_response.py`, `exploitability.py`  exact best response, NashConv / 2, game value
+- `checkpoint.py`    the msgpack checkpoint format;  `rng.py` counter-based random words
+- `errors.py`        `CfrFileError` (bad checkpoint file), `TableFullError` (memory cap)
+"""

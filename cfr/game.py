@@ -82,6 +82,7 @@ class FunctionAddress(types.WrapperAddressProtocol):
         return self._address
 
     def signature(self):
+        """The numba signature the address implements."""
         return self._signature
 
 

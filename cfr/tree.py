@@ -61,6 +61,7 @@ def build_tree(game: Game) -> GameTree:
     post: list[int] = []
 
     def visit(state: np.ndarray) -> int:
+        """Add `state` and its subtree; return its (pre-order) node number."""
         node = len(player)
         p = int(game.current_player(state))
         player.append(p)

@@ -71,7 +71,8 @@ def decision(state, actions_out, key_out):
 @njit(APPLY_SIG, cache=True)
 def apply(state, action, child_out):
     """Deal `action` as the next card at chance, else append the betting action."""
-    child_out[:] = state
+    for i in range(state.shape[0]):
+        child_out[i] = state[i]
     if state[_CARD0] < 0:
         child_out[_CARD0] = action
     elif state[_CARD1] < 0:

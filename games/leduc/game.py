@@ -99,7 +99,8 @@ def _append(child, action):
 @njit(APPLY_SIG, cache=True)
 def apply(state, action, child_out):
     """Deal card `action` at chance, else play Fold / Call / Raise as OpenSpiel does."""
-    child_out[:] = state
+    for i in range(state.shape[0]):
+        child_out[i] = state[i]
     player = state[_PLAYER]
     if player == CHANCE:
         if state[_CARD0] < 0:
