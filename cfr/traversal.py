@@ -44,7 +44,7 @@ def _pass_sig(val):
 _PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
               root, states, actions, probs, cvals, keys, reach, value, kind, count, index,
               offset, player, chance_k, t_keys, t_meta, t_offsets, t_regrets,
@@ -164,7 +164,7 @@ def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_
                             lg_values[pos + n + a] = wr * probs[d, a]
 
 
-@njit([_pass_sig(types.float64), _pass_sig(types.float32)], cache=True)
+@njit([_pass_sig(types.float64), _pass_sig(types.float32)], cache=True, nogil=True)
 def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
                 root, max_depth, max_actions,
                 t_keys, t_meta, t_offsets, t_regrets,
@@ -212,8 +212,9 @@ def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: 
              weight: float = 1.0, sampled: bool = False, words=(0,)) -> float:
     """Run one pass per word in `words` against `table` (read only), filling `log` from empty.
 
-    `table` is not modified: several workers may traverse it at once, each into its own log,
-    and `cfr.increment_log.merge` then applies the logs in a fixed order. Grows `log` and
+    `table` is not modified: several workers (threads: the kernel releases the GIL) may
+    traverse it at once, each into its own log, and `cfr.increment_log.merge` then applies
+    the logs in a fixed order. Grows `log` and
     reruns the batch if it fills up. Returns the sum over the batch of player 0's root value
     under the frozen current strategy (a sampled estimate when `sampled`).
     """

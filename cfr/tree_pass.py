@@ -31,7 +31,7 @@ def resolve_offsets(keys, meta, offsets, infoset_key, infoset_offset):
             infoset_offset[i] = find_offset(keys, meta, offsets, infoset_key[i])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_child, edge_prob,
                      infoset_key, infoset_player, infoset_actions, infoset_offset,
                      regrets, sigma, reach, skip, value,

@@ -120,3 +120,25 @@ def test_zero_reach_pruning_only_when_both_players_reach_zero():
     log = IncrementLog(1)
     v = tp.run(s.table, log, -1)
     assert v == pytest.approx(traverse(KUHN, s.table, IncrementLog(1), -1), abs=0)
+
+
+def test_threads_traverse_one_frozen_table():
+    """Workers in threads (the kernel releases the GIL) give the single-worker result."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    base = trained(LEDUC, "cfr", 2, sampled_chance=True)
+    words = [int(rng.word(np.uint64(8), np.uint64(t))) for t in range(8)]
+    single = base.table.copy()
+    log = IncrementLog(1)
+    traverse(LEDUC, single, log, -1, 1.0, True, words)
+    merge(single, log)
+
+    shared = base.table.copy()
+    groups = [words[:3], words[3:5], words[5:]]
+    logs = [IncrementLog(1) for _ in groups]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        list(pool.map(lambda i: traverse(LEDUC, shared, logs[i], -1, 1.0, True, groups[i]),
+                      range(3)))
+    for log in logs:
+        merge(shared, log)
+    assert shared.same_contents(single)
