@@ -41,10 +41,10 @@ def mix64(x):
 
 
 @njit(cache=True, inline="always")
-def key_hash(key):
-    """Hash of a one- or two-word key: mix64(k0 ^ mix64(k1 + golden)) (k1 only if present)."""
+def key_hash(key, key_words):
+    """Hash of a key's first `key_words` words: mix64(k0), or mix64(k0 ^ mix64(k1 + golden))."""
     h = key[0]
-    if key.shape[0] > 1:
+    if key_words > 1:
         h ^= mix64(key[1] + _GOLDEN)
     return mix64(h)
 
@@ -53,18 +53,22 @@ def key_hash(key):
 def find_slot(keys, meta, key):
     """The slot holding `key`, or the empty slot where it would go (linear probing).
 
-    `key` is a `uint64[key_words]` row; the caller tells the two cases apart by `meta[slot]`.
+    `key` is a `uint64` row of at least `key_words` words; the caller tells the two cases apart
+    by `meta[slot]` (0: empty).
     """
     mask = np.uint64(keys.shape[0] - 1)
     kw = keys.shape[1]
-    slot = np.int64(key_hash(key[:kw]) & mask)
+    slot = np.int64(key_hash(key, kw) & mask)
+    k0 = key[0]
+    if kw == 1:
+        while meta[slot] != 0:
+            if keys[slot, 0] == k0:
+                return slot
+            slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
+        return slot
+    k1 = key[1]
     while meta[slot] != 0:
-        same = True
-        for w in range(kw):
-            if keys[slot, w] != key[w]:
-                same = False
-                break
-        if same:
+        if keys[slot, 0] == k0 and keys[slot, 1] == k1:
             return slot
         slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
     return slot

@@ -85,8 +85,8 @@ def test_memory_cap_fails_clearly_before_it_is_exceeded():
 def test_mix_and_hash_are_deterministic_and_spread():
     a = np.array([1], dtype=np.uint64)
     b = np.array([2], dtype=np.uint64)
-    assert key_hash(a) == key_hash(a.copy())
-    assert key_hash(a) != key_hash(b)
+    assert key_hash(a, 1) == key_hash(a.copy(), 1)
+    assert key_hash(a, 1) != key_hash(b, 1)
     assert mix64(np.uint64(0)) == 0  # the finalizer fixes 0; keys 0 still work (meta marks use)
-    low_bits = {int(key_hash(np.array([k], dtype=np.uint64))) & 1023 for k in range(1024)}
+    low_bits = {int(key_hash(np.array([k], dtype=np.uint64), 1)) & 1023 for k in range(1024)}
     assert len(low_bits) > 600
