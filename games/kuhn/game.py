@@ -39,14 +39,14 @@ def initial_state() -> np.ndarray:
     return np.array([-1, -1, 0, 0], dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _is_terminal(state):
     n = state[_N]
     bits = state[_BITS]
     return n == 3 or (n == 2 and bits != 0b10)
 
 
-@njit(CURRENT_PLAYER_SIG, cache=True)
+@njit(CURRENT_PLAYER_SIG, cache=True, _nrt=False)
 def current_player(state):
     """CHANCE until both cards are dealt, TERMINAL at the end, else the player to act."""
     if state[_CARD1] < 0:
@@ -56,7 +56,7 @@ def current_player(state):
     return state[_N] % 2
 
 
-@njit(DECISION_SIG, cache=True)
+@njit(DECISION_SIG, cache=True, _nrt=False)
 def decision(state, actions_out, key_out):
     """Pass and Bet are always legal; the key packs player, own card and the betting so far."""
     n = state[_N]
@@ -68,7 +68,7 @@ def decision(state, actions_out, key_out):
     return 2
 
 
-@njit(APPLY_SIG, cache=True)
+@njit(APPLY_SIG, cache=True, _nrt=False)
 def apply(state, action, child_out):
     """Deal `action` as the next card at chance, else append the betting action."""
     for i in range(state.shape[0]):
@@ -83,7 +83,7 @@ def apply(state, action, child_out):
     return 0
 
 
-@njit(UTILITY_SIG, cache=True)
+@njit(UTILITY_SIG, cache=True, _nrt=False)
 def utility(state):
     """Player 0's winnings: ±1 for a fold or a check-down, ±2 for a called bet."""
     n = state[_N]
@@ -100,7 +100,7 @@ def utility(state):
     return 2.0 * sign  # pass, bet, bet
 
 
-@njit(CHANCE_OUTCOMES_SIG, cache=True)
+@njit(CHANCE_OUTCOMES_SIG, cache=True, _nrt=False)
 def chance_outcomes(state, outcomes_out, probs_out):
     """The cards not yet dealt, in card order, each with probability 1 / (cards left)."""
     dealt = 0 if state[_CARD0] < 0 else 1
@@ -114,7 +114,7 @@ def chance_outcomes(state, outcomes_out, probs_out):
     return k
 
 
-@njit(CHANCE_SAMPLE_SIG, cache=True)
+@njit(CHANCE_SAMPLE_SIG, cache=True, _nrt=False)
 def chance_sample(state, u, child_out):
     """Deal the card of index ((u >> 32) * cards_left) >> 32 among the cards left."""
     left = 3 if state[_CARD0] < 0 else 2

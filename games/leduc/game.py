@@ -53,7 +53,7 @@ def initial_state() -> np.ndarray:
     return s
 
 
-@njit(CURRENT_PLAYER_SIG, cache=True)
+@njit(CURRENT_PLAYER_SIG, cache=True, _nrt=False)
 def current_player(state):
     """TERMINAL after a fold or the second round's end, CHANCE while dealing, else the actor."""
     if state[_TERMINAL] != 0:
@@ -61,7 +61,7 @@ def current_player(state):
     return state[_PLAYER]
 
 
-@njit(DECISION_SIG, cache=True)
+@njit(DECISION_SIG, cache=True, _nrt=False)
 def decision(state, actions_out, key_out):
     """Fold (when facing a bet), Call, Raise (under two raises); key as in the module doc."""
     player = state[_PLAYER]
@@ -85,7 +85,7 @@ def decision(state, actions_out, key_out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _append(child, action):
     """Append a betting action to the current round's packed sequence."""
     if child[_ROUND] == 1:
@@ -96,7 +96,7 @@ def _append(child, action):
         child[_LEN2] += 1
 
 
-@njit(APPLY_SIG, cache=True)
+@njit(APPLY_SIG, cache=True, _nrt=False)
 def apply(state, action, child_out):
     """Deal card `action` at chance, else play Fold / Call / Raise as OpenSpiel does."""
     for i in range(state.shape[0]):
@@ -142,7 +142,7 @@ def apply(state, action, child_out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rank(private, public):
     """OpenSpiel's hand rank: pairs above everything, else high rank * 6 + low rank."""
     lo = min(private, public)
@@ -152,7 +152,7 @@ def _rank(private, public):
     return (hi // 2) * 6 + lo // 2
 
 
-@njit(UTILITY_SIG, cache=True)
+@njit(UTILITY_SIG, cache=True, _nrt=False)
 def utility(state):
     """Player 0's winnings: the loser's contribution, or 0 for a split pot."""
     folded = state[_FOLDED]
@@ -169,12 +169,12 @@ def utility(state):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_deck(state, card):
     return card != state[_CARD0] and card != state[_CARD1] and card != state[_PUBLIC]
 
 
-@njit(CHANCE_OUTCOMES_SIG, cache=True)
+@njit(CHANCE_OUTCOMES_SIG, cache=True, _nrt=False)
 def chance_outcomes(state, outcomes_out, probs_out):
     """The cards still in the deck, in card order, each with probability 1 / (cards left)."""
     left = 0
@@ -191,7 +191,7 @@ def chance_outcomes(state, outcomes_out, probs_out):
     return k
 
 
-@njit(CHANCE_SAMPLE_SIG, cache=True)
+@njit(CHANCE_SAMPLE_SIG, cache=True, _nrt=False)
 def chance_sample(state, u, child_out):
     """Deal the card of index ((u >> 32) * cards_left) >> 32 among the cards left."""
     left = 0

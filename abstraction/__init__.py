@@ -1,0 +1,1 @@
+"""Info-set abstractions that shrink a game for CFR (Setback key layouts)."""

@@ -1,0 +1,1 @@
+"""The `setback-cfr` command line: one module per subcommand."""

@@ -1,0 +1,40 @@
+"""How the command line reports bad input: one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+
+
+class UserError(Exception):
+    """Bad input from the user (a file, an argument, a move): reported in one line, status 2."""
+
+
+def user_error_types() -> tuple[type[BaseException], ...]:
+    """The exception types that mean "bad input", gathered from the packages that define them."""
+    types: list[type[BaseException]] = [UserError]
+    from games.setback.errors import SetbackError
+
+    types.append(SetbackError)
+    try:
+        from cfr.errors import CfrFileError
+    except ImportError:
+        pass
+    else:
+        types.append(CfrFileError)
+    return tuple(types)
+
+
+@contextlib.contextmanager
+def report_user_errors():
+    """Turn user errors into `setback-cfr: error: ...` on stderr and exit status 2."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print("setback-cfr: interrupted", file=sys.stderr)
+        raise SystemExit(130)
+    except Exception as exc:
+        if isinstance(exc, user_error_types()):
+            print(f"setback-cfr: error: {exc}", file=sys.stderr)
+            raise SystemExit(2)
+        raise

@@ -1,0 +1,1 @@
+"""SQLite strategy database and the database-backed player."""

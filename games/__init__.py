@@ -1,0 +1,1 @@
+"""Game definitions: rules only, nothing about CFR."""

@@ -1,0 +1,141 @@
+"""Cards, suits, ranks and seats, and their text forms.
+
+A card is an integer 0..51: `suit * 13 + (rank - 2)`, suits C=0 < D=1 < H=2 < S=3 and ranks
+2..14 (Ace high). A set of cards is a 52-bit mask in an int64 (bit `card` set), so a suit is a
+13-bit field of the mask and "the cards of suit s in hand" is one AND.
+
+Seats are written W, N, E, S (clockwise, West first). Inside a deal the engine works with seats
+relative to the dealer (0 = dealer, 1 = dealer's left, ...); `absolute_seat` converts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.setback.errors import SetbackError
+
+N_CARDS = 52
+N_SUITS = 4
+N_SEATS = 4
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "CDHS"
+SEAT_CHARS = "WNES"
+TEAM_NAMES = ("EW", "NS")  # absolute seat parity: W=0, E=2 are EW; N=1, S=3 are NS
+
+SUIT_BITS = np.int64(0x1FFF)
+TEN, JACK, QUEEN, KING, ACE = 10, 11, 12, 13, 14
+
+# Game points of each rank (index = rank): Ten 10, Ace 4, King 3, Queen 2, Jack 1.
+GAME_POINTS_BY_RANK = np.array([0] * 10 + [10, 1, 2, 3, 4], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def card_suit(card):
+    """Suit (0..3, C D H S) of a card index."""
+    return card // 13
+
+
+@njit(cache=True, inline="always")
+def card_rank(card):
+    """Rank (2..14) of a card index."""
+    return card % 13 + 2
+
+
+@njit(cache=True, inline="always")
+def make_card(rank, suit):
+    """Card index of `rank` (2..14) in `suit` (0..3)."""
+    return suit * 13 + rank - 2
+
+
+@njit(cache=True, inline="always")
+def suit_mask(suit):
+    """Mask of all 13 cards of `suit`."""
+    return SUIT_BITS << (13 * suit)
+
+
+@njit(cache=True, inline="always")
+def card_bit(card):
+    """Mask holding just `card`."""
+    return np.int64(1) << card
+
+
+@njit(cache=True, inline="always")
+def game_points_of(card):
+    """Game points of a card: Ten 10, Ace 4, King 3, Queen 2, Jack 1, others 0."""
+    return GAME_POINTS_BY_RANK[card % 13 + 2]
+
+
+@njit(cache=True)
+def mask_game_points(mask):
+    """Sum of the game points of the cards in `mask`."""
+    total = 0
+    for suit in range(4):
+        bits = (mask >> (13 * suit)) & SUIT_BITS
+        # Ranks T J Q K A are bits 8..12 of a suit field.
+        total += 10 * ((bits >> 8) & 1) + ((bits >> 9) & 1) + 2 * ((bits >> 10) & 1)
+        total += 3 * ((bits >> 11) & 1) + 4 * ((bits >> 12) & 1)
+    return total
+
+
+def parse_card(token: str) -> int:
+    """Parse `AS`, `th`, `10H` (case-insensitive) into a card index; a bad token is an error."""
+    if not isinstance(token, str):
+        raise SetbackError(f"bad card {token!r}: expected a string such as 'AS' or '10H'")
+    text = token.strip().upper()
+    if text.startswith("10") and len(text) == 3:
+        text = "T" + text[2]
+    if len(text) != 2 or text[0] not in RANK_CHARS or text[1] not in SUIT_CHARS:
+        raise SetbackError(
+            f"bad card {token!r}: expected rank 2-9, T (or 10), J, Q, K, A then suit C, D, H or S"
+        )
+    return make_card(RANK_CHARS.index(text[0]) + 2, SUIT_CHARS.index(text[1]))
+
+
+def format_card(card: int) -> str:
+    """The two-character text of a card index, e.g. `AS`, `TH`."""
+    if not 0 <= card < N_CARDS:
+        raise SetbackError(f"bad card index {card}: expected 0..51")
+    return RANK_CHARS[card % 13] + SUIT_CHARS[card // 13]
+
+
+def parse_hand(tokens, expected_size: int | None = None) -> int:
+    """Parse a list of card tokens into a mask; duplicates and wrong sizes are errors."""
+    mask = 0
+    for token in tokens:
+        card = parse_card(token)
+        if mask >> card & 1:
+            raise SetbackError(f"duplicate card {format_card(card)}")
+        mask |= 1 << card
+    if expected_size is not None and len(tokens) != expected_size:
+        raise SetbackError(f"a hand must hold {expected_size} cards, got {len(tokens)}")
+    return mask
+
+
+def mask_to_cards(mask: int) -> list[int]:
+    """Card indices in `mask`, ascending."""
+    mask = int(mask)
+    return [card for card in range(N_CARDS) if mask >> card & 1]
+
+
+def format_cards(mask: int) -> list[str]:
+    """Text of the cards in `mask`, ascending by index (suit, then rank)."""
+    return [format_card(card) for card in mask_to_cards(mask)]
+
+
+def parse_seat(token: str) -> int:
+    """Parse an absolute seat letter W, N, E or S (case-insensitive) into 0..3."""
+    text = str(token).strip().upper()
+    if len(text) != 1 or text not in SEAT_CHARS:
+        raise SetbackError(f"bad seat {token!r}: expected W, N, E or S")
+    return SEAT_CHARS.index(text)
+
+
+def absolute_seat(relative: int, dealer: int) -> int:
+    """Absolute seat (0..3, W N E S) of the seat `relative` to the dealer."""
+    return (dealer + relative) % N_SEATS
+
+
+def team_name(relative_team: int, dealer: int) -> str:
+    """`EW` or `NS` for a team given relative to the dealer (0 = dealer's team)."""
+    return TEAM_NAMES[(dealer + relative_team) % 2]

@@ -1,0 +1,110 @@
+"""Uniformly random legal play, in numba: whole deals and whole games to 11.
+
+Used by `setback-cfr simulate`, the rules benchmark and the property tests. Game number g of a
+run with seed s uses its own random stream `stream_seed(s, g)`, so any slice of a run can be
+replayed alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.bits import lowest_bit, popcount
+from games.rng import below, stream_seed
+from games.setback.game import FIRST_DEALER, absolute_team, game_winner, next_dealer
+from games.setback.rules import BID_MOVE, apply_move, legal_bids, legal_cards
+from games.setback.scoring import deal_points, deal_score
+from games.setback.state import (
+    HIGH_BID,
+    PHASE,
+    PHASE_AUCTION,
+    PHASE_OVER,
+    STATE_SIZE,
+    random_deal,
+)
+
+# Layout of the statistics array filled by `simulate_games`.
+STAT_GAMES = 0
+STAT_DEALS = 1
+STAT_ALL_PASS = 2
+STAT_POINTS = 3  # 3..6: how often High, Low, Jack, Game were scored
+STAT_EW_WINS = 7
+STAT_SETBACKS = 8
+STAT_ABANDONED = 9  # games stopped at the deal limit without a winner
+STAT_SIZE = 10
+
+
+@njit(cache=True)
+def nth_bit(mask, n):
+    """Index of the n-th (0-based) lowest set bit of `mask`."""
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_bit(mask)
+
+
+@njit(cache=True)
+def random_move(rng, state):
+    """A uniformly random legal move for the seat to act."""
+    if state[PHASE] == PHASE_AUCTION:
+        bids = legal_bids(state)
+        return BID_MOVE + nth_bit(bids, below(rng, popcount(bids)))
+    cards = legal_cards(state)
+    return nth_bit(cards, below(rng, popcount(cards)))
+
+
+@njit(cache=True)
+def play_random_deal(rng, state):
+    """Deal with `rng` and play the whole deal with random legal moves; return the move count."""
+    random_deal(rng, state)
+    n = 0
+    while state[PHASE] != PHASE_OVER:
+        apply_move(state, random_move(rng, state))
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def play_random_game(seed, game_index, max_deals, state, stats):
+    """Play one game to 11 between random players; add its figures to `stats`.
+
+    Random bidders overbid (most deals are bid Four and set back), so both scores drift down and
+    a game can last for ever: after `max_deals` deals it is abandoned and counted as such.
+    Returns the winning team (0 EW, 1 NS) or -1 when abandoned.
+    """
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_seed(seed, game_index)
+    scores = np.zeros(2, np.int64)
+    dealer = FIRST_DEALER
+    for _ in range(max_deals):
+        play_random_deal(rng, state)
+        stats[STAT_DEALS] += 1
+        if state[HIGH_BID] == 0:
+            stats[STAT_ALL_PASS] += 1
+        else:
+            high, low, jack, game = deal_points(state)
+            stats[STAT_POINTS] += high >= 0
+            stats[STAT_POINTS + 1] += low >= 0
+            stats[STAT_POINTS + 2] += jack >= 0
+            stats[STAT_POINTS + 3] += game >= 0
+            score0, score1 = deal_score(state)
+            stats[STAT_SETBACKS] += min(score0, score1) < 0
+            scores[absolute_team(0, dealer)] += score0
+            scores[absolute_team(1, dealer)] += score1
+        winner = game_winner(scores[0], scores[1])
+        if winner >= 0:
+            stats[STAT_GAMES] += 1
+            stats[STAT_EW_WINS] += winner == 0
+            return winner
+        dealer = next_dealer(dealer)
+    stats[STAT_GAMES] += 1
+    stats[STAT_ABANDONED] += 1
+    return -1
+
+
+@njit(cache=True)
+def simulate_games(seed, first_game, n_games, max_deals, stats):
+    """Play games first_game .. first_game + n_games - 1 of the run `seed` into `stats`."""
+    state = np.empty(STATE_SIZE, np.int64)
+    for g in range(first_game, first_game + n_games):
+        play_random_game(seed, g, max_deals, state, stats)

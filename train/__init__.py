@@ -1,0 +1,1 @@
+"""Training stages (baseline, bootstrap): progress, logs, resume."""
