@@ -1,7 +1,10 @@
 """The game interface the CFR core traverses, documented once here.
 
-A game is a `Game` bundle of six numba functions, each compiled with `@njit(SIG, cache=True)`
-for the exact signature below, over a fixed-size state: a 1-D C-contiguous `int64[::1]` array
+A game is a `Game` bundle of six numba functions, each compiled with
+`@njit(SIG, cache=True, _nrt=False)` for the exact signature below (`_nrt=False`: the functions
+allocate nothing, and without it numba wraps every call in an atomic reference-count increment
+and decrement of each array argument, ~20 ns per call; use loops, not slice assignment, to copy
+a state, since `a[:] = b` may allocate), over a fixed-size state: a 1-D C-contiguous `int64[::1]` array
 of `Game.state_size` words whose layout only the game knows. The core never allocates states:
 it keeps a preallocated stack `states[depth, :]` and asks the game to write each child into the
 next row. The functions are passed to the kernels as `numba.types.FunctionType` arguments, which

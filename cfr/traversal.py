@@ -32,7 +32,9 @@ from cfr.table import InfoSetTable, find_offset
 def _pass_sig(val):
     return types.float64(
         *FUNCTION_TYPES,
-        types.int64[::1], types.int64, types.int64,  # root state, max depth, max actions
+        types.int64[::1],  # root state
+        types.int64[:, ::1], types.int64[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+        types.uint64[:, ::1], types.float64[:, ::1], types.int64[:, ::1],  # scratch (see Scratch)
         types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
         types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
         types.int64[::1],  # log: offset, key, meta, values, counts
@@ -44,14 +46,15 @@ def _pass_sig(val):
 _PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
               root, states, actions, probs, cvals, keys, reach, value, kind, count, index,
               offset, player, chance_k, t_keys, t_meta, t_offsets, t_regrets,
               lg_offset, lg_key, lg_meta, lg_values, lg_counts,
               update_player, weight, sampled, word):
     """The explicit-stack walk of one pass (see `pass_kernel`); returns the root's v_0."""
-    states[0, :] = root
+    for i in range(root.shape[0]):
+        states[0, i] = root[i]
     reach[0, 0] = 1.0
     reach[0, 1] = 1.0
     reach[0, 2] = 1.0
@@ -164,9 +167,10 @@ def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_
                             lg_values[pos + n + a] = wr * probs[d, a]
 
 
-@njit([_pass_sig(types.float64), _pass_sig(types.float32)], cache=True, nogil=True)
+@njit([_pass_sig(types.float64), _pass_sig(types.float32)], cache=True, nogil=True,
+      _nrt=False)
 def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
-                root, max_depth, max_actions,
+                root, states, actions, probs, cvals, keys, floats, ints,
                 t_keys, t_meta, t_offsets, t_regrets,
                 lg_offset, lg_key, lg_meta, lg_values, lg_counts,
                 update_player, weight, sampled, words):
@@ -183,20 +187,14 @@ def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chanc
     k-th chance node of every path draws its outcome from `mix_word(word, k)`, so one pass
     sees one deal; without `sampled` the words' values are ignored.
     """
-    depth_cap = max_depth + 1
-    states = np.empty((depth_cap, root.shape[0]), dtype=np.int64)
-    actions = np.empty((depth_cap, max_actions), dtype=np.int64)
-    probs = np.empty((depth_cap, max_actions), dtype=np.float64)
-    cvals = np.empty((depth_cap, max_actions), dtype=np.float64)
-    keys = np.zeros((depth_cap, 2), dtype=np.uint64)
-    reach = np.empty((depth_cap, 3), dtype=np.float64)
-    value = np.empty(depth_cap, dtype=np.float64)
-    kind = np.empty(depth_cap, dtype=np.int64)
-    count = np.empty(depth_cap, dtype=np.int64)
-    index = np.empty(depth_cap, dtype=np.int64)
-    offset = np.empty(depth_cap, dtype=np.int64)
-    player = np.empty(depth_cap, dtype=np.int64)
-    chance_k = np.empty(depth_cap, dtype=np.int64)
+    reach = floats  # columns 0, 1, 2: pi_0, pi_1, pi_c; column 3: the running value
+    value = floats[:, 3]
+    kind = ints[:, 0]
+    count = ints[:, 1]
+    index = ints[:, 2]
+    offset = ints[:, 3]
+    player = ints[:, 4]
+    chance_k = ints[:, 5]
     total = 0.0
     for b in range(words.shape[0]):
         total += _one_pass(current_player, decision, apply, utility, chance_outcomes,
@@ -206,6 +204,26 @@ def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chanc
                            lg_offset, lg_key, lg_meta, lg_values, lg_counts,
                            update_player, weight, sampled, words[b])
     return total
+
+
+class Scratch:
+    """The per-depth work arrays of one pass (depth x ...), allocated by the caller.
+
+    The kernels are compiled without numba's reference counting (`_nrt=False`), which saves
+    an atomic increment and decrement on every array view and call; so they allocate nothing
+    and every array they use comes from here.
+    """
+
+    def __init__(self, game: Game):
+        d = game.max_depth + 1
+        a = game.max_actions
+        self.states = np.zeros((d, game.state_size), dtype=np.int64)
+        self.actions = np.zeros((d, a), dtype=np.int64)
+        self.probs = np.zeros((d, a), dtype=np.float64)
+        self.child_values = np.zeros((d, a), dtype=np.float64)
+        self.keys = np.zeros((d, 2), dtype=np.uint64)
+        self.floats = np.zeros((d, 4), dtype=np.float64)
+        self.ints = np.zeros((d, 6), dtype=np.int64)
 
 
 def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: int,
@@ -220,9 +238,11 @@ def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: 
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
     root = np.ascontiguousarray(game.initial_state(), dtype=np.int64)
+    s = Scratch(game)
     while True:
         log.clear()
-        v = pass_kernel(*game.addresses, root, game.max_depth, game.max_actions,
+        v = pass_kernel(*game.addresses, root, s.states, s.actions, s.probs, s.child_values,
+                        s.keys, s.floats, s.ints,
                         table.keys, table.meta, table.offsets, table.regrets,
                         log.offset, log.key, log.meta, log.values, log.counts,
                         int(update_player), float(weight), int(bool(sampled)), words)
