@@ -57,7 +57,7 @@ class IncrementLog:
         self.clear()
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts, offset, key, meta, n):
     """Reserve one entry; return the position of its 2n values, or -1 when the log is full."""
     e = lg_counts[ENTRIES]
@@ -84,7 +84,7 @@ def _merge_sig(val):
     )
 
 
-@njit([_merge_sig(types.float64), _merge_sig(types.float32)], cache=True)
+@njit([_merge_sig(types.float64), _merge_sig(types.float32)], cache=True, _nrt=False)
 def merge_kernel(keys, meta, offsets, regrets, strategy, tcounts,
                  lg_offset, lg_key, lg_meta, lg_values, lg_counts, cursor):
     """Apply log entries from `cursor` on: R[o + a] += dR(a), S[o + a] += dS(a), in log order.

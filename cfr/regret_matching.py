@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def regret_matching(regrets, offset, n, out):
     """Current strategy from regret sums R: pi(a) = R+(a) / sum_b R+(b), or 1/n if that sum is 0.
 
@@ -25,7 +25,7 @@ def regret_matching(regrets, offset, n, out):
             out[a] = 1.0 / n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def average_strategy(strategy, offset, n, out):
     """Average strategy from strategy sums S: pi(a) = S(a) / sum_b S(b), or 1/n if that sum is 0.
 

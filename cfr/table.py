@@ -29,7 +29,7 @@ MAX_LOAD = 0.75
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def mix64(x):
     """Murmur3's 64-bit finalizer: a bijective mix of all 64 bits."""
     x ^= x >> np.uint64(33)
@@ -40,7 +40,7 @@ def mix64(x):
     return x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def key_hash(key, key_words):
     """Hash of a key's first `key_words` words: mix64(k0), or mix64(k0 ^ mix64(k1 + golden))."""
     h = key[0]
@@ -49,7 +49,7 @@ def key_hash(key, key_words):
     return mix64(h)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def find_slot(keys, meta, key):
     """The slot holding `key`, or the empty slot where it would go (linear probing).
 
@@ -74,7 +74,7 @@ def find_slot(keys, meta, key):
     return slot
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def find_offset(keys, meta, offsets, key):
     """The value offset of `key`, or -1 if the table does not hold it."""
     slot = find_slot(keys, meta, key)
@@ -83,7 +83,7 @@ def find_offset(keys, meta, offsets, key):
     return np.int64(offsets[slot])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rehash(keys, meta, offsets, new_keys, new_meta, new_offsets):
     """Reinsert every full slot of the old arrays into the (empty, larger) new arrays."""
     kw = keys.shape[1]

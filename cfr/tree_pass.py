@@ -23,7 +23,7 @@ from cfr.table import InfoSetTable, find_offset
 from cfr.tree import GameTree
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resolve_offsets(keys, meta, offsets, infoset_key, infoset_offset):
     """infoset_offset[I] <- the table offset of info set I's key, or -1 if absent."""
     for i in range(infoset_key.shape[0]):
@@ -31,7 +31,7 @@ def resolve_offsets(keys, meta, offsets, infoset_key, infoset_offset):
             infoset_offset[i] = find_offset(keys, meta, offsets, infoset_key[i])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_child, edge_prob,
                      infoset_key, infoset_player, infoset_actions, infoset_offset,
                      regrets, sigma, reach, skip, value,

@@ -75,7 +75,7 @@ def make_variant(algorithm: str, alpha: float | None = None, beta: float | None 
     raise ValueError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def clamp_regrets(meta, offsets, regrets, player):
     """Regret matching+: R(I, a) <- max(R(I, a), 0) for the info sets of `player` (-1: all)."""
     for slot in range(meta.shape[0]):
@@ -88,7 +88,7 @@ def clamp_regrets(meta, offsets, regrets, player):
                 regrets[o + a] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discount_regrets(meta, offsets, regrets, player, t, alpha, beta):
     """DCFR: R <- R * t^alpha / (t^alpha + 1) if R >= 0, else R * t^beta / (t^beta + 1).
 
