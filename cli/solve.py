@@ -6,6 +6,7 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
 
 from cli.errors import UserError
@@ -153,21 +154,26 @@ def _solve(args) -> int:
     bar = tqdm(total=total, initial=min(solver.iteration, total), unit="it",
                desc=f"{args.game} {solver.algorithm}", file=sys.stderr, leave=False,
                disable=None)
+    # Ctrl-C only raises a flag, checked between iterations, so an iteration is never cut in
+    # half (a checkpoint of a half-done iteration could not resume bit for bit).
+    interrupted = []
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
     try:
-        while solver.iteration < total:
-            step = min(every - solver.iteration % every, total - solver.iteration)
-            solver.iterate(step)
-            bar.update(step)
+        while solver.iteration < total and not interrupted:
+            solver.iterate(1)
+            bar.update(1)
             if solver.iteration % every == 0 or solver.iteration == total:
                 value = report()
                 if args.checkpoint:
                     solver.save(args.checkpoint)
-    except KeyboardInterrupt:
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
         bar.close()
         if args.checkpoint:
             solver.save(args.checkpoint)
             print(f"saved {solver.iteration} iterations to {args.checkpoint}", file=sys.stderr)
-        raise
+        raise KeyboardInterrupt
     bar.close()
     if value is None:  # nothing left to run: report where the checkpoint stands
         value = report()

@@ -107,3 +107,30 @@ def test_help_lists_every_option():
                    "--checkpoint", "--sampled-chance", "--seed", "--alpha", "--beta", "--gamma",
                    "--float32", "--max-memory", "--interface-walk"):
         assert option in out
+
+
+def test_ctrl_c_saves_a_whole_iteration(tmp_path):
+    """SIGINT: exit 130, checkpoint of completed iterations that resumes bit for bit."""
+    import signal
+    import time
+
+    from cfr.solver import Solver
+    from games.leduc import GAME
+
+    ckpt = str(tmp_path / "int.ckpt")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "solve", "leduc", "--algorithm", "cfr+",
+         "--iterations", "10000000", "--report-every", "10000000", "--checkpoint", ckpt],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    resumed = Solver.resume(GAME, ckpt, use_tree=True)
+    n = resumed.iteration
+    assert n > 0
+    resumed.iterate(3)
+    straight = Solver(GAME, "cfr+", use_tree=True)
+    straight.iterate(n + 3)
+    assert resumed.table.same_contents(straight.table)
