@@ -29,7 +29,9 @@ from cfr.regret_matching import regret_matching
 from cfr.rng import mix_word
 from cfr.table import InfoSetTable, find_offset
 
+
 def _pass_sig(val):
+    """`pass_kernel`'s signature for a table of value type `val` (float64 or float32)."""
     return types.float64(
         *FUNCTION_TYPES,
         types.int64[::1],  # root state
@@ -232,8 +234,7 @@ def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: 
 
     `table` is not modified: several workers (threads: the kernel releases the GIL) may
     traverse it at once, each into its own log, and `cfr.increment_log.merge` then applies
-    the logs in a fixed order. Grows `log` and
-    reruns the batch if it fills up. Returns the sum over the batch of player 0's root value
+    the logs in a fixed order. Grows `log` and reruns the batch if it fills up. Returns the sum over the batch of player 0's root value
     under the frozen current strategy (a sampled estimate when `sampled`).
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
