@@ -30,6 +30,10 @@ def report_user_errors():
     """Turn user errors into `setback-cfr: error: ...` on stderr and exit status 2."""
     try:
         yield
+    except BrokenPipeError:
+        # The reader went away (`setback-cfr replay f | head`): stop quietly, as Unix tools do.
+        sys.stderr.close()
+        raise SystemExit(0)
     except KeyboardInterrupt:
         print("setback-cfr: interrupted", file=sys.stderr)
         raise SystemExit(130)

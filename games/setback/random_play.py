@@ -32,7 +32,10 @@ STAT_POINTS = 3  # 3..6: how often High, Low, Jack, Game were scored
 STAT_EW_WINS = 7
 STAT_SETBACKS = 8
 STAT_ABANDONED = 9  # games stopped at the deal limit without a winner
-STAT_SIZE = 10
+STAT_DECIDED_DEALS = 10  # deals played in games that ended with a winner
+STAT_SIZE = 11
+
+MAX_DEAL_MOVES = 28  # four bids and 24 cards
 
 
 @njit(cache=True)
@@ -54,12 +57,15 @@ def random_move(rng, state):
 
 
 @njit(cache=True)
-def play_random_deal(rng, state):
-    """Deal with `rng` and play the whole deal with random legal moves; return the move count."""
+def play_random_deal(rng, state, moves):
+    """Deal with `rng` and play the whole deal with random legal moves, recording them in
+    `moves` (room for 28); return the move count."""
     random_deal(rng, state)
     n = 0
     while state[PHASE] != PHASE_OVER:
-        apply_move(state, random_move(rng, state))
+        move = random_move(rng, state)
+        apply_move(state, move)
+        moves[n] = move
         n += 1
     return n
 
@@ -75,9 +81,10 @@ def play_random_game(seed, game_index, max_deals, state, stats):
     rng = np.empty(1, np.uint64)
     rng[0] = stream_seed(seed, game_index)
     scores = np.zeros(2, np.int64)
+    moves = np.empty(MAX_DEAL_MOVES, np.int64)
     dealer = FIRST_DEALER
-    for _ in range(max_deals):
-        play_random_deal(rng, state)
+    for deal in range(max_deals):
+        play_random_deal(rng, state, moves)
         stats[STAT_DEALS] += 1
         if state[HIGH_BID] == 0:
             stats[STAT_ALL_PASS] += 1
@@ -95,6 +102,7 @@ def play_random_game(seed, game_index, max_deals, state, stats):
         if winner >= 0:
             stats[STAT_GAMES] += 1
             stats[STAT_EW_WINS] += winner == 0
+            stats[STAT_DECIDED_DEALS] += deal + 1
             return winner
         dealer = next_dealer(dealer)
     stats[STAT_GAMES] += 1
@@ -108,3 +116,16 @@ def simulate_games(seed, first_game, n_games, max_deals, stats):
     state = np.empty(STATE_SIZE, np.int64)
     for g in range(first_game, first_game + n_games):
         play_random_game(seed, g, max_deals, state, stats)
+
+
+@njit(cache=True)
+def play_random_deals(seed, n_deals):
+    """Deal and play `n_deals` random deals from `seed`; return the number of moves made."""
+    rng = np.empty(1, np.uint64)
+    rng[0] = stream_seed(seed, 0)
+    state = np.empty(STATE_SIZE, np.int64)
+    moves = np.empty(MAX_DEAL_MOVES, np.int64)
+    total = 0
+    for _ in range(n_deals):
+        total += play_random_deal(rng, state, moves)
+    return total

@@ -1,0 +1,63 @@
+"""`setback-cfr replay FILE`: replay a deal from JSON and print every decision as JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from cli.errors import UserError
+
+HELP = """Replay one Setback deal and print JSON.
+
+FILE (or - for stdin) holds {"dealer": "S", "hands": {"W": [6 cards], "N": [...], "E": [...],
+"S": [...]}, "moves": ["3", "P", "P", "P", "AS", ...]}. Cards are rank+suit (AS, TH, 10H,
+case-insensitive); bids are P, 2, 3, 4; the moves may stop anywhere in the deal.
+
+Output: {"decisions": [{"seat", "phase", "legal", "move"}...], "tricks": [{"leader", "cards",
+"winner"}...], "next": {"seat", "phase", "legal"} or null, and, once the deal is over,
+"points": {"high", "low", "jack", "game"} and "deal_score": {"EW", "NS"}}. Bad input (a bad or
+duplicate card, a wrong hand size, an illegal move) exits with status 2 and one line on stderr."""
+
+
+def register(subparsers) -> None:
+    """Add the `replay` subcommand."""
+    parser = subparsers.add_parser(
+        "replay", help="replay a deal from JSON, print decisions, tricks and score",
+        description=HELP, formatter_class=_raw(),
+    )
+    parser.add_argument("file", metavar="FILE", help="JSON file with the deal, or - for stdin")
+    parser.add_argument("--indent", type=int, default=None, metavar="N",
+                        help="pretty-print the JSON with N spaces (default: one line)")
+    parser.set_defaults(func=run)
+
+
+def _raw():
+    import argparse
+
+    return argparse.RawDescriptionHelpFormatter
+
+
+def load_json(path: str):
+    """Read JSON from `path` (or stdin for `-`), with one clear error for bad files."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path} is not valid JSON: {exc}") from None
+
+
+def run(args) -> int:
+    """Replay the deal in `args.file` and print the result as JSON."""
+    from games.setback.replay import replay
+
+    spec = load_json(args.file)
+    result = replay(spec)
+    print(json.dumps(result, indent=args.indent))
+    return 0

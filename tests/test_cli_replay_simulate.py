@@ -1,0 +1,136 @@
+"""`setback-cfr replay` and `setback-cfr simulate` end to end."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cli.main import main
+
+WORKED = {
+    "dealer": "S",
+    "hands": {
+        "S": ["9H", "4H", "KC", "8D", "6S", "3C"],
+        "W": ["AS", "JS", "7S", "2S", "KH", "3D"],
+        "N": ["QH", "TH", "5D", "9C", "4S", "8C"],
+        "E": ["AH", "TS", "6H", "2C", "JD", "QS"],
+    },
+    "moves": ["3", "P", "P", "P", "AS", "4S", "TS", "6S", "KH", "QH", "AH", "4H"],
+}
+
+
+def run_cli(capsys, argv):
+    """Run the CLI in-process; return (status, stdout, stderr)."""
+    try:
+        status = main(argv)
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def replay(tmp_path, capsys, spec):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(spec))
+    return run_cli(capsys, ["replay", str(path)])
+
+
+def test_replay_reproduces_the_worked_deal(tmp_path, capsys):
+    status, out, err = replay(tmp_path, capsys, WORKED)
+    assert status == 0, err
+    result = json.loads(out)
+    decisions = result["decisions"]
+    assert [d["seat"] for d in decisions[:4]] == ["W", "N", "E", "S"]
+    assert decisions[0] == {"seat": "W", "phase": "bid", "legal": ["P", "2", "3", "4"],
+                            "move": "3"}
+    assert decisions[4]["phase"] == "lead" and decisions[4]["move"] == "AS"
+    assert decisions[5]["legal"] == ["4S"]  # P2's 4S is forced
+    assert decisions[6]["legal"] == ["TS", "QS"]  # P3 chooses TS
+    assert decisions[7]["legal"] == ["6S"]  # P0's 6S is forced
+    assert decisions[9]["legal"] == ["TH", "QH"]
+    assert decisions[10]["legal"] == ["6H", "AH", "QS"]
+    assert decisions[11]["legal"] == ["4H", "9H"]
+    assert result["tricks"] == [
+        {"leader": "W", "cards": ["AS", "4S", "TS", "6S"], "winner": "W"},  # P1 wins trick 1
+        {"leader": "W", "cards": ["KH", "QH", "AH", "4H"], "winner": "E"},
+    ]
+    assert result["next"] == {"seat": "E", "phase": "lead",
+                              "legal": ["2C", "JD", "6H", "QS"]}
+    assert "points" not in result and "deal_score" not in result
+
+
+def test_replay_of_a_finished_deal_scores_it(tmp_path, capsys):
+    spec = dict(WORKED, moves=["P", "P", "P", "P"])
+    status, out, _ = replay(tmp_path, capsys, spec)
+    result = json.loads(out)
+    assert result["next"] is None
+    assert result["points"] == {"high": None, "low": None, "jack": None, "game": None}
+    assert result["deal_score"] == {"EW": 0, "NS": 0}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"moves": ["3", "P", "P", "P", "AS", "8C"]},
+     "move 5 ('8C'): illegal move 8C for N (follow); legal: 4S"),
+    ({"moves": ["3", "2"]}, "move 1 ('2'): illegal move 2 for N (bid); legal: P 4"),
+    ({"moves": ["X"]}, "move 0 ('X'): bad bid 'X'"),
+    ({"hands": {**WORKED["hands"], "E": ["AH", "TS", "6H", "2C", "JD", "1S"]}},
+     "hand E: bad card '1S'"),
+    ({"hands": {**WORKED["hands"], "E": ["AH", "TS", "6H", "2C", "JD", "AS"]}},
+     "duplicate card AS"),
+    ({"hands": {**WORKED["hands"], "E": ["AH", "TS", "6H"]}},
+     "hand E: a hand must hold 6 cards, got 3"),
+    ({"dealer": "X"}, "bad seat 'X'"),
+    ({"moves": ["P"] * 5}, "move 4 ('P'): the deal is already over"),
+])
+def test_replay_bad_input_is_one_line_and_status_2(tmp_path, capsys, change, message):
+    status, out, err = replay(tmp_path, capsys, {**WORKED, **change})
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err, err
+
+
+def test_replay_bad_files(tmp_path, capsys):
+    status, _, err = run_cli(capsys, ["replay", str(tmp_path / "missing.json")])
+    assert status == 2 and "cannot read" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    status, _, err = run_cli(capsys, ["replay", str(bad)])
+    assert status == 2 and "not valid JSON" in err
+    bad.write_text("[1, 2]")
+    status, _, err = run_cli(capsys, ["replay", str(bad)])
+    assert status == 2 and "JSON object" in err
+
+
+def test_replay_reads_stdin_through_the_console_script():
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "replay", "-"],
+                          input=json.dumps(WORKED), capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["tricks"][1]["winner"] == "E"
+    proc = subprocess.run([sys.executable, "-m", "cli.main", "replay", "-"],
+                          input='{"dealer": "S"}', capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
+
+
+def test_simulate_is_deterministic_for_a_seed(capsys):
+    reports = []
+    for _ in range(2):
+        status, out, _ = run_cli(capsys, ["simulate", "--games", "300", "--seed", "5",
+                                          "--json", "--no-progress"])
+        assert status == 0
+        report = json.loads(out)
+        for timing in ("seconds", "games_per_second", "deals_per_second"):
+            report.pop(timing)
+        reports.append(report)
+    assert reports[0] == reports[1]
+    assert reports[0]["games"] == 300
+    assert 0 < reports[0]["all_pass_share"] < 0.05
+    assert reports[0]["point_scored_share"]["high"] == 1.0  # every bid deal has a trump
+    status, out, _ = run_cli(capsys, ["simulate", "--games", "300", "--seed", "6",
+                                      "--json", "--no-progress"])
+    assert json.loads(out)["deals"] != reports[0]["deals"]  # another seed, other games
+
+
+def test_simulate_rejects_bad_arguments(capsys):
+    status, _, err = run_cli(capsys, ["simulate", "--games", "0"])
+    assert status == 2 and "--games must be a positive number" in err
