@@ -70,7 +70,7 @@ class Solver:
 
     def _pass(self, player: int, weight: float, word: int) -> float:
         if self._tree_pass is not None:
-            v = self._tree_pass.run(self.table, self.log, player, weight)
+            v = self._tree_pass.run(self.table, self.log, player, weight, in_place=True)
         else:
             v = traverse(self.game, self.table, self.log, player, weight,
                          self.sampled_chance, (word,))

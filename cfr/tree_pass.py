@@ -5,9 +5,10 @@ the same values, the same increments, logged in the same (post-)order — so a r
 leaves a table identical bit for bit to one that walks the game interface. Instead of one
 depth-first walk it makes three sweeps over flat arrays:
 1. sigma(I) for every info set by regret matching on the frozen table (uniform if absent);
-2. backwards over the (post-order numbered) nodes, parents first: reaches pi_0, pi_1, pi_c of every node, and which nodes the
-   interface walk would skip (a decision with pi_0 = pi_1 = 0, and everything below it);
-3. forwards, children first: v_0(h) and the log entries (formulas in `cfr.traversal`).
+2. backwards over the (post-order numbered) nodes, parents first: reaches pi_0, pi_1, pi_c;
+3. forwards, children first: v_0(h) and the log entries (formulas in `cfr.traversal`); a
+   decision with pi_0 = pi_1 = 0 gets value 0 and no entry, as in the walk (which skips it:
+   everything below it has zero reach too, so its subtree adds nothing either way).
 Only full enumeration of chance: sampled chance uses the interface walk.
 """
 
@@ -34,12 +35,15 @@ def resolve_offsets(keys, meta, offsets, infoset_key, infoset_offset):
 @njit(cache=True, nogil=True, _nrt=False)
 def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_child, edge_prob,
                      infoset_key, infoset_player, infoset_actions, infoset_offset,
-                     regrets, sigma, reach, skip, value,
-                     lg_offset, lg_key, lg_meta, lg_values, lg_counts, update_player, weight):
+                     regrets, strategy, sigma, reach, value,
+                     lg_offset, lg_key, lg_meta, lg_values, lg_counts, update_player, weight,
+                     in_place):
     """One full-enumeration pass over the tree; returns v_0 of the root (see module doc).
 
-    `sigma` (info sets x max actions), `reach` (nodes x 3), `skip` and `value` (nodes) are
-    work arrays.
+    `sigma` (info sets x max actions), `reach` (nodes x 3) and `value` (nodes) are
+    work arrays. With `in_place` (every info set already in the table) the increments are
+    added straight to `regrets` and `strategy` in log order instead of being logged: sigma is
+    computed before the sweeps, so this is exactly log + merge, without the log.
     """
     n_nodes = player.shape[0]
     for i in range(infoset_key.shape[0]):
@@ -54,39 +58,35 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
     reach[root, 0] = 1.0
     reach[root, 1] = 1.0
     reach[root, 2] = 1.0
-    skip[root] = 0
     for h in range(n_nodes - 1, -1, -1):
         p = player[h]
         if p == TERMINAL:
             continue
         e0 = edge_start[h]
         ne = edge_count[h]
-        s = skip[h]
-        if s == 0 and p != CHANCE and reach[h, 0] == 0.0 and reach[h, 1] == 0.0:
-            s = 2  # skipped here: returns 0 to its parent
+        r0 = reach[h, 0]
+        r1 = reach[h, 1]
+        rc = reach[h, 2]
         for j in range(ne):
             c = edge_child[e0 + j]
-            skip[c] = 1 if s != 0 else 0
-            reach[c, 0] = reach[h, 0]
-            reach[c, 1] = reach[h, 1]
-            reach[c, 2] = reach[h, 2]
-            if s != 0:
-                continue
-            if p == CHANCE:
-                reach[c, 2] = reach[h, 2] * edge_prob[e0 + j]
-            elif infoset[h] >= 0:
-                reach[c, p] = reach[h, p] * sigma[infoset[h], j]
-        if s == 2:
-            skip[h] = 2
+            reach[c, 0] = r0
+            reach[c, 1] = r1
+            reach[c, 2] = rc
+        if p == CHANCE:
+            for j in range(ne):
+                reach[edge_child[e0 + j], 2] = rc * edge_prob[e0 + j]
+        elif infoset[h] >= 0:
+            i = infoset[h]
+            rp = reach[h, p]
+            for j in range(ne):
+                reach[edge_child[e0 + j], p] = rp * sigma[i, j]
     for h in range(n_nodes):
-        if skip[h] == 1:
-            continue
         p = player[h]
         if p == TERMINAL:
             value[h] = utility[h]
             continue
-        if skip[h] == 2:
-            value[h] = 0.0
+        if p != CHANCE and reach[h, 0] == 0.0 and reach[h, 1] == 0.0:
+            value[h] = 0.0  # pruned, as the walk does (everything below has zero reach too)
             continue
         e0 = edge_start[h]
         ne = edge_count[h]
@@ -104,6 +104,21 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
             v += sigma[i, j] * value[edge_child[e0 + j]]
         value[h] = v
         if update_player >= 0 and update_player != p:
+            continue
+        if in_place:
+            o = infoset_offset[i]
+            if p == 0:
+                cf_reach = reach[h, 1] * reach[h, 2]
+                wr = weight * reach[h, 0]
+                for j in range(ne):
+                    regrets[o + j] += cf_reach * (value[edge_child[e0 + j]] - v)
+            else:
+                cf_reach = reach[h, 0] * reach[h, 2]
+                wr = weight * reach[h, 1]
+                for j in range(ne):
+                    regrets[o + j] += cf_reach * (v - value[edge_child[e0 + j]])
+            for j in range(ne):
+                strategy[o + j] += wr * sigma[i, j]
             continue
         pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
                         infoset_offset[i], infoset_key[i], ne | (p << 7), ne)
@@ -134,14 +149,18 @@ class TreePass:
         self.infoset_offset = np.full(tree.num_infosets, -1, dtype=np.int64)
         self.sigma = np.zeros((tree.num_infosets, width), dtype=np.float64)
         self.reach = np.zeros((n, 3), dtype=np.float64)
-        self.skip = np.zeros(n, dtype=np.int64)
         self.value = np.zeros(n, dtype=np.float64)
         self._table = None
         self._unresolved = True
 
     def run(self, table: InfoSetTable, log: IncrementLog, update_player: int,
-            weight: float = 1.0) -> float:
-        """One pass against `table` (read only) into `log` (cleared first; grown if needed)."""
+            weight: float = 1.0, in_place: bool = False) -> float:
+        """One pass against `table` (read only) into `log` (cleared first; grown if needed).
+
+        With `in_place`, once every info set of the tree is in the table, the increments go
+        straight into the table (same additions in the same order as log + merge) and the log
+        stays empty; the caller's merge is then a no-op.
+        """
         t = self.tree
         if table.keys.shape[1] != t.infoset_key.shape[1]:
             raise ValueError("table and game disagree on key words")
@@ -158,9 +177,9 @@ class TreePass:
             v = tree_pass_kernel(
                 t.player, t.edge_start, t.edge_count, t.infoset, t.utility, t.edge_child,
                 t.edge_prob, t.infoset_key, t.infoset_player, t.infoset_actions,
-                self.infoset_offset, table.regrets, self.sigma, self.reach, self.skip,
+                self.infoset_offset, table.regrets, table.strategy, self.sigma, self.reach,
                 self.value, log.offset, log.key, log.meta, log.values, log.counts,
-                int(update_player), float(weight))
+                int(update_player), float(weight), bool(in_place and not self._unresolved))
             if not log.overflowed:
                 return float(v)
             log.grow()
