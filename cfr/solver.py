@@ -22,7 +22,7 @@ from cfr import rng
 from cfr.game import Game
 from cfr.increment_log import IncrementLog, merge
 from cfr.table import InfoSetTable
-from cfr.traversal import traverse
+from cfr.traversal import Scratch, traverse
 from cfr.variants import Variant, clamp_regrets, discount_regrets, make_variant
 
 
@@ -44,6 +44,7 @@ class Solver:
             key_words=game.key_words, dtype=dtype, max_bytes=max_bytes)
         self.iteration = int(iteration)
         self.log = IncrementLog(game.key_words)
+        self._scratch = Scratch(game)
         self.use_tree = bool(use_tree) and not self.sampled_chance
         self._tree_pass = None
         if self.use_tree:
@@ -73,7 +74,7 @@ class Solver:
             v = self._tree_pass.run(self.table, self.log, player, weight, in_place=True)
         else:
             v = traverse(self.game, self.table, self.log, player, weight,
-                         self.sampled_chance, (word,))
+                         self.sampled_chance, (word,), self._scratch)
         merge(self.table, self.log)
         return v
 
