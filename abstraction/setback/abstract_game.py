@@ -1,0 +1,158 @@
+"""Abstract Setback as the six numba functions of the CFR game interface (`cfr/game.py`).
+
+The state is the deal state of `games/setback/state.py` (32 int64 words), plus a dealing phase
+before it: the root is all zeros with PHASE = PHASE_DEAL (-1), and each of 24 chance nodes
+deals one card (outcome = the card, uniform over the cards not yet dealt) in the order of the
+rules: packets of three from the dealer's left, twice round, so the k-th card dealt (k = 0..23)
+goes to seat (k // 3 + 1) % 4. After the 24th card the auction starts exactly as
+`state.reset_deal` starts it. Dealing card by card keeps the chance outcomes enumerable (at
+most 52 per node), so the same game supports sampled chance (one deal per pass, the k-th
+chance node drawing from word k) and the interface's enumeration.
+
+Decisions are the abstract actions of `decision.py` as concrete moves (the representative card
+or bid of each abstract action, in canonical order), with the baseline key when there are two
+or more. CFR player = team of the seat to act (TO_ACT % 2). A deal is terminal when it is over
+or exhausted (`scoring.is_exhausted`); its utility is team 0's deal score minus team 1's
+(all-pass 0).
+
+The signatures restate the numba types of `cfr/game.py` rather than importing them, since the
+abstraction depends on `games` only; `tests/test_abstraction_game.py` checks they agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from abstraction.setback.decision import abstract_decision
+from games.bits import popcount
+from games.setback.rules import apply_move
+from games.setback.scoring import is_exhausted, score_difference
+from games.setback.state import (
+    BID,
+    DEALT,
+    FIRST_LEAD,
+    HAND,
+    HIGH_BIDDER,
+    PHASE,
+    PHASE_AUCTION,
+    PHASE_OVER,
+    STATE_SIZE,
+    TO_ACT,
+    TRICK,
+    TRUMP,
+    WINNING,
+)
+
+CHANCE = -1
+TERMINAL = -2
+PHASE_DEAL = -1
+CARDS_DEALT = 24
+MAX_ACTIONS = 52  # chance outcomes; decisions have at most 6 (cards) or 4 (bids)
+MAX_DEPTH = 1 + 24 + 4 + 24  # root, 24 cards dealt, 4 bids, 24 cards played
+
+_STATE = types.int64[::1]
+CURRENT_PLAYER_SIG = types.int64(_STATE)
+DECISION_SIG = types.int64(_STATE, types.int64[::1], types.uint64[::1])
+APPLY_SIG = types.int64(_STATE, types.int64, _STATE)
+UTILITY_SIG = types.float64(_STATE)
+CHANCE_OUTCOMES_SIG = types.int64(_STATE, types.int64[::1], types.float64[::1])
+CHANCE_SAMPLE_SIG = types.int64(_STATE, types.uint64, _STATE)
+
+
+def initial_state() -> np.ndarray:
+    """The root: nothing dealt yet."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state[PHASE] = PHASE_DEAL
+    return state
+
+
+@njit(cache=True, inline="always")
+def _dealt(state):
+    return state[DEALT] | state[DEALT + 1] | state[DEALT + 2] | state[DEALT + 3]
+
+
+@njit(CURRENT_PLAYER_SIG, cache=True, _nrt=False)
+def current_player(state):
+    """CHANCE while dealing; TERMINAL when the deal is over or exhausted; else the acting team."""
+    if state[PHASE] == PHASE_DEAL:
+        return CHANCE
+    if state[PHASE] == PHASE_OVER or is_exhausted(state):
+        return TERMINAL
+    return state[TO_ACT] % 2
+
+
+@njit(DECISION_SIG, cache=True, _nrt=False)
+def decision(state, actions_out, key_out):
+    """The abstract actions as moves in canonical order; the baseline key when n >= 2."""
+    n, situation, tokens, key = abstract_decision(state, actions_out)
+    if n >= 2:
+        key_out[0] = key
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _deal_card(state, card, child_out):
+    k = popcount(_dealt(state))
+    seat = (k // 3 + 1) % 4
+    bit = np.int64(1) << card
+    child_out[DEALT + seat] |= bit
+    child_out[HAND + seat] |= bit
+    if k + 1 == CARDS_DEALT:  # start the auction as state.reset_deal does
+        for s in range(4):
+            child_out[BID + s] = -1
+        child_out[PHASE] = PHASE_AUCTION
+        child_out[TO_ACT] = 1
+        child_out[HIGH_BIDDER] = -1
+        child_out[TRUMP] = -1
+        for i in range(4):
+            child_out[TRICK + i] = -1
+        child_out[FIRST_LEAD] = -1
+        child_out[WINNING] = -1
+
+
+@njit(APPLY_SIG, cache=True, _nrt=False)
+def apply(state, action, child_out):
+    """Copy `state` into `child_out` and deal the card `action` (chance) or play the move."""
+    for i in range(state.shape[0]):
+        child_out[i] = state[i]
+    if state[PHASE] == PHASE_DEAL:
+        _deal_card(state, action, child_out)
+    else:
+        apply_move(child_out, action)
+    return 0
+
+
+@njit(UTILITY_SIG, cache=True, _nrt=False)
+def utility(state):
+    """Team 0's deal score minus team 1's (0 when all passed), as a float."""
+    return np.float64(score_difference(state))
+
+
+@njit(CHANCE_OUTCOMES_SIG, cache=True, _nrt=False)
+def chance_outcomes(state, outcomes_out, probs_out):
+    """The cards not yet dealt, ascending, each with probability 1 / their number."""
+    dealt = _dealt(state)
+    p = 1.0 / (52 - popcount(dealt))
+    n = 0
+    for card in range(52):
+        if not (dealt >> card & 1):
+            outcomes_out[n] = card
+            probs_out[n] = p
+            n += 1
+    return n
+
+
+@njit(CHANCE_SAMPLE_SIG, cache=True, _nrt=False)
+def chance_sample(state, u, child_out):
+    """Deal the card of index ((u >> 32) * cards_left) >> 32 among the undealt cards."""
+    dealt = _dealt(state)
+    left = 52 - popcount(dealt)
+    index = np.int64(((u >> np.uint64(32)) * np.uint64(left)) >> np.uint64(32))
+    for card in range(52):
+        if not (dealt >> card & 1):
+            if index == 0:
+                apply(state, card, child_out)
+                return card
+            index -= 1
+    return -1
