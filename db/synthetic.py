@@ -78,7 +78,7 @@ def playout_keys(rng, n: int) -> tuple[list[str], list[int]]:
     head[:, 1] = rng.choice(list(".x2345"), n)
     head[:, 2] = rng.choice(list("J."), n, p=[0.2, 0.8])
     head[:, 3] = rng.choice(list("+-"), n)
-    head[:, 4] = rng.choice(list("02468ace"), n, p=[0.65] + [0.05] * 7)
+    head[:, 4] = rng.choice(list("02468ACE"), n, p=[0.65] + [0.05] * 7)
     plays = rng.integers(0, 4, n)
     for i in range(3):
         rank = rng.choice(list(PLAY_RANKS), n, p=[0.5] + [0.5 / 9] * 9)
