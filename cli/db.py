@@ -96,7 +96,7 @@ def run_load(args) -> int:
     print("keys      " + ", ".join(f"{n} {c:,}" for n, c in report.kind_counts.items()))
     for stage in report.stages:
         skipped = f", {stage['n_keys_skipped']:,} skipped" if stage["n_keys_skipped"] else ""
-        print(f"{stage["stage"]:<10}{stage['n_keys_loaded']:,} keys from {stage['source']} "
+        print(f"{stage['stage']:<10}{stage['n_keys_loaded']:,} keys from {stage['source']} "
               f"({stage['iterations']:,} iterations{skipped})")
     return 0
 
