@@ -147,3 +147,20 @@ def write_synthetic_strategy(path: str, stage: str, n_keys: int, seed: int = 0,
     header = {"game": "setback", "abstraction": "reference", "abstraction_version": 1,
               "stage": stage, "iterations": iterations, "seed": seed, "threshold": 0.0}
     return write_strategy(path, header, chunks)
+
+
+def write_table(path: str, stage: str, table: dict, chunk_keys: int = 100_000,
+                **header) -> int:
+    """Write a strategy file from `{key: probabilities}` (keys sorted, as `export` does);
+    header fields default to a Setback `reference` abstraction version 1."""
+    keys = sorted(table)
+    head = {"game": "setback", "abstraction": "reference", "abstraction_version": 1,
+            "stage": stage, "iterations": 100, "seed": 0, "threshold": 0.0, **header}
+    chunks = []
+    for i in range(0, len(keys), chunk_keys):
+        part = keys[i:i + chunk_keys]
+        vectors = [np.asarray(table[k], dtype=np.float32) for k in part]
+        chunks.append(StrategyChunk(part, np.array([v.size for v in vectors], dtype=np.uint8),
+                                    np.concatenate(vectors) if vectors else
+                                    np.zeros(0, np.float32)))
+    return write_strategy(path, head, chunks)
