@@ -64,6 +64,8 @@ def key_text(key: int) -> str:
     """The spec string of a uint64 key (any kind)."""
     key = int(key) & _U64
     kind = key >> KIND_SHIFT
+    if kind == KIND_PLAYOUT:
+        return _playout_text(key)
     hand = hand_text(key & HAND_MASK)
     if kind == KIND_AUCTION:
         return trim(AUCTION_BID_CHARS[key >> BID_SHIFT & 3] + hand)
@@ -76,7 +78,7 @@ def key_text(key: int) -> str:
         bid = 0 if b == 0 else b + 1
         bidder = (key >> HIGH_BIDDER_SHIFT & 7) - 1
         return f"{score}/{bid}/{bidder}/{key >> N_BIDS_SHIFT & 3}/{hand}"
-    return _playout_text(key)
+    raise KeyFormatError(f"key {key:#x} has no kind")
 
 
 def _playout_text(key: int) -> str:
