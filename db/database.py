@@ -60,13 +60,14 @@ class StrategyDatabase:
 
     def __init__(self, path: str):
         from sqlalchemy import bindparam, create_engine, select
+        from sqlalchemy.pool import NullPool
         from sqlalchemy.dialects import sqlite as sqlite_dialect
 
         self.path = str(path)
         check_file(self.path)
         self._uri = pathlib.Path(os.path.abspath(self.path)).as_uri() + "?mode=ro"
         self._engine = create_engine(
-            "sqlite://", creator=lambda: sqlite3.connect(self._uri, uri=True))
+            "sqlite://", creator=lambda: sqlite3.connect(self._uri, uri=True), poolclass=NullPool)
         self._lookup_sql = str(
             select(strategy_table.c.best, strategy_table.c.probs)
             .where(strategy_table.c.key == bindparam("key"))
@@ -83,7 +84,8 @@ class StrategyDatabase:
 
     # --- connection ------------------------------------------------------------------
     def _connect(self) -> None:
-        """(Re)open the connection for this process (after a fork, a child opens its own)."""
+        """(Re)open the connection for this process: after a fork the child opens its own (no
+        pool: a connection is never handed across processes) and leaves the parent's alone."""
         self._pid = os.getpid()
         self._conn = self._engine.connect()
         self._cursor = self._conn.connection.dbapi_connection.cursor()

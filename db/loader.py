@@ -160,6 +160,7 @@ def load_strategies(paths: list[str], db_path: str, progress: bool = True) -> Lo
     only on success); return what was loaded. Raises `DatabaseError` / `CfrFileError` with
     one line for a bad file."""
     from sqlalchemy import create_engine, insert
+    from sqlalchemy.pool import NullPool
     from tqdm import tqdm
 
     if not paths:
@@ -171,7 +172,8 @@ def load_strategies(paths: list[str], db_path: str, progress: bool = True) -> Lo
     total = sum(int(r.header["n_keys"]) for r in readers)
     try:
         with atomic_path(db_path, suffix=".db") as tmp:
-            engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(tmp))
+            engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(tmp),
+                                   poolclass=NullPool)
             try:
                 with engine.connect() as conn, tqdm(total=total, unit="key", unit_scale=True,
                                                      disable=not progress, leave=False) as bar:

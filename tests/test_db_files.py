@@ -44,6 +44,10 @@ def test_bad_files_give_one_clear_error(good, tmp_path):
     _expect(tmp_path / "truncated.db", "truncated strategy database")
     (tmp_path / "header-only.db").write_bytes(data[:60])
     _expect(tmp_path / "header-only.db", "truncated")
+    garbled = bytearray(data)
+    garbled[2 * 16384:-16384] = b"\xff" * (len(data) - 3 * 16384)
+    (tmp_path / "corrupt.db").write_bytes(bytes(garbled))
+    _expect(tmp_path / "corrupt.db", "corrupt strategy database")
     foreign = tmp_path / "foreign.db"
     conn = sqlite3.connect(foreign)
     conn.execute("CREATE TABLE things (a INTEGER)")
@@ -102,3 +106,22 @@ def test_several_processes_share_one_database(good):
         for p in procs:
             p.join(timeout=60)
     assert results == [2000, 2000, 2000]
+
+
+def test_a_forked_child_opens_its_own_connection(good):
+    from cfr.strategy_file import read_strategy
+
+    keys = list(read_strategy(good.replace("good.db", "base.strategy"))[1])[:500]
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    with StrategyDatabase(good) as db:
+        assert db.lookup(keys[0]) is not None
+        child = ctx.Process(target=_lookup_in_child, args=(db, keys, queue))
+        child.start()
+        assert queue.get(timeout=60) == 500
+        child.join(timeout=60)
+        assert sum(db.lookup(k) is not None for k in keys) == 500  # the parent's still works
+
+
+def _lookup_in_child(db, keys, queue):
+    queue.put(sum(db.lookup(k) is not None for k in keys))
