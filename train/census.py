@@ -1,0 +1,90 @@
+"""The census: how many distinct info sets the abstract Setback game shows over N deals.
+
+It runs exactly the pass the trainer runs (`cfr.solver.Solver` on `train.setback_game.GAME`:
+vanilla CFR, simultaneous updates, chance sampled one deal per iteration from the seed, float32
+table): every abstract action at every decision, forced moves played, each deal stopped once
+exhausted. Deal t (t = 1..N) is the one the solver draws for iteration t of that seed, so a
+census and a training run with the same seed walk the same deals. Afterwards the table's keys
+are counted by kind (the kind tag of `abstraction/setback/key_layout.py`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from abstraction.setback.key_layout import KIND_NAMES, KIND_SHIFT
+
+BASELINE_KINDS = ("auction", "establish", "playout")
+
+
+@dataclass
+class CensusResult:
+    """Distinct info sets by kind after `deals` deals, and how long the walk took."""
+
+    deals: int
+    seed: int
+    seconds: float
+    decisions: int  # decisions with a key visited (each pass's increment-log entries)
+    by_kind: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def info_sets(self) -> int:
+        """Distinct info sets of every kind."""
+        return sum(self.by_kind.values())
+
+    @property
+    def deals_per_second(self) -> float:
+        """Deals walked per second of wall time."""
+        return self.deals / self.seconds if self.seconds > 0 else float("inf")
+
+    def as_dict(self) -> dict:
+        """The result as plain JSON-ready values."""
+        return {
+            "deals": self.deals,
+            "seed": self.seed,
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(self.deals_per_second, 3),
+            "decisions_visited": self.decisions,
+            "info_sets": self.info_sets,
+            "by_kind": dict(self.by_kind),
+        }
+
+
+def count_by_kind(keys: np.ndarray) -> dict[str, int]:
+    """Number of keys of each baseline kind in a uint64 key array."""
+    kinds = (np.asarray(keys, dtype=np.uint64) >> np.uint64(KIND_SHIFT)).astype(np.int64)
+    counts = np.bincount(kinds, minlength=len(KIND_NAMES))
+    return {name: int(counts[KIND_NAMES.index(name)]) for name in BASELINE_KINDS}
+
+
+def run_census(deals: int, seed: int, progress=None, on_deal=None) -> CensusResult:
+    """Walk `deals` deals drawn from `seed` through the trainer's pass; count info sets.
+
+    `progress`: a callable taking the number of deals just finished (a tqdm `update`), or
+    None. `on_deal(t, result_so_far)`: called after each deal with the running result.
+    """
+    from cfr.solver import Solver
+    from train.setback_game import GAME
+
+    solver = Solver(GAME, "cfr", simultaneous=True, sampled_chance=True, seed=seed,
+                    dtype=np.float32)
+    decisions = 0
+    start = time.perf_counter()
+    for t in range(1, deals + 1):
+        solver.iterate(1)
+        decisions += len(solver.log)
+        if progress is not None:
+            progress(1)
+        if on_deal is not None:
+            on_deal(t, _result(solver, t, seed, time.perf_counter() - start, decisions))
+    return _result(solver, deals, seed, time.perf_counter() - start, decisions)
+
+
+def _result(solver, deals, seed, seconds, decisions) -> CensusResult:
+    table = solver.table
+    keys = table.keys[table.meta != 0, 0]
+    return CensusResult(deals=deals, seed=seed, seconds=seconds, decisions=decisions,
+                        by_kind=count_by_kind(keys))
