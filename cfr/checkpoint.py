@@ -14,6 +14,7 @@ Layout (msgpack map):
     arrays       {"keys", "meta", "offsets", "regrets", "strategy"}: raw little-endian bytes
                  (regrets and strategy cut to the used n_values)
     checksum     BLAKE2b-128 of the five arrays' bytes, in that order
+    extra        the caller's own counters (a training stage's running payoff, seconds, ...)
 Written atomically: a temporary file in the same directory, flushed and fsynced, renamed over
 the target, then the directory fsynced. Any unreadable file raises `CfrFileError` with one line.
 """
@@ -21,13 +22,12 @@ the target, then the directory fsynced. Any unreadable file raises `CfrFileError
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from dataclasses import dataclass
 
 import msgpack
 import numpy as np
 
+from cfr.atomic_file import atomic_writer
 from cfr.errors import CfrFileError
 from cfr.table import InfoSetTable
 
@@ -46,6 +46,7 @@ class Checkpoint:
     iteration: int
     rng: dict
     table: InfoSetTable
+    extra: dict
 
 
 def _digest(blobs: list[bytes]) -> bytes:
@@ -56,8 +57,10 @@ def _digest(blobs: list[bytes]) -> bytes:
 
 
 def save(path: str, game: str, algorithm: str, settings: dict, iteration: int,
-         table: InfoSetTable) -> None:
-    """Write a checkpoint of `table` after `iteration` iterations to `path`, atomically."""
+         table: InfoSetTable, extra: dict | None = None) -> None:
+    """Write a checkpoint of `table` after `iteration` iterations to `path`, atomically.
+
+    `extra` (msgpack-able) is stored as is and returned by `load` in `Checkpoint.extra`."""
     n = table.n_values
     arrays = {
         "keys": table.keys.astype("<u8", copy=False).tobytes(),
@@ -86,30 +89,11 @@ def save(path: str, game: str, algorithm: str, settings: dict, iteration: int,
         },
         "arrays": arrays,
         "checksum": _digest([arrays[k] for k in _ARRAYS]),
+        "extra": dict(extra or {}),
     }
     data = msgpack.packb(doc, use_bin_type=True)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".ckpt", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:
-        dfd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    with atomic_writer(path, suffix=".ckpt") as handle:
+        handle.write(data)
 
 
 def load(path: str) -> Checkpoint:
@@ -185,4 +169,5 @@ def _restore(doc: dict) -> Checkpoint:
         iteration=int(doc["iteration"]),
         rng=dict(doc["rng"]),
         table=table,
+        extra=dict(doc.get("extra", {})),
     )

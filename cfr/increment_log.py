@@ -22,6 +22,8 @@ from cfr.table import ACTIONS_MASK, InfoSetTable, find_slot
 
 # counts[] fields of a log
 ENTRIES, VALUES, OVERFLOW = 0, 1, 2
+# counts[OVERFLOW] after a pass that ran out of room: which capacity was short
+OVERFLOW_ENTRIES, OVERFLOW_VALUES = 1, 2
 
 
 class IncrementLog:
@@ -48,13 +50,20 @@ class IncrementLog:
         return int(self.counts[ENTRIES])
 
     def grow(self) -> None:
-        """Double both capacities (contents are dropped: the pass is simply run again)."""
-        n = 2 * self.offset.shape[0]
-        self.offset = np.zeros(n, dtype=np.int64)
-        self.key = np.zeros((n, self.key_words), dtype=np.uint64)
-        self.meta = np.zeros(n, dtype=np.uint8)
-        self.values = np.zeros(2 * self.values.shape[0], dtype=np.float64)
+        """Double the capacity that ran out, entries or values (contents are dropped: the pass
+        is simply run again). Growing only what overflowed keeps a log sized to its game."""
+        if self.counts[OVERFLOW] == OVERFLOW_VALUES:
+            self.values = np.zeros(2 * self.values.shape[0], dtype=np.float64)
+        else:
+            n = 2 * self.offset.shape[0]
+            self.offset = np.zeros(n, dtype=np.int64)
+            self.key = np.zeros((n, self.key_words), dtype=np.uint64)
+            self.meta = np.zeros(n, dtype=np.uint8)
         self.clear()
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the log's arrays."""
+        return sum(a.nbytes for a in (self.offset, self.key, self.meta, self.values))
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -62,8 +71,11 @@ def log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts, offset, key, met
     """Reserve one entry; return the position of its 2n values, or -1 when the log is full."""
     e = lg_counts[ENTRIES]
     pos = lg_counts[VALUES]
-    if e >= lg_offset.shape[0] or pos + 2 * n > lg_values.shape[0]:
-        lg_counts[OVERFLOW] = 1
+    if e >= lg_offset.shape[0]:
+        lg_counts[OVERFLOW] = OVERFLOW_ENTRIES
+        return -1
+    if pos + 2 * n > lg_values.shape[0]:
+        lg_counts[OVERFLOW] = OVERFLOW_VALUES
         return -1
     lg_offset[e] = offset
     for w in range(lg_key.shape[1]):

@@ -230,17 +230,20 @@ class Scratch:
 
 def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: int,
              weight: float = 1.0, sampled: bool = False, words=(0,),
-             scratch: Scratch | None = None) -> float:
+             scratch: Scratch | None = None, root: np.ndarray | None = None) -> float:
     """Run one pass per word in `words` against `table` (read only), filling `log` from empty.
 
     `table` is not modified: several workers (threads: the kernel releases the GIL) may
     traverse it at once, each into its own log, and `cfr.increment_log.merge` then applies
     the logs in a fixed order. Grows `log` and reruns the batch if it fills up. Returns the sum over the batch of player 0's root value
     under the frozen current strategy (a sampled estimate when `sampled`). `scratch` (one per
-    worker thread) saves allocating the work arrays on every call.
+    worker thread) saves allocating the work arrays on every call. `root` replaces the game's
+    initial state (a caller that prepares each episode's root itself).
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
-    root = np.ascontiguousarray(game.initial_state(), dtype=np.int64)
+    if root is None:
+        root = game.initial_state()
+    root = np.ascontiguousarray(root, dtype=np.int64)
     s = scratch if scratch is not None else Scratch(game)
     while True:
         log.clear()

@@ -16,12 +16,10 @@ def user_error_types() -> tuple[type[BaseException], ...]:
     from games.setback.errors import SetbackError
 
     types.append(SetbackError)
-    try:
-        from cfr.errors import CfrFileError
-    except ImportError:
-        pass
-    else:
-        types.append(CfrFileError)
+    from cfr.errors import CfrFileError, TableFullError
+    from train.errors import RunError
+
+    types += [CfrFileError, TableFullError, RunError]
     return tuple(types)
 
 

@@ -1,0 +1,29 @@
+"""`setback-cfr export`: a run's average strategy as a strategy file."""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    """Add the `export` subcommand."""
+    parser = subparsers.add_parser(
+        "export", help="write a run's average strategy as a msgpack strategy file",
+        description="Write the average strategy of a training run (baseline or bootstrap) "
+        "as a strategy file: a versioned header, then every key string with its float32 "
+        "probabilities in canonical action order. Probabilities below --threshold are zeroed "
+        "and the rest renormalised, as the reference does. The same checkpoint always gives "
+        "the same file, byte for byte. The file is the input of `setback-cfr db load`.")
+    parser.add_argument("--run", required=True, metavar="DIR", help="the training run directory")
+    parser.add_argument("--out", required=True, metavar="FILE", help="strategy file to write")
+    parser.add_argument("--threshold", type=float, default=0.001, metavar="P",
+                        help="zero probabilities below P and renormalise (default 0.001)")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    """Export the run's average strategy."""
+    from train.export import export_run
+
+    header = export_run(args.run, args.out, args.threshold)
+    print(f"wrote {args.out}: {header['n_keys']:,} keys, {header['stage']} stage after "
+          f"{header['iterations']:,} iterations (threshold {header['threshold']})")
+    return 0

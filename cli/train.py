@@ -1,0 +1,146 @@
+"""`setback-cfr train baseline | bootstrap | status`: the training stages."""
+
+from __future__ import annotations
+
+import json
+
+from cli.errors import UserError
+
+GIB = 2**30
+
+
+def register(subparsers) -> None:
+    """Add `train` and its stages."""
+    parser = subparsers.add_parser(
+        "train", help="train a Setback strategy (baseline, bootstrap) or show a run's status",
+        description="Run the training stages. A run lives in its own directory (--run DIR): "
+        "run.json (settings), checkpoint.ckpt and log.csv. Running the same command again "
+        "resumes the run from its checkpoint.")
+    stages = parser.add_subparsers(dest="stage", metavar="STAGE")
+    stages.required = True
+
+    base = stages.add_parser(
+        "baseline", help="score-insensitive CFR on random deals (weeks-long first stage)",
+        description="Vanilla CFR on the abstract Setback deal: one random deal per iteration, "
+        "both teams updated in one pass, each deal stopped once exhausted, float32 tables. "
+        "Creates the run, or resumes it when DIR holds a checkpoint. Ctrl-C or SIGTERM "
+        "finishes the current batch, writes a checkpoint and exits.")
+    _common(base)
+    base.set_defaults(func=run_baseline)
+
+    boot = stages.add_parser(
+        "bootstrap", help="score-aware auction stage on top of a baseline",
+        description="CFR on the score-aware auction: random deal and random dealer-relative "
+        "game scores (-3..10), the four bids as CFR decisions, the playout by the baseline's "
+        "best action, +-5.5 for winning the game. Same checkpoint/resume machinery.")
+    boot.add_argument("--baseline", required=True, metavar="RUN_OR_STRATEGY",
+                      help="a baseline run directory or an exported baseline strategy file")
+    _common(boot)
+    boot.set_defaults(func=run_bootstrap)
+
+    status = stages.add_parser("status", help="print a run's settings and figures",
+                               description="Print a run's stage, settings and latest "
+                               "figures; optionally plot payoff and info sets (needs the "
+                               "`plot` extra: pip install -e '.[plot]').")
+    status.add_argument("--run", required=True, metavar="DIR", help="the run directory")
+    status.add_argument("--plot", metavar="FILE.png", help="write a PNG of the run's progress")
+    status.add_argument("--json", action="store_true", help="print the figures as JSON")
+    status.set_defaults(func=run_status)
+
+
+def _common(parser) -> None:
+    parser.add_argument("--run", required=True, metavar="DIR",
+                        help="run directory (created if new, resumed if it has a checkpoint)")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N",
+                        help="train until the run has N iterations in total (default: the "
+                        "run's total plus 1000)")
+    parser.add_argument("--checkpoint-every", type=float, default=600.0, metavar="SECONDS",
+                        help="write a checkpoint at least this often (default 600); a crash "
+                        "loses at most this much work")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="random seed of a new run (default 0); must match when resuming")
+    parser.add_argument("--batch", type=int, default=None, metavar="B",
+                        help="deals traversed against one frozen strategy (default 1: plain "
+                        "CFR); the table depends on seed and batch, never on --workers; must "
+                        "match when resuming")
+    parser.add_argument("--workers", type=int, default=1, metavar="K",
+                        help="threads sharing each batch (at most the batch size; default 1)")
+    parser.add_argument("--memory-limit", type=float, default=None, metavar="GB",
+                        help="stop cleanly (at the last checkpoint) rather than let the "
+                        "info-set table grow past this many GiB")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def _settings(args, defaults: dict, run_dir) -> dict:
+    """Seed and batch: the user's, else the run's (when resuming), else the defaults."""
+    recorded = {}
+    if run_dir.has_checkpoint():
+        recorded = run_dir.read_settings()["settings"]
+    chosen = {}
+    for name in ("seed", "batch"):
+        value = getattr(args, name)
+        chosen[name] = value if value is not None else recorded.get(name, defaults[name])
+    if chosen["seed"] < 0:
+        raise UserError("--seed must be a non-negative integer")
+    return chosen
+
+
+def _train(args, stage, run_dir) -> int:
+    from train.runner import Trainer
+
+    if args.checkpoint_every <= 0:
+        raise UserError("--checkpoint-every must be positive")
+    limit = None if args.memory_limit is None else int(args.memory_limit * GIB)
+    trainer = Trainer(run_dir, stage, workers=args.workers,
+                      checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
+                      show_progress=not args.no_progress)
+    target = args.iterations if args.iterations is not None \
+        else trainer.progress.iteration + 1000
+    if target < 0:
+        raise UserError("--iterations must be non-negative")
+    summary = trainer.run(target)
+    rate = summary["iteration"] and summary["seconds"] and summary["iteration"] / summary["seconds"]
+    print(f"{stage.name} run {run_dir.path}: {summary['iteration']:,} iterations, "
+          f"payoff {summary['payoff']:.5f}, {summary['infosets']:,} info sets, "
+          f"table {summary['memory_bytes'] / 2**20:.1f} MiB"
+          + (f", {rate:.2f} deals/s overall" if rate else ""))
+    if summary["stopped"]:
+        print(f"stopped by {summary['stopped']}; checkpoint written. Run the same command "
+              "again to resume.")
+        return 130
+    return 0
+
+
+def run_baseline(args) -> int:
+    """Create or resume a baseline run and train it to --iterations."""
+    from train.baseline import DEFAULTS, baseline_stage
+    from train.run_directory import RunDirectory
+
+    run_dir = RunDirectory(args.run)
+    chosen = _settings(args, DEFAULTS, run_dir)
+    return _train(args, baseline_stage(chosen["seed"], chosen["batch"]), run_dir)
+
+
+def run_bootstrap(args) -> int:
+    """Create or resume a bootstrap run on top of a baseline and train it."""
+    from train.bootstrap import DEFAULTS, bootstrap_stage
+    from train.run_directory import RunDirectory
+
+    run_dir = RunDirectory(args.run)
+    chosen = _settings(args, DEFAULTS, run_dir)
+    stage = bootstrap_stage(args.baseline, chosen["seed"], chosen["batch"])
+    return _train(args, stage, run_dir)
+
+
+def run_status(args) -> int:
+    """Print the run's figures (and plot them with --plot)."""
+    from train.status import format_status, plot_status, run_status as status_of
+
+    status = status_of(args.run)
+    print(json.dumps(status) if args.json else format_status(status))
+    if args.plot:
+        plot_status(args.run, args.plot)
+        if not args.json:
+            print(f"plot        {args.plot}")
+    return 0
+

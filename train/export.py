@@ -1,0 +1,91 @@
+"""`export`: a run's average strategy as a strategy file (`cfr/strategy_file.py`).
+
+For every info set, the average strategy is the strategy sums normalised (uniform where they
+are all zero); probabilities below the threshold (0.001 by default, as the reference does) are
+zeroed and the rest renormalised. Keys are written in ascending integer-key order, chunk by
+chunk, with their spec strings from the abstraction's codec: the same table always gives the
+same file, byte for byte (the header holds no timestamp).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cfr import checkpoint
+from cfr.strategy_file import StrategyChunk, write_strategy
+from cfr.table import ACTIONS_MASK, InfoSetTable
+from train.errors import RunError
+from train.run_directory import RunDirectory
+
+CHUNK_KEYS = 1 << 16
+DEFAULT_THRESHOLD = 0.001
+
+
+def average_strategy(strategy_sums: np.ndarray, n_actions: np.ndarray,
+                     threshold: float) -> np.ndarray:
+    """Normalised, thresholded probabilities (float32) for info sets laid end to end.
+
+    `strategy_sums` holds each info set's n_actions[i] sums in turn. Zero sums give uniform;
+    entries below `threshold` become 0 and the rest are renormalised (an info set whose every
+    entry would fall below the threshold keeps its unthresholded average).
+    """
+    sums = strategy_sums.astype(np.float64)
+    starts = np.zeros(n_actions.size, dtype=np.int64)
+    np.cumsum(n_actions[:-1], out=starts[1:])
+    counts = n_actions.astype(np.int64)
+    per_set = np.repeat(np.add.reduceat(sums, starts) if sums.size else sums, counts)
+    uniform = np.repeat(1.0 / counts, counts)
+    probs = np.where(per_set > 0, sums / np.where(per_set > 0, per_set, 1.0), uniform)
+    kept = np.where(probs >= threshold, probs, 0.0)
+    kept_sum = np.repeat(np.add.reduceat(kept, starts) if kept.size else kept, counts)
+    probs = np.where(kept_sum > 0, kept / np.where(kept_sum > 0, kept_sum, 1.0), probs)
+    return probs.astype(np.float32)
+
+
+def table_strategy_chunks(table: InfoSetTable, threshold: float, key_text):
+    """Yield `StrategyChunk`s of the table's average strategy in ascending key order."""
+    slots = np.flatnonzero(table.meta)
+    keys = table.keys[slots, 0]
+    order = np.argsort(keys, kind="stable")
+    slots, keys = slots[order], keys[order]
+    for first in range(0, slots.size, CHUNK_KEYS):
+        part = slots[first:first + CHUNK_KEYS]
+        n_actions = (table.meta[part] & ACTIONS_MASK).astype(np.uint8)
+        offsets = table.offsets[part].astype(np.int64)
+        index = np.repeat(offsets, n_actions) + _ranges(n_actions)
+        probs = average_strategy(table.strategy[index], n_actions, threshold)
+        texts = [key_text(int(k)) for k in keys[first:first + CHUNK_KEYS]]
+        yield StrategyChunk(texts, n_actions, probs)
+
+
+def _ranges(counts: np.ndarray) -> np.ndarray:
+    """0..c-1 for every count c, laid end to end."""
+    counts = counts.astype(np.int64)
+    ends = np.cumsum(counts)
+    return np.arange(int(ends[-1]) if counts.size else 0) - np.repeat(ends - counts, counts)
+
+
+def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD) -> dict:
+    """Export the run at `run_path` to the strategy file `out`; return its header."""
+    from abstraction.setback.codec import key_text
+
+    if not 0.0 <= threshold < 1.0:
+        raise RunError("--threshold must be in [0, 1)")
+    run = RunDirectory(run_path)
+    recorded = run.read_settings()
+    if not run.has_checkpoint():
+        raise RunError(f"{run_path} has no checkpoint yet: train it first")
+    ckpt = checkpoint.load(run.checkpoint_path)
+    settings = recorded["settings"]
+    header = {
+        "game": "setback",
+        "abstraction": settings.get("abstraction"),
+        "abstraction_version": settings.get("abstraction_version"),
+        "stage": recorded["stage"],
+        "iterations": ckpt.iteration,
+        "seed": settings.get("seed"),
+        "threshold": float(threshold),
+        "settings": settings,
+    }
+    n = write_strategy(out, header, table_strategy_chunks(ckpt.table, threshold, key_text))
+    return {**header, "n_keys": n}
