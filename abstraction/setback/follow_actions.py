@@ -54,6 +54,29 @@ def _above(card):
     return ~((np.int64(2) << card) - 1)
 
 
+@njit(cache=True, inline="always")
+def _by_worth(field, base, highest, first_token, moves_out, n, tokens):
+    """Emit one action per worth g present in a suit field (g order 0 1 2 3 4 T): the highest
+    (or lowest) card worth g."""
+    if field == 0:
+        return n, tokens
+    low = field & 0xFF
+    if low:
+        moves_out[n] = base + (highest_bit(low) if highest else lowest_bit(low))
+        n += 1
+        tokens |= 1 << first_token
+    for g in range(1, 5):  # J Q K A: bits 9..12
+        if field >> (8 + g) & 1:
+            moves_out[n] = base + 8 + g
+            n += 1
+            tokens |= 1 << (first_token + g)
+    if field >> 8 & 1:  # Ten
+        moves_out[n] = base + 8
+        n += 1
+        tokens |= 1 << (first_token + 5)
+    return n, tokens
+
+
 @njit(cache=True)
 def follow_actions(legal, trump, led, h, low_t, moves_out):
     """The following actions over the `legal` cards into `moves_out` in canonical order;
@@ -86,20 +109,11 @@ def follow_actions(legal, trump, led, h, low_t, moves_out):
         of_led = legal & suit_mask(led)
         if of_led:
             winners = of_led & _above(h) if h // 13 == led else np.int64(0)
-            wf = suit_field(winners, led)
-            lf = suit_field(of_led & ~winners, led)
-            for g in range(6):
-                x = wf & G_FIELDS[g]
-                if x:
-                    moves_out[n] = 13 * led + highest_bit(x)
-                    n += 1
-                    tokens |= 1 << (FOLLOW_TO_WIN + g)
-            for g in range(6):
-                x = lf & G_FIELDS[g]
-                if x:
-                    moves_out[n] = 13 * led + lowest_bit(x)
-                    n += 1
-                    tokens |= 1 << (FOLLOW_TO_LOSE + g)
+            base = 13 * led
+            n, tokens = _by_worth(suit_field(winners, led), base, True, FOLLOW_TO_WIN,
+                                  moves_out, n, tokens)
+            n, tokens = _by_worth(suit_field(of_led & ~winners, led), base, False,
+                                  FOLLOW_TO_LOSE, moves_out, n, tokens)
     off = legal & ~tm & ~suit_mask(led)
     if off:
         tens = off & TENS
