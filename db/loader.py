@@ -165,6 +165,9 @@ def load_strategies(paths: list[str], db_path: str, progress: bool = True) -> Lo
 
     if not paths:
         raise DatabaseError("no strategy files to load")
+    directory = os.path.dirname(os.path.abspath(db_path))
+    if not os.path.isdir(directory):
+        raise DatabaseError(f"{db_path}: directory {directory} does not exist")
     start = time.perf_counter()
     readers = _open_readers(list(paths))
     report = LoadReport(db_path)

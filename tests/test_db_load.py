@@ -152,3 +152,14 @@ def test_inputs_that_do_not_belong_together_are_refused(files, tmp_path):
     with pytest.raises(CfrFileError, match="not a setback-cfr strategy file"):
         load_strategies([str(tmp_path / "junk.strategy")], db, progress=False)
     assert not os.path.exists(db)
+
+
+def test_an_empty_export_gives_an_empty_database(tmp_path):
+    src = str(tmp_path / "empty.strategy")
+    write_table(src, "baseline", {})
+    report = load_strategies([src], str(tmp_path / "e.db"), progress=False)
+    assert report.n_keys == 0
+    with StrategyDatabase(str(tmp_path / "e.db")) as db:
+        assert db.lookup("0AJx2") is None and not db.has_bootstrap
+    with pytest.raises(DatabaseError, match="does not exist"):
+        load_strategies([src], str(tmp_path / "no" / "e.db"), progress=False)
