@@ -140,3 +140,31 @@ def test_every_move_of_random_deals_is_legal(tmp_path):
             deal.play(move)
     report = player.report()
     assert report["decisions"] == report["forced"] + report["found"] + report["fallback"]
+
+
+def test_the_player_asks_for_the_keys_describe_decision_names(tmp_path):
+    from abstraction.setback.describe import describe_decision
+
+    player = DatabasePlayer(make_db(tmp_path, SPEC_KEYS, {BOOTSTRAP_P1: [0, 0, 1, 0]}))
+    asked = []
+    lookup = player.db.lookup
+    player.db.lookup = lambda key: asked.append(key) or lookup(key)
+    for seed in range(20):
+        deal = Deal.random(seed, dealer="NESW"[seed % 4])
+        score = (seed % 14 - 3, (seed * 5) % 14 - 3)
+        while not deal.is_over:
+            view = SeatView.of(deal.state, deal.dealer, score)
+            described = describe_decision(view.state, {"EW": score[0], "NS": score[1]},
+                                          deal.dealer)
+            expected = []
+            if view.legal_moves().size > 1:
+                if described.get("bootstrap_key"):
+                    expected.append(described["bootstrap_key"])
+                if described["key"] and not (expected and lookup(expected[0])):
+                    expected.append(described["key"])  # asked unless the bootstrap key hit
+            del asked[:]
+            move = format_move(player.choose(view))
+            assert asked == expected
+            if described["key"] is None and view.legal_moves().size > 1 and not asked:
+                assert move == described["actions"][0]["move"]
+            deal.play(move)
