@@ -101,3 +101,22 @@ def test_random_deals_core_api_and_oracle_agree(seed, dealer):
     for _ in range(DEALS_PER_EXAMPLE):
         n = play_random_deal(rng, state, moves)
         check_deal(state, [int(m) for m in moves[:n]], dealer)
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1))
+def test_recorded_exhaustion_equals_the_full_test_at_every_state(seed):
+    from games.setback.rules import apply_move
+    from games.setback.scoring import exhaustion_test, is_exhausted
+
+    rng = new_rng(seed)
+    state = S.new_state()
+    moves = np.empty(MAX_DEAL_MOVES, np.int64)
+    for _ in range(20):
+        n = play_random_deal(rng, state, moves)
+        replay = S.new_state()
+        S.reset_deal(replay, state[S.DEALT:S.DEALT + 4].copy())
+        for move in moves[:n]:
+            assert is_exhausted(replay) == exhaustion_test(replay)
+            apply_move(replay, move)
+        assert is_exhausted(replay) and exhaustion_test(replay)

@@ -12,8 +12,10 @@ from numba import njit
 
 from games.bits import lowest_bit, popcount
 from games.setback.cards import card_rank, card_suit, suit_mask
+from games.setback.scoring import exhaustion_test
 from games.setback.state import (
     BID,
+    EXHAUSTED,
     FIRST_LEAD,
     HAND,
     HIGH_BID,
@@ -135,7 +137,8 @@ def apply_bid(state, bid):
 @njit(cache=True)
 def apply_card(state, card):
     """The seat to act plays `card`. The first card of the deal sets trump; the fourth card of
-    a trick gives it to the winner's team, and the winner leads next."""
+    a trick gives it to the winner's team, and the winner leads next; a completed trick also
+    records whether the deal is now exhausted (`scoring.exhaustion_test`)."""
     seat = state[TO_ACT]
     bit = np.int64(1) << card
     state[HAND + seat] &= ~bit
@@ -171,6 +174,8 @@ def apply_card(state, card):
     state[TO_ACT] = winner
     if state[TRICK_NUMBER] == 6:
         state[PHASE] = PHASE_OVER
+    elif state[EXHAUSTED] == 0:
+        state[EXHAUSTED] = exhaustion_test(state)
 
 
 @njit(cache=True)

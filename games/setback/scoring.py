@@ -11,7 +11,16 @@ from numba import njit
 
 from games.bits import highest_bit, lowest_bit
 from games.setback.cards import JACK, make_card, mask_game_points, suit_mask
-from games.setback.state import DEALT, HIGH_BID, HIGH_BIDDER, PHASE, PHASE_OVER, TRUMP, WON
+from games.setback.state import (
+    DEALT,
+    EXHAUSTED,
+    HIGH_BID,
+    HIGH_BIDDER,
+    PHASE,
+    PHASE_OVER,
+    TRUMP,
+    WON,
+)
 
 POINT_NAMES = ("high", "low", "jack", "game")
 
@@ -90,9 +99,17 @@ def deal_score(state):
     return np.int64(score0), np.int64(score1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_exhausted(state):
-    """Whether the deal's score can no longer change.
+    """Whether the deal's score can no longer change: the deal is over, or the exhaustion test
+    (`exhaustion_test`) passed when the last trick completed (`rules.apply_card` records it,
+    since only a completed trick can change its answer)."""
+    return state[PHASE] == PHASE_OVER or state[EXHAUSTED] != 0
+
+
+@njit(cache=True)
+def exhaustion_test(state):
+    """The rules' test for a settled deal, evaluated from scratch.
 
     True once the deal is over, or once trump is set and Low has been taken, the Jack has been
     taken or was not dealt, and Game is decided: the game points not yet captured are fewer than

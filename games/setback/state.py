@@ -31,6 +31,7 @@ PLAYED = 27  # every card played so far
 FIRST_LEAD = 28  # the first card of trick 1, -1 before it
 SHOWN_VOIDS = 29  # bit (4 * seat + suit): the seat showed it holds no card of that suit
 WINNING = 30  # position from the leader of the card now winning the trick, -1 if none
+EXHAUSTED = 31  # 1 once the deal's score can no longer change (set when a trick completes)
 STATE_SIZE = 32
 
 PHASE_AUCTION = 0
