@@ -13,9 +13,10 @@ in a temporary file (`cfr.atomic_file.atomic_path`, renamed on success, removed 
 Ctrl-C) with the journal and fsyncs off and an exclusive lock; SQLAlchemy creates the schema
 and holds the connection, but rows go through the DBAPI cursor's `executemany` with
 ROWS_PER_STATEMENT rows per INSERT (fewer, larger statements: the per-statement cost of the
-sqlite3 module dominates otherwise); keys arrive sorted from `export`, so the WITHOUT ROWID
-B-tree only ever appends. Per chunk, the key kinds, best actions and blobs are computed with
-numpy, not key by key.
+sqlite3 module dominates otherwise). Each statement binds its keys' probability bytes once and
+SQL `substr` cuts every key's blob from them, so no Python object is made per blob. Keys arrive
+sorted from `export`, so the WITHOUT ROWID B-tree is filled in order. Per chunk, the key kinds
+and best actions are computed with numpy, not key by key.
 """
 
 from __future__ import annotations
@@ -66,31 +67,36 @@ class LoadReport:
 
 
 def best_actions(n_actions: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """Index of each key's most probable action (the first on ties), vectorized by padding
-    the vectors into an (n_keys, max actions) matrix filled with -1."""
+    """Index of each key's most probable action (the first on ties), vectorized: the
+    segment maxima by `np.maximum.reduceat`, then the first position holding its segment's
+    maximum. Every key needs at least one action and finite probabilities."""
     n = n_actions.size
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    width = int(n_actions.max())
     starts = np.zeros(n, dtype=np.int64)
     np.cumsum(n_actions[:-1], out=starts[1:])
-    rows = np.repeat(np.arange(n), n_actions)
-    cols = np.arange(probs.size) - np.repeat(starts, n_actions)
-    padded = np.full((n, width), -1.0, dtype=np.float32)
-    padded[rows, cols] = probs
-    return padded.argmax(axis=1)
+    maxima = np.maximum.reduceat(probs, starts)
+    at_max = np.flatnonzero(probs == np.repeat(maxima, n_actions))
+    return at_max[np.searchsorted(at_max, starts)] - starts
 
 
-def chunk_rows(chunk: StrategyChunk) -> list:
-    """The chunk as one flat list `key, best, blob, key, best, blob, ...` for the INSERT."""
+def statement_params(chunk: StrategyChunk, rows: int = ROWS_PER_STATEMENT):
+    """The parameters of the INSERT statements of a chunk, `rows` keys per statement:
+    `[probability bytes of the statement's keys, key, best, start, length, key, ...]`, where
+    start (1-based) and length locate the key's float32 vector in those bytes; SQL `substr`
+    cuts each blob, so Python never builds one object per blob."""
     n = len(chunk.keys)
-    byte_offsets = (chunk.offsets * 4).tolist()
+    byte_ends = chunk.offsets * 4
+    first_row = np.arange(n) // rows * rows
+    flat: list = [None] * (4 * n)
+    flat[0::4] = chunk.keys
+    flat[1::4] = best_actions(chunk.n_actions, chunk.probs).tolist()
+    flat[2::4] = (byte_ends[:-1] - byte_ends[first_row] + 1).tolist()
+    flat[3::4] = (chunk.n_actions.astype(np.int64) * 4).tolist()
     data = chunk.probs.astype("<f4", copy=False).tobytes()
-    flat: list = [None] * (3 * n)
-    flat[0::3] = chunk.keys
-    flat[1::3] = best_actions(chunk.n_actions, chunk.probs).tolist()
-    flat[2::3] = map(data.__getitem__, map(slice, byte_offsets[:-1], byte_offsets[1:]))
-    return flat
+    bounds = byte_ends[np.minimum(np.arange(0, n + rows, rows), n)].tolist()
+    for s in range((n + rows - 1) // rows):
+        yield [data[bounds[s]:bounds[s + 1]]] + flat[4 * rows * s:4 * rows * (s + 1)]
 
 
 def _select(chunk: StrategyChunk, keep: np.ndarray) -> StrategyChunk:
@@ -132,26 +138,26 @@ def _open_readers(paths: list[str]) -> list[StrategyReader]:
 
 
 def _insert_chunk(cursor, chunk: StrategyChunk) -> None:
-    """INSERT the chunk's rows, ROWS_PER_STATEMENT per statement, then the remainder."""
-    flat = chunk_rows(chunk)
-    width = 3 * ROWS_PER_STATEMENT
-    full = len(flat) // width
+    """INSERT the chunk's rows: full statements through `executemany`, then the remainder."""
+    n = len(chunk.keys)
+    full = n // ROWS_PER_STATEMENT
+    params = statement_params(chunk)
     if full:
-        cursor.executemany(_insert_sql(ROWS_PER_STATEMENT),
-                           (flat[i:i + width] for i in range(0, full * width, width)))
-    rest = len(flat) - full * width
-    if rest:
-        cursor.execute(_insert_sql(rest // 3), flat[full * width:])
+        cursor.executemany(_insert_sql(ROWS_PER_STATEMENT), itertools.islice(params, full))
+    if n > full * ROWS_PER_STATEMENT:
+        cursor.execute(_insert_sql(n - full * ROWS_PER_STATEMENT), next(params))
 
 
 _SQL_CACHE: dict[int, str] = {}
 
 
 def _insert_sql(rows: int) -> str:
-    """`INSERT INTO strategy (key, best, probs) VALUES (?, ?, ?), ...` for `rows` rows."""
+    """`INSERT INTO strategy ("key", best, probs) VALUES (?2, ?3, substr(?1, ?4, ?5)), ...`
+    for `rows` rows (?1: the statement's probability bytes)."""
     if rows not in _SQL_CACHE:
-        _SQL_CACHE[rows] = ('INSERT INTO strategy ("key", best, probs) VALUES '
-                            + ", ".join(["(?, ?, ?)"] * rows))
+        values = ", ".join(f"(?{4 * i + 2}, ?{4 * i + 3}, substr(?1, ?{4 * i + 4}, ?{4 * i + 5}))"
+                           for i in range(rows))
+        _SQL_CACHE[rows] = f'INSERT INTO strategy ("key", best, probs) VALUES {values}'
     return _SQL_CACHE[rows]
 
 
@@ -225,6 +231,8 @@ def _load_file(cursor, reader: StrategyReader, counts: np.ndarray, bar) -> dict:
     for chunk in reader.chunks():
         if chunk.n_actions.size and int(chunk.n_actions.min()) < 1:
             raise DatabaseError(f"{reader.path}: a key with no actions")
+        if not np.isfinite(chunk.probs).all():
+            raise DatabaseError(f"{reader.path}: a probability that is not a finite number")
         kinds = key_kinds(chunk.keys)
         if (kinds == UNKNOWN).any():
             bad = chunk.keys[int(np.argmax(kinds == UNKNOWN))]

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from cfr.errors import CfrFileError
-from cfr.strategy_file import read_strategy
+from cfr.strategy_file import StrategyChunk, read_strategy
 from db.action_names import action_names
 from db.database import StrategyDatabase
 from db.errors import DatabaseError
 from db.key_kind import AUCTION, BOOTSTRAP, ESTABLISH, PLAYOUT, UNKNOWN, key_kind, key_kinds
-from db.loader import best_actions, load_strategies
+from db.loader import best_actions, load_strategies, statement_params
 from db.synthetic import write_synthetic_strategy, write_table
 
 BASELINE = {
@@ -65,6 +65,19 @@ def test_best_action_is_the_first_maximum():
     np.testing.assert_array_equal(best_actions(n, probs), [0, 2, 0, 2])
 
 
+def test_statement_parameters_locate_every_blob():
+    chunk = StrategyChunk(["a", "b", "c", "d", "e"], np.array([2, 3, 1, 4, 2], np.uint8),
+                          np.arange(12, dtype=np.float32))
+    statements = list(statement_params(chunk, rows=2))
+    assert len(statements) == 3
+    blobs = {}
+    for params in statements:
+        data, rows = params[0], params[1:]
+        for key, best, start, length in zip(*[iter(rows)] * 4):
+            blobs[key] = data[start - 1:start - 1 + length]
+    assert blobs == {k: v.tobytes() for k, v in chunk.items()}
+
+
 def test_load_stores_every_vector_and_the_metadata(files, tmp_path):
     base, boot = files
     path = str(tmp_path / "s.db")
@@ -108,12 +121,12 @@ def test_a_baseline_alone_can_bid_and_each_stage_gives_its_kinds(tmp_path):
 
 def test_a_synthetic_export_round_trips(tmp_path):
     src = str(tmp_path / "big.strategy")
-    write_synthetic_strategy(src, "baseline", 30_000, seed=5, chunk_keys=7000)
+    write_synthetic_strategy(src, "baseline", 30_000, seed=5, chunk_keys=7013)
     _, table = read_strategy(src)
     report = load_strategies([src], str(tmp_path / "big.db"), progress=False)
     assert report.n_keys == 30_000 and sum(report.kind_counts.values()) == 30_000
     with StrategyDatabase(str(tmp_path / "big.db")) as db:
-        for key in list(table)[::997]:
+        for key in table:  # every key: chunk and statement boundaries included
             probs, best = db.lookup(key)
             np.testing.assert_array_equal(probs, table[key])
             assert best == int(np.argmax(table[key]))
