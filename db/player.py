@@ -49,6 +49,9 @@ class DatabasePlayer:
                  use_bootstrap: bool | None = None, name: str | None = None):
         self.db = database if isinstance(database, StrategyDatabase) \
             else StrategyDatabase(database)
+        if self.db.metadata.get("game") != "setback":
+            raise DatabaseError(f"{self.db.path}: a strategy database for game "
+                                f"{self.db.metadata.get('game')!r}, not 'setback'")
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self.use_bootstrap = self.db.has_bootstrap if use_bootstrap is None else use_bootstrap

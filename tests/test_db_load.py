@@ -5,6 +5,8 @@ import sqlite3
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cfr.errors import CfrFileError
 from cfr.strategy_file import StrategyChunk, read_strategy
@@ -176,3 +178,27 @@ def test_an_empty_export_gives_an_empty_database(tmp_path):
         assert db.lookup("0AJx2") is None and not db.has_bootstrap
     with pytest.raises(DatabaseError, match="does not exist"):
         load_strategies([src], str(tmp_path / "no" / "e.db"), progress=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="023DEH.x!/AKQJT98765421+-tWLwlSNGP", max_size=24),
+                max_size=40))
+def test_vectorized_key_kinds_agree_with_one_by_one(keys):
+    np.testing.assert_array_equal(key_kinds(keys), [key_kind(k) for k in keys])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 6), max_size=30), st.integers(1, 7), st.integers(0, 10**6))
+def test_statement_parameters_for_any_sizes(n_actions, rows, seed):
+    rng = np.random.default_rng(seed)
+    n_actions = np.array(n_actions, np.uint8)
+    probs = rng.random(int(n_actions.sum())).astype(np.float32)
+    chunk = StrategyChunk([f"k{i}" for i in range(n_actions.size)], n_actions, probs)
+    blobs, bests = {}, {}
+    for params in statement_params(chunk, rows=rows):
+        data = params[0]
+        assert len(params) - 1 <= 4 * rows
+        for key, best, start, length in zip(*[iter(params[1:])] * 4):
+            blobs[key], bests[key] = data[start - 1:start - 1 + length], best
+    assert blobs == {k: v.tobytes() for k, v in chunk.items()}
+    assert bests == {k: int(np.argmax(v)) for k, v in chunk.items()}
