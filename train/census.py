@@ -1,11 +1,15 @@
 """The census: how many distinct info sets the abstract Setback game shows over N deals.
 
-It runs exactly the pass the trainer runs (`cfr.solver.Solver` on `train.setback_game.GAME`:
-vanilla CFR, simultaneous updates, chance sampled one deal per iteration from the seed, float32
-table): every abstract action at every decision, forced moves played, each deal stopped once
-exhausted. Deal t (t = 1..N) is the one the solver draws for iteration t of that seed, so a
-census and a training run with the same seed walk the same deals. Afterwards the table's keys
-are counted by kind (the kind tag of `abstraction/setback/key_layout.py`).
+It runs the pass the trainer runs (`cfr.traversal.traverse` on `train.setback_game.GAME`,
+simultaneous updates, chance sampled: one deal per pass) and merges each pass's increments into
+an info-set table (`cfr.increment_log.merge`), exactly as `cfr.solver.Solver` does, with one
+difference: every pass reads an empty frozen table, i.e. the uniform strategy of iteration 1.
+A trained table would let regret matching give some actions probability 0, and the pass skips
+a history where both teams' reach is 0, so later deals would not be walked in full. With the
+uniform strategy every abstract action at every decision is walked (forced moves played, each
+deal stopped once exhausted). Deal t (t = 1..N) is the deal the solver draws for iteration t
+of the same seed (`cfr.rng.word(seed, t)`). Afterwards the table's keys are counted by kind
+(the kind tag of `abstraction/setback/key_layout.py`).
 """
 
 from __future__ import annotations
@@ -66,25 +70,31 @@ def run_census(deals: int, seed: int, progress=None, on_deal=None) -> CensusResu
     `progress`: a callable taking the number of deals just finished (a tqdm `update`), or
     None. `on_deal(t, result_so_far)`: called after each deal with the running result.
     """
-    from cfr.solver import Solver
+    from cfr import rng
+    from cfr.increment_log import IncrementLog, merge
+    from cfr.table import InfoSetTable
+    from cfr.traversal import Scratch, traverse
     from train.setback_game import GAME
 
-    solver = Solver(GAME, "cfr", simultaneous=True, sampled_chance=True, seed=seed,
-                    dtype=np.float32)
+    uniform = InfoSetTable(key_words=1, dtype=np.float32)  # stays empty: uniform strategy
+    table = InfoSetTable(key_words=1, dtype=np.float32)
+    log = IncrementLog(1)
+    scratch = Scratch(GAME)
     decisions = 0
     start = time.perf_counter()
     for t in range(1, deals + 1):
-        solver.iterate(1)
-        decisions += len(solver.log)
+        deal_word = int(rng.word(np.uint64(seed), np.uint64(t)))
+        traverse(GAME, uniform, log, -1, 1.0, True, (deal_word,), scratch=scratch)
+        merge(table, log)
+        decisions += len(log)
         if progress is not None:
             progress(1)
         if on_deal is not None:
-            on_deal(t, _result(solver, t, seed, time.perf_counter() - start, decisions))
-    return _result(solver, deals, seed, time.perf_counter() - start, decisions)
+            on_deal(t, _result(table, t, seed, time.perf_counter() - start, decisions))
+    return _result(table, deals, seed, time.perf_counter() - start, decisions)
 
 
-def _result(solver, deals, seed, seconds, decisions) -> CensusResult:
-    table = solver.table
+def _result(table, deals, seed, seconds, decisions) -> CensusResult:
     keys = table.keys[table.meta != 0, 0]
     return CensusResult(deals=deals, seed=seed, seconds=seconds, decisions=decisions,
                         by_kind=count_by_kind(keys))
