@@ -57,9 +57,8 @@ class StrategyChunk:
 
 
 def _hash_chunk(h, chunk: StrategyChunk) -> None:
-    for key in chunk.keys:
-        h.update(key.encode())
-        h.update(b"\0")
+    if chunk.keys:  # every key followed by a NUL byte, hashed in one call
+        h.update(("\0".join(chunk.keys) + "\0").encode())
     h.update(chunk.n_actions.tobytes())
     h.update(chunk.probs.astype("<f4", copy=False).tobytes())
 
