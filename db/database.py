@@ -21,6 +21,7 @@ import sqlite3
 
 import numpy as np
 
+from abstraction.setback.version import ABSTRACTION_VERSION
 from db.errors import DatabaseError
 from db.schema import FORMAT_NAME, SCHEMA_VERSION, metadata_table, stages_table, strategy_table
 
@@ -114,6 +115,10 @@ class StrategyDatabase:
         if not isinstance(version, int) or version > SCHEMA_VERSION:
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this "
                                 f"program reads ({SCHEMA_VERSION}); upgrade setback-cfr")
+        if metadata.get("abstraction_version") != ABSTRACTION_VERSION:
+            raise DatabaseError(f"{self.path}: built for abstraction version "
+                                f"{metadata.get('abstraction_version')!r}, but this program's "
+                                f"keys are version {ABSTRACTION_VERSION}")
         try:
             rows = self._conn.execute(select(stages_table).order_by(stages_table.c.id))
             stages = [dict(row._mapping) for row in rows]

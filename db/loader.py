@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from abstraction.setback.version import ABSTRACTION_VERSION
 from cfr.atomic_file import atomic_path
 from cfr.strategy_file import StrategyChunk, StrategyReader
 from db.errors import DatabaseError
@@ -126,6 +127,10 @@ def _open_readers(paths: list[str]) -> list[StrategyReader]:
                 raise DatabaseError(f"{reader.path}: a second {head['stage']} strategy (the "
                                     f"first is {seen[head['stage']]}); load one per stage")
             seen[head["stage"]] = reader.path
+            if head["abstraction_version"] != ABSTRACTION_VERSION:
+                raise DatabaseError(f"{reader.path}: trained under abstraction version "
+                                    f"{head['abstraction_version']!r}, but this program's keys "
+                                    f"are version {ABSTRACTION_VERSION}")
             for name in ("abstraction", "abstraction_version"):
                 if head[name] != first[name]:
                     raise DatabaseError(f"{reader.path}: {name} {head[name]!r} differs from "

@@ -73,6 +73,17 @@ def test_a_newer_schema_is_refused(good, tmp_path):
     assert "upgrade" in message
 
 
+def test_a_database_of_another_abstraction_version_is_refused(good, tmp_path):
+    other = tmp_path / "other.db"
+    other.write_bytes(open(good, "rb").read())
+    conn = sqlite3.connect(other)
+    conn.execute("UPDATE metadata SET value = ? WHERE name = 'abstraction_version'",
+                 (json.dumps(7),))
+    conn.commit()
+    conn.close()
+    _expect(other, "built for abstraction version 7, but this program's keys are version 1")
+
+
 def test_the_database_is_opened_read_only(good):
     with StrategyDatabase(good) as db:
         with pytest.raises(sqlite3.OperationalError, match="readonly"):

@@ -155,7 +155,11 @@ def test_inputs_that_do_not_belong_together_are_refused(files, tmp_path):
     with pytest.raises(DatabaseError, match="a second baseline"):
         load_strategies([base, base], db, progress=False)
     write_table(other, "bootstrap", BOOTSTRAP_TABLE, abstraction_version=2)
-    with pytest.raises(DatabaseError, match="abstraction_version 2 differs"):
+    with pytest.raises(DatabaseError, match="trained under abstraction version 2, but this "
+                       "program's keys are version 1"):
+        load_strategies([base, other], db, progress=False)
+    write_table(other, "bootstrap", BOOTSTRAP_TABLE, abstraction="another")
+    with pytest.raises(DatabaseError, match="abstraction 'another' differs"):
         load_strategies([base, other], db, progress=False)
     write_table(other, "baseline", BASELINE, game="kuhn")
     with pytest.raises(DatabaseError, match="game 'kuhn'"):
