@@ -13,9 +13,13 @@ FILE (or - for stdin) holds {"dealer": "S", "hands": {"W": [6 cards], "N": [...]
 "S": [...]}, "moves": ["3", "P", "P", "P", "AS", ...]}. Cards are rank+suit (AS, TH, 10H,
 case-insensitive); bids are P, 2, 3, 4; the moves may stop anywhere in the deal.
 
-Output: {"decisions": [{"seat", "phase", "legal", "move"}...], "tricks": [{"leader", "cards",
-"winner"}...], "next": {"seat", "phase", "legal"} or null, and, once the deal is over,
-"points": {"high", "low", "jack", "game"} and "deal_score": {"EW", "NS"}}. Bad input (a bad or
+Output: {"decisions": [{"seat", "phase", "legal", "move", "key", "actions"}...], "tricks":
+[{"leader", "cards", "winner"}...], "next": {"seat", "phase", "legal", "key", "actions"} or
+null, and, once the deal is over, "points": {"high", "low", "jack", "game"} and "deal_score":
+{"EW", "NS"}}. "key" is the abstraction's baseline info-set key (null for a forced move) and
+"actions" its abstract actions in canonical order with the card or bid each plays
+([{"action": "Tx", "move": "7S"}, ...]). With "score": {"EW": a, "NS": b} in the input,
+every bid also gets its score-aware "bootstrap_key". Bad input (a bad or
 duplicate card, a wrong hand size, an illegal move) exits with status 2 and one line on stderr."""
 
 
@@ -53,11 +57,29 @@ def load_json(path: str):
         raise UserError(f"{path} is not valid JSON: {exc}") from None
 
 
+def abstraction_describer(spec):
+    """The replay hook adding the abstraction's `key`, `actions` and (with a `score` in the
+    input) `bootstrap_key` to every decision."""
+    from abstraction.setback.describe import describe_decision
+
+    score = spec.get("score") if isinstance(spec, dict) else None
+    if score is not None:
+        if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
+                or not all(isinstance(v, int) and not isinstance(v, bool)
+                           for v in score.values())):
+            raise UserError('"score" must look like {"EW": 3, "NS": -2} (integers)')
+
+    def describe(deal, _spec) -> dict:
+        return describe_decision(deal.state, score, deal.dealer)
+
+    return describe
+
+
 def run(args) -> int:
     """Replay the deal in `args.file` and print the result as JSON."""
     from games.setback.replay import replay
 
     spec = load_json(args.file)
-    result = replay(spec)
+    result = replay(spec, describe=abstraction_describer(spec))
     print(json.dumps(result, indent=args.indent))
     return 0

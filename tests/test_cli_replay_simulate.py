@@ -42,8 +42,8 @@ def test_replay_reproduces_the_worked_deal(tmp_path, capsys):
     result = json.loads(out)
     decisions = result["decisions"]
     assert [d["seat"] for d in decisions[:4]] == ["W", "N", "E", "S"]
-    assert decisions[0] == {"seat": "W", "phase": "bid", "legal": ["P", "2", "3", "4"],
-                            "move": "3"}
+    assert {k: decisions[0][k] for k in ("seat", "phase", "legal", "move")} == {
+        "seat": "W", "phase": "bid", "legal": ["P", "2", "3", "4"], "move": "3"}
     assert decisions[4]["phase"] == "lead" and decisions[4]["move"] == "AS"
     assert decisions[5]["legal"] == ["4S"]  # P2's 4S is forced
     assert decisions[6]["legal"] == ["TS", "QS"]  # P3 chooses TS
@@ -55,8 +55,8 @@ def test_replay_reproduces_the_worked_deal(tmp_path, capsys):
         {"leader": "W", "cards": ["AS", "4S", "TS", "6S"], "winner": "W"},  # P1 wins trick 1
         {"leader": "W", "cards": ["KH", "QH", "AH", "4H"], "winner": "E"},
     ]
-    assert result["next"] == {"seat": "E", "phase": "lead",
-                              "legal": ["2C", "JD", "6H", "QS"]}
+    assert {k: result["next"][k] for k in ("seat", "phase", "legal")} == {
+        "seat": "E", "phase": "lead", "legal": ["2C", "JD", "6H", "QS"]}
     assert "points" not in result and "deal_score" not in result
 
 
@@ -134,3 +134,35 @@ def test_simulate_is_deterministic_for_a_seed(capsys):
 def test_simulate_rejects_bad_arguments(capsys):
     status, _, err = run_cli(capsys, ["simulate", "--games", "0"])
     assert status == 2 and "--games must be a positive number" in err
+
+
+def test_replay_carries_the_abstraction_keys_of_the_worked_deal(tmp_path, capsys):
+    status, out, err = replay(tmp_path, capsys, {**WORKED, "score": {"EW": 9, "NS": 8}})
+    assert status == 0, err
+    result = json.loads(out)
+    rows = [(d["key"], [(a["action"], a["move"]) for a in d["actions"]])
+            for d in result["decisions"]]
+    assert rows[0] == ("0AJx2", [("P", "P"), ("2", "2"), ("3", "3"), ("4", "4")])
+    assert rows[4] == (None, [("E0", "AS")])  # one top suit: the first lead is forced
+    assert rows[5][0] is None  # P2's 4S is forced
+    assert rows[6] == ("...+0At4t..0TTTQ", [("TT", "TS"), ("TQ", "QS")])
+    assert rows[7][0] is None
+    assert rows[8] == ("Hx.+0.......TxT2TJS.W", [("Tx", "7S"), ("T2", "2S"), ("TJ", "JS"),
+                                                  ("S.", "KH"), ("W.", "3D")])
+    assert rows[9] == ("H4.-0Kx....0l2lT", [("l2", "QH"), ("lT", "TH")])
+    assert rows[10] == ("H4.+0KxQx..0TQw4l0", [("TQ", "QS"), ("w4", "AH"), ("l0", "6H")])
+    assert rows[11] == (None, [("l0", "4H")])  # both hearts are l0: forced
+    # W (EW, 9) against NS (8): need_them 3, need_us 2 -> "3."
+    assert result["decisions"][0]["bootstrap_key"] == "3./0/-1/0/AJx2........"
+    assert "bootstrap_key" not in result["decisions"][4]
+    assert result["next"]["key"] == "H4.+0.......TQS.W"
+
+
+def test_replay_without_a_score_has_no_bootstrap_keys(tmp_path, capsys):
+    _, out, _ = replay(tmp_path, capsys, WORKED)
+    assert all("bootstrap_key" not in d for d in json.loads(out)["decisions"])
+
+
+def test_replay_rejects_a_bad_score(tmp_path, capsys):
+    status, _, err = replay(tmp_path, capsys, {**WORKED, "score": {"EW": "nine", "NS": 1}})
+    assert status == 2 and '"score" must look like' in err
