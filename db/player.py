@@ -40,15 +40,16 @@ KIND_OF_SITUATION = {SIT_BID: "auction", SIT_ESTABLISH: "establish"}  # others: 
 class DatabasePlayer:
     """A Setback player (`games.setback.view.Player`) backed by a strategy database.
 
-    `database`: a path or an open `StrategyDatabase`. `sample`: choose by sampling the stored
+    `database`: a path, an open `StrategyDatabase`, or any store with the same reading face
+    (`lookup(key) -> (probs, best) | None`, `metadata`, `has_bootstrap`, `path`, `close()`),
+    such as the in-memory strategy file of `play.strategy_player`. `sample`: choose by sampling the stored
     probabilities with a generator seeded by `seed`, instead of the best action.
     `use_bootstrap`: look up bootstrap keys for bids (default: iff the database holds some).
     """
 
     def __init__(self, database, sample: bool = False, seed: int = 0,
                  use_bootstrap: bool | None = None, name: str | None = None):
-        self.db = database if isinstance(database, StrategyDatabase) \
-            else StrategyDatabase(database)
+        self.db = database if hasattr(database, "lookup") else StrategyDatabase(database)
         if self.db.metadata.get("game") != "setback":
             raise DatabaseError(f"{self.db.path}: a strategy database for game "
                                 f"{self.db.metadata.get('game')!r}, not 'setback'")

@@ -1,0 +1,10 @@
+"""Setback players behind one interface (`games.setback.view.Player`) and tournaments between
+them.
+
+- `random_player.py`: uniformly random legal moves.
+- `heuristic.py`: a rule-based player (its rules are in its docstring).
+- `strategy_player.py`: a trained strategy file read into memory, played like the database.
+- `player_spec.py`: `random | heuristic | db:PATH | strategy:PATH[,PATH...]` to a player.
+- `tournament.py`: complete games to 11, duplicate mode, confidence intervals.
+- `summary_plot.py`: the tournament's PNG summary (needs the `plot` extra).
+"""

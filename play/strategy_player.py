@@ -1,0 +1,65 @@
+"""`StrategyFilePlayer`: plays from exported strategy files read into memory.
+
+The choice logic is `db.player.DatabasePlayer`'s, unchanged: this module only supplies an
+in-memory store with the database's reading face (`lookup(key) -> (probs, best)`), built from
+`cfr.strategy_file.read_strategy`. The best action is the first most probable one, as
+`setback-cfr db load` stores it. Several files (a baseline and a bootstrap export) merge into
+one store, as `db load` merges them into one database.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from db.errors import DatabaseError
+from db.player import DatabasePlayer
+
+
+class StrategyStore:
+    """Keys of one or more strategy files in a dict: key -> (float32 probabilities, best)."""
+
+    def __init__(self, paths: list[str]):
+        from abstraction.setback.version import ABSTRACTION_VERSION
+        from cfr.strategy_file import read_strategy
+
+        if not paths:
+            raise DatabaseError("no strategy files given")
+        self.path = ",".join(paths)
+        self.table: dict[str, tuple[np.ndarray, int]] = {}
+        self.has_bootstrap = False
+        stages = []
+        for path in paths:
+            if not os.path.isfile(path):
+                raise DatabaseError(f"{path}: no such strategy file")
+            header, keys = read_strategy(path)
+            if header.get("game") != "setback":
+                raise DatabaseError(f"{path}: a strategy for game {header.get('game')!r}, "
+                                    "not 'setback'")
+            if header.get("abstraction_version") != ABSTRACTION_VERSION:
+                raise DatabaseError(f"{path}: built for abstraction version "
+                                    f"{header.get('abstraction_version')!r}, but this "
+                                    f"program's keys are version {ABSTRACTION_VERSION}")
+            stages.append(header.get("stage"))
+            self.has_bootstrap |= header.get("stage") == "bootstrap"
+            for key, probs in keys.items():
+                self.table[key] = (probs, int(np.argmax(probs)))  # argmax: first on ties
+        self.metadata = {"game": "setback", "stages": stages, "n_keys": len(self.table)}
+        self.n_keys = len(self.table)
+
+    def lookup(self, key: str):
+        """(probabilities, best action index) of `key`, or None if it is absent."""
+        return self.table.get(key)
+
+    def close(self) -> None:
+        """Nothing to release (the table is a dict)."""
+
+
+def StrategyFilePlayer(paths, sample: bool = False, seed: int = 0,
+                       name: str | None = None) -> DatabasePlayer:
+    """A `DatabasePlayer` reading the strategy files `paths` (a path or a list) from memory."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    store = StrategyStore(paths)
+    label = name or "strategy:" + ",".join(os.path.basename(p) for p in paths)
+    return DatabasePlayer(store, sample=sample, seed=seed, name=label)

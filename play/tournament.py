@@ -1,0 +1,287 @@
+"""Tournaments: complete games to 11 between two players, optionally duplicate, with a 95%
+confidence interval on the win rate.
+
+A game (`play_game`): South deals first and the deal passes clockwise; each deal is dealt from
+its own random stream `stream_seed(stream_seed(seed, game), deal)`, so deal k of game g is the
+same whoever plays it and however the earlier deals went. Every decision goes through the
+`games.setback.view.Player` interface with the acting seat's `SeatView`; a move that is not
+legal is an error. A deal is scored once its outcome is settled (`is_exhausted`), which gives
+the same score as playing it to the last card. A game still undecided after `max_deals` deals
+is abandoned and counted as such.
+
+Duplicate (`duplicate=True`): game g is played twice on the same deals, first with player A
+on East-West, then with the players' seats swapped (A on North-South). The cards stay at their
+seats and the dealer rotation is unchanged, so in the second game A holds exactly the hands B
+held in the first (every A seat gets the cards of the B seat beside it: the hands rotated one
+seat relative to the players) and card luck cancels within the pair.
+
+The win rate and its 95% interval (`win_rate_interval`):
+- Single games: A's wins among decided games, a binomial proportion: the Wilson score
+  interval (good at small counts and near 0 or 1, where the normal one leaves [0, 1]).
+- Duplicate: the two games of a pair share their deals, so they are not independent draws
+  (card luck makes them anti-correlated: whoever holds the good cards tends to win). The unit
+  is the pair: its score is A's wins in the pair / 2 (an abandoned game counts half), the
+  pairs are independent and identically distributed, and the interval is the pair scores'
+  mean +- 1.96 standard errors (sample standard deviation / sqrt(pairs)), clipped to [0, 1].
+  Treating the 2n games as independent would overstate the uncertainty when card luck
+  dominates, and mis-state it in general.
+
+Workers: games are split by index into fixed chunks; each worker process (forked, so players
+such as a strategy file loaded in memory are shared) plays whole chunks and the results are put
+back in game order, so the figures depend on the seed and never on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from games.rng import new_rng, stream_seed
+from games.setback import state as S
+from games.setback.game import FIRST_DEALER, game_winner, next_dealer
+from games.setback.rules import apply_move, is_legal
+from games.setback.scoring import deal_score, is_exhausted
+from games.setback.view import SeatView
+
+DEFAULT_MAX_DEALS = 200
+PLAYER_SEED_BASE = 1 << 20  # stream indices of the players' seeds (deal indices stay below)
+Z95 = 1.959963984540054
+
+# One row per game, from player A's side.
+COLUMNS = ("winner", "deals", "points_a", "points_b", "bids_a", "made_a", "set_a",
+           "bids_b", "made_b", "set_b", "all_pass", "swapped")
+(WINNER, DEALS, POINTS_A, POINTS_B, BIDS_A, MADE_A, SET_A, BIDS_B, MADE_B, SET_B, ALL_PASS,
+ SWAPPED) = range(len(COLUMNS))
+A_WON, B_WON, ABANDONED = 0, 1, -1
+
+
+class IllegalMove(RuntimeError):
+    """A player chose a move that is not legal."""
+
+
+def deal_state(game_seed, deal_index: int) -> np.ndarray:
+    """The starting state of deal `deal_index` of the game whose stream seed is `game_seed`."""
+    state = S.new_state()
+    S.random_deal(new_rng(int(stream_seed(np.uint64(game_seed), deal_index))), state)
+    return state
+
+
+def play_game(players, seed: int, game: int, swapped: bool = False,
+              max_deals: int = DEFAULT_MAX_DEALS) -> np.ndarray:
+    """Play game `game` of the tournament `seed` between players (A, B); return its row.
+
+    A sits East-West (absolute team 0) unless `swapped`. Players with a `seed(s)` method are
+    reseeded first from (seed, game, A/B), the same in both games of a duplicate pair.
+    """
+    a, b = players
+    game_seed = np.uint64(stream_seed(seed, game))
+    for index, player in enumerate((a, b)):
+        if hasattr(player, "seed"):
+            player.seed(int(stream_seed(game_seed, PLAYER_SEED_BASE + index)))
+    by_team = (b, a) if swapped else (a, b)  # absolute team 0 = EW, 1 = NS
+    a_team = 1 if swapped else 0
+    row = np.zeros(len(COLUMNS), dtype=np.int64)
+    row[SWAPPED] = swapped
+    row[WINNER] = ABANDONED
+    score = [0, 0]
+    dealer = FIRST_DEALER
+    for deal in range(max_deals):
+        state = deal_state(game_seed, deal)
+        while not is_exhausted(state):
+            seat = int(state[S.TO_ACT])
+            player = by_team[(dealer + seat) % 2]
+            move = int(player.choose(SeatView.of(state, dealer, (score[0], score[1]))))
+            if not is_legal(state, move):
+                raise IllegalMove(f"{player.name} chose the illegal move {move}")
+            apply_move(state, move)
+        relative = deal_score(state)  # by team relative to the dealer
+        deal_by_team = [0, 0]
+        for rel_team in (0, 1):
+            deal_by_team[(rel_team + dealer) % 2] = int(relative[rel_team])
+        score[0] += deal_by_team[0]
+        score[1] += deal_by_team[1]
+        row[DEALS] += 1
+        row[POINTS_A] += deal_by_team[a_team]
+        row[POINTS_B] += deal_by_team[1 - a_team]
+        high = int(state[S.HIGH_BID])
+        if high == 0:
+            row[ALL_PASS] += 1
+        else:
+            bidder_team = (int(state[S.HIGH_BIDDER]) + dealer) % 2
+            bidder_score = deal_by_team[bidder_team]
+            column = BIDS_A if bidder_team == a_team else BIDS_B
+            row[column] += 1
+            row[column + (1 if bidder_score >= 0 else 2)] += 1  # made / set
+        winner = game_winner(score[0], score[1])
+        if winner >= 0:
+            row[WINNER] = A_WON if winner == a_team else B_WON
+            return row
+        dealer = next_dealer(dealer)
+    return row
+
+
+# --- worker processes -------------------------------------------------------------------
+_WORKER_PLAYERS = None  # set before forking; each child inherits it
+
+
+def _play_chunk(task) -> np.ndarray:
+    seed, first, last, duplicate, max_deals = task
+    rows = []
+    for game in range(first, last):
+        rows.append(play_game(_WORKER_PLAYERS, seed, game, False, max_deals))
+        if duplicate:
+            rows.append(play_game(_WORKER_PLAYERS, seed, game, True, max_deals))
+    return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+
+
+def run_tournament(players, games: int, seed: int = 0, duplicate: bool = False,
+                   workers: int = 1, max_deals: int = DEFAULT_MAX_DEALS,
+                   chunk: int = 20, progress: bool = True) -> np.ndarray:
+    """Play `games` games (pairs when `duplicate`) between players (A, B); return the rows in
+    game order (A, then A swapped, for each game of a duplicate tournament)."""
+    from tqdm import tqdm
+
+    global _WORKER_PLAYERS
+    tasks = [(seed, first, min(first + chunk, games), duplicate, max_deals)
+             for first in range(0, games, chunk)]
+    per_game = 2 if duplicate else 1
+    results = []
+    with tqdm(total=games * per_game, unit="game", disable=not progress, leave=False) as bar:
+        if workers <= 1 or len(tasks) == 1:
+            _WORKER_PLAYERS = players
+            for task in tasks:
+                results.append(_play_chunk(task))
+                bar.update(len(results[-1]))
+        else:
+            import multiprocessing
+
+            _WORKER_PLAYERS = players
+            context = multiprocessing.get_context("fork")
+            with context.Pool(workers) as pool:
+                for rows in pool.imap(_play_chunk, tasks):
+                    results.append(rows)
+                    bar.update(len(rows))
+    _WORKER_PLAYERS = None
+    return np.concatenate(results) if results else np.zeros((0, len(COLUMNS)), np.int64)
+
+
+# --- figures ----------------------------------------------------------------------------
+def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion wins/n (z = 1.96 for 95%)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def pair_interval(pair_scores: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """(mean, low, high) of i.i.d. pair scores in [0, 1]: mean +- z standard errors."""
+    n = pair_scores.size
+    if n == 0:
+        return 0.5, 0.0, 1.0
+    mean = float(pair_scores.mean())
+    if n < 2:
+        return mean, 0.0, 1.0
+    half = z * float(pair_scores.std(ddof=1)) / math.sqrt(n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+def win_rate_interval(rows: np.ndarray, duplicate: bool) -> tuple[float, float, float]:
+    """(A's win rate, low, high) of the 95% interval, as the module docstring explains."""
+    winner = rows[:, WINNER]
+    if not duplicate:
+        decided = int((winner != ABANDONED).sum())
+        wins = int((winner == A_WON).sum())
+        low, high = wilson_interval(wins, decided)
+        return (wins / decided if decided else 0.5), low, high
+    score = np.where(winner == A_WON, 1.0, np.where(winner == B_WON, 0.0, 0.5))
+    pairs = score.reshape(-1, 2).mean(axis=1)
+    return pair_interval(pairs)
+
+
+@dataclass
+class Summary:
+    """A tournament's figures, from player A's side unless named `_b`."""
+
+    player_a: str
+    player_b: str
+    games: int
+    duplicate: bool
+    seed: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+    wins_a: int
+    wins_b: int
+    abandoned: int
+    deals: int
+    all_pass: int
+    points_per_deal_a: float
+    points_per_deal_b: float
+    bids_a: int
+    made_a: int
+    set_a: int
+    bids_b: int
+    made_b: int
+    set_b: int
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict:
+        """The figures as a plain dict (JSON-ready)."""
+        return dict(self.__dict__)
+
+
+def summarize(rows: np.ndarray, names: tuple[str, str], duplicate: bool, seed: int,
+              seconds: float = 0.0) -> Summary:
+    """The tournament figures of `rows` (from `run_tournament`)."""
+    rate, low, high = win_rate_interval(rows, duplicate)
+    total = rows.sum(axis=0) if rows.size else np.zeros(len(COLUMNS), np.int64)
+    deals = int(total[DEALS])
+    return Summary(
+        player_a=names[0], player_b=names[1], games=int(rows.shape[0]), duplicate=duplicate,
+        seed=seed, win_rate=rate, ci_low=low, ci_high=high,
+        wins_a=int((rows[:, WINNER] == A_WON).sum()),
+        wins_b=int((rows[:, WINNER] == B_WON).sum()),
+        abandoned=int((rows[:, WINNER] == ABANDONED).sum()),
+        deals=deals, all_pass=int(total[ALL_PASS]),
+        points_per_deal_a=float(total[POINTS_A]) / deals if deals else 0.0,
+        points_per_deal_b=float(total[POINTS_B]) / deals if deals else 0.0,
+        bids_a=int(total[BIDS_A]), made_a=int(total[MADE_A]), set_a=int(total[SET_A]),
+        bids_b=int(total[BIDS_B]), made_b=int(total[MADE_B]), set_b=int(total[SET_B]),
+        seconds=seconds)
+
+
+def format_summary(s: Summary) -> str:
+    """The tournament report as text."""
+    kind = "duplicate pairs" if s.duplicate else "games"
+    units = s.games // 2 if s.duplicate else s.games
+    lines = [
+        f"{s.player_a} (A) vs {s.player_b} (B): {s.games:,} games"
+        + (f" ({units:,} {kind})" if s.duplicate else "") + f", seed {s.seed}"
+        + (f", {s.seconds:.1f} s" if s.seconds else ""),
+        f"  A win rate      {100 * s.win_rate:.2f}%  (95% CI {100 * s.ci_low:.2f}% .. "
+        f"{100 * s.ci_high:.2f}%, {'pairs, normal' if s.duplicate else 'Wilson'})",
+        f"  games won       A {s.wins_a:,}  B {s.wins_b:,}  abandoned {s.abandoned:,}",
+        f"  deals           {s.deals:,} ({s.deals / max(s.games, 1):.1f} per game, "
+        f"{s.all_pass:,} all-pass)",
+        f"  points per deal A {s.points_per_deal_a:+.3f}  B {s.points_per_deal_b:+.3f}",
+        f"  bids won        A {s.bids_a:,} (made {s.made_a:,}, set {s.set_a:,}"
+        f"{_pct(s.made_a, s.bids_a)})  B {s.bids_b:,} (made {s.made_b:,}, set {s.set_b:,}"
+        f"{_pct(s.made_b, s.bids_b)})",
+    ]
+    return "\n".join(lines)
+
+
+def _pct(part: int, whole: int) -> str:
+    return f", {100 * part / whole:.0f}% made" if whole else ""
+
+
+def default_workers() -> int:
+    """One worker per available core."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
