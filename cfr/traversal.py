@@ -41,6 +41,7 @@ def _pass_sig(val):
         types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
         types.int64[::1],  # log: offset, key, meta, values, counts
         types.int64, types.float64, types.int64, types.uint64[::1],  # update player, weight, sampled, words
+        types.float64[::1],  # out: each word's root value
     )
 
 
@@ -175,12 +176,13 @@ def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chanc
                 root, states, actions, probs, cvals, keys, floats, ints,
                 t_keys, t_meta, t_offsets, t_regrets,
                 lg_offset, lg_key, lg_meta, lg_values, lg_counts,
-                update_player, weight, sampled, words):
+                update_player, weight, sampled, words, word_values):
     """Passes from `root`, one per word of `words` (formulas in the module docstring).
 
     Every pass of the batch reads the same frozen table and appends to the same log, so a batch
     is "several iterations against the strategy frozen at its start"; one word is plain CFR.
-    Returns the sum over the batch of player 0's root value.
+    Returns the sum over the batch of player 0's root value, and writes each word's into
+    `word_values`.
 
     A depth-first walk with an explicit stack of frames (no recursion, no allocation per
     node): frame d holds history d's state, its actions, the probabilities it plays them with
@@ -199,12 +201,14 @@ def pass_kernel(current_player, decision, apply, utility, chance_outcomes, chanc
     chance_k = ints[:, 5]
     total = 0.0
     for b in range(words.shape[0]):
-        total += _one_pass(current_player, decision, apply, utility, chance_outcomes,
-                           chance_sample, root, states, actions, probs, cvals, keys, reach,
-                           value, kind, count, index, offset, player, chance_k,
-                           t_keys, t_meta, t_offsets, t_regrets,
-                           lg_offset, lg_key, lg_meta, lg_values, lg_counts,
-                           update_player, weight, sampled, words[b])
+        v = _one_pass(current_player, decision, apply, utility, chance_outcomes,
+                      chance_sample, root, states, actions, probs, cvals, keys, reach,
+                      value, kind, count, index, offset, player, chance_k,
+                      t_keys, t_meta, t_offsets, t_regrets,
+                      lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                      update_player, weight, sampled, words[b])
+        word_values[b] = v
+        total += v
     return total
 
 
@@ -230,7 +234,8 @@ class Scratch:
 
 def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: int,
              weight: float = 1.0, sampled: bool = False, words=(0,),
-             scratch: Scratch | None = None, root: np.ndarray | None = None) -> float:
+             scratch: Scratch | None = None, root: np.ndarray | None = None,
+             word_values: np.ndarray | None = None) -> float:
     """Run one pass per word in `words` against `table` (read only), filling `log` from empty.
 
     `table` is not modified: several workers (threads: the kernel releases the GIL) may
@@ -238,20 +243,24 @@ def traverse(game: Game, table: InfoSetTable, log: IncrementLog, update_player: 
     the logs in a fixed order. Grows `log` and reruns the batch if it fills up. Returns the sum over the batch of player 0's root value
     under the frozen current strategy (a sampled estimate when `sampled`). `scratch` (one per
     worker thread) saves allocating the work arrays on every call. `root` replaces the game's
-    initial state (a caller that prepares each episode's root itself).
+    initial state (a caller that prepares each episode's root itself). `word_values` (float64,
+    one per word), when given, receives each word's root value.
     """
     words = np.ascontiguousarray(words, dtype=np.uint64)
     if root is None:
         root = game.initial_state()
     root = np.ascontiguousarray(root, dtype=np.int64)
     s = scratch if scratch is not None else Scratch(game)
+    if word_values is None:
+        word_values = np.zeros(words.shape[0], dtype=np.float64)
     while True:
         log.clear()
         v = pass_kernel(*game.addresses, root, s.states, s.actions, s.probs, s.child_values,
                         s.keys, s.floats, s.ints,
                         table.keys, table.meta, table.offsets, table.regrets,
                         log.offset, log.key, log.meta, log.values, log.counts,
-                        int(update_player), float(weight), int(bool(sampled)), words)
+                        int(update_player), float(weight), int(bool(sampled)), words,
+                        word_values)
         if not log.overflowed:
             return float(v)
         log.grow()

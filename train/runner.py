@@ -142,25 +142,27 @@ class Trainer:
     def _traverse_slice(self, worker: int, first: int, last: int):
         """Traverse iterations first..last (1-based, inclusive) for `worker`.
 
-        Returns (sum of player 0's root values, the logs to merge, in episode order)."""
+        Returns (player 0's root value of each episode, the logs to merge, in episode order)."""
         stage, table = self.stage, self.progress.table
         scratch = self.scratch[worker]
         seed = np.uint64(stage.settings["seed"])
         words = [rng.word(seed, np.uint64(t)) for t in range(first, last + 1)]
+        values = np.zeros(len(words), dtype=np.float64)
         if stage.root_for is None:
             log = self.logs[worker]
-            v = traverse(stage.game, table, log, -1, 1.0, True, words, scratch=scratch)
-            return v, [log]
+            traverse(stage.game, table, log, -1, 1.0, True, words, scratch=scratch,
+                     word_values=values)
+            return values, [log]
         # Episodes with prepared roots: one pass (and one small log) per episode.
-        total, logs = 0.0, []
-        for w in words:
+        logs = []
+        for i, w in enumerate(words):
             log = IncrementLog(stage.game.key_words, entries=256, values=2048)
-            total += traverse(stage.game, table, log, -1, 1.0, False, (0,), scratch=scratch,
-                              root=stage.root_for(int(w)))
+            values[i] = traverse(stage.game, table, log, -1, 1.0, False, (0,),
+                                 scratch=scratch, root=stage.root_for(int(w)))
             logs.append(log)
-        return total, logs
+        return values, logs
 
-    def _run_batch(self, pool: ThreadPoolExecutor | None, first: int, last: int) -> float:
+    def _run_batch(self, pool: ThreadPoolExecutor | None, first: int, last: int) -> list:
         n = last - first + 1
         k = min(self.workers, n)
         bounds = [first + (n * i) // k for i in range(k + 1)]
@@ -172,7 +174,7 @@ class Trainer:
         logs = [log for _, worker_logs in results for log in worker_logs]
         for log in logs:
             merge(self.progress.table, log)
-        return sum(v for v, _ in results)
+        return [v for values, _ in results for v in values]
 
     # ---- checkpoints -------------------------------------------------------------------
     def save(self) -> None:
@@ -231,7 +233,7 @@ class Trainer:
                     last = min(grid_end, target_iterations)
                     start = time.perf_counter()
                     try:
-                        v0 = self._run_batch(pool, first, last)
+                        root_values = self._run_batch(pool, first, last)
                     except TableFullError as exc:
                         # The merge stopped part-way: the table in memory is no longer a
                         # state of the run, so it is dropped; the last checkpoint stands.
@@ -239,7 +241,8 @@ class Trainer:
                                        f"({self._checkpointed_iteration()}); raise "
                                        "--memory-limit to go on") from None
                     p.seconds += time.perf_counter() - start
-                    p.payoff_sum += self.stage.payoff_sign * v0
+                    for v in root_values:  # episode by episode: exact whatever the workers
+                        p.payoff_sum += self.stage.payoff_sign * float(v)
                     p.iteration = last
                     bar.set_postfix(infosets=f"{p.table.count:,}",
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",

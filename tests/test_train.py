@@ -1,0 +1,157 @@
+"""Training stages end to end on tiny runs: CLI, resume bit for bit, workers, signals, export."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from cfr import checkpoint
+from cfr.strategy_file import read_strategy
+from cli.main import main
+from train.export import average_strategy
+
+SEED = 2  # deals 1 and 2 of this seed have small abstract trees (fast tests)
+
+
+def cli(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def baseline(capsys, run, iterations, *extra):
+    return cli(capsys, "train", "baseline", "--run", str(run), "--iterations", str(iterations),
+               "--seed", str(SEED), "--no-progress", *extra)
+
+
+def same_run(a, b):
+    ca = checkpoint.load(os.path.join(a, "checkpoint.ckpt"))
+    cb = checkpoint.load(os.path.join(b, "checkpoint.ckpt"))
+    return (ca.iteration == cb.iteration and ca.table.same_contents(cb.table)
+            and ca.extra["payoff_sum"] == cb.extra["payoff_sum"])
+
+
+@pytest.fixture(scope="module")
+def base_run(tmp_path_factory):
+    """A 2-deal baseline run shared by the tests that only read it."""
+    run = tmp_path_factory.mktemp("base") / "run"
+    assert main(["train", "baseline", "--run", str(run), "--iterations", "2", "--seed",
+                 str(SEED), "--no-progress"]) == 0
+    return run
+
+
+def test_baseline_end_to_end(base_run, tmp_path, capsys):
+    status, out, err = cli(capsys, "train", "status", "--run", str(base_run), "--json")
+    assert status == 0, err
+    figures = json.loads(out)
+    assert figures["stage"] == "baseline" and figures["iteration"] == 2
+    assert figures["infosets"] > 1000 and figures["settings"]["seed"] == SEED
+    with open(base_run / "log.csv") as handle:
+        header, *rows = handle.read().splitlines()
+    assert header == "iteration,payoff,infosets,seconds,rss_bytes"
+    assert rows[-1].startswith("2,")
+    out_file = tmp_path / "base.strategy"
+    status, out, err = cli(capsys, "export", "--run", str(base_run), "--out", str(out_file))
+    assert status == 0, err
+    header, table = read_strategy(str(out_file))
+    assert header["stage"] == "baseline" and header["iterations"] == 2
+    assert header["n_keys"] == figures["infosets"] == len(table)
+    kinds = {key[0] for key in table}
+    assert {"0", "E"} <= kinds or "0" in kinds  # auction keys (and usually establish keys)
+    for probs in table.values():
+        assert abs(float(probs.sum()) - 1.0) < 1e-5 and (probs == 0).sum() < probs.size
+
+
+def test_export_round_trip_matches_the_table_and_is_deterministic(base_run, tmp_path, capsys):
+    from abstraction.setback.codec import text_key
+
+    a, b = tmp_path / "a.strategy", tmp_path / "b.strategy"
+    for path in (a, b):
+        assert cli(capsys, "export", "--run", str(base_run), "--out", str(path),
+                   "--threshold", "0.001")[0] == 0
+    assert a.read_bytes() == b.read_bytes()
+    _, table = read_strategy(str(a))
+    ckpt = checkpoint.load(str(base_run / "checkpoint.ckpt"))
+    for key, probs in list(table.items())[:: max(1, len(table) // 200)]:
+        offset = ckpt.table.offset(text_key(key))
+        sums = ckpt.table.strategy[offset:offset + probs.size]
+        expected = average_strategy(sums, np.array([probs.size], np.uint8), 0.001)
+        np.testing.assert_array_equal(probs, expected)
+
+
+def test_average_strategy_thresholds_and_renormalises():
+    sums = np.array([3.0, 1.0, 0.0004, 0.0, 0.0, 5.0, 5.0], np.float32)
+    probs = average_strategy(sums, np.array([3, 2, 2], np.uint8), 0.001)
+    np.testing.assert_allclose(probs[:3], [0.75, 0.25, 0.0], rtol=1e-6)  # 0.0004/4 < 0.001
+    np.testing.assert_allclose(probs[3:5], [0.5, 0.5])  # no sums yet: uniform
+    np.testing.assert_allclose(probs[5:], [0.5, 0.5])
+
+
+def test_baseline_resume_is_bit_identical(base_run, tmp_path, capsys):
+    part = tmp_path / "part"
+    assert baseline(capsys, part, 1)[0] == 0
+    assert baseline(capsys, part, 2)[0] == 0  # the same command shape resumes and finishes
+    assert same_run(str(part), str(base_run))
+
+
+def test_workers_do_not_change_the_table(tmp_path, capsys):
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert baseline(capsys, one, 2, "--batch", "2", "--workers", "1")[0] == 0
+    assert baseline(capsys, two, 2, "--batch", "2", "--workers", "2")[0] == 0
+    assert same_run(str(one), str(two))
+
+
+def test_conflicting_settings_and_bad_runs_are_one_line(base_run, tmp_path, capsys):
+    status, _, err = cli(capsys, "train", "baseline", "--run", str(base_run), "--iterations",
+                         "3", "--seed", "5", "--no-progress")
+    assert status == 2 and "created with other settings: seed 2 (asked 5)" in err
+    assert err.count("\n") == 1
+    status, _, err = cli(capsys, "train", "baseline", "--run", str(tmp_path / "w"),
+                         "--workers", "3", "--no-progress")
+    assert status == 2 and "exceeds the batch size" in err
+    status, _, err = cli(capsys, "train", "status", "--run", str(tmp_path / "nothing"))
+    assert status == 2 and "not a training run" in err
+
+
+def test_a_corrupt_checkpoint_gives_one_clear_error(base_run, tmp_path, capsys):
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(base_run, broken)
+    ckpt = broken / "checkpoint.ckpt"
+    data = ckpt.read_bytes()
+    ckpt.write_bytes(data[: len(data) // 2])
+    status, out, err = baseline(capsys, broken, 3)
+    assert status == 2 and err.count("\n") == 1
+    assert "checkpoint is truncated or corrupt" in err
+    status, _, err = cli(capsys, "export", "--run", str(broken), "--out",
+                         str(tmp_path / "x.strategy"))
+    assert status == 2 and "truncated or corrupt" in err
+
+
+def test_sigint_writes_a_loadable_checkpoint(tmp_path):
+    run = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "train", "baseline", "--run", str(run),
+         "--iterations", "1000", "--seed", str(SEED), "--checkpoint-every", "0.01",
+         "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = run / "log.csv"
+    deadline = time.time() + 120
+    while not (log.exists() and log.read_text().count("\n") >= 2) and time.time() < deadline:
+        time.sleep(0.05)  # wait for the first checkpoint: training is under way
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopped by SIGINT; checkpoint written" in out
+    ckpt = checkpoint.load(str(run / "checkpoint.ckpt"))
+    rows = log.read_text().splitlines()
+    assert ckpt.iteration >= 1 and rows[-1].startswith(f"{ckpt.iteration},")
+    assert not [p for p in os.listdir(run) if p.startswith(".tmp-")]
