@@ -7,6 +7,7 @@ Where each part lives (the data flow of one decision):
 - `auction_key.py`   baseline auction key and actions (the Four filter)
 - `bootstrap_key.py` score-aware auction key
 - `establish.py`     the high bidder's first lead: E0/E1 and the card chosen in the suit
+- `trumps.py`        my lowest dealt trump, the lowest trump played (lowT)
 - `lead_actions.py`, `follow_actions.py`  playout abstract actions, canonical order, cards
 - `playout_key.py`   the 24-character playout key (positions 0-11)
 - `key_layout.py`    the bit layout of the uint64 keys (documented once)
