@@ -1,0 +1,99 @@
+"""`setback-cfr tournament`: complete games to 11 between two players, with a 95% interval."""
+
+from __future__ import annotations
+
+import json
+
+from cli.errors import UserError
+
+
+def register(subparsers) -> None:
+    """Add the `tournament` subcommand."""
+    parser = subparsers.add_parser(
+        "tournament", help="play complete games between two players and measure the win rate",
+        description="Play complete games to 11 (South deals first, the deal passes clockwise) "
+        "between player A on East-West (--ew) and player B on North-South (--ns). With "
+        "--duplicate every game is replayed on the same deals with the teams' seats swapped, "
+        "so each player holds the other's cards once and card luck cancels. Prints A's win "
+        "rate with a 95%% confidence interval (Wilson; by duplicate pair with --duplicate), "
+        "points per deal, bids made and set, and writes a PNG summary (needs the `plot` "
+        "extra). Deterministic for a seed, whatever --workers. PLAYER is random, heuristic, "
+        "db:PATH (a database from `setback-cfr db load`) or strategy:PATH[,PATH...] "
+        "(exported strategy files read into memory).")
+    parser.add_argument("--ew", required=True, metavar="PLAYER", help="player A, East-West")
+    parser.add_argument("--ns", required=True, metavar="PLAYER", help="player B, North-South")
+    parser.add_argument("--games", type=int, default=1000, metavar="N",
+                        help="games to play (duplicate pairs with --duplicate; default 1000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="random seed of the deals and of the random players (default 0)")
+    parser.add_argument("--duplicate", action="store_true",
+                        help="replay every game's deals with the teams swapped")
+    parser.add_argument("--workers", type=int, default=1, metavar="K",
+                        help="worker processes (default 1); the figures do not depend on it")
+    parser.add_argument("--max-deals", type=int, default=200, metavar="D",
+                        help="abandon a game still undecided after D deals (default 200)")
+    parser.add_argument("--png", metavar="FILE", default="tournament.png",
+                        help="where to write the PNG summary (default tournament.png; "
+                        "'none' to skip)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    """Play the tournament and print its figures."""
+    summary = tournament(args.ew, args.ns, args.games, args.seed, args.duplicate,
+                         args.workers, args.max_deals, not args.no_progress)
+    png = write_png(summary, args.png)
+    if args.json:
+        print(json.dumps({**summary.as_dict(), "png": png}))
+    else:
+        from play.tournament import format_summary
+
+        print(format_summary(summary))
+        if png:
+            print(f"  summary PNG     {png}")
+    return 0
+
+
+def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers: int,
+               max_deals: int, progress: bool):
+    """Build the players, play, and summarize (`play.tournament.Summary`); bad input is a
+    `UserError`."""
+    import time
+
+    from play.player_spec import PlayerSpecError, make_player
+    from play.tournament import run_tournament, summarize
+
+    if games <= 0:
+        raise UserError("--games must be a positive number")
+    if seed < 0:
+        raise UserError("--seed must be a non-negative integer")
+    if workers < 1:
+        raise UserError("--workers must be at least 1")
+    if max_deals < 1:
+        raise UserError("--max-deals must be at least 1")
+    try:
+        players = (make_player(ew, seed), make_player(ns, seed))
+    except PlayerSpecError as exc:
+        raise UserError(str(exc)) from None
+    start = time.perf_counter()
+    rows = run_tournament(players, games, seed, duplicate, workers, max_deals,
+                          progress=progress)
+    return summarize(rows, (players[0].name, players[1].name), duplicate, seed,
+                     time.perf_counter() - start)
+
+
+def write_png(summary, path: str | None) -> str | None:
+    """Write the PNG summary unless `path` is 'none'; without matplotlib, say so and go on."""
+    import sys
+
+    from play.summary_plot import PlotUnavailable, write_summary_png
+
+    if not path or path.lower() == "none":
+        return None
+    try:
+        return write_summary_png(summary, path)
+    except PlotUnavailable as exc:
+        print(f"setback-cfr: note: no PNG written ({exc})", file=sys.stderr)
+        return None
