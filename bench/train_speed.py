@@ -1,0 +1,56 @@
+"""Baseline training speed: deals per second on one core and with two workers, and memory per
+info set, measured side by side in one run.
+
+Both runs train the same baseline (same seed, batch 2, so their tables are identical) from
+scratch over the first N deals; compile time is excluded (a one-deal warm-up run first).
+Targets (issue 5): >= 50 deals/s per core over the first 10,000 deals; <= 64 bytes per info set.
+
+    python bench/train_speed.py [--deals N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+
+def train(deals: int, seed: int, workers: int, directory: str) -> tuple[float, dict]:
+    """Seconds and summary of a fresh baseline run of `deals` deals with `workers` threads."""
+    from train.baseline import baseline_stage
+    from train.run_directory import RunDirectory
+    from train.runner import Trainer
+
+    trainer = Trainer(RunDirectory(directory), baseline_stage(seed, 2), workers=workers,
+                      checkpoint_every=1e9, show_progress=True)
+    start = time.perf_counter()
+    summary = trainer.run(deals)
+    return time.perf_counter() - start, summary
+
+
+def main() -> None:
+    """Measure and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=10_000, help="deals per run (default 10000)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        train(1, args.seed + 1, 1, f"{tmp}/warm")  # compile / load the kernels
+        one_s, one = train(args.deals, args.seed, 1, f"{tmp}/one")
+        two_s, two = train(args.deals, args.seed, 2, f"{tmp}/two")
+    same = one["infosets"] == two["infosets"] and one["payoff"] == two["payoff"]
+    print(f"deals                 {args.deals:,} (seed {args.seed}, batch 2)")
+    print(f"1 worker              {args.deals / one_s:8.2f} deals/s")
+    print(f"2 workers             {args.deals / two_s:8.2f} deals/s  "
+          f"(x{one_s / two_s:.2f}; identical result: {same})")
+    print(f"info sets             {one['infosets']:,}")
+    print(f"table bytes/info set  {one['memory_bytes'] / one['infosets']:.1f} "
+          f"(includes the open-addressing slack at this size)")
+    print(f"running payoff        {one['payoff']:.5f} (non-dealer team)")
+    print(f"targets               >= 50 deals/s per core: "
+          f"{'met' if args.deals / one_s >= 50 else 'NOT met'}; <= 64 bytes/info set: "
+          f"{'met' if one['memory_bytes'] / one['infosets'] <= 64 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
