@@ -1,0 +1,123 @@
+"""Every player (random, heuristic, database, strategy file) makes only legal moves, over random
+deals played to the last card with scores drawn at random; player names parse with clear
+errors; the strategy-file player chooses what the database player chooses."""
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from db.loader import load_strategies
+from games.rng import new_rng, stream_seed
+from games.setback import state as S
+from games.setback.rules import apply_move
+from games.setback.view import SeatView
+from play.heuristic import HeuristicPlayer, best_suit, cards_of, suit_value
+from play.player_spec import PlayerSpecError, make_player
+from play.random_player import RandomPlayer
+from play.strategy_player import StrategyFilePlayer
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """A real (tiny) strategy: one baseline deal and a few hundred bootstrap episodes,
+    exported and loaded, so the database players find real keys (and miss many)."""
+    from train.baseline import baseline_stage
+    from train.bootstrap import bootstrap_stage
+    from train.export import export_run
+    from train.run_directory import RunDirectory
+    from train.runner import Trainer
+
+    root = tmp_path_factory.mktemp("trained")
+    base, boot = str(root / "base"), str(root / "boot")
+    Trainer(RunDirectory(base), baseline_stage(1, 1), show_progress=False).run(1)
+    Trainer(RunDirectory(boot), bootstrap_stage(base, 0, 1), show_progress=False).run(300)
+    files = [str(root / "base.strategy"), str(root / "boot.strategy")]
+    export_run(base, files[0])
+    export_run(boot, files[1])
+    db = str(root / "s.db")
+    load_strategies(files, db, progress=False)
+    return {"files": files, "db": db}
+
+
+def all_players(trained):
+    return [RandomPlayer(1), HeuristicPlayer(), make_player(f"db:{trained['db']}"),
+            StrategyFilePlayer(trained["files"])]
+
+
+def play_deal(players, seed, dealer, score):
+    """Play one deal to the last card with `players[absolute team]`; return the moves."""
+    state = S.new_state()
+    S.random_deal(new_rng(int(stream_seed(seed, 0))), state)
+    moves = []
+    while state[S.PHASE] != S.PHASE_OVER:
+        seat = int(state[S.TO_ACT])
+        view = SeatView.of(state, dealer, score)
+        player = players[(dealer + seat) % 2]
+        move = player.choose(view)
+        assert move in view.legal_moves(), (player.name, move, view.legal_moves())
+        apply_move(state, move)
+        moves.append(move)
+    return moves
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), dealer=st.integers(0, 3),
+       ew=st.integers(-12, 10), ns=st.integers(-12, 10), pair=st.integers(0, 15))
+def test_players_only_make_legal_moves(trained, seed, dealer, ew, ns, pair):
+    players = all_players(trained)
+    first, second = players[pair // 4], players[pair % 4]
+    play_deal((first, second), seed, dealer, (ew, ns))
+
+
+def test_heuristic_never_illegal_over_many_deals():
+    players = (HeuristicPlayer(), HeuristicPlayer())
+    for seed in range(400):
+        play_deal(players, seed, seed % 4, (seed % 11, (3 * seed) % 11))
+
+
+def test_heuristic_values_and_pitch():
+    # A S, J S, 2 S, 9 S: High, Jack guarded, Low, length: the best suit by far, worth at least a Three.
+    hand = [3 * 13 + 12, 3 * 13 + 9, 3 * 13 + 0, 3 * 13 + 7, 0 * 13 + 3, 1 * 13 + 4]
+    suit, value = best_suit(hand)
+    assert suit == 3 and value >= 2.8
+    assert suit_value(hand, 2) == 0.0  # no hearts: no trump to pitch
+    assert cards_of((1 << 5) | (1 << 40)) == [5, 40]
+
+
+def test_strategy_file_player_matches_database_player(trained):
+    db_player = make_player(f"db:{trained['db']}")
+    file_player = make_player("strategy:" + ",".join(trained["files"]))
+    for seed in range(30):
+        a = play_deal((db_player, db_player), seed, seed % 4, (0, 0))
+        b = play_deal((file_player, file_player), seed, seed % 4, (0, 0))
+        assert a == b
+    assert db_player.report() == file_player.report()
+    assert file_player.report()["found"] > 0
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("foo", "unknown player 'foo'"),
+    ("db:", "needs a path"),
+    ("db:/no/such.db", "no such strategy database"),
+    ("strategy:", "needs a path"),
+    ("strategy:/no/such.strategy", "no such strategy file"),
+    ("random:3", "unknown player"),
+])
+def test_player_spec_errors(spec, message):
+    with pytest.raises(PlayerSpecError, match=message):
+        make_player(spec)
+
+
+def test_player_spec_names():
+    assert make_player("random").name == "random"
+    assert make_player(" Heuristic ").name == "heuristic"
+    player = make_player("random", seed=5)
+    view = SeatView.of(_fresh_state(), 3)
+    assert player.choose(view) in view.legal_moves()
+
+
+def _fresh_state():
+    state = S.new_state()
+    S.random_deal(new_rng(7), state)
+    return state
