@@ -85,7 +85,7 @@ def test_round_trip_and_reference_along_any_playout(seed, us, them, picks):
         i += 1
 
 
-@pytest.mark.parametrize("text", ["", "Q", "0AJx2x", "0AJ.x2", "E5AJx2", "...+1At4t..0TTTQ",
+@pytest.mark.parametrize("text", ["", "0", "E3", "Q", "0AJx2x", "0AJ.x2", "E5AJx2", "...+1At4t..0TTTQ",
                                   "...+0At4t..0TTTQ.", "x./5/-1/0/AJx2........", "x./0/-1/0/AJx2",
                                   "Hx.+0.......TxT2TJS.Wx"])
 def test_codec_rejects_strings_that_are_not_keys(text):

@@ -109,6 +109,8 @@ def text_key(text: str) -> int:
     """The uint64 key of a spec string (inverse of `key_text`)."""
     try:
         key = _parse(text)
+        if key >> KIND_SHIFT != KIND_PLAYOUT and key & 0x7FF == 0:
+            raise ValueError("the top suit field is empty")
     except (ValueError, IndexError) as exc:
         raise KeyFormatError(f"not an info-set key: {text!r} ({exc})") from None
     if key_text(key) != text:
