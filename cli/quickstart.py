@@ -72,7 +72,15 @@ def prepare_directory(path: str) -> None:
 
 def _train_child(run_path: str, stage_name: str, baseline: str | None, checkpoint_every: float,
                  progress: bool) -> None:
-    """Body of the training process: train until interrupted (SIGINT), checkpointing often."""
+    """Body of the training process: train in steps of about `checkpoint_every` seconds (the
+    runner writes a checkpoint after each) until SIGINT. A SIGINT during a step is the
+    runner's (it finishes the deal, saves, returns "stopped"); one that comes between steps,
+    or while the stage is still loading, is remembered here and ends the loop after the next
+    step, so every run gets at least one finished iteration and a checkpoint."""
+    import signal
+
+    pending = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
     from train.baseline import baseline_stage
     from train.bootstrap import bootstrap_stage
     from train.run_directory import RunDirectory
@@ -80,9 +88,15 @@ def _train_child(run_path: str, stage_name: str, baseline: str | None, checkpoin
 
     stage = baseline_stage(SEED, 1) if stage_name == "baseline" \
         else bootstrap_stage(baseline, SEED, 1)
-    trainer = Trainer(RunDirectory(run_path), stage, checkpoint_every=checkpoint_every,
+    trainer = Trainer(RunDirectory(run_path), stage, checkpoint_every=3600.0,
                       show_progress=progress)
-    trainer.run(10**12)
+    target = trainer.progress.iteration + 1
+    while True:
+        summary = trainer.run(target)
+        if summary["stopped"] or pending:
+            return
+        rate = summary["iteration"] / max(summary["seconds"], 1e-6)
+        target = summary["iteration"] + max(1, int(rate * checkpoint_every))
 
 
 def train_for(run_path: str, stage_name: str, seconds: float, progress: bool,
@@ -97,6 +111,8 @@ def train_for(run_path: str, stage_name: str, seconds: float, progress: bool,
     import multiprocessing
     import signal
 
+    import train.baseline  # noqa: F401  (imported once here, inherited by the child)
+    import train.bootstrap  # noqa: F401
     from train.run_directory import RunDirectory
     from train.status import run_status
 

@@ -1,0 +1,42 @@
+"""The quickstart runs end to end on a tiny budget (well under a minute) and writes what it
+says it wrote; it refuses a directory that is not its own."""
+
+import json
+import os
+import time
+
+import pytest
+
+from cli.main import main
+
+
+def test_quickstart_end_to_end(tmp_path, capsys):
+    out = tmp_path / "qs"
+    start = time.monotonic()
+    status = main(["quickstart", "--minutes", "0.2", "--games", "4", "--out", str(out),
+                   "--no-progress"])
+    seconds = time.monotonic() - start
+    text = capsys.readouterr().out
+    assert status == 0
+    assert seconds < 60
+    summary = json.loads((out / "quickstart.json").read_text())
+    for name, path in summary["paths"].items():
+        assert os.path.exists(path), name
+        assert path in text  # every path written is printed
+    assert summary["baseline"]["iteration"] >= 1
+    assert summary["bootstrap"]["iteration"] >= 1
+    assert summary["database_keys"] == sum(summary["exported_keys"]) > 0
+    for opponent in ("random", "heuristic"):
+        r = summary["tournaments"][opponent]
+        assert r["games"] == 8 and r["duplicate"]
+        assert 0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1
+        assert f"db player vs {opponent}" in text
+
+
+def test_quickstart_refuses_a_foreign_directory(tmp_path, capsys):
+    (tmp_path / "mine.txt").write_text("keep me")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["quickstart", "--minutes", "0.1", "--out", str(tmp_path), "--no-progress"])
+    assert exit_info.value.code == 2
+    assert "not a quickstart directory" in capsys.readouterr().err
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
