@@ -78,10 +78,11 @@ def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers
     except PlayerSpecError as exc:
         raise UserError(str(exc)) from None
     start = time.perf_counter()
+    counts: list = []
     rows = run_tournament(players, games, seed, duplicate, workers, max_deals,
-                          progress=progress)
+                          progress=progress, counts=counts)
     return summarize(rows, (players[0].name, players[1].name), duplicate, seed,
-                     time.perf_counter() - start)
+                     time.perf_counter() - start, counts)
 
 
 def write_png(summary, path: str | None) -> str | None:

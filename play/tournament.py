@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,44 +128,63 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
 _WORKER_PLAYERS = None  # set before forking; each child inherits it
 
 
-def _play_chunk(task) -> np.ndarray:
+def _counts(player) -> Counter:
+    """A database-backed player's decision counts so far (empty for the others)."""
+    return Counter(getattr(player, "counts", {}))
+
+
+def _play_chunk(task) -> tuple[np.ndarray, list[Counter]]:
+    """Play games first..last-1 (both games of each pair when duplicate); return the rows and
+    what each player's decision counts grew by meanwhile."""
     seed, first, last, duplicate, max_deals = task
+    before = [_counts(p) for p in _WORKER_PLAYERS]
     rows = []
     for game in range(first, last):
         rows.append(play_game(_WORKER_PLAYERS, seed, game, False, max_deals))
         if duplicate:
             rows.append(play_game(_WORKER_PLAYERS, seed, game, True, max_deals))
-    return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+    grown = [_counts(p) - b for p, b in zip(_WORKER_PLAYERS, before)]
+    return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS)), grown
 
 
 def run_tournament(players, games: int, seed: int = 0, duplicate: bool = False,
                    workers: int = 1, max_deals: int = DEFAULT_MAX_DEALS,
-                   chunk: int = 20, progress: bool = True) -> np.ndarray:
+                   chunk: int = 20, progress: bool = True,
+                   counts: list | None = None) -> np.ndarray:
     """Play `games` games (pairs when `duplicate`) between players (A, B); return the rows in
-    game order (A, then A swapped, for each game of a duplicate tournament)."""
+    game order (A, then A swapped, for each game of a duplicate tournament). `counts`, if a
+    list, receives each player's decision counts (`DatabasePlayer.counts`: lookups, found,
+    missing by kind, fallback), summed over the workers."""
     from tqdm import tqdm
 
     global _WORKER_PLAYERS
     tasks = [(seed, first, min(first + chunk, games), duplicate, max_deals)
              for first in range(0, games, chunk)]
     per_game = 2 if duplicate else 1
-    results = []
+    results, totals = [], [Counter(), Counter()]
     with tqdm(total=games * per_game, unit="game", disable=not progress, leave=False) as bar:
         if workers <= 1 or len(tasks) == 1:
             _WORKER_PLAYERS = players
             for task in tasks:
-                results.append(_play_chunk(task))
-                bar.update(len(results[-1]))
+                rows, grown = _play_chunk(task)
+                results.append(rows)
+                for total, more in zip(totals, grown):
+                    total.update(more)
+                bar.update(len(rows))
         else:
             import multiprocessing
 
             _WORKER_PLAYERS = players
             context = multiprocessing.get_context("fork")
             with context.Pool(workers) as pool:
-                for rows in pool.imap(_play_chunk, tasks):
+                for rows, grown in pool.imap(_play_chunk, tasks):
                     results.append(rows)
+                    for total, more in zip(totals, grown):
+                        total.update(more)
                     bar.update(len(rows))
     _WORKER_PLAYERS = None
+    if counts is not None:
+        counts[:] = [dict(sorted(t.items())) for t in totals]
     return np.concatenate(results) if results else np.zeros((0, len(COLUMNS)), np.int64)
 
 
@@ -231,6 +251,8 @@ class Summary:
     made_b: int
     set_b: int
     seconds: float = 0.0
+    decisions_a: dict | None = None  # a database-backed player's lookups, misses, fallbacks
+    decisions_b: dict | None = None
 
     def as_dict(self) -> dict:
         """The figures as a plain dict (JSON-ready)."""
@@ -238,7 +260,7 @@ class Summary:
 
 
 def summarize(rows: np.ndarray, names: tuple[str, str], duplicate: bool, seed: int,
-              seconds: float = 0.0) -> Summary:
+              seconds: float = 0.0, counts: list | None = None) -> Summary:
     """The tournament figures of `rows` (from `run_tournament`)."""
     rate, low, high = win_rate_interval(rows, duplicate)
     total = rows.sum(axis=0) if rows.size else np.zeros(len(COLUMNS), np.int64)
@@ -254,7 +276,9 @@ def summarize(rows: np.ndarray, names: tuple[str, str], duplicate: bool, seed: i
         points_per_deal_b=float(total[POINTS_B]) / deals if deals else 0.0,
         bids_a=int(total[BIDS_A]), made_a=int(total[MADE_A]), set_a=int(total[SET_A]),
         bids_b=int(total[BIDS_B]), made_b=int(total[MADE_B]), set_b=int(total[SET_B]),
-        seconds=seconds)
+        seconds=seconds,
+        decisions_a=(counts[0] or None) if counts else None,
+        decisions_b=(counts[1] or None) if counts else None)
 
 
 def format_summary(s: Summary) -> str:
@@ -275,6 +299,12 @@ def format_summary(s: Summary) -> str:
         f"{_pct(s.made_a, s.bids_a)})  B {s.bids_b:,} (made {s.made_b:,}, set {s.set_b:,}"
         f"{_pct(s.made_b, s.bids_b)})",
     ]
+    for label, c in (("A", s.decisions_a), ("B", s.decisions_b)):
+        if c and c.get("lookups"):
+            missing = sum(v for k, v in c.items() if k.startswith("missing_"))
+            lines.append(f"  {label} strategy     {c.get('decisions', 0):,} decisions, "
+                         f"{c.get('lookups', 0):,} lookups, {c.get('found', 0):,} found, "
+                         f"{missing:,} missing, {c.get('fallback', 0):,} fallback moves")
     return "\n".join(lines)
 
 
