@@ -36,10 +36,10 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "quickstart", help="train, export, load and play a small strategy in one command",
         description="The whole pipeline on a small time budget: train a baseline for about "
-        f"{int(BASELINE_SHARE * 100)}%% of --minutes, a short bootstrap auction on it "
-        f"({int(BOOTSTRAP_SHARE * 100)}%%), export both, load them into a SQLite database, "
+        f"{int(BASELINE_SHARE * 100)}% of --minutes, a short bootstrap auction on it "
+        f"({int(BOOTSTRAP_SHARE * 100)}%), export both, load them into a SQLite database, "
         "then play the database player against the random and the heuristic players "
-        "(duplicate games) and print the win rates with 95%% intervals and the paths of "
+        "(duplicate games) and print the win rates with 95% intervals and the paths of "
         "everything written. A short baseline is far from converged: the figures show the "
         "pipeline working, and improve with longer training (`setback-cfr train baseline`).")
     parser.add_argument("--minutes", type=float, default=5.0, metavar="M",

@@ -15,7 +15,7 @@ def register(subparsers) -> None:
         "between player A on East-West (--ew) and player B on North-South (--ns). With "
         "--duplicate every game is replayed on the same deals with the teams' seats swapped, "
         "so each player holds the other's cards once and card luck cancels. Prints A's win "
-        "rate with a 95%% confidence interval (Wilson; by duplicate pair with --duplicate), "
+        "rate with a 95% confidence interval (Wilson; by duplicate pair with --duplicate), "
         "points per deal, bids made and set, and writes a PNG summary (needs the `plot` "
         "extra). Deterministic for a seed, whatever --workers. PLAYER is random, heuristic, "
         "db:PATH (a database from `setback-cfr db load`) or strategy:PATH[,PATH...] "
