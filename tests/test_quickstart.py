@@ -13,7 +13,7 @@ from cli.main import main
 def test_quickstart_end_to_end(tmp_path, capsys):
     out = tmp_path / "qs"
     start = time.monotonic()
-    status = main(["quickstart", "--minutes", "0.2", "--games", "4", "--out", str(out),
+    status = main(["quickstart", "--minutes", "0.1", "--games", "4", "--out", str(out),
                    "--no-progress"])
     seconds = time.monotonic() - start
     text = capsys.readouterr().out
