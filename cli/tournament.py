@@ -53,7 +53,7 @@ def run(args) -> int:
         print(format_summary(summary))
         if png:
             print(f"  summary PNG     {png}")
-    return 0
+    return 130 if summary.interrupted else 0
 
 
 def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers: int,
@@ -79,10 +79,20 @@ def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers
         raise UserError(str(exc)) from None
     start = time.perf_counter()
     counts: list = []
+    interrupted: list = []
     rows = run_tournament(players, games, seed, duplicate, workers, max_deals,
-                          progress=progress, counts=counts)
-    return summarize(rows, (players[0].name, players[1].name), duplicate, seed,
-                     time.perf_counter() - start, counts)
+                          progress=progress, counts=counts, interrupted=interrupted)
+    if interrupted:
+        import sys
+
+        if rows.shape[0] == 0:
+            raise KeyboardInterrupt
+        print(f"setback-cfr: interrupted: the figures below are for the {rows.shape[0]:,} "
+              "games completed", file=sys.stderr)
+    summary = summarize(rows, (players[0].name, players[1].name), duplicate, seed,
+                        time.perf_counter() - start, counts)
+    summary.interrupted = bool(interrupted)
+    return summary
 
 
 def write_png(summary, path: str | None) -> str | None:

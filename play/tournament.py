@@ -128,6 +128,13 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
 _WORKER_PLAYERS = None  # set before forking; each child inherits it
 
 
+def _ignore_sigint() -> None:
+    """Worker initializer: Ctrl-C is the parent's to handle (it keeps the finished chunks)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _counts(player) -> Counter:
     """A database-backed player's decision counts so far (empty for the others)."""
     return Counter(getattr(player, "counts", {}))
@@ -150,11 +157,13 @@ def _play_chunk(task) -> tuple[np.ndarray, list[Counter]]:
 def run_tournament(players, games: int, seed: int = 0, duplicate: bool = False,
                    workers: int = 1, max_deals: int = DEFAULT_MAX_DEALS,
                    chunk: int = 20, progress: bool = True,
-                   counts: list | None = None) -> np.ndarray:
+                   counts: list | None = None,
+                   interrupted: list | None = None) -> np.ndarray:
     """Play `games` games (pairs when `duplicate`) between players (A, B); return the rows in
     game order (A, then A swapped, for each game of a duplicate tournament). `counts`, if a
     list, receives each player's decision counts (`DatabasePlayer.counts`: lookups, found,
-    missing by kind, fallback), summed over the workers."""
+    missing by kind, fallback), summed over the workers. With `interrupted` a list, Ctrl-C
+    stops the tournament, appends True to it and returns the chunks completed so far."""
     from tqdm import tqdm
 
     global _WORKER_PLAYERS
@@ -162,27 +171,32 @@ def run_tournament(players, games: int, seed: int = 0, duplicate: bool = False,
              for first in range(0, games, chunk)]
     per_game = 2 if duplicate else 1
     results, totals = [], [Counter(), Counter()]
-    with tqdm(total=games * per_game, unit="game", disable=not progress, leave=False) as bar:
-        if workers <= 1 or len(tasks) == 1:
-            _WORKER_PLAYERS = players
-            for task in tasks:
-                rows, grown = _play_chunk(task)
-                results.append(rows)
-                for total, more in zip(totals, grown):
-                    total.update(more)
-                bar.update(len(rows))
-        else:
-            import multiprocessing
 
-            _WORKER_PLAYERS = players
-            context = multiprocessing.get_context("fork")
-            with context.Pool(workers) as pool:
-                for rows, grown in pool.imap(_play_chunk, tasks):
-                    results.append(rows)
-                    for total, more in zip(totals, grown):
-                        total.update(more)
-                    bar.update(len(rows))
-    _WORKER_PLAYERS = None
+    def collect(rows, grown):
+        results.append(rows)
+        for total, more in zip(totals, grown):
+            total.update(more)
+        bar.update(len(rows))
+
+    _WORKER_PLAYERS = players
+    with tqdm(total=games * per_game, unit="game", disable=not progress, leave=False) as bar:
+        try:
+            if workers <= 1 or len(tasks) == 1:
+                for task in tasks:
+                    collect(*_play_chunk(task))
+            else:
+                import multiprocessing
+
+                context = multiprocessing.get_context("fork")
+                with context.Pool(workers, initializer=_ignore_sigint) as pool:
+                    for rows, grown in pool.imap(_play_chunk, tasks):
+                        collect(rows, grown)
+        except KeyboardInterrupt:
+            if interrupted is None:
+                raise
+            interrupted.append(True)  # keep the chunks completed so far, in game order
+        finally:
+            _WORKER_PLAYERS = None
     if counts is not None:
         counts[:] = [dict(sorted(t.items())) for t in totals]
     return np.concatenate(results) if results else np.zeros((0, len(COLUMNS)), np.int64)
@@ -253,6 +267,7 @@ class Summary:
     seconds: float = 0.0
     decisions_a: dict | None = None  # a database-backed player's lookups, misses, fallbacks
     decisions_b: dict | None = None
+    interrupted: bool = False  # stopped by Ctrl-C: the figures cover the games completed
 
     def as_dict(self) -> dict:
         """The figures as a plain dict (JSON-ready)."""
