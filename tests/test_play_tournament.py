@@ -166,3 +166,30 @@ def test_png_degrades_without_matplotlib(tmp_path, monkeypatch, capsys):
     assert write_png(summary, str(tmp_path / "x.png")) is None
     assert "pip install -e '.[plot]'" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+class CtrlC(HeuristicPlayer):
+    """A heuristic player whose user presses Ctrl-C at its `after`-th decision."""
+
+    def __init__(self, after):
+        super().__init__()
+        self.left = after
+
+    def choose(self, view):
+        self.left -= 1
+        if self.left == 0:
+            raise KeyboardInterrupt
+        return super().choose(view)
+
+
+def test_ctrl_c_keeps_the_completed_chunks():
+    full = T.run_tournament((HeuristicPlayer(), HeuristicPlayer()), 12, seed=4, duplicate=True,
+                            chunk=4, progress=False)
+    interrupted = []
+    rows = T.run_tournament((HeuristicPlayer(), CtrlC(after=700)), 12, seed=4,
+                            duplicate=True, chunk=4, progress=False, interrupted=interrupted)
+    assert interrupted == [True]
+    assert 0 < rows.shape[0] < full.shape[0] and rows.shape[0] % 8 == 0  # whole chunks
+    assert np.array_equal(rows, full[:rows.shape[0]])
+    with pytest.raises(KeyboardInterrupt):  # without the list, Ctrl-C propagates
+        T.run_tournament((HeuristicPlayer(), CtrlC(after=10)), 2, progress=False)
