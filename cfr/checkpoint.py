@@ -1,6 +1,8 @@
-"""Checkpoints: one msgpack map, a header then the info-set table's arrays as raw bytes.
+"""Checkpoints: a msgpack header, then the info-set table's arrays as raw bytes.
 
-Layout (msgpack map):
+A checkpoint file is one msgpack map (the header) immediately followed by the five table
+arrays, raw little-endian, in the order keys, meta, offsets, regrets, strategy (regrets and
+strategy cut to the used n_values). Header fields:
     magic        "setback-cfr/checkpoint"
     version      FORMAT_VERSION (a reader refuses newer versions)
     game         the game's name
@@ -11,10 +13,12 @@ Layout (msgpack map):
     rng          {"kind": "splitmix64-counter", "seed", "counter"}: the whole generator state
     table        {"key_words", "dtype", "count", "n_values", "capacity", "value_capacity",
                   "memory_bytes"}
-    arrays       {"keys", "meta", "offsets", "regrets", "strategy"}: raw little-endian bytes
-                 (regrets and strategy cut to the used n_values)
+    arrays       [[name, numpy dtype string, byte count], ...] in file order
     checksum     BLAKE2b-128 of the five arrays' bytes, in that order
     extra        the caller's own counters (a training stage's running payoff, seconds, ...)
+The arrays are written straight from the table's memory and read straight into new arrays,
+so saving or loading a multi-GB table never holds a second copy of it in memory (format 1,
+one msgpack map holding the arrays as bin fields, needed two to three).
 Written atomically: a temporary file in the same directory, flushed and fsynced, renamed over
 the target, then the directory fsynced. Any unreadable file raises `CfrFileError` with one line.
 """
@@ -32,8 +36,9 @@ from cfr.errors import CfrFileError
 from cfr.table import InfoSetTable
 
 MAGIC = "setback-cfr/checkpoint"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _ARRAYS = ("keys", "meta", "offsets", "regrets", "strategy")
+_MAX_HEADER = 1 << 20  # bytes: a header is a few hundred; more means a foreign file
 
 
 @dataclass
@@ -49,11 +54,25 @@ class Checkpoint:
     extra: dict
 
 
-def _digest(blobs: list[bytes]) -> bytes:
+def _digest(arrays) -> bytes:
+    """BLAKE2b-128 of the arrays' bytes in order (hashed in place, no copy)."""
     h = hashlib.blake2b(digest_size=16)
-    for b in blobs:
-        h.update(b)
+    for a in arrays:
+        h.update(memoryview(a).cast("B"))
     return h.digest()
+
+
+def _file_arrays(table: InfoSetTable) -> list[np.ndarray]:
+    """The five arrays as written: little-endian, contiguous, values cut to n_values."""
+    n = table.n_values
+    le = table.dtype.newbyteorder("<")
+    return [
+        np.ascontiguousarray(table.keys.astype("<u8", copy=False)),
+        np.ascontiguousarray(table.meta),
+        np.ascontiguousarray(table.offsets.astype("<u4", copy=False)),
+        np.ascontiguousarray(table.regrets[:n].astype(le, copy=False)),
+        np.ascontiguousarray(table.strategy[:n].astype(le, copy=False)),
+    ]
 
 
 def save(path: str, game: str, algorithm: str, settings: dict, iteration: int,
@@ -61,15 +80,8 @@ def save(path: str, game: str, algorithm: str, settings: dict, iteration: int,
     """Write a checkpoint of `table` after `iteration` iterations to `path`, atomically.
 
     `extra` (msgpack-able) is stored as is and returned by `load` in `Checkpoint.extra`."""
-    n = table.n_values
-    arrays = {
-        "keys": table.keys.astype("<u8", copy=False).tobytes(),
-        "meta": table.meta.tobytes(),
-        "offsets": table.offsets.astype("<u4", copy=False).tobytes(),
-        "regrets": table.regrets[:n].astype(table.dtype.newbyteorder("<"), copy=False).tobytes(),
-        "strategy": table.strategy[:n].astype(table.dtype.newbyteorder("<"), copy=False).tobytes(),
-    }
-    doc = {
+    arrays = _file_arrays(table)
+    header = {
         "magic": MAGIC,
         "version": FORMAT_VERSION,
         "game": game,
@@ -82,33 +94,46 @@ def save(path: str, game: str, algorithm: str, settings: dict, iteration: int,
             "key_words": table.key_words,
             "dtype": table.dtype.name,
             "count": table.count,
-            "n_values": n,
+            "n_values": table.n_values,
             "capacity": table.capacity,
             "value_capacity": table.value_capacity,
             "memory_bytes": table.memory_bytes(),
         },
-        "arrays": arrays,
-        "checksum": _digest([arrays[k] for k in _ARRAYS]),
+        "arrays": [[name, a.dtype.str, int(a.nbytes)] for name, a in zip(_ARRAYS, arrays)],
+        "checksum": _digest(arrays),
         "extra": dict(extra or {}),
     }
-    data = msgpack.packb(doc, use_bin_type=True)
     with atomic_writer(path, suffix=".ckpt") as handle:
-        handle.write(data)
+        handle.write(msgpack.packb(header, use_bin_type=True))
+        for a in arrays:
+            handle.write(memoryview(a).cast("B"))
 
 
-def load(path: str) -> Checkpoint:
-    """Read a checkpoint; raise `CfrFileError` (one line) if it is not a valid one."""
+def read_header(path: str) -> tuple[dict, int]:
+    """The checkpoint's header and the file offset where its arrays start (`CfrFileError`
+    for a missing, foreign, truncated or newer file)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        handle = open(path, "rb")
     except OSError as exc:
         raise CfrFileError(f"{path}: cannot read checkpoint ({exc.strerror or exc})") from None
-    try:
-        doc = msgpack.unpackb(data, raw=False)
-    except Exception:
-        if _looks_like_ours(data):
-            raise CfrFileError(f"{path}: checkpoint is truncated or corrupt") from None
-        raise CfrFileError(f"{path}: not a setback-cfr checkpoint") from None
+    with handle:
+        start = handle.read(64)
+        unpacker = msgpack.Unpacker(raw=False, max_buffer_size=_MAX_HEADER)
+        unpacker.feed(start)
+        try:
+            while True:
+                try:
+                    doc = unpacker.unpack()
+                    break
+                except msgpack.OutOfData:
+                    more = handle.read(1 << 16)
+                    if not more or unpacker.tell() > _MAX_HEADER:
+                        raise
+                    unpacker.feed(more)
+        except Exception:
+            if _looks_like_ours(start):
+                raise CfrFileError(f"{path}: checkpoint is truncated or corrupt") from None
+            raise CfrFileError(f"{path}: not a setback-cfr checkpoint") from None
     if not isinstance(doc, dict) or doc.get("magic") != MAGIC:
         raise CfrFileError(f"{path}: not a setback-cfr checkpoint")
     version = doc.get("version")
@@ -117,12 +142,22 @@ def load(path: str) -> Checkpoint:
     if version > FORMAT_VERSION:
         raise CfrFileError(f"{path}: checkpoint format version {version} is newer than this "
                            f"program reads (up to {FORMAT_VERSION}); upgrade setback-cfr")
+    if version < FORMAT_VERSION:
+        raise CfrFileError(f"{path}: checkpoint format version {version} is no longer read "
+                           f"(this program reads {FORMAT_VERSION})")
+    return doc, unpacker.tell()
+
+
+def load(path: str) -> Checkpoint:
+    """Read a checkpoint; raise `CfrFileError` (one line) if it is not a valid one."""
+    doc, offset = read_header(path)
     try:
-        return _restore(doc)
+        return _restore(path, doc, offset)
     except CfrFileError as exc:
-        raise CfrFileError(f"{path}: checkpoint is corrupt ({exc})") from None
+        raise CfrFileError(f"{path}: checkpoint is {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise CfrFileError(f"{path}: checkpoint is corrupt ({type(exc).__name__}: {exc})") from None
+        raise CfrFileError(f"{path}: checkpoint is corrupt ({type(exc).__name__}: {exc})") \
+            from None
 
 
 def _looks_like_ours(data: bytes) -> bool:
@@ -135,32 +170,44 @@ def _looks_like_ours(data: bytes) -> bool:
     return len(data) > start and prefix.startswith(head)
 
 
-def _restore(doc: dict) -> Checkpoint:
-    arrays = doc["arrays"]
-    blobs = [arrays[k] for k in _ARRAYS]
-    if not all(isinstance(b, bytes) for b in blobs):
-        raise CfrFileError("array fields are not bytes")
-    if _digest(blobs) != doc["checksum"]:
-        raise CfrFileError("checksum mismatch")
+def _restore(path: str, doc: dict, offset: int) -> Checkpoint:
     t = doc["table"]
     kw, count, n = int(t["key_words"]), int(t["count"]), int(t["n_values"])
     cap, vcap = int(t["capacity"]), int(t["value_capacity"])
     dtype = np.dtype(t["dtype"])
     if kw not in (1, 2) or dtype not in (np.dtype(np.float64), np.dtype(np.float32)):
-        raise CfrFileError("bad table description")
+        raise CfrFileError("corrupt (bad table description)")
     if cap <= 0 or cap & (cap - 1) or vcap < n or count > cap:
-        raise CfrFileError("bad table sizes")
-    table = InfoSetTable(key_words=kw, dtype=dtype, capacity=cap, value_capacity=vcap)
-    table.keys = np.frombuffer(arrays["keys"], dtype="<u8").astype(np.uint64).reshape(cap, kw)
-    table.meta = np.frombuffer(arrays["meta"], dtype=np.uint8).copy()
-    table.offsets = np.frombuffer(arrays["offsets"], dtype="<u4").astype(np.uint32)
-    regrets = np.frombuffer(arrays["regrets"], dtype=dtype.newbyteorder("<")).astype(dtype)
-    strategy = np.frombuffer(arrays["strategy"], dtype=dtype.newbyteorder("<")).astype(dtype)
-    if table.meta.shape[0] != cap or table.offsets.shape[0] != cap or len(regrets) != n \
-            or len(strategy) != n or int(np.count_nonzero(table.meta)) != count:
-        raise CfrFileError("array sizes disagree with the header")
-    table.regrets[:n] = regrets
-    table.strategy[:n] = strategy
+        raise CfrFileError("corrupt (bad table sizes)")
+    expected = {"keys": ("<u8", cap * kw), "meta": ("|u1", cap), "offsets": ("<u4", cap),
+                "regrets": (dtype.newbyteorder("<").str, n),
+                "strategy": (dtype.newbyteorder("<").str, n)}
+    layout = [tuple(entry) for entry in doc["arrays"]]
+    if [name for name, _, _ in layout] != list(_ARRAYS):
+        raise CfrFileError("corrupt (bad array list)")
+    # Read each array straight into its final, writable home: no second copy in memory.
+    table = InfoSetTable(key_words=kw, dtype=dtype, capacity=16, value_capacity=16)
+    table.keys = np.empty((cap, kw), dtype=np.dtype("<u8"))
+    table.meta = np.empty(cap, dtype=np.uint8)
+    table.offsets = np.empty(cap, dtype=np.dtype("<u4"))
+    table.regrets = np.zeros(vcap, dtype=dtype.newbyteorder("<"))
+    table.strategy = np.zeros(vcap, dtype=dtype.newbyteorder("<"))
+    targets = [table.keys, table.meta, table.offsets, table.regrets[:n], table.strategy[:n]]
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        for (name, dtype_str, nbytes), target in zip(layout, targets):
+            want_dtype, items = expected[name]
+            if np.dtype(dtype_str) != np.dtype(want_dtype) or \
+                    int(nbytes) != items * np.dtype(want_dtype).itemsize:
+                raise CfrFileError(f"corrupt (array {name} disagrees with the header)")
+            if handle.readinto(memoryview(target).cast("B")) != int(nbytes):
+                raise CfrFileError("truncated or corrupt")
+        if handle.read(1):
+            raise CfrFileError("corrupt (trailing bytes)")
+    if _digest(targets) != doc["checksum"]:
+        raise CfrFileError("corrupt (checksum mismatch)")
+    if int(np.count_nonzero(table.meta)) != count:
+        raise CfrFileError("corrupt (slot count disagrees with the header)")
     table.count, table.n_values = count, n
     return Checkpoint(
         game=str(doc["game"]),

@@ -60,8 +60,7 @@ def test_header_records_everything(tmp_path):
     s = Solver(KUHN, "dcfr", seed=9, sampled_chance=True)
     s.iterate(3)
     s.save(path)
-    with open(path, "rb") as f:
-        doc = msgpack.unpackb(f.read())
+    doc, _ = checkpoint.read_header(path)
     assert doc["magic"] == checkpoint.MAGIC and doc["version"] == checkpoint.FORMAT_VERSION
     assert doc["game"] == "kuhn" and doc["algorithm"] == "dcfr" and doc["iteration"] == 3
     assert doc["settings"] == {"algorithm": "dcfr", "regret_matching_plus": False,
@@ -114,10 +113,43 @@ def test_foreign(tmp_path):
 
 
 def test_newer_version(good_file):
-    doc = msgpack.unpackb(open(good_file, "rb").read())
+    doc, _ = checkpoint.read_header(good_file)
     doc["version"] = checkpoint.FORMAT_VERSION + 1
     open(good_file, "wb").write(msgpack.packb(doc, use_bin_type=True))
     expect_one_line(good_file, "newer")
+
+
+def test_trailing_bytes_and_old_format(good_file):
+    data = open(good_file, "rb").read()
+    open(good_file, "wb").write(data + b"x")
+    expect_one_line(good_file, "trailing bytes")
+    doc, _ = checkpoint.read_header(good_file)
+    doc["version"] = 1
+    open(good_file, "wb").write(msgpack.packb(doc, use_bin_type=True))
+    expect_one_line(good_file, "version 1 is no longer read")
+
+
+def test_save_and_load_hold_no_second_copy_of_the_table(tmp_path):
+    import tracemalloc
+
+    s = Solver(LEDUC, "cfr")
+    s.iterate(2)
+    table = s.table
+    table.grow_values(4_000_000)  # a table large enough to dominate every other allocation
+    table.n_values = table.value_capacity  # ... and all of it written (zeros past the sets)
+    path = str(tmp_path / "big.ckpt")
+    tracemalloc.start()
+    s.save(path)
+    _, save_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    tracemalloc.start()
+    loaded = checkpoint.load(path)
+    current, load_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    size = table.memory_bytes()
+    assert save_peak < 0.1 * size  # arrays are written from the table's own memory
+    assert load_peak < 1.1 * size  # and read straight into the new table
+    assert loaded.table.same_contents(table)
 
 
 def test_missing_file(tmp_path):
