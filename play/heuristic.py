@@ -26,21 +26,25 @@ Bidding
 Play
 4. Pitching (the bidder's first lead): lead the best suit of rule 1, its top card.
 5. Leading later: pull trump while it holds the top outstanding trump (protects its Jack and
-   Low, and strips the opponents); else lead an off-suit Ace; else, with trumps left and the
-   opponents possibly holding higher ones but its team owning the bid, lead a low trump other
-   than the Jack; else the lowest off-suit card that is not a Ten (Tens are kept for
-   partner's tricks); else its lowest card.
+   Low, and strips the opponents); else lead an off-suit Ace; else, when its team owns the
+   bid, higher trumps may be out, and it holds two trumps besides the Jack, lead the lowest
+   of them (the second lowest when the lowest is a Two or Three: that one is kept as Low);
+   else the lowest off-suit card that is not a Ten (Tens are kept for partner's tricks);
+   else its lowest card, off-suit first.
 6. Following, partner winning safely (the seat plays last, or partner's card is a trump that
    no outstanding trump beats): give points: Low (its lowest trump when it is a Two or
    Three), a Ten, then the highest-counting card that is neither the Jack of trump nor its
    boss trump; when nothing counts, its cheapest card (rule 7's last step). Partner winning
    but not safely: the cheapest card.
-7. Following, an opponent winning: win with the cheapest card that beats the current winner
-   when the trick is worth it (it holds a Ten, the Jack or a Two/Three of trump, or the seat
-   plays last, or it is the Jack of trump that wins and no outstanding trump beats it); never
-   spend the Jack of trump on a trick that a higher outstanding trump could still take, nor a
-   Two or Three of trump that only ruffs. Otherwise throw the cheapest card: the lowest
-   non-counting card, keeping Tens, the Jack and Low of trump.
+7. Following, an opponent winning. Its candidate winners are the legal cards that beat the
+   current winner, except the Jack of trump while a higher trump is outstanding, and a Two
+   or Three of trump ruffing a plain suit while it holds other trumps (neither exception
+   applies when it plays last). When the trick is worth it (it holds a Ten, the Jack or a
+   Two/Three of trump), or it plays last, or the Jack is a candidate: take the trick, with
+   the Jack when the Jack is safe (no higher trump outstanding, or playing last), else with
+   the cheapest candidate (plain suit before trump, then lowest rank). Otherwise win cheaply
+   in the suit led when a plain card of it wins; otherwise throw the cheapest card: the
+   lowest non-counting plain card, keeping Tens, the Jack and a low trump (Four or less).
 8. Whatever the rules choose is checked against the legal moves; the fallback is the lowest
    legal move (never needed in the tests, but a player must never move illegally).
 """
