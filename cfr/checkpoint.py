@@ -17,8 +17,9 @@ strategy cut to the used n_values). Header fields:
     checksum     BLAKE2b-128 of the five arrays' bytes, in that order
     extra        the caller's own counters (a training stage's running payoff, seconds, ...)
 The arrays are written straight from the table's memory and read straight into new arrays,
-so saving or loading a multi-GB table never holds a second copy of it in memory (format 1,
-one msgpack map holding the arrays as bin fields, needed two to three).
+so saving or loading a multi-GB table never holds a second copy of it in memory. Format 1
+(one msgpack map holding the arrays as bin fields, which needed two to three copies) is still
+read.
 Written atomically: a temporary file in the same directory, flushed and fsynced, renamed over
 the target, then the directory fsynced. Any unreadable file raises `CfrFileError` with one line.
 """
@@ -127,9 +128,14 @@ def read_header(path: str) -> tuple[dict, int]:
                     break
                 except msgpack.OutOfData:
                     more = handle.read(1 << 16)
-                    if not more or unpacker.tell() > _MAX_HEADER:
+                    if not more:
                         raise
                     unpacker.feed(more)
+            offset = unpacker.tell()
+        except msgpack.BufferFull:
+            # A header over 1 MiB: a format-1 file (arrays inside the map), or garbage.
+            handle.seek(0)
+            doc, offset = _format_1(path, handle.read())
         except Exception:
             if _looks_like_ours(start):
                 raise CfrFileError(f"{path}: checkpoint is truncated or corrupt") from None
@@ -142,16 +148,28 @@ def read_header(path: str) -> tuple[dict, int]:
     if version > FORMAT_VERSION:
         raise CfrFileError(f"{path}: checkpoint format version {version} is newer than this "
                            f"program reads (up to {FORMAT_VERSION}); upgrade setback-cfr")
-    if version < FORMAT_VERSION:
-        raise CfrFileError(f"{path}: checkpoint format version {version} is no longer read "
-                           f"(this program reads {FORMAT_VERSION})")
-    return doc, unpacker.tell()
+    return doc, offset
+
+
+def _format_1(path: str, data: bytes) -> tuple[dict, int]:
+    """Parse a whole format-1 file (one msgpack map)."""
+    try:
+        doc = msgpack.unpackb(data, raw=False)
+    except Exception:
+        if _looks_like_ours(data[:64]):
+            raise CfrFileError(f"{path}: checkpoint is truncated or corrupt") from None
+        raise CfrFileError(f"{path}: not a setback-cfr checkpoint") from None
+    if not isinstance(doc, dict) or doc.get("version") != 1:
+        raise CfrFileError(f"{path}: checkpoint is corrupt (oversized header)")
+    return doc, len(data)
 
 
 def load(path: str) -> Checkpoint:
     """Read a checkpoint; raise `CfrFileError` (one line) if it is not a valid one."""
     doc, offset = read_header(path)
     try:
+        if doc["version"] == 1:
+            return _restore_format_1(doc)
         return _restore(path, doc, offset)
     except CfrFileError as exc:
         raise CfrFileError(f"{path}: checkpoint is {exc}") from None
@@ -170,7 +188,7 @@ def _looks_like_ours(data: bytes) -> bool:
     return len(data) > start and prefix.startswith(head)
 
 
-def _restore(path: str, doc: dict, offset: int) -> Checkpoint:
+def _table_description(doc: dict):
     t = doc["table"]
     kw, count, n = int(t["key_words"]), int(t["count"]), int(t["n_values"])
     cap, vcap = int(t["capacity"]), int(t["value_capacity"])
@@ -179,6 +197,49 @@ def _restore(path: str, doc: dict, offset: int) -> Checkpoint:
         raise CfrFileError("corrupt (bad table description)")
     if cap <= 0 or cap & (cap - 1) or vcap < n or count > cap:
         raise CfrFileError("corrupt (bad table sizes)")
+    return kw, count, n, cap, vcap, dtype
+
+
+def _checkpoint(doc: dict, table: InfoSetTable) -> Checkpoint:
+    return Checkpoint(
+        game=str(doc["game"]),
+        algorithm=str(doc["algorithm"]),
+        settings=dict(doc["settings"]),
+        iteration=int(doc["iteration"]),
+        rng=dict(doc["rng"]),
+        table=table,
+        extra=dict(doc.get("extra", {})),
+    )
+
+
+def _restore_format_1(doc: dict) -> Checkpoint:
+    """A format-1 checkpoint: the arrays are bin fields of the header map itself."""
+    kw, count, n, cap, vcap, dtype = _table_description(doc)
+    blobs = [doc["arrays"][k] for k in _ARRAYS]
+    if not all(isinstance(b, bytes) for b in blobs):
+        raise CfrFileError("corrupt (array fields are not bytes)")
+    h = hashlib.blake2b(digest_size=16)
+    for b in blobs:
+        h.update(b)
+    if h.digest() != doc["checksum"]:
+        raise CfrFileError("corrupt (checksum mismatch)")
+    le = dtype.newbyteorder("<")
+    table = InfoSetTable(key_words=kw, dtype=dtype, capacity=16, value_capacity=16)
+    table.keys = np.frombuffer(blobs[0], dtype="<u8").astype(np.uint64).reshape(cap, kw)
+    table.meta = np.frombuffer(blobs[1], dtype=np.uint8).copy()
+    table.offsets = np.frombuffer(blobs[2], dtype="<u4").astype(np.uint32)
+    table.regrets = np.zeros(vcap, dtype=dtype)
+    table.strategy = np.zeros(vcap, dtype=dtype)
+    table.regrets[:n] = np.frombuffer(blobs[3], dtype=le)
+    table.strategy[:n] = np.frombuffer(blobs[4], dtype=le)
+    if table.meta.shape[0] != cap or int(np.count_nonzero(table.meta)) != count:
+        raise CfrFileError("corrupt (array sizes disagree with the header)")
+    table.count, table.n_values = count, n
+    return _checkpoint(doc, table)
+
+
+def _restore(path: str, doc: dict, offset: int) -> Checkpoint:
+    kw, count, n, cap, vcap, dtype = _table_description(doc)
     expected = {"keys": ("<u8", cap * kw), "meta": ("|u1", cap), "offsets": ("<u4", cap),
                 "regrets": (dtype.newbyteorder("<").str, n),
                 "strategy": (dtype.newbyteorder("<").str, n)}
@@ -209,12 +270,4 @@ def _restore(path: str, doc: dict, offset: int) -> Checkpoint:
     if int(np.count_nonzero(table.meta)) != count:
         raise CfrFileError("corrupt (slot count disagrees with the header)")
     table.count, table.n_values = count, n
-    return Checkpoint(
-        game=str(doc["game"]),
-        algorithm=str(doc["algorithm"]),
-        settings=dict(doc["settings"]),
-        iteration=int(doc["iteration"]),
-        rng=dict(doc["rng"]),
-        table=table,
-        extra=dict(doc.get("extra", {})),
-    )
+    return _checkpoint(doc, table)
