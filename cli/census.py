@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from cli.arguments import positive_int, seed as seed_type
+
 DESCRIPTION = """\
 Walk the full abstract game tree of N random deals, exactly as the trainer does (every
 abstract action at every decision, forced moves played, each deal stopped once its score is
@@ -20,26 +22,6 @@ examples:
 """
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be in 0 .. 2**64 - 1: {value}")
-    return value
-
-
 def register(subparsers) -> None:
     """Add the `census` subcommand."""
     p = subparsers.add_parser(
@@ -49,9 +31,9 @@ def register(subparsers) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--deals", type=_positive, required=True, metavar="N",
+    p.add_argument("--deals", type=positive_int, required=True, metavar="N",
                    help="number of random deals to walk")
-    p.add_argument("--seed", type=_seed, default=0, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=0, metavar="S",
                    help="seed of the deals (default: 0)")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object instead of a table")

@@ -10,6 +10,7 @@ import signal
 import sys
 
 from cli.errors import UserError
+from cli.arguments import positive_int
 
 # Games `solve` can run (small enough for exact exploitability): name -> module with GAME.
 GAMES = {"kuhn": "games.kuhn", "leduc": "games.leduc"}
@@ -34,16 +35,6 @@ examples:
 """
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
-    return value
-
-
 def register(subparsers) -> None:
     """Add the `solve` subcommand."""
     p = subparsers.add_parser(
@@ -57,9 +48,9 @@ def register(subparsers) -> None:
                    help="the game: " + ", ".join(sorted(GAMES)))
     p.add_argument("--algorithm", choices=ALGORITHMS, default="cfr",
                    help="CFR variant (default: cfr)")
-    p.add_argument("--iterations", type=_positive, required=True, metavar="N",
+    p.add_argument("--iterations", type=positive_int, required=True, metavar="N",
                    help="total iterations to reach (a resumed run continues up to N)")
-    p.add_argument("--report-every", type=_positive, default=None, metavar="K",
+    p.add_argument("--report-every", type=positive_int, default=None, metavar="K",
                    help="report every K iterations, and at N (default: N // 10, at least 1)")
     p.add_argument("--simultaneous", action="store_true",
                    help="update both players in one pass instead of alternating")

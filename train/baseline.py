@@ -15,11 +15,10 @@ STAGE = "baseline"
 DEFAULTS = {"seed": 0, "batch": 1}
 
 
-def baseline_stage(seed: int, batch: int) -> Stage:
-    """The baseline `Stage` for a seed and batch size (the settings that fix its results)."""
-    from train.setback_game import GAME
-
-    settings = {
+def setback_settings(seed: int, batch: int, **more) -> dict:
+    """The settings every Setback stage records (and a resume must match): seed, batch, the
+    algorithm as run, and the abstraction; `more` adds the stage's own."""
+    return {
         "seed": int(seed),
         "batch": int(batch),
         "dtype": "float32",
@@ -27,5 +26,12 @@ def baseline_stage(seed: int, batch: int) -> Stage:
         "updates": "simultaneous",
         "abstraction": ABSTRACTION_NAME,
         "abstraction_version": ABSTRACTION_VERSION,
+        **more,
     }
-    return Stage(STAGE, GAME, settings, payoff_sign=-1.0)
+
+
+def baseline_stage(seed: int, batch: int) -> Stage:
+    """The baseline `Stage` for a seed and batch size (the settings that fix its results)."""
+    from train.setback_game import GAME
+
+    return Stage(STAGE, GAME, setback_settings(seed, batch), payoff_sign=-1.0)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from abstraction.setback import bootstrap_game as B
-from abstraction.setback.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 from cfr.game import Game
+from train.baseline import setback_settings
 from train.baseline_policy import BaselinePolicy, load_policy
 from train.runner import Stage
 
@@ -59,16 +59,7 @@ class EpisodeRoots:
 def bootstrap_stage(baseline: str, seed: int, batch: int) -> Stage:
     """The bootstrap `Stage` on the baseline at `baseline` (run directory or strategy file)."""
     policy = load_policy(baseline)
-    settings = {
-        "seed": int(seed),
-        "batch": int(batch),
-        "dtype": "float32",
-        "algorithm": "cfr",
-        "updates": "simultaneous",
-        "abstraction": ABSTRACTION_NAME,
-        "abstraction_version": ABSTRACTION_VERSION,
-        "baseline": policy.source,
-        "baseline_iterations": policy.iterations,
-        "baseline_keys": int(policy.keys.size),
-    }
+    settings = setback_settings(seed, batch, baseline=policy.source,
+                                baseline_iterations=policy.iterations,
+                                baseline_keys=int(policy.keys.size))
     return Stage(STAGE, GAME, settings, root_for=EpisodeRoots(policy), payoff_sign=-1.0)
