@@ -45,10 +45,19 @@ CARDS_DEALT = 24
 @njit(cache=True)
 def reset_deal(state, hands):
     """Start a deal in `state` from the four hands (masks by seat relative to the dealer)."""
-    state[:] = 0
+    for i in range(STATE_SIZE):
+        state[i] = 0
     for seat in range(4):
         state[HAND + seat] = hands[seat]
         state[DEALT + seat] = hands[seat]
+    start_auction(state)
+
+
+@njit(cache=True, _nrt=False)
+def start_auction(state):
+    """Open the auction on a state whose hands are dealt and whose other fields are zero:
+    nobody has bid, the dealer's left bids first, no trump, no trick."""
+    for seat in range(4):
         state[BID + seat] = -1
     state[PHASE] = PHASE_AUCTION
     state[TO_ACT] = 1  # the dealer's left bids first
