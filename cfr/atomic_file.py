@@ -19,6 +19,7 @@ def atomic_path(path: str, suffix: str = ""):
     directory = os.path.dirname(os.path.abspath(path)) or "."
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=directory)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would make every output private
     try:
         yield tmp
         with open(tmp, "rb+") as handle:
@@ -39,6 +40,12 @@ def atomic_writer(path: str, suffix: str = ""):
         with open(tmp, "wb") as handle:
             yield handle
             handle.flush()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_directory(directory: str) -> None:
