@@ -29,19 +29,13 @@ from games.bits import popcount
 from games.setback.rules import apply_move
 from games.setback.scoring import is_exhausted, score_difference
 from games.setback.state import (
-    BID,
     DEALT,
-    FIRST_LEAD,
     HAND,
-    HIGH_BIDDER,
     PHASE,
-    PHASE_AUCTION,
     PHASE_OVER,
     STATE_SIZE,
     TO_ACT,
-    TRICK,
-    TRUMP,
-    WINNING,
+    start_auction,
 )
 
 CHANCE = -1
@@ -98,17 +92,8 @@ def _deal_card(state, card, child_out):
     bit = np.int64(1) << card
     child_out[DEALT + seat] |= bit
     child_out[HAND + seat] |= bit
-    if k + 1 == CARDS_DEALT:  # start the auction as state.reset_deal does
-        for s in range(4):
-            child_out[BID + s] = -1
-        child_out[PHASE] = PHASE_AUCTION
-        child_out[TO_ACT] = 1
-        child_out[HIGH_BIDDER] = -1
-        child_out[TRUMP] = -1
-        for i in range(4):
-            child_out[TRICK + i] = -1
-        child_out[FIRST_LEAD] = -1
-        child_out[WINNING] = -1
+    if k + 1 == CARDS_DEALT:  # every card dealt: open the auction as reset_deal does
+        start_auction(child_out)
 
 
 @njit(APPLY_SIG, cache=True, _nrt=False)
