@@ -7,7 +7,6 @@ locate their bits without loops.
 from __future__ import annotations
 
 from numba import njit, types
-from numba.core import cgutils  # noqa: F401  (keeps numba's extension API loaded)
 from numba.extending import intrinsic
 
 

@@ -6,7 +6,6 @@ the kernels agree with a literal reading of the spec (`setback_abstraction_refer
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH, SIT_FOLLOW, abstract_decision
 from abstraction.setback.describe import decision_tokens, describe_decision, move_text

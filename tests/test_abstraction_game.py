@@ -20,7 +20,6 @@ from abstraction.setback import abstract_game as G
 from abstraction.setback.key_layout import KIND_AUCTION, key_kind
 from cfr import game as cfr_game
 from cfr.rng import word
-from games.rng import new_rng
 from games.setback import state as S
 from games.setback.scoring import is_exhausted, score_difference
 from train.setback_game import GAME
