@@ -2,7 +2,6 @@
 deals played to the last card with scores drawn at random; player names parse with clear
 errors; the strategy-file player chooses what the database player chooses."""
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 

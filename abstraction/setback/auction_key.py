@@ -14,7 +14,7 @@ from abstraction.setback.card_masks import JACK_BIT, suit_field
 from abstraction.setback.hand_code import hand_code
 from abstraction.setback.key_layout import BID_SHIFT, KIND_AUCTION_TAG
 from abstraction.setback.suits import top_suits
-from games.setback.rules import BID_MOVE, legal_bids
+from games.setback.rules import bid_moves, legal_bids
 from games.setback.state import HAND, HIGH_BID, TO_ACT
 
 BID_TOKENS = ("P", "", "2", "3", "4")  # token i = bid i (bit i of the action mask)
@@ -39,12 +39,7 @@ def auction_actions(state, moves_out):
     bids = legal_bids(state)
     if bids >> 4 & 1 and not holds_top_jack(state[HAND + state[TO_ACT]]):
         bids &= ~(1 << 4)
-    n = 0
-    for bid in range(5):
-        if bids >> bid & 1:
-            moves_out[n] = BID_MOVE + bid
-            n += 1
-    return n, bids
+    return bid_moves(bids, moves_out), bids
 
 
 @njit(cache=True)

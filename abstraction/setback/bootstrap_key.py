@@ -19,7 +19,7 @@ from abstraction.setback.key_layout import (
     N_BIDS_SHIFT,
     NEED_SHIFT,
 )
-from games.setback.rules import BID_MOVE, legal_bids
+from games.setback.rules import bid_moves, legal_bids
 from games.setback.state import HAND, HIGH_BID, HIGH_BIDDER, N_BIDS, TO_ACT
 
 
@@ -48,12 +48,7 @@ def score_text(us: int, them: int) -> str:
 def bootstrap_actions(state, moves_out):
     """Every legal bid into `moves_out` (Pass, Two, Three, Four); returns (count, bid mask)."""
     bids = legal_bids(state)
-    n = 0
-    for bid in range(5):
-        if bids >> bid & 1:
-            moves_out[n] = BID_MOVE + bid
-            n += 1
-    return n, bids
+    return bid_moves(bids, moves_out), bids
 
 
 @njit(cache=True)

@@ -76,16 +76,24 @@ def legal_cards(state):
     return of_led | (hand & suit_mask(state[TRUMP]))
 
 
+@njit(cache=True, inline="always")
+def bid_moves(bids, moves):
+    """Write the bids of a bid mask (bit b: 0 Pass, 2, 3, 4) into `moves` in the order Pass,
+    Two, Three, Four, as moves; return their count."""
+    n = 0
+    for bid in range(5):
+        if bids >> bid & 1:
+            moves[n] = BID_MOVE + bid
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def legal_moves(state, moves):
     """Write the legal moves of the seat to act into `moves` (ascending); return their count."""
     n = 0
     if state[PHASE] == PHASE_AUCTION:
-        bids = legal_bids(state)
-        for bid in range(5):
-            if bids >> bid & 1:
-                moves[n] = BID_MOVE + bid
-                n += 1
+        n = bid_moves(legal_bids(state), moves)
     elif state[PHASE] == PHASE_PLAY:
         cards = legal_cards(state)
         while cards:
