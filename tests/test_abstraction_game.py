@@ -128,3 +128,32 @@ def test_all_pass_scores_zero():
         GAME.apply(state, 52, child)  # Pass is always an abstract action
         state = child.copy()
     assert GAME.current_player(state) == G.TERMINAL and GAME.utility(state) == 0.0
+
+
+def test_decision_equals_the_abstraction_kernel_at_every_state_of_random_deals():
+    """The game's forced-card shortcut answers exactly what `abstract_decision` answers."""
+    from abstraction.setback.decision import abstract_decision
+    from games.rng import below, new_rng
+    from games.setback import state as S
+
+    rng = new_rng(11)
+    state = np.zeros(S.STATE_SIZE, np.int64)
+    child = np.zeros(S.STATE_SIZE, np.int64)
+    moves = np.zeros(8, np.int64)
+    expected = np.zeros(8, np.int64)
+    key = np.zeros(2, np.uint64)
+    checked = forced = 0
+    for _ in range(300):
+        S.random_deal(rng, state)
+        while G.current_player(state) >= 0:
+            key[:] = 0
+            n = G.decision(state, moves, key)
+            m, _, _, want_key = abstract_decision(state, expected)
+            assert n == m and list(moves[:n]) == list(expected[:m])
+            if n >= 2:
+                assert key[0] == want_key
+            forced += n == 1
+            checked += 1
+            G.apply(state, moves[below(rng, n)], child)
+            state[:] = child
+    assert checked > 5000 and forced > 1000

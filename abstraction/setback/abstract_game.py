@@ -25,16 +25,18 @@ import numpy as np
 from numba import njit, types
 
 from abstraction.setback.decision import abstract_decision
-from games.bits import popcount
-from games.setback.rules import apply_move
+from games.bits import lowest_bit, popcount
+from games.setback.rules import apply_move, legal_cards
 from games.setback.scoring import is_exhausted, score_difference
 from games.setback.state import (
     DEALT,
     HAND,
     PHASE,
     PHASE_OVER,
+    PHASE_PLAY,
     STATE_SIZE,
     TO_ACT,
+    TRUMP,
     start_auction,
 )
 
@@ -78,7 +80,15 @@ def current_player(state):
 
 @njit(DECISION_SIG, cache=True, _nrt=False)
 def decision(state, actions_out, key_out):
-    """The abstract actions as moves in canonical order; the baseline key when n >= 2."""
+    """The abstract actions as moves in canonical order; the baseline key when n >= 2.
+
+    A seat with a single legal card after the first lead has a single abstract action, that
+    card: it is answered without classifying (a large share of the tree's nodes)."""
+    if state[PHASE] == PHASE_PLAY and state[TRUMP] >= 0:
+        legal = legal_cards(state)
+        if legal & (legal - 1) == 0:
+            actions_out[0] = lowest_bit(legal)
+            return 1
     n, situation, tokens, key = abstract_decision(state, actions_out)
     if n >= 2:
         key_out[0] = key
