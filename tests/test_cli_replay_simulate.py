@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cli.main import main
+from cli_runner import run_cli
 
 WORKED = {
     "dealer": "S",
@@ -18,16 +18,6 @@ WORKED = {
     },
     "moves": ["3", "P", "P", "P", "AS", "4S", "TS", "6S", "KH", "QH", "AH", "4H"],
 }
-
-
-def run_cli(capsys, argv):
-    """Run the CLI in-process; return (status, stdout, stderr)."""
-    try:
-        status = main(argv)
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def replay(tmp_path, capsys, spec):

@@ -7,22 +7,12 @@ import sys
 
 import pytest
 
-from cli.main import main
+from cli_runner import run_cli
 from db.synthetic import write_table
 
 BASELINE = {"0AJx2": [0.1, 0.2, 0.6, 0.1], "...+0At4t..0TTTQ": [0.75, 0.25],
             "Hx.+0.......TxT2TJS.W": [0.1, 0.1, 0.1, 0.6, 0.1]}
 BOOTSTRAP = {"x./0/-1/0/AJx2........": [0.0, 0.1, 0.2, 0.7]}
-
-
-def run_cli(capsys, argv):
-    """Run the CLI in-process; return (status, stdout, stderr)."""
-    try:
-        status = main(argv)
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -13,18 +13,14 @@ import pytest
 from cfr import checkpoint
 from cfr.strategy_file import read_strategy
 from cli.main import main
+from cli_runner import run_cli
 from train.export import average_strategy
 
 SEED = 2  # deals 1 and 2 of this seed have small abstract trees (fast tests)
 
 
 def cli(capsys, *argv):
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_cli(capsys, argv)
 
 
 def baseline(capsys, run, iterations, *extra):
