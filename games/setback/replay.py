@@ -34,6 +34,7 @@ def replay(spec: dict, describe: Describe | None = None) -> dict:
     deal = Deal(spec["dealer"], spec["hands"])
 
     def situation() -> dict:
+        """The seat to act, the phase and the legal moves (plus the describer's fields)."""
         entry = {"seat": deal.to_act, "phase": deal.phase, "legal": deal.legal_moves()}
         if describe is not None:
             entry.update(describe(deal, spec))
