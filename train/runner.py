@@ -21,7 +21,7 @@ import os
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -53,7 +53,6 @@ class Stage:
     settings: dict
     root_for: Callable[[int], np.ndarray] | None = None
     payoff_sign: float = -1.0
-    extra_header: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -181,9 +180,9 @@ class Trainer:
         """Write the checkpoint, then its log row."""
         p = self.progress
         checkpoint.save(self.run_dir.checkpoint_path, self.stage.game.name, "cfr",
-                        {**self.stage.settings, **self.stage.extra_header}, p.iteration,
-                        p.table, extra={"stage": self.stage.name, "payoff_sum": p.payoff_sum,
-                                        "seconds": p.seconds})
+                        self.stage.settings, p.iteration, p.table,
+                        extra={"stage": self.stage.name, "payoff_sum": p.payoff_sum,
+                               "seconds": p.seconds})
         self.run_dir.append_log({
             "iteration": p.iteration,
             "payoff": f"{p.payoff:.6f}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
+from games.bits import lowest_bit
 from games.setback.cards import card_rank, card_suit, suit_mask
 from games.setback.scoring import exhaustion_test
 from games.setback.state import (
@@ -193,17 +193,3 @@ def apply_move(state, move):
         apply_bid(state, move - BID_MOVE)
     else:
         apply_card(state, move)
-
-
-@njit(cache=True, inline="always")
-def trick_winner_seat(state):
-    """Seat now winning the current trick, -1 before its first card."""
-    if state[WINNING] < 0:
-        return -1
-    return (state[LEADER] + state[WINNING]) % 4
-
-
-@njit(cache=True, inline="always")
-def cards_in_hand(state, seat):
-    """Number of cards `seat` still holds."""
-    return popcount(state[HAND + seat])
