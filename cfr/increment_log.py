@@ -137,16 +137,24 @@ def merge_kernel(keys, meta, offsets, regrets, strategy, tcounts,
     cursor[1] = pos
 
 
-def merge(table: InfoSetTable, log: IncrementLog) -> None:
-    """Add every entry of `log` to `table` in order, inserting new keys and growing as needed."""
+def merge(table: InfoSetTable, log: IncrementLog, segment: tuple[int, int, int] | None = None
+          ) -> None:
+    """Add every entry of `log` to `table` in order, inserting new keys and growing as needed.
+
+    `segment` = (first entry, end entry, first entry's value position) merges only those
+    entries (one episode of a log that holds several)."""
     if log.overflowed:
         raise ValueError("cannot merge an overflowed increment log")
     cursor = np.zeros(3, dtype=np.int64)
+    end = log.counts
+    if segment is not None:
+        cursor[0], cursor[1] = segment[0], segment[2]
+        end = np.array([segment[1], 0, 0], dtype=np.int64)
     tcounts = np.zeros(3, dtype=np.int64)
     while True:
         tcounts[0], tcounts[1], tcounts[2] = table.count, table.n_values, table.max_count
         merge_kernel(table.keys, table.meta, table.offsets, table.regrets, table.strategy,
-                     tcounts, log.offset, log.key, log.meta, log.values, log.counts, cursor)
+                     tcounts, log.offset, log.key, log.meta, log.values, end, cursor)
         table.count, table.n_values = int(tcounts[0]), int(tcounts[1])
         if cursor[2] == 0:
             return

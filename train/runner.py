@@ -2,16 +2,22 @@
 
 An iteration is one sampled episode (a deal). Iterations are grouped in batches of `batch`
 consecutive iterations on a fixed grid (iterations kB+1 .. (k+1)B). Every episode of a batch is
-traversed against the table frozen at the start of the batch; the batch is split into `workers`
-contiguous slices, each traversed by its own thread (the numba kernels release the GIL) into
-its own increment log, and the logs are merged in slice order, so the merged sums are formed in
-episode order whatever the number of workers: the same seed and batch size give the same table
-for any `workers`. With batch 1 this is plain (chance-sampled, simultaneous) CFR.
+traversed against the table frozen at the start of the batch (`cfr.episode_pass`: each
+episode's repeated info sets summed into one log entry per key). The `workers` threads (the
+numba kernel releases the GIL) take the batch's episodes one at a time, whichever is free
+next, so a few huge young deals do not leave a thread idle; each episode's entries are a
+segment of its thread's log, and the segments are merged in episode order. An episode's
+increments depend only on the episode and the frozen table, so the same seed and batch size
+give the same table for any `workers`. With batch 1 this is plain (chance-sampled,
+simultaneous) CFR.
 
 Checkpoints are written between batches, every `checkpoint_every` seconds, at the end, and on
-Ctrl-C / SIGTERM (the signal only sets a flag; the loop finishes its batch, saves and returns).
-A `kill -9` loses at most the work since the last checkpoint. Resuming from a checkpoint taken
-on the batch grid continues bit for bit as if never stopped.
+Ctrl-C / SIGTERM: the signal stops the batch in flight within a fraction of a second (the
+passes poll a stop flag), the batch is abandoned (nothing of it was merged, so the table is
+still the state at its start), the checkpoint is written and the loop returns; a second
+signal exits at once without writing. A `kill -9` loses at most the work since the last
+checkpoint. Resuming from a checkpoint taken on the batch grid continues bit for bit as if
+never stopped.
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
 
@@ -29,9 +36,10 @@ import numpy as np
 from cfr import checkpoint, rng
 from cfr.errors import TableFullError
 from cfr.game import Game
-from cfr.increment_log import IncrementLog, merge
+from cfr.episode_pass import STOP, VISITS, EpisodeLog, EpisodeMap, EpisodeStopped, run_episode
+from cfr.increment_log import ENTRIES, VALUES, merge
 from cfr.table import InfoSetTable
-from cfr.traversal import Scratch, traverse
+from cfr.traversal import Scratch
 from train.errors import RunError
 from train.run_directory import RunDirectory
 
@@ -102,9 +110,9 @@ class Trainer:
         self.checkpoint_every = float(checkpoint_every)
         self.show_progress = show_progress
         self.progress = self._open(memory_limit_bytes)
-        # Sized for a Setback deal (~10^5..10^6 decisions), so most batches never regrow.
-        self.logs = [IncrementLog(stage.game.key_words, entries=1 << 18, values=1 << 21)
-                     for _ in range(workers)]
+        kw = stage.game.key_words
+        self.logs = [EpisodeLog(kw) for _ in range(workers)]
+        self.maps = [EpisodeMap(kw) for _ in range(workers)]
         self.scratch = [Scratch(stage.game) for _ in range(workers)]
         self._stop_signal: int | None = None
 
@@ -138,42 +146,67 @@ class Trainer:
         return Progress(table)
 
     # ---- one batch ---------------------------------------------------------------------
-    def _traverse_slice(self, worker: int, first: int, last: int):
-        """Traverse iterations first..last (1-based, inclusive) for `worker`.
+    @property
+    def _initial_root(self) -> np.ndarray:
+        return np.ascontiguousarray(self.stage.game.initial_state(), dtype=np.int64)
 
-        Returns (player 0's root value of each episode, the logs to merge, in episode order)."""
-        stage, table = self.stage, self.progress.table
-        scratch = self.scratch[worker]
-        seed = np.uint64(stage.settings["seed"])
-        words = [rng.word(seed, np.uint64(t)) for t in range(first, last + 1)]
-        values = np.zeros(len(words), dtype=np.float64)
+    def _episode_root(self, t: int) -> tuple[np.ndarray, bool, int]:
+        """Episode t's root, whether its chance is sampled, and its word."""
+        stage = self.stage
+        word = int(rng.word(np.uint64(stage.settings["seed"]), np.uint64(t)))
         if stage.root_for is None:
-            log = self.logs[worker]
-            traverse(stage.game, table, log, -1, 1.0, True, words, scratch=scratch,
-                     word_values=values)
-            return values, [log]
-        # Episodes with prepared roots: one pass (and one small log) per episode.
-        logs = []
-        for i, w in enumerate(words):
-            log = IncrementLog(stage.game.key_words, entries=256, values=2048)
-            values[i] = traverse(stage.game, table, log, -1, 1.0, False, (0,),
-                                 scratch=scratch, root=stage.root_for(int(w)))
-            logs.append(log)
-        return values, logs
+            return self._initial_root, True, word
+        return np.ascontiguousarray(stage.root_for(word), dtype=np.int64), False, 0
 
-    def _run_batch(self, pool: ThreadPoolExecutor | None, first: int, last: int) -> list:
-        n = last - first + 1
-        k = min(self.workers, n)
-        bounds = [first + (n * i) // k for i in range(k + 1)]
-        slices = [(i, bounds[i], bounds[i + 1] - 1) for i in range(k)]
-        if pool is None or k == 1:
-            results = [self._traverse_slice(*s) for s in slices]
-        else:
-            results = list(pool.map(lambda s: self._traverse_slice(*s), slices))
-        logs = [log for _, worker_logs in results for log in worker_logs]
-        for log in logs:
-            merge(self.progress.table, log)
-        return [v for values, _ in results for v in values]
+    def _worker(self, w: int, episodes, lock: threading.Lock) -> list:
+        """Traverse episodes taken from `episodes` until none is left or a stop is asked.
+
+        Returns the segments of thread w's log: (episode, first entry, end entry, first value
+        position, root value), or None when the batch was stopped."""
+        log, episode_map, scratch = self.logs[w], self.maps[w], self.scratch[w]
+        log.clear()
+        segments = []
+        while True:
+            with lock:
+                t = next(episodes, None)
+            if t is None:
+                return segments
+            root, sampled, word = self._episode_root(t)
+            e0, v0 = int(log.counts[ENTRIES]), int(log.counts[VALUES])
+            try:
+                value = run_episode(self.stage.game, self.progress.table, log, episode_map,
+                                    scratch, root, sampled, word)
+            except EpisodeStopped:
+                return None
+            segments.append((t, e0, int(log.counts[ENTRIES]), v0, value))
+
+    def _run_batch(self, pool: ThreadPoolExecutor, first: int, last: int) -> list | None:
+        """Traverse iterations first..last against the frozen table, then merge them in
+        order; return each episode's root value for player 0, or None if a stop signal
+        abandoned the batch (the table is then untouched)."""
+        k = min(self.workers, last - first + 1)
+        episodes, lock = iter(range(first, last + 1)), threading.Lock()
+        futures = [pool.submit(self._worker, w, episodes, lock) for w in range(k)]
+        pending = futures
+        while pending:  # short waits, so the main thread keeps answering signals
+            done, pending = wait(pending, timeout=0.25, return_when=FIRST_EXCEPTION)
+            if any(f.exception() is not None for f in done):
+                self._request_stop_of_passes()
+                wait(pending)
+                for f in done:
+                    f.result()  # re-raise the worker's error
+        results = [f.result() for f in futures]
+        if any(r is None for r in results):
+            return None
+        ordered = sorted((seg + (w,)) for w, segments in enumerate(results) for seg in segments)
+        for t, e0, e1, v0, _, w in ordered:
+            merge(self.progress.table, self.logs[w], (e0, e1, v0))
+        self.keyed_visits = sum(int(m.control[VISITS]) for m in self.maps)
+        return [seg[4] for seg in ordered]
+
+    def _request_stop_of_passes(self) -> None:
+        for episode_map in self.maps:
+            episode_map.control[STOP] = 1
 
     # ---- checkpoints -------------------------------------------------------------------
     def save(self) -> None:
@@ -192,9 +225,13 @@ class Trainer:
         })
 
     @contextlib.contextmanager
-    def _signals_stop_between_batches(self):
+    def _signals_stop_the_batch(self):
+        """First SIGINT/SIGTERM: stop the passes in flight, save, return. Second: exit now."""
         def handler(signum, frame):
+            if self._stop_signal is not None:
+                os._exit(128 + signum)  # the user insists: leave without writing anything
             self._stop_signal = signum
+            self._request_stop_of_passes()
 
         previous = {}
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -223,10 +260,12 @@ class Trainer:
         last_save = time.monotonic()
         bar = tqdm(total=target_iterations, initial=min(p.iteration, target_iterations),
                    unit="deal", disable=not self.show_progress, dynamic_ncols=True)
-        pool = ThreadPoolExecutor(self.workers) if self.workers > 1 else None
+        # Even one worker runs in a thread: the main thread stays free to answer signals
+        # while the kernel runs.
+        pool = ThreadPoolExecutor(self.workers)
         try:
-            with self._signals_stop_between_batches():
-                while p.iteration < target_iterations:
+            with self._signals_stop_the_batch():
+                while p.iteration < target_iterations and self._stop_signal is None:
                     first = p.iteration + 1
                     grid_end = (p.iteration // self.batch + 1) * self.batch
                     last = min(grid_end, target_iterations)
@@ -239,6 +278,8 @@ class Trainer:
                         raise RunError(f"{exc}; the run stays at its last checkpoint "
                                        f"({self._checkpointed_iteration()}); raise "
                                        "--memory-limit to go on") from None
+                    if root_values is None:  # stopped: the batch is abandoned, not merged
+                        break
                     p.seconds += time.perf_counter() - start
                     for v in root_values:  # episode by episode: exact whatever the workers
                         p.payoff_sum += self.stage.payoff_sign * float(v)
@@ -247,17 +288,16 @@ class Trainer:
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",
                                     payoff=f"{p.payoff:.5f}", refresh=False)
                     bar.update(last - first + 1)
-                    if self._stop_signal is not None:
-                        stopped = signal.Signals(self._stop_signal).name
-                        break
-                    if time.monotonic() - last_save >= self.checkpoint_every:
+                    if self._stop_signal is None and \
+                            time.monotonic() - last_save >= self.checkpoint_every:
                         self.save()
                         last_save = time.monotonic()
-            self.save()
+                if self._stop_signal is not None:
+                    stopped = signal.Signals(self._stop_signal).name
+                self.save()
         finally:
             bar.close()
-            if pool is not None:
-                pool.shutdown()
+            pool.shutdown()
         return {
             "iteration": p.iteration,
             "payoff": p.payoff,

@@ -1,0 +1,354 @@
+"""The trainer's pass: one episode against a frozen table, its repeated info sets aggregated.
+
+Same formulas as `cfr.traversal` (simultaneous updates: both players' regrets and strategy
+sums in one pass; see that module's docstring), with the work per keyed decision cut to what
+the key kernel costs. In a sampled Setback deal one info set is met many times (an abstraction
+with imperfect recall: a young deal walks ~10^6 keyed decisions over ~10^4 distinct keys), so:
+
+- an *episode map* (a small open-addressing table, private to the worker, cleared in O(1)
+  per episode by a generation stamp) remembers every key met in the episode: its slot points
+  to the key's entry in the increment log, which holds the frozen strategy sigma(I) (regret
+  matching done once per key and episode, not per visit) and the key's running increments;
+- the big frozen table is probed once per key and episode instead of once per visit: that
+  probe is a cache miss once the table outgrows the cache, the map's is not;
+- a revisit adds its regret and strategy increments into the entry in place, so the log holds
+  one entry per distinct key of the episode: its size follows the episode's distinct keys,
+  not its tree.
+
+Each episode's increments are therefore sums over its visits, formed in visit (post-)order in
+float64, and the merge adds one sum per key and episode to the table, episodes in order. That
+is the same float64 sum as adding each visit's increment to the table directly, up to the
+association of the additions (tested to 1e-12 against the unaggregated pass); and since an
+episode's sums depend only on the episode and the frozen table, the table after a batch
+depends on the seed and the batch, never on how many workers traversed its episodes.
+
+A pass can be stopped from outside (Ctrl-C): it polls `control[STOP]` every few thousand
+nodes and returns with status `STOPPED`; nothing of a stopped episode may be merged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+
+from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
+from cfr.increment_log import ENTRIES, VALUES, IncrementLog
+from cfr.regret_matching import regret_matching
+from cfr.rng import mix_word
+from cfr.table import InfoSetTable, find_offset, key_hash
+
+# control[] fields
+STATUS, GENERATION, MAP_COUNT, STOP, VISITS = 0, 1, 2, 3, 4
+CONTROL_SIZE = 5
+# control[STATUS] after a pass
+DONE, LOG_FULL, MAP_FULL, STOPPED = 0, 1, 2, 3
+# the map may hold at most this share of its slots (linear probing stays short)
+MAP_LOAD = 0.5
+# nodes between two looks at control[STOP] (a power of two)
+_STOP_POLL_MASK = (1 << 14) - 1
+
+_PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _map_slot(m_keys, m_gen, gen, key):
+    """The episode map's slot holding `key`, or the free slot where it would go."""
+    mask = np.uint64(m_gen.shape[0] - 1)
+    kw = m_keys.shape[1]
+    slot = np.int64(key_hash(key, kw) & mask)
+    while m_gen[slot] == gen:
+        same = True
+        for w in range(kw):
+            if m_keys[slot, w] != key[w]:
+                same = False
+        if same:
+            return slot
+        slot = np.int64((np.uint64(slot) + np.uint64(1)) & mask)
+    return slot
+
+
+def _sig(val):
+    return types.float64(
+        *FUNCTION_TYPES,
+        types.int64[::1],  # root state
+        types.int64[:, ::1], types.int64[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+        types.uint64[:, ::1], types.float64[:, ::1], types.int64[:, ::1],  # scratch
+        types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
+        types.uint64[:, ::1], types.uint32[::1], types.int64[::1],  # map: keys, gen, entry pos
+        types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
+        types.float64[::1], types.int64[::1],  # log: offset, key, meta, values, sigma, counts
+        types.int64[::1],  # control
+        types.int64, types.uint64,  # sampled, word
+    )
+
+
+@njit([_sig(types.float64), _sig(types.float32)], cache=True, nogil=True, _nrt=False)
+def episode_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
+                   root, states, actions, probs, cvals, keys, floats, ints,
+                   t_keys, t_meta, t_offsets, t_regrets,
+                   m_keys, m_gen, m_pos,
+                   lg_offset, lg_key, lg_meta, lg_values, lg_sigma, lg_counts,
+                   control, sampled, word):
+    """One episode from `root` (chance drawn from `word` when `sampled`), appending one log
+    entry per distinct key to the log after its current entries; returns the root's v_0.
+
+    `control[STATUS]` says how it ended (DONE, or LOG_FULL / MAP_FULL: the caller grows that
+    and reruns the episode from the same log position, or STOPPED). The caller advances
+    `control[GENERATION]` before each episode (a map slot is live only with the current one).
+    An explicit-stack walk as in `cfr.traversal.pass_kernel`; frame d's `pos` is its key's
+    value position in the log: sigma at lg_sigma[pos:pos+n], regret increments at
+    lg_values[pos:pos+n], strategy increments at lg_values[pos+n:pos+2n].
+    """
+    reach = floats
+    value = floats[:, 3]
+    kind = ints[:, 0]
+    count = ints[:, 1]
+    index = ints[:, 2]
+    pos_of = ints[:, 3]
+    player = ints[:, 4]
+    chance_k = ints[:, 5]
+    gen = np.uint32(control[GENERATION])
+    map_limit = np.int64(m_gen.shape[0] * MAP_LOAD)
+    n_entries_max = lg_offset.shape[0]
+    n_values_max = lg_values.shape[0]
+    control[STATUS] = DONE
+    control[MAP_COUNT] = 0
+    visits = np.int64(0)
+    steps = np.int64(0)
+    for i in range(root.shape[0]):
+        states[0, i] = root[i]
+    reach[0, 0] = 1.0
+    reach[0, 1] = 1.0
+    reach[0, 2] = 1.0
+    chance_k[0] = 0
+    d = 0
+    entering = True
+    ret = 0.0
+    while True:
+        steps += 1
+        if (steps & _STOP_POLL_MASK) == 0 and control[STOP] != 0:
+            control[STATUS] = STOPPED
+            return 0.0
+        if entering:
+            state = states[d]
+            p = current_player(state)
+            child = states[d + 1]
+            k = chance_k[d]
+            if p == TERMINAL:
+                ret = utility(state)
+                entering = False
+            elif p == CHANCE:
+                if sampled != 0:
+                    chance_sample(state, mix_word(word, k), child)
+                    kind[d] = _PASS_THROUGH
+                    reach[d + 1, 0] = reach[d, 0]
+                    reach[d + 1, 1] = reach[d, 1]
+                    reach[d + 1, 2] = reach[d, 2]
+                else:
+                    n = chance_outcomes(state, actions[d], probs[d])
+                    kind[d] = _CHANCE
+                    count[d] = n
+                    index[d] = 0
+                    value[d] = 0.0
+                    apply(state, actions[d, 0], child)
+                    reach[d + 1, 0] = reach[d, 0]
+                    reach[d + 1, 1] = reach[d, 1]
+                    reach[d + 1, 2] = reach[d, 2] * probs[d, 0]
+                chance_k[d + 1] = k + 1
+                d += 1
+            elif reach[d, 0] == 0.0 and reach[d, 1] == 0.0:
+                ret = 0.0
+                entering = False
+            else:
+                n = decision(state, actions[d], keys[d])
+                chance_k[d + 1] = k
+                reach[d + 1, 0] = reach[d, 0]
+                reach[d + 1, 1] = reach[d, 1]
+                reach[d + 1, 2] = reach[d, 2]
+                if n == 1:
+                    kind[d] = _PASS_THROUGH
+                else:
+                    visits += 1
+                    kind[d] = _DECISION
+                    count[d] = n
+                    index[d] = 0
+                    value[d] = 0.0
+                    player[d] = p
+                    key = keys[d]
+                    slot = _map_slot(m_keys, m_gen, gen, key)
+                    if m_gen[slot] == gen:
+                        pos = m_pos[slot]
+                        for a in range(n):
+                            probs[d, a] = lg_sigma[pos + a]
+                    else:
+                        # first visit of this key in the episode: probe the frozen table
+                        e = lg_counts[ENTRIES]
+                        pos = lg_counts[VALUES]
+                        if e >= n_entries_max or pos + 2 * n > n_values_max:
+                            control[STATUS] = LOG_FULL
+                            return 0.0
+                        if control[MAP_COUNT] >= map_limit:
+                            control[STATUS] = MAP_FULL
+                            return 0.0
+                        o = find_offset(t_keys, t_meta, t_offsets, key)
+                        if o >= 0:
+                            regret_matching(t_regrets, o, n, probs[d])
+                        else:
+                            for a in range(n):
+                                probs[d, a] = 1.0 / n
+                        lg_offset[e] = o
+                        for w in range(lg_key.shape[1]):
+                            lg_key[e, w] = key[w]
+                            m_keys[slot, w] = key[w]
+                        lg_meta[e] = n | (p << 7)
+                        for a in range(n):
+                            lg_sigma[pos + a] = probs[d, a]
+                            lg_values[pos + a] = 0.0
+                            lg_values[pos + n + a] = 0.0
+                        lg_counts[ENTRIES] = e + 1
+                        lg_counts[VALUES] = pos + 2 * n
+                        m_gen[slot] = gen
+                        m_pos[slot] = pos
+                        control[MAP_COUNT] += 1
+                    pos_of[d] = pos
+                    reach[d + 1, p] = reach[d, p] * probs[d, 0]
+                apply(state, actions[d, 0], child)
+                d += 1
+        else:
+            if d == 0:
+                control[VISITS] += visits
+                return ret
+            d -= 1
+            kd = kind[d]
+            if kd == _PASS_THROUGH:
+                continue
+            i = index[d]
+            if kd == _CHANCE:
+                value[d] += probs[d, i] * ret
+            else:
+                cvals[d, i] = ret
+                value[d] += probs[d, i] * ret
+            i += 1
+            if i < count[d]:
+                index[d] = i
+                apply(states[d], actions[d, i], states[d + 1])
+                if kd == _CHANCE:
+                    reach[d + 1, 2] = reach[d, 2] * probs[d, i]
+                else:
+                    p = player[d]
+                    reach[d + 1, p] = reach[d, p] * probs[d, i]
+                d += 1
+                entering = True
+                continue
+            ret = value[d]
+            if kd == _DECISION:
+                p = player[d]
+                n = count[d]
+                pos = pos_of[d]
+                v = value[d]
+                if p == 0:
+                    cf_reach = reach[d, 1] * reach[d, 2]
+                    wr = reach[d, 0]
+                    for a in range(n):
+                        lg_values[pos + a] += cf_reach * (cvals[d, a] - v)
+                else:
+                    cf_reach = reach[d, 0] * reach[d, 2]
+                    wr = reach[d, 1]
+                    for a in range(n):
+                        lg_values[pos + a] += cf_reach * (v - cvals[d, a])
+                for a in range(n):
+                    lg_values[pos + n + a] += wr * probs[d, a]
+
+
+class EpisodeLog(IncrementLog):
+    """An increment log that keeps its entries when it grows (episodes of a batch accumulate
+    in it) and carries each entry's frozen strategy beside its increments."""
+
+    def __init__(self, key_words: int = 1, entries: int = 1 << 14, values: int = 1 << 17):
+        super().__init__(key_words, entries, values)
+        self.sigma = np.zeros(values, dtype=np.float64)
+
+    def grow(self) -> None:
+        """Double the entry and value capacities, keeping every entry."""
+        e, v = int(self.counts[ENTRIES]), int(self.counts[VALUES])
+
+        n_entries = self.offset.shape[0]
+        for name in ("offset", "key", "meta"):
+            old = getattr(self, name)
+            new = np.zeros((2 * n_entries,) + old.shape[1:], dtype=old.dtype)
+            new[:e] = old[:e]
+            setattr(self, name, new)
+        for name in ("values", "sigma"):
+            old = getattr(self, name)
+            new = np.zeros(2 * old.shape[0], dtype=old.dtype)
+            new[:v] = old[:v]
+            setattr(self, name, new)
+        self.counts[2] = 0
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the log's arrays."""
+        return super().memory_bytes() + self.sigma.nbytes
+
+
+class EpisodeMap:
+    """The worker's map from an info-set key to its entry in the log, for one episode."""
+
+    def __init__(self, key_words: int = 1, slots: int = 1 << 15):
+        self.keys = np.zeros((slots, key_words), dtype=np.uint64)
+        self.gen = np.zeros(slots, dtype=np.uint32)
+        self.pos = np.zeros(slots, dtype=np.int64)
+        self.control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+
+    def next_episode(self) -> None:
+        """Forget every key (O(1): a new generation; the stamps are reset when it wraps)."""
+        g = int(self.control[GENERATION]) + 1
+        if g >= 2**32:
+            self.gen[:] = 0
+            g = 1
+        self.control[GENERATION] = g
+
+    def grow(self) -> None:
+        """Double the slots (contents dropped: the episode is run again)."""
+        slots = 2 * self.gen.shape[0]
+        self.keys = np.zeros((slots, self.keys.shape[1]), dtype=np.uint64)
+        self.gen = np.zeros(slots, dtype=np.uint32)
+        self.pos = np.zeros(slots, dtype=np.int64)
+
+    def memory_bytes(self) -> int:
+        """Bytes held by the map's arrays."""
+        return self.keys.nbytes + self.gen.nbytes + self.pos.nbytes
+
+
+class EpisodeStopped(Exception):
+    """The pass was stopped from outside (`control[STOP]`) before its episode finished."""
+
+
+def run_episode(game: Game, table: InfoSetTable, log: EpisodeLog, episode_map: EpisodeMap,
+                scratch, root: np.ndarray, sampled: bool, word: int) -> float:
+    """Traverse one episode against `table` (read only), appending its aggregated entries to
+    `log` after the ones already there; return player 0's root value.
+
+    Grows the log or the map and reruns the episode when one fills up. Raises
+    `EpisodeStopped` (the log truncated back to where the episode began) when
+    `episode_map.control[STOP]` was set during the pass.
+    """
+    control = episode_map.control
+    start_entries, start_values = int(log.counts[ENTRIES]), int(log.counts[VALUES])
+    while True:
+        episode_map.next_episode()
+        v = episode_kernel(*game.addresses, root, scratch.states, scratch.actions,
+                           scratch.probs, scratch.child_values, scratch.keys, scratch.floats,
+                           scratch.ints, table.keys, table.meta, table.offsets, table.regrets,
+                           episode_map.keys, episode_map.gen, episode_map.pos,
+                           log.offset, log.key, log.meta, log.values, log.sigma, log.counts,
+                           control, int(bool(sampled)), np.uint64(word))
+        status = int(control[STATUS])
+        if status == DONE:
+            return float(v)
+        log.counts[ENTRIES], log.counts[VALUES] = start_entries, start_values
+        if status == STOPPED:
+            raise EpisodeStopped()
+        if status == LOG_FULL:
+            log.grow()
+        else:
+            episode_map.grow()
