@@ -52,7 +52,7 @@ def test_baseline_end_to_end(base_run, tmp_path, capsys):
     assert figures["infosets"] > 1000 and figures["settings"]["seed"] == SEED
     with open(base_run / "log.csv") as handle:
         header, *rows = handle.read().splitlines()
-    assert header == "iteration,payoff,infosets,seconds,rss_bytes"
+    assert header == "iteration,payoff,infosets,seconds,rss_bytes,target"
     assert rows[-1].startswith("2,")
     out_file = tmp_path / "base.strategy"
     status, out, err = cli(capsys, "export", "--run", str(base_run), "--out", str(out_file))
@@ -99,10 +99,51 @@ def test_baseline_resume_is_bit_identical(base_run, tmp_path, capsys):
 
 
 def test_workers_do_not_change_the_table(tmp_path, capsys):
-    one, two = tmp_path / "one", tmp_path / "two"
-    assert baseline(capsys, one, 2, "--batch", "2", "--workers", "1")[0] == 0
-    assert baseline(capsys, two, 2, "--batch", "2", "--workers", "2")[0] == 0
-    assert same_run(str(one), str(two))
+    runs = [tmp_path / f"w{k}" for k in (1, 2, 3)]
+    for k, run in enumerate(runs, start=1):
+        assert baseline(capsys, run, 4, "--batch", "3", "--workers", str(k))[0] == 0
+    assert same_run(str(runs[0]), str(runs[1])) and same_run(str(runs[0]), str(runs[2]))
+
+
+def test_status_shows_the_recent_rate_and_an_eta(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert baseline(capsys, run, 1)[0] == 0
+    assert baseline(capsys, run, 2)[0] == 0
+    with open(run / "log.csv", "a") as handle:  # a later, unfinished leg of the run
+        handle.write("3,0.1,100,1000.0,1,10\n4,0.1,100,1002.0,1,10\n")
+    status, out, err = cli(capsys, "train", "status", "--run", str(run), "--json")
+    figures = json.loads(out)
+    assert figures["recent_deals_per_second"] == 0.5 and figures["target"] == 10
+    assert figures["eta_seconds"] == 12.0
+    status, out, err = cli(capsys, "train", "status", "--run", str(run))
+    assert "0.50 deals/s between the last two checkpoints" in out
+    assert "target      10 iterations: ETA 12 s at the recent rate" in out
+
+
+def test_ctrl_c_stops_a_young_batch_within_seconds_and_resume_is_bit_identical(tmp_path, capsys):
+    """A batch of young deals takes minutes; Ctrl-C abandons it (its start is what is saved)."""
+    run = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "train", "baseline", "--run", str(run),
+         "--iterations", "64", "--batch", "64", "--seed", str(SEED), "--no-progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not (run / "run.json").exists() and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(2.0)  # well inside the first batch of 64 young deals
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    took = time.monotonic() - sent
+    assert proc.returncode == 130, err
+    assert took < 5.0, f"Ctrl-C took {took:.1f} s"
+    assert checkpoint.load(str(run / "checkpoint.ckpt")).iteration == 0
+    assert not [p for p in os.listdir(run) if p.startswith(".tmp-")]
+    # resuming redoes the abandoned batch from its start: the same as never stopping
+    assert baseline(capsys, run, 2, "--batch", "64")[0] == 0
+    straight = tmp_path / "straight"
+    assert baseline(capsys, straight, 2, "--batch", "64")[0] == 0
+    assert same_run(str(run), str(straight))
 
 
 def test_conflicting_settings_and_bad_runs_are_one_line(base_run, tmp_path, capsys):

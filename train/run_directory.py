@@ -2,7 +2,9 @@
 
     DIR/run.json         the stage and every setting that determines the run's results
     DIR/checkpoint.ckpt  the latest checkpoint (replaced atomically)
-    DIR/log.csv          iteration,payoff,infosets,seconds,rss_bytes, one row per checkpoint
+    DIR/log.csv          iteration,payoff,infosets,seconds,rss_bytes,target: one row per
+                         checkpoint (target: the --iterations the run was asked to reach;
+                         logs written before it existed have five columns and keep them)
 
 The checkpoint is written before its log row, so the log never runs ahead of the checkpoint.
 """
@@ -19,7 +21,7 @@ from train.errors import RunError
 SETTINGS_FILE = "run.json"
 CHECKPOINT_FILE = "checkpoint.ckpt"
 LOG_FILE = "log.csv"
-LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes")
+LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target")
 RUN_FORMAT = "setback-cfr/run"
 RUN_VERSION = 1
 
@@ -75,12 +77,18 @@ class RunDirectory:
 
     def append_log(self, row: dict) -> None:
         """Append one row to the CSV log (writing the header first if the log is new)."""
+        columns = LOG_COLUMNS
         new = not os.path.exists(self.log_path)
+        if not new:  # an older log keeps its own columns
+            with open(self.log_path, newline="", encoding="utf-8") as handle:
+                header = next(csv.reader(handle), None)
+            if header:
+                columns = tuple(c for c in header if c in row)
         with open(self.log_path, "a", newline="", encoding="utf-8") as handle:
             writer = csv.writer(handle)
             if new:
-                writer.writerow(LOG_COLUMNS)
-            writer.writerow([row[c] for c in LOG_COLUMNS])
+                writer.writerow(columns)
+            writer.writerow([row[c] for c in columns])
             handle.flush()
             os.fsync(handle.fileno())
 

@@ -115,6 +115,8 @@ class Trainer:
         self.maps = [EpisodeMap(kw) for _ in range(workers)]
         self.scratch = [Scratch(stage.game) for _ in range(workers)]
         self._stop_signal: int | None = None
+        self.target = self.progress.iteration  # the --iterations of the current `run`
+        self.keyed_visits = 0
 
     # ---- create / resume ---------------------------------------------------------------
     def _open(self, memory_limit_bytes: int | None) -> Progress:
@@ -222,6 +224,7 @@ class Trainer:
             "infosets": p.table.count,
             "seconds": f"{p.seconds:.1f}",
             "rss_bytes": rss_bytes(),
+            "target": self.target,
         })
 
     @contextlib.contextmanager
@@ -256,6 +259,7 @@ class Trainer:
         from tqdm import tqdm
 
         p = self.progress
+        self.target = int(target_iterations)
         stopped = None
         last_save = time.monotonic()
         bar = tqdm(total=target_iterations, initial=min(p.iteration, target_iterations),

@@ -12,6 +12,11 @@ def run_status(run_path: str) -> dict:
     recorded = run.read_settings()
     rows = run.read_log()
     last = rows[-1] if rows else {}
+    recent = None
+    if len(rows) >= 2 and rows[-1]["seconds"] > rows[-2]["seconds"]:
+        recent = ((rows[-1]["iteration"] - rows[-2]["iteration"])
+                  / (rows[-1]["seconds"] - rows[-2]["seconds"]))
+    target = int(last["target"]) if last.get("target") else None
     return {
         "run": run_path,
         "stage": recorded["stage"],
@@ -24,6 +29,10 @@ def run_status(run_path: str) -> dict:
         "rss_bytes": int(last.get("rss_bytes", 0)),
         "deals_per_second": (last["iteration"] / last["seconds"]
                              if last and last.get("seconds") else None),
+        "recent_deals_per_second": recent,
+        "target": target,
+        "eta_seconds": ((target - last["iteration"]) / recent
+                        if recent and target and target > last["iteration"] else None),
         "log_rows": len(rows),
     }
 
@@ -44,7 +53,25 @@ def format_status(status: dict) -> str:
         + (f", {rate:.2f} deals/s" if rate else ""),
         f"memory      {status['rss_bytes'] / 2**30:.2f} GiB resident at the last checkpoint",
     ]
+    if status["recent_deals_per_second"]:
+        lines.append(f"recent      {status['recent_deals_per_second']:.2f} deals/s between the "
+                     "last two checkpoints")
+    if status["target"]:
+        eta = status["eta_seconds"]
+        lines.append(f"target      {status['target']:,} iterations: "
+                     + ("reached" if status["iteration"] >= status["target"] else
+                        f"ETA {_duration(eta)} at the recent rate" if eta else "ETA unknown"))
     return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    """`3 h 05 min`, `12 min`, `40 s`."""
+    seconds = int(round(seconds))
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+    if seconds >= 60:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
 
 
 def plot_status(run_path: str, out: str) -> None:
