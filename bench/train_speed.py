@@ -1,76 +1,141 @@
-"""Baseline training speed: deals per second on one core and with two workers, and memory per
-info set, measured side by side in one run.
+"""Baseline training speed, side by side in one run: this tree against another commit's, and
+one worker against two.
 
-Both runs train the same baseline (same seed, batch 2, so their tables are identical) from
-scratch over the first N deals; compile time is excluded (a one-deal warm-up run first).
-Targets (issue 5): >= 50 deals/s per core over the first 10,000 deals; <= 64 bytes per info set.
+    python bench/train_speed.py --compare DIR [--first-deals 60] [--seed 2]
+                                [--batch 16] [--empty-deals 64]
+                                [--snapshot RUN_DIR] [--snapshot-deals 2000]
 
-    python bench/train_speed.py [--deals N] [--seed S]
-    python bench/train_speed.py --from-run DIR --deals N   # continue a trained baseline
+1. The first `--first-deals` deals of `--seed` from an empty table, one worker, batch 1, in
+   this tree and in `--compare` (another checkout, e.g. the previous commit built with
+   `git worktree add /tmp/prev HEAD~1`): wall and CPU seconds, peak resident memory, and
+   their ratio. Issue 10's target: this tree >= 4x faster, peak <= 1 GiB.
+2. One and two workers at `--batch` from an empty table (`--empty-deals` deals; the young
+   trees differ most in size, so this is where the split must balance the load), and from a
+   copy of `--snapshot` (a baseline run past 20,000 deals, continued `--snapshot-deals` deals
+   at `--batch`): deals/s and the ratio (target >= 1.8x), and whether both tables agree.
+3. Bytes per info set of the table at the end of each run (target <= 64).
 
-With --from-run, both runs continue a copy of an existing baseline run for N more deals
-(batch 2) instead of starting from scratch: the speed later in training, when zero-reach
-pruning has cut the trees.
+Every run is a child process (its own peak memory; numba compiled and loaded by a warm-up
+deal of another seed before the clock starts). Wall-clock ratios need an otherwise idle
+machine; the CPU seconds are printed beside them (on a busy machine the CPU ratio of the
+one-worker runs is the steadier figure).
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
+import json
+import os
+import subprocess
+import sys
 import tempfile
-import time
+
+# Runs inside the child, against whichever tree is on its PYTHONPATH; uses only the Trainer
+# interface both the old and the new tree have.
+CHILD = r"""
+import json, os, resource, shutil, sys, tempfile, time
+from train.baseline import baseline_stage
+from train.run_directory import RunDirectory
+from train.runner import Trainer
+
+a = json.loads(sys.argv[1])
+tmp = tempfile.mkdtemp()
+warm = Trainer(RunDirectory(tmp + "/warm"), baseline_stage(a["seed"] + 101, 1), workers=1,
+               checkpoint_every=1e9, show_progress=False)
+warm.run(1)
+run = RunDirectory(tmp + "/run")
+seed = a["seed"]
+if a.get("snapshot"):
+    shutil.copytree(a["snapshot"], run.path)
+    recorded = run.read_settings()
+    seed = recorded["settings"]["seed"]
+    run.write_settings("baseline", {**recorded["settings"], "batch": a["batch"]})
+trainer = Trainer(run, baseline_stage(seed, a["batch"]), workers=a["workers"],
+                  checkpoint_every=1e9, show_progress=False)
+first = trainer.progress.iteration
+usage = resource.getrusage(resource.RUSAGE_SELF)
+cpu0 = usage.ru_utime + usage.ru_stime
+wall0 = time.perf_counter()
+summary = trainer.run(first + a["deals"])
+wall = time.perf_counter() - wall0
+usage = resource.getrusage(resource.RUSAGE_SELF)
+shutil.rmtree(tmp)
+print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime - cpu0,
+                  "peak_rss": usage.ru_maxrss * 1024, "infosets": summary["infosets"],
+                  "payoff": summary["payoff"], "table_bytes": summary["memory_bytes"],
+                  "work_bytes": summary.get("work_bytes"),
+                  "merge": summary.get("merge_seconds"),
+                  "from": first}))
+"""
 
 
-def train(deals: int, seed: int, workers: int, directory: str,
-          from_run: str | None = None) -> tuple[float, dict]:
-    """Seconds and summary of `deals` baseline deals with `workers` threads (batch 2): a fresh
-    run, or a copy of `from_run` continued."""
-    from train.baseline import baseline_stage
-    from train.run_directory import RunDirectory
-    from train.runner import Trainer
+def child(tree: str, **settings) -> dict:
+    """Train in a child process whose code comes from `tree`; its figures."""
+    env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
+    out = subprocess.run([sys.executable, "-c", CHILD, json.dumps(settings)], cwd=tree,
+                         env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"child run in {tree} failed:\n{out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
-    run = RunDirectory(directory)
-    if from_run is not None:
-        shutil.copytree(from_run, directory)
-        recorded = run.read_settings()
-        seed = recorded["settings"]["seed"]
-        run.write_settings("baseline", {**recorded["settings"], "batch": 2})
-    trainer = Trainer(run, baseline_stage(seed, 2), workers=workers,
-                      checkpoint_every=1e9, show_progress=True)
-    first = trainer.progress.iteration
-    start = time.perf_counter()
-    summary = trainer.run(first + deals)
-    return time.perf_counter() - start, summary
+
+def line(name: str, r: dict, deals: int) -> str:
+    return (f"  {name:<26} {r['wall']:8.1f} s wall {r['cpu']:8.1f} s CPU  "
+            f"{deals / r['wall']:8.2f} deals/s  peak {r['peak_rss'] / 2**30:5.2f} GiB  "
+            f"{r['infosets']:>10,} info sets  {r['table_bytes'] / max(r['infosets'], 1):5.1f} "
+            f"B/info set")
+
+
+def workers_pair(tree: str, deals: int, batch: int, seed: int, snapshot: str | None,
+                 title: str) -> None:
+    one = child(tree, seed=seed, deals=deals, batch=batch, workers=1, snapshot=snapshot)
+    two = child(tree, seed=seed, deals=deals, batch=batch, workers=2, snapshot=snapshot)
+    same = (one["infosets"], one["payoff"]) == (two["infosets"], two["payoff"])
+    print(f"{title} (batch {batch}, {deals} deals from iteration {one['from']:,})")
+    print(line("1 worker", one, deals))
+    print(line("2 workers", two, deals))
+    print(f"  2 workers / 1 worker: x{one['wall'] / two['wall']:.2f} in wall time "
+          f"(target >= 1.8); identical tables: {same}")
 
 
 def main() -> None:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=10_000, help="deals per run (default 10000)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--from-run", metavar="DIR", help="continue a copy of this baseline run")
+    parser.add_argument("--compare", metavar="DIR",
+                        help="another checkout to time the first deals against (part 1)")
+    parser.add_argument("--first-deals", type=int, default=60, help="part 1 deals (60)")
+    parser.add_argument("--seed", type=int, default=2, help="seed of the fresh runs (2)")
+    parser.add_argument("--batch", type=int, default=16,
+                        help="batch of the worker comparison (16, the README's for 2 workers)")
+    parser.add_argument("--empty-deals", type=int, default=64,
+                        help="deals of the from-empty worker comparison (64; 0 skips it)")
+    parser.add_argument("--snapshot", metavar="RUN_DIR",
+                        help="a baseline run to continue for the later-training comparison")
+    parser.add_argument("--snapshot-deals", type=int, default=2000,
+                        help="deals to continue the snapshot (2000)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        source = None
-        if args.from_run:  # one snapshot, so both runs continue the very same checkpoint
-            source = f"{tmp}/source"
-            shutil.copytree(args.from_run, source)
-        train(1, args.seed + 1, 1, f"{tmp}/warm")  # compile / load the kernels
-        one_s, one = train(args.deals, args.seed, 1, f"{tmp}/one", source)
-        two_s, two = train(args.deals, args.seed, 2, f"{tmp}/two", source)
-    same = one["infosets"] == two["infosets"] and one["payoff"] == two["payoff"]
-    where = f"continuing {args.from_run}" if args.from_run else f"seed {args.seed}, from scratch"
-    print(f"deals                 {args.deals:,} ({where}, batch 2)")
-    print(f"1 worker              {args.deals / one_s:8.2f} deals/s")
-    print(f"2 workers             {args.deals / two_s:8.2f} deals/s  "
-          f"(x{one_s / two_s:.2f}; identical result: {same})")
-    print(f"info sets             {one['infosets']:,}")
-    print(f"table bytes/info set  {one['memory_bytes'] / one['infosets']:.1f} "
-          f"(includes the open-addressing slack at this size)")
-    print(f"running payoff        {one['payoff']:.5f} (non-dealer team)")
-    print(f"targets               >= 50 deals/s per core: "
-          f"{'met' if args.deals / one_s >= 50 else 'NOT met'}; <= 64 bytes/info set: "
-          f"{'met' if one['memory_bytes'] / one['infosets'] <= 64 else 'NOT met'}")
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if args.compare:
+        n = args.first_deals
+        new = child(here, seed=args.seed, deals=n, batch=1, workers=1)
+        old = child(args.compare, seed=args.seed, deals=n, batch=1, workers=1)
+        print(f"first {n} deals of seed {args.seed} from an empty table, 1 worker, batch 1")
+        print(line(f"this tree", new, n))
+        print(line(f"--compare {os.path.basename(args.compare.rstrip('/'))}", old, n))
+        print(f"  speed-up x{old['wall'] / new['wall']:.2f} wall, x{old['cpu'] / new['cpu']:.2f}"
+              f" CPU (target >= 4); peak memory {new['peak_rss'] / 2**30:.2f} GiB vs "
+              f"{old['peak_rss'] / 2**30:.2f} GiB (target <= 1)")
+    if args.empty_deals:
+        workers_pair(here, args.empty_deals, args.batch, args.seed, None,
+                     f"from an empty table, seed {args.seed}")
+    if args.snapshot:
+        with tempfile.TemporaryDirectory() as tmp:  # one copy, so both continue the same
+            import shutil
+
+            source = os.path.join(tmp, "snapshot")
+            shutil.copytree(args.snapshot, source)
+            workers_pair(here, args.snapshot_deals, args.batch, args.seed, source,
+                         f"continuing {args.snapshot}")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ def register(subparsers) -> None:
         description="Vanilla CFR on the abstract Setback deal: one random deal per iteration, "
         "both teams updated in one pass, each deal stopped once exhausted, float32 tables. "
         "Creates the run, or resumes it when DIR holds a checkpoint. Ctrl-C or SIGTERM "
-        "finishes the current batch, writes a checkpoint and exits.")
+        "abandons the batch in flight (within a second), writes the checkpoint of its start "
+        "and exits with status 130; a second Ctrl-C exits at once without writing.")
     _common(base)
     base.set_defaults(func=run_baseline)
 
@@ -62,9 +63,13 @@ def _common(parser) -> None:
     parser.add_argument("--batch", type=int, default=None, metavar="B",
                         help="deals traversed against one frozen strategy (default 1: plain "
                         "CFR); the table depends on seed and batch, never on --workers; must "
-                        "match when resuming")
+                        "match when resuming. With K workers use B = 8*K (16 for 2): the "
+                        "workers share each batch deal by deal, and a larger batch keeps "
+                        "them busy at its end, at the price of a strategy that is updated "
+                        "only every B deals")
     parser.add_argument("--workers", type=int, default=1, metavar="K",
-                        help="threads sharing each batch (at most the batch size; default 1)")
+                        help="threads sharing each batch, one deal at a time (at most the "
+                        "batch size; default 1); up to the number of cores")
     parser.add_argument("--memory-limit", type=float, default=None, metavar="GB",
                         help="stop cleanly (at the last checkpoint) rather than let the "
                         "info-set table grow past this many GiB")

@@ -117,6 +117,7 @@ class Trainer:
         self._stop_signal: int | None = None
         self.target = self.progress.iteration  # the --iterations of the current `run`
         self.keyed_visits = 0
+        self.merge_seconds = 0.0  # wall time of the serial merges of this process
 
     # ---- create / resume ---------------------------------------------------------------
     def _open(self, memory_limit_bytes: int | None) -> Progress:
@@ -201,8 +202,10 @@ class Trainer:
         if any(r is None for r in results):
             return None
         ordered = sorted((seg + (w,)) for w, segments in enumerate(results) for seg in segments)
+        merge_start = time.perf_counter()
         for t, e0, e1, v0, _, w in ordered:
             merge(self.progress.table, self.logs[w], (e0, e1, v0))
+        self.merge_seconds += time.perf_counter() - merge_start
         self.keyed_visits = sum(int(m.control[VISITS]) for m in self.maps)
         return [seg[4] for seg in ordered]
 
@@ -307,6 +310,10 @@ class Trainer:
             "payoff": p.payoff,
             "infosets": p.table.count,
             "memory_bytes": p.table.memory_bytes(),
+            # the workers' logs and episode maps: what the pass holds beside the table
+            "work_bytes": sum(log.memory_bytes() for log in self.logs)
+            + sum(m.memory_bytes() for m in self.maps),
             "seconds": p.seconds,
+            "merge_seconds": self.merge_seconds,
             "stopped": stopped,
         }
