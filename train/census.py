@@ -1,9 +1,9 @@
 """The census: how many distinct info sets the abstract Setback game shows over N deals.
 
-It runs the pass the trainer runs (`cfr.traversal.traverse` on `train.setback_game.GAME`,
-simultaneous updates, chance sampled: one deal per pass) and merges each pass's increments into
-an info-set table (`cfr.increment_log.merge`), exactly as `cfr.solver.Solver` does, with one
-difference: every pass reads an empty frozen table, i.e. the uniform strategy of iteration 1.
+It runs the pass the trainer runs (`cfr.episode_pass.run_episode` on
+`train.setback_game.GAME`, simultaneous updates, chance sampled: one deal per pass) and merges
+each pass's increments into an info-set table (`cfr.increment_log.merge`), exactly as the
+trainer does, with one difference: every pass reads an empty frozen table, i.e. the uniform strategy of iteration 1.
 A trained table would let regret matching give some actions probability 0, and the pass skips
 a history where both teams' reach is 0, so later deals would not be walked in full. With the
 uniform strategy every abstract action at every decision is walked (forced moves played, each
@@ -31,7 +31,7 @@ class CensusResult:
     deals: int
     seed: int
     seconds: float
-    decisions: int  # decisions with a key visited (each pass's increment-log entries)
+    decisions: int  # decisions with a key visited
     by_kind: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -71,26 +71,28 @@ def run_census(deals: int, seed: int, progress=None, on_deal=None) -> CensusResu
     None. `on_deal(t, result_so_far)`: called after each deal with the running result.
     """
     from cfr import rng
-    from cfr.increment_log import IncrementLog, merge
+    from cfr.episode_pass import VISITS, EpisodeLog, EpisodeMap, run_episode
+    from cfr.increment_log import merge
     from cfr.table import InfoSetTable
-    from cfr.traversal import Scratch, traverse
+    from cfr.traversal import Scratch
     from train.setback_game import GAME
 
     uniform = InfoSetTable(key_words=1, dtype=np.float32)  # stays empty: uniform strategy
     table = InfoSetTable(key_words=1, dtype=np.float32)
-    log = IncrementLog(1)
-    scratch = Scratch(GAME)
-    decisions = 0
+    log, episode_map, scratch = EpisodeLog(1), EpisodeMap(1), Scratch(GAME)
+    root = GAME.initial_state()
     start = time.perf_counter()
     for t in range(1, deals + 1):
         deal_word = int(rng.word(np.uint64(seed), np.uint64(t)))
-        traverse(GAME, uniform, log, -1, 1.0, True, (deal_word,), scratch=scratch)
+        log.clear()
+        run_episode(GAME, uniform, log, episode_map, scratch, root, True, deal_word)
         merge(table, log)
-        decisions += len(log)
         if progress is not None:
             progress(1)
         if on_deal is not None:
-            on_deal(t, _result(table, t, seed, time.perf_counter() - start, decisions))
+            on_deal(t, _result(table, t, seed, time.perf_counter() - start,
+                               int(episode_map.control[VISITS])))
+    decisions = int(episode_map.control[VISITS])
     return _result(table, deals, seed, time.perf_counter() - start, decisions)
 
 
