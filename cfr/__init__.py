@@ -5,6 +5,8 @@ Where things live:
 - `table.py`         the open-addressing info-set table (regret and strategy sums)
 - `regret_matching.py`  current strategy from regrets; average strategy
 - `traversal.py`     one CFR pass through the game interface, frozen table -> increment log
+- `episode_pass.py`  the trainer's pass: one sampled episode, its repeated info sets summed
+                     into one log entry per key (episode map), stoppable from outside
 - `increment_log.py` the log of a pass and the merge that applies logs to the table in order
 - `tree.py`, `tree_pass.py`  a small game's tree precomputed once, and the same pass over it
 - `variants.py`      CFR, CFR+, linear and discounted CFR as flags and two small kernels
