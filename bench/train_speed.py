@@ -120,7 +120,7 @@ def main() -> None:
         new = child(here, seed=args.seed, deals=n, batch=1, workers=1)
         old = child(args.compare, seed=args.seed, deals=n, batch=1, workers=1)
         print(f"first {n} deals of seed {args.seed} from an empty table, 1 worker, batch 1")
-        print(line(f"this tree", new, n))
+        print(line("this tree", new, n))
         print(line(f"--compare {os.path.basename(args.compare.rstrip('/'))}", old, n))
         print(f"  speed-up x{old['wall'] / new['wall']:.2f} wall, x{old['cpu'] / new['cpu']:.2f}"
               f" CPU (target >= 4); peak memory {new['peak_rss'] / 2**30:.2f} GiB vs "

@@ -34,8 +34,8 @@ from numba import njit, types
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
 from cfr.increment_log import ENTRIES, VALUES, IncrementLog
 from cfr.regret_matching import regret_matching
-from cfr.rng import mix_word
 from cfr.table import InfoSetTable, find_offset, key_hash
+from cfr.traversal import FRAME_DECISION, FRAME_PASS, enter_chance, next_child
 
 # control[] fields
 STATUS, GENERATION, MAP_COUNT, STOP, VISITS = 0, 1, 2, 3, 4
@@ -46,8 +46,6 @@ DONE, LOG_FULL, MAP_FULL, STOPPED = 0, 1, 2, 3
 MAP_LOAD = 0.5
 # nodes between two looks at control[STOP] (a power of two)
 _STOP_POLL_MASK = (1 << 14) - 1
-
-_PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -138,23 +136,9 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
                 ret = utility(state)
                 entering = False
             elif p == CHANCE:
-                if sampled != 0:
-                    chance_sample(state, mix_word(word, k), child)
-                    kind[d] = _PASS_THROUGH
-                    reach[d + 1, 0] = reach[d, 0]
-                    reach[d + 1, 1] = reach[d, 1]
-                    reach[d + 1, 2] = reach[d, 2]
-                else:
-                    n = chance_outcomes(state, actions[d], probs[d])
-                    kind[d] = _CHANCE
-                    count[d] = n
-                    index[d] = 0
-                    value[d] = 0.0
-                    apply(state, actions[d, 0], child)
-                    reach[d + 1, 0] = reach[d, 0]
-                    reach[d + 1, 1] = reach[d, 1]
-                    reach[d + 1, 2] = reach[d, 2] * probs[d, 0]
-                chance_k[d + 1] = k + 1
+                enter_chance(chance_outcomes, chance_sample, apply, state, child, d, k,
+                             sampled, word, actions, probs, reach, value, kind, count, index,
+                             chance_k)
                 d += 1
             elif reach[d, 0] == 0.0 and reach[d, 1] == 0.0:
                 ret = 0.0
@@ -166,10 +150,10 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
                 reach[d + 1, 1] = reach[d, 1]
                 reach[d + 1, 2] = reach[d, 2]
                 if n == 1:
-                    kind[d] = _PASS_THROUGH
+                    kind[d] = FRAME_PASS
                 else:
                     visits += 1
-                    kind[d] = _DECISION
+                    kind[d] = FRAME_DECISION
                     count[d] = n
                     index[d] = 0
                     value[d] = 0.0
@@ -220,28 +204,15 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
                 return ret
             d -= 1
             kd = kind[d]
-            if kd == _PASS_THROUGH:
+            if kd == FRAME_PASS:
                 continue
-            i = index[d]
-            if kd == _CHANCE:
-                value[d] += probs[d, i] * ret
-            else:
-                cvals[d, i] = ret
-                value[d] += probs[d, i] * ret
-            i += 1
-            if i < count[d]:
-                index[d] = i
-                apply(states[d], actions[d, i], states[d + 1])
-                if kd == _CHANCE:
-                    reach[d + 1, 2] = reach[d, 2] * probs[d, i]
-                else:
-                    p = player[d]
-                    reach[d + 1, p] = reach[d, p] * probs[d, i]
+            if next_child(apply, states, d, ret, actions, probs, cvals, reach, value, kind,
+                          count, index, player):
                 d += 1
                 entering = True
                 continue
             ret = value[d]
-            if kd == _DECISION:
+            if kd == FRAME_DECISION:
                 p = player[d]
                 n = count[d]
                 pos = pos_of[d]

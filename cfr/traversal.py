@@ -46,7 +46,57 @@ def _pass_sig(val):
 
 
 # frame kinds
-_PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
+FRAME_PASS, FRAME_CHANCE, FRAME_DECISION = 0, 1, 2  # what a stack frame holds
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def enter_chance(chance_outcomes, chance_sample, apply, state, child, d, k, sampled, word,
+                 actions, probs, reach, value, kind, count, index, chance_k):
+    """Frame d is a chance node: write its first (or, sampled, its only) child into `child`
+    with the child's reaches; the caller then descends into it."""
+    if sampled != 0:
+        chance_sample(state, mix_word(word, k), child)
+        kind[d] = FRAME_PASS
+        reach[d + 1, 0] = reach[d, 0]
+        reach[d + 1, 1] = reach[d, 1]
+        reach[d + 1, 2] = reach[d, 2]
+    else:
+        n = chance_outcomes(state, actions[d], probs[d])
+        kind[d] = FRAME_CHANCE
+        count[d] = n
+        index[d] = 0
+        value[d] = 0.0
+        apply(state, actions[d, 0], child)
+        reach[d + 1, 0] = reach[d, 0]
+        reach[d + 1, 1] = reach[d, 1]
+        reach[d + 1, 2] = reach[d, 2] * probs[d, 0]
+    chance_k[d + 1] = k + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def next_child(apply, states, d, ret, actions, probs, cvals, reach, value, kind, count, index,
+               player):
+    """Frame d (a chance or decision frame) receives its current child's value `ret`; if it
+    has another child, write it into states[d + 1] with its reaches and return True (the
+    caller descends), else False (value[d] is complete)."""
+    kd = kind[d]
+    i = index[d]
+    if kd == FRAME_CHANCE:
+        value[d] += probs[d, i] * ret
+    else:
+        cvals[d, i] = ret
+        value[d] += probs[d, i] * ret
+    i += 1
+    if i >= count[d]:
+        return False
+    index[d] = i
+    apply(states[d], actions[d, i], states[d + 1])
+    if kd == FRAME_CHANCE:
+        reach[d + 1, 2] = reach[d, 2] * probs[d, i]
+    else:
+        p = player[d]
+        reach[d + 1, p] = reach[d, p] * probs[d, i]
+    return True
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -76,23 +126,9 @@ def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_
                 ret = utility(state)
                 entering = False
             elif p == CHANCE:
-                if sampled != 0:
-                    chance_sample(state, mix_word(word, k), child)
-                    kind[d] = _PASS_THROUGH
-                    reach[d + 1, 0] = reach[d, 0]
-                    reach[d + 1, 1] = reach[d, 1]
-                    reach[d + 1, 2] = reach[d, 2]
-                else:
-                    n = chance_outcomes(state, actions[d], probs[d])
-                    kind[d] = _CHANCE
-                    count[d] = n
-                    index[d] = 0
-                    value[d] = 0.0
-                    apply(state, actions[d, 0], child)
-                    reach[d + 1, 0] = reach[d, 0]
-                    reach[d + 1, 1] = reach[d, 1]
-                    reach[d + 1, 2] = reach[d, 2] * probs[d, 0]
-                chance_k[d + 1] = k + 1
+                enter_chance(chance_outcomes, chance_sample, apply, state, child, d, k,
+                             sampled, word, actions, probs, reach, value, kind, count, index,
+                             chance_k)
                 d += 1
             elif reach[d, 0] == 0.0 and reach[d, 1] == 0.0:
                 ret = 0.0
@@ -104,9 +140,9 @@ def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_
                 reach[d + 1, 1] = reach[d, 1]
                 reach[d + 1, 2] = reach[d, 2]
                 if n == 1:
-                    kind[d] = _PASS_THROUGH
+                    kind[d] = FRAME_PASS
                 else:
-                    kind[d] = _DECISION
+                    kind[d] = FRAME_DECISION
                     count[d] = n
                     index[d] = 0
                     value[d] = 0.0
@@ -127,28 +163,15 @@ def _one_pass(current_player, decision, apply, utility, chance_outcomes, chance_
                 return ret
             d -= 1
             kd = kind[d]
-            if kd == _PASS_THROUGH:
+            if kd == FRAME_PASS:
                 continue
-            i = index[d]
-            if kd == _CHANCE:
-                value[d] += probs[d, i] * ret
-            else:
-                cvals[d, i] = ret
-                value[d] += probs[d, i] * ret
-            i += 1
-            if i < count[d]:
-                index[d] = i
-                apply(states[d], actions[d, i], states[d + 1])
-                if kd == _CHANCE:
-                    reach[d + 1, 2] = reach[d, 2] * probs[d, i]
-                else:
-                    p = player[d]
-                    reach[d + 1, p] = reach[d, p] * probs[d, i]
+            if next_child(apply, states, d, ret, actions, probs, cvals, reach, value, kind,
+                          count, index, player):
                 d += 1
                 entering = True
                 continue
             ret = value[d]
-            if kd == _DECISION:
+            if kd == FRAME_DECISION:
                 p = player[d]
                 if update_player < 0 or update_player == p:
                     n = count[d]
