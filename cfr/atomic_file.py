@@ -40,16 +40,18 @@ def atomic_path(path: str, suffix: str = ""):
     except OSError as exc:
         raise _write_failed(path, exc) from None
     os.close(fd)
+    committing = False
     try:
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would make every output private
         yield tmp
+        committing = True  # from here on every OS error is the write's own
         with open(tmp, "rb+") as handle:
             os.fsync(handle.fileno())
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.errno in _WRITE_ERRNOS:
+        if isinstance(exc, OSError) and (committing or exc.errno in _WRITE_ERRNOS):
             raise _write_failed(path, exc) from None
         raise
     _fsync_directory(directory)
