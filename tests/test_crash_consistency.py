@@ -176,6 +176,7 @@ def test_db_load_killed_leaves_the_previous_database(tmp_path):
             assert status == 0
             assert main([str(a) for a in ("db", "load", old_src, "--db", db,
                                           "--no-progress")]) == 0
+            before = db.read_bytes()
             continue
         killed += 1
         if killed == 5:
