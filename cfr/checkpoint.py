@@ -16,6 +16,9 @@ strategy cut to the used n_values). Header fields:
     arrays       [[name, numpy dtype string, byte count], ...] in file order
     checksum     BLAKE2b-128 of the five arrays' bytes, in that order
     extra        the caller's own counters (a training stage's running payoff, seconds, ...)
+From format 3 the header is followed by the BLAKE2b-128 of its own msgpack bytes (16 raw
+bytes) before the arrays, so a flipped bit anywhere in the file is detected: in the header by
+this digest, in the arrays by `checksum`. Formats 1 and 2 (no header digest) are still read.
 The arrays are written straight from the table's memory and read straight into new arrays,
 so saving or loading a multi-GB table never holds a second copy of it in memory. Format 1
 (one msgpack map holding the arrays as bin fields, which needed two to three copies) is still
@@ -37,7 +40,8 @@ from cfr.errors import CfrFileError
 from cfr.table import InfoSetTable
 
 MAGIC = "setback-cfr/checkpoint"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+_DIGEST_SIZE = 16
 _ARRAYS = ("keys", "meta", "offsets", "regrets", "strategy")
 _MAX_HEADER = 1 << 20  # bytes: a header is a few hundred; more means a foreign file
 
@@ -104,8 +108,10 @@ def save(path: str, game: str, algorithm: str, settings: dict, iteration: int,
         "checksum": _digest(arrays),
         "extra": dict(extra or {}),
     }
+    packed = msgpack.packb(header, use_bin_type=True)
     with atomic_writer(path, suffix=".ckpt") as handle:
-        handle.write(msgpack.packb(header, use_bin_type=True))
+        handle.write(packed)
+        handle.write(hashlib.blake2b(packed, digest_size=_DIGEST_SIZE).digest())
         for a in arrays:
             handle.write(memoryview(a).cast("B"))
 
@@ -132,6 +138,18 @@ def read_header(path: str) -> tuple[dict, int]:
                         raise
                     unpacker.feed(more)
             offset = unpacker.tell()
+            if isinstance(doc, dict) and doc.get("magic") == MAGIC \
+                    and _is_int(doc.get("version")) and 3 <= doc["version"] <= FORMAT_VERSION:
+                handle.seek(0)
+                packed = handle.read(offset)
+                stored = handle.read(_DIGEST_SIZE)
+                if hashlib.blake2b(packed, digest_size=_DIGEST_SIZE).digest() != stored:
+                    raise CfrFileError(f"{path}: checkpoint is corrupt (header checksum "
+                                       "mismatch)" if len(stored) == _DIGEST_SIZE else
+                                       f"{path}: checkpoint is truncated or corrupt")
+                offset += _DIGEST_SIZE
+        except CfrFileError:
+            raise
         except msgpack.BufferFull:
             # A header over 1 MiB: a format-1 file (arrays inside the map), or garbage.
             handle.seek(0)
@@ -143,12 +161,16 @@ def read_header(path: str) -> tuple[dict, int]:
     if not isinstance(doc, dict) or doc.get("magic") != MAGIC:
         raise CfrFileError(f"{path}: not a setback-cfr checkpoint")
     version = doc.get("version")
-    if not isinstance(version, int) or version < 1:
+    if not _is_int(version) or version < 1:
         raise CfrFileError(f"{path}: checkpoint is corrupt (bad format version {version!r})")
     if version > FORMAT_VERSION:
         raise CfrFileError(f"{path}: checkpoint format version {version} is newer than this "
                            f"program reads (up to {FORMAT_VERSION}); upgrade setback-cfr")
     return doc, offset
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _format_1(path: str, data: bytes) -> tuple[dict, int]:

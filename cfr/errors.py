@@ -12,3 +12,8 @@ class CfrFileError(Exception):
 
 class TableFullError(MemoryError):
     """Growing the info-set table would exceed its configured memory cap."""
+
+
+class WriteFailedError(Exception):
+    """An output file could not be written (disk full, read-only, ...): the previous file is
+    left as it was. One line; the command line exits with status 1 (not bad input)."""

@@ -8,8 +8,11 @@ A strategy file is a stream of msgpack objects:
 2. chunks, each a map `{"keys": [str, ...], "n_actions": <uint8 bytes>, "probs": <float32
    little-endian bytes>}`: key i has `n_actions[i]` probabilities, in the abstraction's
    canonical action order, laid end to end in `probs`;
-3. a footer map `{"end": true, "n_keys": N, "checksum": <BLAKE2b-128 of every chunk's key
-   bytes, n_actions and probs in order>}`.
+3. a footer map `{"end": true, "n_keys": N, "checksum": <BLAKE2b-128 of the header's msgpack
+   bytes, then every chunk's key bytes, n_actions and probs in order>}`.
+
+Format 2 added the header's bytes to the checksum, so a flipped bit anywhere in the file is
+detected; format 1 files (checksum over the chunks only) are still read.
 
 Keys are written in the order given (export sorts them, so the same table gives the same file
 byte for byte). Files are written atomically; any unreadable file raises `CfrFileError` with
@@ -19,6 +22,7 @@ one line.
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -29,9 +33,23 @@ from cfr.atomic_file import atomic_writer
 from cfr.errors import CfrFileError
 
 MAGIC = "setback-cfr/strategy"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 HEADER_FIELDS = ("game", "abstraction", "abstraction_version", "stage", "iterations", "seed",
                  "threshold", "n_keys")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# What each header field must be for the file to be usable (the types the writers store).
+_HEADER_TYPES = {
+    "game": lambda v: isinstance(v, str),
+    "stage": lambda v: isinstance(v, str),
+    "iterations": lambda v: _is_int(v) and v >= 0,
+    "n_keys": lambda v: _is_int(v) and v >= 0,
+    "threshold": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+}
 
 
 @dataclass
@@ -74,10 +92,11 @@ def write_strategy(path: str, header: dict, chunks: Iterable[StrategyChunk]) -> 
         raise ValueError(f"strategy header lacks {', '.join(missing)}")
     chunks = list(chunks)
     n_keys = sum(len(c.keys) for c in chunks)
-    h = hashlib.blake2b(digest_size=16)
+    head = msgpack.packb({"magic": MAGIC, "version": FORMAT_VERSION, **header,
+                          "n_keys": n_keys}, use_bin_type=True)
+    h = hashlib.blake2b(head, digest_size=16)
     with atomic_writer(path, suffix=".strategy") as out:
-        head = {"magic": MAGIC, "version": FORMAT_VERSION, **header, "n_keys": n_keys}
-        out.write(msgpack.packb(head, use_bin_type=True))
+        out.write(head)
         for chunk in chunks:
             n_actions = np.ascontiguousarray(chunk.n_actions, dtype=np.uint8)
             probs = np.ascontiguousarray(chunk.probs, dtype="<f4")
@@ -108,7 +127,10 @@ class StrategyReader:
             self.close()
             raise CfrFileError(f"{path}: not a setback-cfr strategy file")
         version = head.get("version")
-        if not isinstance(version, int) or version > FORMAT_VERSION:
+        if not _is_int(version) or version < 1:
+            self.close()
+            raise CfrFileError(f"{path}: corrupt strategy header (version {version!r})")
+        if version > FORMAT_VERSION:
             self.close()
             raise CfrFileError(f"{path}: strategy format version {version} is newer than this "
                                f"program reads ({FORMAT_VERSION}); upgrade setback-cfr")
@@ -116,6 +138,13 @@ class StrategyReader:
         if missing:
             self.close()
             raise CfrFileError(f"{path}: corrupt strategy header (no {', '.join(missing)})")
+        bad = [f for f, ok in _HEADER_TYPES.items() if not ok(head[f])]
+        if bad:
+            self.close()
+            raise CfrFileError(f"{path}: corrupt strategy header (bad {', '.join(bad)})")
+        # Format 2's checksum starts with the header's own bytes.
+        self._head_bytes = (os.pread(self._file.fileno(), self._unpacker.tell(), 0)
+                            if version >= 2 else b"")
         self.header = head
 
     def _next(self, what: str):
@@ -124,13 +153,13 @@ class StrategyReader:
         except StopIteration:
             raise CfrFileError(f"{self.path}: truncated strategy file (no {what})") from None
         except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError,
-                TypeError) as exc:
+                TypeError, MemoryError) as exc:
             raise CfrFileError(f"{self.path}: corrupt strategy file ({type(exc).__name__})") \
                 from None
 
     def chunks(self) -> Iterator[StrategyChunk]:
         """Yield the chunks in file order; raise `CfrFileError` on truncation or corruption."""
-        h = hashlib.blake2b(digest_size=16)
+        h = hashlib.blake2b(self._head_bytes, digest_size=16)
         seen = 0
         try:
             while True:

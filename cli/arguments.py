@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def _integer(text: str) -> int:
@@ -13,10 +14,12 @@ def _integer(text: str) -> int:
 
 
 def positive_int(text: str) -> int:
-    """An integer of at least 1."""
+    """An integer of at least 1 (and below 2**63: counts reach the numba kernels as int64)."""
     value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1: {value}")
+    if value >= 2**63:
+        raise argparse.ArgumentTypeError(f"must be below 2**63: {value}")
     return value
 
 
@@ -25,4 +28,46 @@ def seed(text: str) -> int:
     value = _integer(text)
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"must be in 0 .. 2**64 - 1: {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An integer of at least 0 (and below 2**63)."""
+    value = _integer(text)
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be in 0 .. 2**63 - 1: {value}")
+    return value
+
+
+def _float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number: {text}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    """Any finite number (no nan, no inf)."""
+    return _float(text)
+
+
+def probability(text: str) -> float:
+    """A number in [0, 1)."""
+    value = _float(text)
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1): {text}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """A finite number greater than 0 (no nan, no inf)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0: {text}")
     return value

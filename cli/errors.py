@@ -1,4 +1,5 @@
-"""How the command line reports bad input: one line on stderr and exit status 2."""
+"""How the command line reports bad input (one line on stderr, exit status 2) and a file it
+could not write, a full disk say (one line, exit status 1)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ def user_error_types() -> tuple[type[BaseException], ...]:
 
 @contextlib.contextmanager
 def report_user_errors():
-    """Turn user errors into `setback-cfr: error: ...` on stderr and exit status 2."""
+    """Turn user errors into `setback-cfr: error: ...` on stderr and exit status 2 (status 1
+    for `WriteFailedError`: the input was fine, the disk was not)."""
     try:
         yield
     except BrokenPipeError:
@@ -36,7 +38,12 @@ def report_user_errors():
         print("setback-cfr: interrupted", file=sys.stderr)
         raise SystemExit(130)
     except Exception as exc:
+        from cfr.errors import WriteFailedError
+
         if isinstance(exc, user_error_types()):
             print(f"setback-cfr: error: {exc}", file=sys.stderr)
             raise SystemExit(2)
+        if isinstance(exc, WriteFailedError):
+            print(f"setback-cfr: error: {exc}", file=sys.stderr)
+            raise SystemExit(1)
         raise

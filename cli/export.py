@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cli.arguments import probability
+
 
 def register(subparsers) -> None:
     """Add the `export` subcommand."""
@@ -14,7 +16,7 @@ def register(subparsers) -> None:
         "the same file, byte for byte. The file is the input of `setback-cfr db load`.")
     parser.add_argument("--run", required=True, metavar="DIR", help="the training run directory")
     parser.add_argument("--out", required=True, metavar="FILE", help="strategy file to write")
-    parser.add_argument("--threshold", type=float, default=0.001, metavar="P",
+    parser.add_argument("--threshold", type=probability, default=0.001, metavar="P",
                         help="zero probabilities below P and renormalise (default 0.001)")
     parser.set_defaults(func=run)
 

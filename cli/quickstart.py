@@ -21,6 +21,7 @@ import os
 import shutil
 import time
 
+from cli.arguments import positive_float, positive_int
 from cli.errors import UserError
 
 MARKER = "quickstart.json"
@@ -42,14 +43,14 @@ def register(subparsers) -> None:
         "(duplicate games) and print the win rates with 95% intervals and the paths of "
         "everything written. A short baseline is far from converged: the figures show the "
         "pipeline working, and improve with longer training (`setback-cfr train baseline`).")
-    parser.add_argument("--minutes", type=float, default=5.0, metavar="M",
+    parser.add_argument("--minutes", type=positive_float, default=5.0, metavar="M",
                         help="training budget in minutes (default 5); the tournaments come "
                         "on top")
     parser.add_argument("--out", default="quickstart-run", metavar="DIR",
                         help="directory for everything written (default ./quickstart-run)")
-    parser.add_argument("--games", type=int, default=500, metavar="N",
+    parser.add_argument("--games", type=positive_int, default=500, metavar="N",
                         help="duplicate pairs per tournament (default 500)")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="tournament worker processes (default 1)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)

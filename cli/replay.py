@@ -7,6 +7,8 @@ import sys
 
 from cli.errors import UserError
 
+MAX_SCORE = 10**9  # far beyond any real game; keeps the scores inside the key builder's int64
+
 HELP = """Replay one Setback deal and print JSON.
 
 FILE (or - for stdin) holds {"dealer": "S", "hands": {"W": [6 cards], "N": [...], "E": [...],
@@ -30,9 +32,20 @@ def register(subparsers) -> None:
         description=HELP, formatter_class=_raw(),
     )
     parser.add_argument("file", metavar="FILE", help="JSON file with the deal, or - for stdin")
-    parser.add_argument("--indent", type=int, default=None, metavar="N",
-                        help="pretty-print the JSON with N spaces (default: one line)")
+    parser.add_argument("--indent", type=_indent, default=None, metavar="N",
+                        help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
+
+
+def _indent(text: str) -> int:
+    from argparse import ArgumentTypeError
+
+    from cli.arguments import non_negative_int
+
+    value = non_negative_int(text)
+    if value > 16:
+        raise ArgumentTypeError(f"at most 16: {value}")
+    return value
 
 
 def _raw():
@@ -51,10 +64,16 @@ def load_json(path: str):
                 text = handle.read()
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise UserError(f"{path} is not UTF-8 text (byte {exc.start})") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise UserError(f"{path} is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise UserError(f"{path} is not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer with thousands of digits, say
+        raise UserError(f"{path} is not valid JSON: {str(exc).splitlines()[0]}") from None
 
 
 def abstraction_describer(spec):
@@ -66,8 +85,9 @@ def abstraction_describer(spec):
     if score is not None:
         if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
                 or not all(isinstance(v, int) and not isinstance(v, bool)
-                           for v in score.values())):
-            raise UserError('"score" must look like {"EW": 3, "NS": -2} (integers)')
+                           and abs(v) <= MAX_SCORE for v in score.values())):
+            raise UserError('"score" must look like {"EW": 3, "NS": -2} (integers within '
+                            '+-1,000,000,000)')
 
     def describe(deal, _spec) -> dict:
         return describe_decision(deal.state, score, deal.dealer)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import time
 
+from cli.arguments import positive_int
+from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
 CHUNK = 500  # games per numba call between progress-bar updates
@@ -21,11 +23,11 @@ def register(subparsers) -> None:
         "Random bidders overbid, so both teams' scores drift down and some games would never "
         "end: a game still undecided after --max-deals deals is abandoned and counted.",
     )
-    parser.add_argument("--games", type=int, default=10_000, metavar="N",
+    parser.add_argument("--games", type=positive_int, default=10_000, metavar="N",
                         help="number of games to play (default 10000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=seed_type, default=0, metavar="S",
                         help="random seed; game g uses its own stream derived from S (default 0)")
-    parser.add_argument("--max-deals", type=int, default=1000, metavar="D",
+    parser.add_argument("--max-deals", type=positive_int, default=1000, metavar="D",
                         help="abandon a game still undecided after D deals (default 1000)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

@@ -10,7 +10,8 @@ import signal
 import sys
 
 from cli.errors import UserError
-from cli.arguments import positive_int
+from cli.arguments import finite_float, positive_float, positive_int
+from cli.arguments import seed as seed_type
 
 # Games `solve` can run (small enough for exact exploitability): name -> module with GAME.
 GAMES = {"kuhn": "games.kuhn", "leduc": "games.leduc"}
@@ -57,17 +58,17 @@ def register(subparsers) -> None:
     p.add_argument("--sampled-chance", action="store_true",
                    help="sample one chance outcome per chance node and iteration (one deal per "
                         "iteration) instead of enumerating them all")
-    p.add_argument("--seed", type=int, default=0, metavar="S",
+    p.add_argument("--seed", type=seed_type, default=0, metavar="S",
                    help="seed of the chance sampling (default: 0)")
-    p.add_argument("--alpha", type=float, default=None,
+    p.add_argument("--alpha", type=finite_float, default=None,
                    help="dcfr: discount exponent of positive regrets (default 1.5)")
-    p.add_argument("--beta", type=float, default=None,
+    p.add_argument("--beta", type=finite_float, default=None,
                    help="dcfr: discount exponent of negative regrets (default 0)")
-    p.add_argument("--gamma", type=float, default=None,
+    p.add_argument("--gamma", type=finite_float, default=None,
                    help="dcfr: exponent of the average-strategy weight t^gamma (default 2)")
     p.add_argument("--float32", action="store_true",
                    help="keep regret and strategy sums in float32 (default float64)")
-    p.add_argument("--max-memory", type=float, default=None, metavar="MB",
+    p.add_argument("--max-memory", type=positive_float, default=None, metavar="MB",
                    help="fail clearly if the info-set table would grow past MB megabytes")
     p.add_argument("--checkpoint", metavar="FILE",
                    help="resume from FILE if it exists; save to it at every report, at the end "

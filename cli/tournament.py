@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from cli.arguments import positive_int
+from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
 
@@ -22,15 +24,15 @@ def register(subparsers) -> None:
         "(exported strategy files read into memory).")
     parser.add_argument("--ew", required=True, metavar="PLAYER", help="player A, East-West")
     parser.add_argument("--ns", required=True, metavar="PLAYER", help="player B, North-South")
-    parser.add_argument("--games", type=int, default=1000, metavar="N",
+    parser.add_argument("--games", type=positive_int, default=1000, metavar="N",
                         help="games to play (duplicate pairs with --duplicate; default 1000)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=seed_type, default=0, metavar="S",
                         help="random seed of the deals and of the random players (default 0)")
     parser.add_argument("--duplicate", action="store_true",
                         help="replay every game's deals with the teams swapped")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="worker processes (default 1); the figures do not depend on it")
-    parser.add_argument("--max-deals", type=int, default=200, metavar="D",
+    parser.add_argument("--max-deals", type=positive_int, default=200, metavar="D",
                         help="abandon a game still undecided after D deals (default 200)")
     parser.add_argument("--png", metavar="FILE", default="tournament.png",
                         help="where to write the PNG summary (default tournament.png; "

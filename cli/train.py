@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from cli.arguments import non_negative_int, positive_float, positive_int
+from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
 GIB = 2**30
@@ -25,7 +27,9 @@ def register(subparsers) -> None:
         "both teams updated in one pass, each deal stopped once exhausted, float32 tables. "
         "Creates the run, or resumes it when DIR holds a checkpoint. Ctrl-C or SIGTERM "
         "abandons the batch in flight (within a second), writes the checkpoint of its start "
-        "and exits with status 130; a second Ctrl-C exits at once without writing.")
+        "and exits with status 130; a second Ctrl-C exits at once without writing. One "
+        "process trains a run at a time: a second one on the same DIR is refused, naming the "
+        "first one's pid.")
     _common(base)
     base.set_defaults(func=run_baseline)
 
@@ -52,27 +56,29 @@ def register(subparsers) -> None:
 def _common(parser) -> None:
     parser.add_argument("--run", required=True, metavar="DIR",
                         help="run directory (created if new, resumed if it has a checkpoint)")
-    parser.add_argument("--iterations", type=int, default=None, metavar="N",
+    parser.add_argument("--iterations", type=non_negative_int, default=None, metavar="N",
                         help="train until the run has N iterations in total (default: the "
                         "run's total plus 1000)")
-    parser.add_argument("--checkpoint-every", type=float, default=600.0, metavar="SECONDS",
+    parser.add_argument("--checkpoint-every", type=positive_float, default=600.0,
+                        metavar="SECONDS",
                         help="write a checkpoint at least this often (default 600); a crash "
                         "loses at most this much work")
-    parser.add_argument("--seed", type=int, default=None, metavar="S",
+    parser.add_argument("--seed", type=seed_type, default=None, metavar="S",
                         help="random seed of a new run (default 0); must match when resuming")
-    parser.add_argument("--batch", type=int, default=None, metavar="B",
+    parser.add_argument("--batch", type=positive_int, default=None, metavar="B",
                         help="deals traversed against one frozen strategy (default 1: plain "
                         "CFR); the table depends on seed and batch, never on --workers; must "
                         "match when resuming. With K workers use B = 8*K (16 for 2): the "
                         "workers share each batch deal by deal, and a larger batch keeps "
                         "them busy at its end, at the price of a strategy that is updated "
                         "only every B deals")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="threads sharing each batch, one deal at a time (at most the "
                         "batch size; default 1); up to the number of cores")
-    parser.add_argument("--memory-limit", type=float, default=None, metavar="GB",
+    parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="GB",
                         help="stop cleanly (at the last checkpoint) rather than let the "
-                        "info-set table grow past this many GiB")
+                        "info-set table grow past this many GiB; the message says how far "
+                        "the run got and how much memory it would need")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -85,24 +91,21 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     for name in ("seed", "batch"):
         value = getattr(args, name)
         chosen[name] = value if value is not None else recorded.get(name, defaults[name])
-    if chosen["seed"] < 0:
-        raise UserError("--seed must be a non-negative integer")
+    if args.workers > chosen["batch"]:
+        raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
+                        "every worker needs at least one deal per batch (raise --batch)")
     return chosen
 
 
 def _train(args, stage, run_dir) -> int:
     from train.runner import Trainer
 
-    if args.checkpoint_every <= 0:
-        raise UserError("--checkpoint-every must be positive")
-    limit = None if args.memory_limit is None else int(args.memory_limit * GIB)
+    limit = None if args.memory_limit is None else int(min(args.memory_limit, 2.0**53) * GIB)
     trainer = Trainer(run_dir, stage, workers=args.workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
                       show_progress=not args.no_progress)
     target = args.iterations if args.iterations is not None \
         else trainer.progress.iteration + 1000
-    if target < 0:
-        raise UserError("--iterations must be non-negative")
     summary = trainer.run(target)
     rate = summary["iteration"] and summary["seconds"] and summary["iteration"] / summary["seconds"]
     print(f"{stage.name} run {run_dir.path}: {summary['iteration']:,} iterations, "
@@ -123,7 +126,9 @@ def run_baseline(args) -> int:
 
     run_dir = RunDirectory(args.run)
     chosen = _settings(args, DEFAULTS, run_dir)
-    return _train(args, baseline_stage(chosen["seed"], chosen["batch"]), run_dir)
+    with run_dir.writer_lock():
+        chosen = _settings(args, DEFAULTS, run_dir)  # again, now that nobody else writes it
+        return _train(args, baseline_stage(chosen["seed"], chosen["batch"]), run_dir)
 
 
 def run_bootstrap(args) -> int:
@@ -134,7 +139,10 @@ def run_bootstrap(args) -> int:
     run_dir = RunDirectory(args.run)
     chosen = _settings(args, DEFAULTS, run_dir)
     stage = bootstrap_stage(args.baseline, chosen["seed"], chosen["batch"])
-    return _train(args, stage, run_dir)
+    with run_dir.writer_lock():
+        if _settings(args, DEFAULTS, run_dir) != chosen:  # another writer just created it
+            raise UserError(f"{run_dir.path} changed while starting; run the command again")
+        return _train(args, stage, run_dir)
 
 
 def run_status(args) -> int:

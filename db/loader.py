@@ -17,6 +17,11 @@ sqlite3 module dominates otherwise). Each statement binds its keys' probability 
 SQL `substr` cuts every key's blob from them, so no Python object is made per blob. Keys arrive
 sorted from `export`, so the WITHOUT ROWID B-tree is filled in order. Per chunk, the key kinds
 and best actions are computed with numpy, not key by key.
+
+One load at a time per target: `load_strategies` holds a writer lock (`cfr.file_lock`) on
+`FILE.lock` while it builds FILE, so a second load onto the same FILE is refused, naming the
+first one's pid, and a load killed with SIGKILL leaves the old FILE as it was (its temporary
+file is removed by the next load).
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from abstraction.setback.version import ABSTRACTION_VERSION
-from cfr.atomic_file import atomic_path
+from cfr.atomic_file import atomic_path, remove_stale_temporaries
+from cfr.errors import WriteFailedError
+from cfr.file_lock import WriterLock
 from cfr.strategy_file import StrategyChunk, StrategyReader
 from db.errors import DatabaseError
 from db.key_kind import KIND_NAMES, STAGE_KINDS, UNKNOWN, key_kinds
@@ -169,17 +176,27 @@ def _insert_sql(rows: int) -> str:
 def load_strategies(paths: list[str], db_path: str, progress: bool = True) -> LoadReport:
     """Build the database `db_path` from the strategy files `paths` (replacing any old one
     only on success); return what was loaded. Raises `DatabaseError` / `CfrFileError` with
-    one line for a bad file."""
-    from sqlalchemy import create_engine, insert
-    from sqlalchemy.pool import NullPool
-    from tqdm import tqdm
-
+    one line for a bad file, `LockedError` while another load builds `db_path`, and
+    `WriteFailedError` when the disk is full."""
     if not paths:
         raise DatabaseError("no strategy files to load")
     directory = os.path.dirname(os.path.abspath(db_path))
     if not os.path.isdir(directory):
         raise DatabaseError(f"{db_path}: directory {directory} does not exist")
     start = time.perf_counter()
+    lock = WriterLock(db_path + ".lock", f"database {db_path}",
+                      on_acquire=lambda: remove_stale_temporaries(db_path))
+    with lock:
+        return _load(paths, db_path, progress, start)
+
+
+def _load(paths: list[str], db_path: str, progress: bool, start: float) -> LoadReport:
+    """`load_strategies` once the writer lock is held."""
+    from sqlalchemy import create_engine, insert
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.pool import NullPool
+    from tqdm import tqdm
+
     readers = _open_readers(list(paths))
     report = LoadReport(db_path)
     counts = np.zeros(UNKNOWN + 1, dtype=np.int64)
@@ -218,6 +235,13 @@ def load_strategies(paths: list[str], db_path: str, progress: bool = True) -> Lo
                     conn.execute(insert(metadata_table),
                                  [{"name": k, "value": json.dumps(v)} for k, v in meta.items()])
                     conn.commit()
+            except (sqlite3.OperationalError, OperationalError) as exc:
+                # SQLite's own write failures ("database or disk is full", "disk I/O error").
+                error = getattr(exc, "orig", exc)
+                text = str(error).splitlines()[0] if str(error) else type(error).__name__
+                kept = ("the previous database is unchanged" if os.path.exists(db_path)
+                        else "nothing was written")
+                raise WriteFailedError(f"cannot write {db_path}: {text}; {kept}") from None
             finally:
                 engine.dispose()
     finally:

@@ -5,8 +5,12 @@
     DIR/log.csv          iteration,payoff,infosets,seconds,rss_bytes,target: one row per
                          checkpoint (target: the --iterations the run was asked to reach;
                          logs written before it existed have five columns and keep them)
+    DIR/writer.lock      while a process trains the run: its pid, under an advisory lock
 
 The checkpoint is written before its log row, so the log never runs ahead of the checkpoint.
+One process at a time writes a run (`writer_lock`): a second `train` on the same directory is
+refused with the holder's pid; readers (`export`, `train status`) take no lock. A hand-edited
+run.json that no longer makes sense is refused in one line (`RunError`).
 """
 
 from __future__ import annotations
@@ -15,13 +19,16 @@ import csv
 import json
 import os
 
-from cfr.atomic_file import atomic_writer
+from cfr.atomic_file import atomic_writer, remove_stale_temporaries
+from cfr.file_lock import WriterLock
 from train.errors import RunError
 
 SETTINGS_FILE = "run.json"
 CHECKPOINT_FILE = "checkpoint.ckpt"
 LOG_FILE = "log.csv"
+LOCK_FILE = "writer.lock"
 LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target")
+REQUIRED = LOG_COLUMNS[:5]  # a log from before the target column has only these
 RUN_FORMAT = "setback-cfr/run"
 RUN_VERSION = 1
 
@@ -47,6 +54,24 @@ class RunDirectory:
         """DIR/log.csv."""
         return os.path.join(self.path, LOG_FILE)
 
+    def writer_lock(self) -> WriterLock:
+        """The run's writer lock, to hold while training it (`with run.writer_lock(): ...`).
+
+        Taking it creates the directory and removes the temporary files a killed writer left
+        (safe: holding the lock, we are the only writer)."""
+        try:
+            os.makedirs(self.path, exist_ok=True)
+        except OSError as exc:
+            raise RunError(f"{self.path}: cannot create the run directory "
+                           f"({exc.strerror})") from None
+
+        def clear_leftovers():
+            for path in (self.settings_path, self.checkpoint_path):
+                remove_stale_temporaries(path)
+
+        return WriterLock(os.path.join(self.path, LOCK_FILE), f"run directory {self.path}",
+                          on_acquire=clear_leftovers)
+
     def has_checkpoint(self) -> bool:
         """Whether the run has been checkpointed at least once."""
         return os.path.exists(self.checkpoint_path)
@@ -60,11 +85,18 @@ class RunDirectory:
             raise RunError(f"{self.path} is not a training run (no {SETTINGS_FILE})") from None
         except (OSError, json.JSONDecodeError) as exc:
             raise RunError(f"{self.settings_path}: unreadable run settings ({exc})") from None
+        except UnicodeDecodeError:
+            raise RunError(f"{self.settings_path}: unreadable run settings (not UTF-8)") \
+                from None
         if not isinstance(doc, dict) or doc.get("format") != RUN_FORMAT:
             raise RunError(f"{self.settings_path}: not a setback-cfr run settings file")
-        if int(doc.get("version", 0)) > RUN_VERSION:
-            raise RunError(f"{self.settings_path}: run format version {doc.get('version')} is "
+        version = doc.get("version")
+        if not _is_int(version) or version < 1:
+            raise RunError(f"{self.settings_path}: bad run format version {version!r}")
+        if version > RUN_VERSION:
+            raise RunError(f"{self.settings_path}: run format version {version} is "
                             "newer than this program reads; upgrade setback-cfr")
+        _check_settings(self.settings_path, doc)
         return doc
 
     def write_settings(self, stage: str, settings: dict) -> None:
@@ -76,7 +108,12 @@ class RunDirectory:
             handle.write(json.dumps(doc, indent=2, sort_keys=True).encode())
 
     def append_log(self, row: dict) -> None:
-        """Append one row to the CSV log (writing the header first if the log is new)."""
+        """Append one row to the CSV log (writing the header first if the log is new).
+
+        A failed write (a full disk) cuts the log back to its previous length, so the log
+        never ends in half a row, and raises `WriteFailedError`."""
+        from cfr.errors import WriteFailedError
+
         columns = LOG_COLUMNS
         new = not os.path.exists(self.log_path)
         if not new:  # an older log keeps its own columns
@@ -85,16 +122,50 @@ class RunDirectory:
             if header:
                 columns = tuple(c for c in header if c in row)
         with open(self.log_path, "a", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            if new:
-                writer.writerow(columns)
-            writer.writerow([row[c] for c in columns])
-            handle.flush()
-            os.fsync(handle.fileno())
+            size = handle.tell()
+            try:
+                writer = csv.writer(handle)
+                if new:
+                    writer.writerow(columns)
+                writer.writerow([row[c] for c in columns])
+                handle.flush()
+                os.fsync(handle.fileno())
+            except OSError as exc:
+                try:
+                    os.truncate(self.log_path, size)
+                except OSError:
+                    pass
+                raise WriteFailedError(f"cannot write {self.log_path}: "
+                                       f"{exc.strerror or exc}; the log keeps its "
+                                       "earlier rows") from None
 
     def read_log(self) -> list[dict]:
         """The CSV log's rows as dicts of numbers (empty if there is no log yet)."""
         if not os.path.exists(self.log_path):
             return []
-        with open(self.log_path, newline="", encoding="utf-8") as handle:
-            return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+        try:
+            with open(self.log_path, newline="", encoding="utf-8") as handle:
+                rows = list(csv.DictReader(handle))
+            return [{k: float(row[k]) for k in LOG_COLUMNS if k in REQUIRED or row.get(k)}
+                    for row in rows]
+        except (OSError, UnicodeDecodeError, csv.Error, KeyError, TypeError, ValueError):
+            raise RunError(f"{self.log_path}: unreadable training log (expected the columns "
+                           f"{','.join(LOG_COLUMNS)} and numbers)") from None
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_settings(path: str, doc: dict) -> None:
+    """Refuse (one line) a run.json whose stage or settings cannot be what a run recorded."""
+    if not isinstance(doc.get("stage"), str) or not doc["stage"]:
+        raise RunError(f"{path}: the run's stage is missing or not a name")
+    settings = doc.get("settings")
+    if not isinstance(settings, dict):
+        raise RunError(f"{path}: the run's settings are missing or not an object")
+    seed, batch = settings.get("seed"), settings.get("batch")
+    if not _is_int(seed) or not 0 <= seed < 2**64:
+        raise RunError(f"{path}: the run's seed {seed!r} is not an integer in 0 .. 2**64 - 1")
+    if not _is_int(batch) or not 1 <= batch < 2**63:
+        raise RunError(f"{path}: the run's batch {batch!r} is not a positive integer")

@@ -64,14 +64,22 @@ class Deal:
     """
 
     def __init__(self, dealer: str, hands: dict[str, list]):
+        if not isinstance(dealer, str):
+            raise SetbackError(f"bad dealer {dealer!r}: expected a seat W, N, E or S")
+        if not isinstance(hands, dict):
+            raise SetbackError("hands must map seats W, N, E, S to lists of six cards")
         self.dealer = parse_seat(dealer)
         masks = np.zeros(4, dtype=np.int64)
         seen = 0
         for letter in SEAT_CHARS:
             if letter not in hands:
                 raise SetbackError(f"missing hand for seat {letter}")
-            tokens = [c if isinstance(c, str) else format_card(int(c)) for c in hands[letter]]
+            cards = hands[letter]
+            if not isinstance(cards, (list, tuple)):
+                raise SetbackError(f"hand {letter}: expected a list of {S.HAND_SIZE} cards, "
+                                   f"got {_kind(cards)}")
             try:
+                tokens = [_card_token(c) for c in cards]
                 mask = parse_hand(tokens, expected_size=S.HAND_SIZE)
             except SetbackError as exc:
                 raise SetbackError(f"hand {letter}: {exc}") from None
@@ -185,6 +193,24 @@ class Deal:
         """Each team's deal score, setbacks applied (0-0 when everybody passed)."""
         scores = deal_score(self.state)
         return {self.team_name(t): int(scores[t]) for t in (0, 1)}
+
+
+def _card_token(card) -> str:
+    """A hand's card as text: text as given, a card index (0..51) formatted; else an error."""
+    if isinstance(card, str):
+        return card
+    if isinstance(card, int) and not isinstance(card, bool):
+        return format_card(card)
+    raise SetbackError(f"bad card {card!r}: expected a string such as 'AS' or '10H'")
+
+
+def _kind(value) -> str:
+    """How a JSON value reads in an error message: `null`, `a number`, ..."""
+    if value is None:
+        return "null"
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string",
+             dict: "an object"}
+    return names.get(type(value), type(value).__name__)
 
 
 def _cards(mask) -> list[str]:

@@ -29,6 +29,8 @@ def replay(spec: dict, describe: Describe | None = None) -> dict:
             raise SetbackError(f"the replay input has no {name!r}")
     if not isinstance(spec["hands"], dict):
         raise SetbackError("'hands' must map seats W, N, E, S to lists of six cards")
+    if not isinstance(spec["dealer"], str):
+        raise SetbackError("'dealer' must be a seat: W, N, E or S")
     if not isinstance(spec["moves"], list):
         raise SetbackError("'moves' must be a list such as [\"3\", \"P\", \"AS\"]")
     deal = Deal(spec["dealer"], spec["hands"])
@@ -42,6 +44,9 @@ def replay(spec: dict, describe: Describe | None = None) -> dict:
 
     decisions = []
     for index, move in enumerate(spec["moves"]):
+        if not isinstance(move, (str, int)) or isinstance(move, bool):
+            raise SetbackError(f"move {index} ({move!r}): a move is a string such as \"P\", "
+                               "\"3\" or \"AS\"")
         if deal.is_over:
             raise SetbackError(f"move {index} ({move!r}): the deal is already over")
         entry = situation()
