@@ -2,8 +2,8 @@
 one worker against two.
 
     python bench/train_speed.py --compare DIR [--first-deals 60] [--seed 2]
-                                [--batch 16] [--empty-deals 64]
-                                [--snapshot RUN_DIR] [--snapshot-deals 2000]
+                                [--batch 256] [--empty-deals 128]
+                                [--snapshot RUN_DIR] [--snapshot-deals 4096]
 
 1. The first `--first-deals` deals of `--seed` from an empty table, one worker, batch 1, in
    this tree and in `--compare` (another checkout, e.g. the previous commit built with
@@ -16,7 +16,9 @@ one worker against two.
 3. Bytes per info set of the table at the end of each run (target <= 64).
 
 Every run is a child process (its own peak memory; numba compiled and loaded by a warm-up
-deal of another seed before the clock starts). Wall-clock ratios need an otherwise idle
+deal of another seed before the clock starts). Speeds are per second of training (the runs'
+own clock: batches and merges, not the final checkpoint write, which a real run pays once
+per --checkpoint-every). Wall-clock ratios need an otherwise idle
 machine; the CPU seconds are printed beside them (on a busy machine the CPU ratio of the
 one-worker runs is the steadier figure).
 """
@@ -53,6 +55,7 @@ if a.get("snapshot"):
 trainer = Trainer(run, baseline_stage(seed, a["batch"]), workers=a["workers"],
                   checkpoint_every=1e9, show_progress=False)
 first = trainer.progress.iteration
+trained_before = trainer.progress.seconds
 usage = resource.getrusage(resource.RUSAGE_SELF)
 cpu0 = usage.ru_utime + usage.ru_stime
 wall0 = time.perf_counter()
@@ -60,7 +63,8 @@ summary = trainer.run(first + a["deals"])
 wall = time.perf_counter() - wall0
 usage = resource.getrusage(resource.RUSAGE_SELF)
 shutil.rmtree(tmp)
-print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime - cpu0,
+print(json.dumps({"wall": wall, "train": summary["seconds"] - trained_before,
+                  "cpu": usage.ru_utime + usage.ru_stime - cpu0,
                   "peak_rss": usage.ru_maxrss * 1024, "infosets": summary["infosets"],
                   "payoff": summary["payoff"], "table_bytes": summary["memory_bytes"],
                   "work_bytes": summary.get("work_bytes"),
@@ -80,8 +84,9 @@ def child(tree: str, **settings) -> dict:
 
 
 def line(name: str, r: dict, deals: int) -> str:
-    return (f"  {name:<26} {r['wall']:8.1f} s wall {r['cpu']:8.1f} s CPU  "
-            f"{deals / r['wall']:8.2f} deals/s  peak {r['peak_rss'] / 2**30:5.2f} GiB  "
+    return (f"  {name:<26} {r['train']:7.1f} s training ({r['wall']:6.1f} s wall) "
+            f"{r['cpu']:7.1f} s CPU {deals / r['train']:8.2f} deals/s  "
+            f"peak {r['peak_rss'] / 2**30:5.2f} GiB  "
             f"{r['infosets']:>10,} info sets  {r['table_bytes'] / max(r['infosets'], 1):5.1f} "
             f"B/info set")
 
@@ -94,8 +99,10 @@ def workers_pair(tree: str, deals: int, batch: int, seed: int, snapshot: str | N
     print(f"{title} (batch {batch}, {deals} deals from iteration {one['from']:,})")
     print(line("1 worker", one, deals))
     print(line("2 workers", two, deals))
-    print(f"  2 workers / 1 worker: x{one['wall'] / two['wall']:.2f} in wall time "
-          f"(target >= 1.8); identical tables: {same}")
+    merge = "" if two.get("merge") is None else \
+        f"; serial merge {two['merge'] / (deals / batch) * 1e3:.1f} ms per batch"
+    print(f"  2 workers / 1 worker: x{one['train'] / two['train']:.2f} in training time "
+          f"(target >= 1.8); identical tables: {same}{merge}")
 
 
 def main() -> None:
@@ -105,14 +112,14 @@ def main() -> None:
                         help="another checkout to time the first deals against (part 1)")
     parser.add_argument("--first-deals", type=int, default=60, help="part 1 deals (60)")
     parser.add_argument("--seed", type=int, default=2, help="seed of the fresh runs (2)")
-    parser.add_argument("--batch", type=int, default=16,
-                        help="batch of the worker comparison (16, the README's for 2 workers)")
-    parser.add_argument("--empty-deals", type=int, default=64,
-                        help="deals of the from-empty worker comparison (64; 0 skips it)")
+    parser.add_argument("--batch", type=int, default=256,
+                        help="batch of the worker comparison (256, the README's for 2 workers)")
+    parser.add_argument("--empty-deals", type=int, default=128,
+                        help="deals of the from-empty worker comparison (128; 0 skips it)")
     parser.add_argument("--snapshot", metavar="RUN_DIR",
                         help="a baseline run to continue for the later-training comparison")
-    parser.add_argument("--snapshot-deals", type=int, default=2000,
-                        help="deals to continue the snapshot (2000)")
+    parser.add_argument("--snapshot-deals", type=int, default=4096,
+                        help="deals to continue the snapshot (4096)")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.compare:
@@ -122,7 +129,8 @@ def main() -> None:
         print(f"first {n} deals of seed {args.seed} from an empty table, 1 worker, batch 1")
         print(line("this tree", new, n))
         print(line(f"--compare {os.path.basename(args.compare.rstrip('/'))}", old, n))
-        print(f"  speed-up x{old['wall'] / new['wall']:.2f} wall, x{old['cpu'] / new['cpu']:.2f}"
+        print(f"  speed-up x{old['train'] / new['train']:.2f} training time, "
+              f"x{old['cpu'] / new['cpu']:.2f}"
               f" CPU (target >= 4); peak memory {new['peak_rss'] / 2**30:.2f} GiB vs "
               f"{old['peak_rss'] / 2**30:.2f} GiB (target <= 1)")
     if args.empty_deals:

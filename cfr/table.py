@@ -8,8 +8,9 @@ Values (append-only, so an offset never changes, not even when the slots are reh
 - `regrets`, `strategy: dtype[value_capacity]` regret sums and reach-weighted strategy sums,
   indexed by `offset + action`; `dtype` is float64 (default) or float32 (large games).
 
-Memory per info set with a actions: 13 bytes per slot / load factor + 2 a value words. For
-Setback (float32, a ~ 4, load between 0.375 and 0.75) that is 49 to 67 bytes including slack.
+Memory per info set with a actions: 13 bytes per slot / load factor + 2 a value words, the
+value arrays up to a quarter larger than used. For Setback (float32, a ~ 2.6, load between
+0.375 and 0.75) that is about 38 to 61 bytes including slack.
 
 Growth doubles the slots and rehashes every key, or enlarges the value arrays, always by copying
 into new arrays before the old ones are dropped, so no value is ever lost. A growth that would
@@ -172,8 +173,9 @@ class InfoSetTable:
         self.keys, self.meta, self.offsets = keys, meta, offsets
 
     def grow_values(self, needed: int) -> None:
-        """Enlarge the value arrays to hold at least `needed` entries (by at least half)."""
-        new_cap = max(needed, self.value_capacity + self.value_capacity // 2 + 16)
+        """Enlarge the value arrays to hold at least `needed` entries (by at least a quarter:
+        the slack stays small, and bytes per info set stay under 64 however full the slots)."""
+        new_cap = max(needed, self.value_capacity + self.value_capacity // 4 + 16)
         if new_cap >= 2**32:
             raise TableFullError("info-set table value arrays would exceed 2**32 entries")
         self._check_cap(self._bytes_with(self.capacity, new_cap))

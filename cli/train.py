@@ -68,10 +68,10 @@ def _common(parser) -> None:
     parser.add_argument("--batch", type=positive_int, default=None, metavar="B",
                         help="deals traversed against one frozen strategy (default 1: plain "
                         "CFR); the table depends on seed and batch, never on --workers; must "
-                        "match when resuming. With K workers use B = 8*K (16 for 2): the "
-                        "workers share each batch deal by deal, and a larger batch keeps "
-                        "them busy at its end, at the price of a strategy that is updated "
-                        "only every B deals")
+                        "match when resuming. With K workers use B = 128*K (256 for 2): "
+                        "the workers share each batch deal by deal and wait for its last "
+                        "deal, which a few hundred deals per batch make a small share; the "
+                        "price is a strategy updated every B deals instead of every deal")
     parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
                         help="threads sharing each batch, one deal at a time (at most the "
                         "batch size; default 1); up to the number of cores")
