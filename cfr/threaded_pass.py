@@ -56,7 +56,8 @@ def _threaded_sig(val):
         types.float64[:, ::1], types.float64[:, ::1],  # scratch (see ThreadedScratch)
         types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1], val[::1],
         types.int64[::1],  # table: keys, meta, offsets, regrets, strategy, counts
-        types.int64, types.float64, types.int64, types.uint64[::1],  # player, weight, sampled, words
+        types.int64, types.float64, types.int64,  # update player, weight, sampled
+        types.uint64[::1],  # words
         types.float64[::1], types.int64[::1],  # out: each word's root value; control block
     )
 

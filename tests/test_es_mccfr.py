@@ -325,3 +325,11 @@ def test_exploitability_curve_matches_openspiel_in_distribution(name):
         assert abs(mo - mt) <= Z_BAND * se, (c, mo, mt, se)
         slower = theirs[:, wanted.index(max(1, c // 3))].mean()
         assert Z_BAND * se < abs(slower - mt), (c, se, slower, mt)
+
+
+def test_float32_table_runs_and_learns():
+    s = Solver(KUHN, "es-mccfr", seed=1, dtype=np.float32)
+    s.iterate(1000)
+    assert s.table.dtype == np.float32 and s.table.count == 12
+    expl, _ = Evaluator(build_tree(KUHN))(s.table)
+    assert expl < 0.1  # uniform play: 0.458
