@@ -36,11 +36,11 @@ from numba import njit, types
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
 from cfr.regret_matching import regret_matching
 from cfr.rng import mix_word
-from cfr.table import InfoSetTable, find_offset, find_slot
+from cfr.table import ACTIONS_MASK, InfoSetTable, find_offset, find_slot
 
 # ctl[] fields and states: the kernel's control block, kept across a suspension
 _STATE, _WORD, _DEPTH, _ACTIONS = 0, 1, 2, 3
-_RUNNING, _SUSPENDED, _DONE = 0, 1, 2
+_RUNNING, _SUSPENDED, _DONE, _MISMATCH = 0, 1, 2, 3
 
 # frame kinds
 _PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
@@ -131,6 +131,11 @@ def _threaded_walk(current_player, decision, apply, utility, chance_outcomes, ch
                         t_offsets[slot] = tcounts[1]
                         tcounts[0] += 1
                         tcounts[1] += n
+                    elif np.int64(t_meta[slot] & ACTIONS_MASK) != n:
+                        ctl[_STATE] = _MISMATCH
+                        ctl[_DEPTH] = d
+                        ctl[_ACTIONS] = n
+                        return 0.0
                     o = np.int64(t_offsets[slot])
                     for a in range(n):  # the info set as it is on entry
                         entry_r[d, a] = t_regrets[o + a]
@@ -221,7 +226,8 @@ def threaded_kernel(current_player, decision, apply, utility, chance_outcomes, c
     kernel inserts keys itself. When a key needs room it returns with ctl[0] = 1 (suspended;
     ctl[3] = the key's action count): the caller grows the table, refreshes `tcounts` and
     calls again with the same scratch and ctl, and the walk continues where it stopped. It
-    returns with ctl[0] = 2 when every word is done. A depth-first walk with an explicit stack
+    returns with ctl[0] = 2 when every word is done, 3 when a key arrives with another action
+    count than the table holds (ctl[2]: the depth whose key it is). A depth-first walk with an explicit stack
     of frames, as `cfr.traversal.pass_kernel`, whose frames also keep the info set's values
     on entry (`entry_r`, `entry_s`).
     """
@@ -240,7 +246,7 @@ def threaded_kernel(current_player, decision, apply, utility, chance_outcomes, c
                            value, kind, count, index, offset, player, chance_k,
                            entry_r, entry_s, t_keys, t_meta, t_offsets, t_regrets, t_strategy,
                            tcounts, update_player, weight, sampled, words[b], ctl)
-        if ctl[_STATE] == _SUSPENDED:
+        if ctl[_STATE] == _SUSPENDED or ctl[_STATE] == _MISMATCH:
             ctl[_WORD] = b
             return
         word_values[b] = v
@@ -300,6 +306,10 @@ def threaded_traverse(game: Game, table: InfoSetTable, update_player: int = -1,
         table.count, table.n_values = int(tcounts[0]), int(tcounts[1])
         if ctl[_STATE] == _DONE:
             break
+        if ctl[_STATE] == _MISMATCH:
+            key = s.keys[int(ctl[_DEPTH]), :game.key_words].tolist()
+            raise ValueError(f"info-set key {key} arrived with {int(ctl[_ACTIONS])} actions, "
+                             "the table holds another count")
         n = int(ctl[_ACTIONS])
         if table.count + 1 > table.max_count:
             table.grow_slots()

@@ -144,3 +144,13 @@ def test_memory_cap_raises_table_full():
     table = InfoSetTable(1, capacity=16, value_capacity=16, max_bytes=4096)
     with pytest.raises(TableFullError):
         threaded_traverse(LEDUC, table, -1)
+
+
+def test_a_key_with_another_action_count_is_refused():
+    table = InfoSetTable(1)
+    threaded_traverse(REPEAT, table)
+    o = table.offset(KEY)
+    table.meta[np.flatnonzero(table.meta)[0]] = 3  # claim three actions for K
+    assert o >= 0
+    with pytest.raises(ValueError, match="arrived with 2 actions"):
+        threaded_traverse(REPEAT, table)
