@@ -23,6 +23,8 @@ which equals OpenSpiel's "recompute the current policy after each player's pass"
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from cfr import rng
@@ -30,9 +32,11 @@ from cfr.game import Game
 from cfr.increment_log import IncrementLog, merge
 from cfr.table import InfoSetTable
 from cfr.traversal import Scratch, traverse
-from cfr.external_sampling import EsScratch, SamplingOptions, external_sampling_pass
 from cfr.variants import ALGORITHMS as FULL_WIDTH_ALGORITHMS
 from cfr.variants import Variant, clamp_regrets, discount_regrets, make_variant
+
+if TYPE_CHECKING:
+    from cfr.external_sampling import SamplingOptions
 
 ES_MCCFR = "es-mccfr"
 ALGORITHMS = FULL_WIDTH_ALGORITHMS + (ES_MCCFR,)
@@ -50,6 +54,8 @@ class Solver:
         self.game = game
         self.external_sampling = algorithm == ES_MCCFR
         if self.external_sampling:
+            # imported on demand: its kernels cost seconds to compile on a cold cache
+            from cfr.external_sampling import EsScratch, SamplingOptions
             if simultaneous:
                 raise ValueError("es-mccfr updates one player per pass (no simultaneous updates)")
             if any(v is not None for v in (alpha, beta, gamma)):
@@ -114,6 +120,8 @@ class Solver:
                              self.variant.alpha, self.variant.beta)
 
     def _es_iteration(self, t: int) -> None:
+        from cfr.external_sampling import external_sampling_pass
+
         weight = self.sampling.weight(t)
         seed = np.uint64(self.seed)
         for p in (0, 1):
@@ -162,6 +170,8 @@ class Solver:
         s = ckpt.settings
         ckpt.table.max_bytes = max_bytes
         if ckpt.algorithm == ES_MCCFR:
+            from cfr.external_sampling import SamplingOptions
+
             sampling = SamplingOptions(bool(s["linear_weighting"]), s["prune_threshold"],
                                        float(s["prune_probability"]))
             return cls(game, ES_MCCFR, seed=s["seed"], dtype=s["dtype"], table=ckpt.table,

@@ -106,8 +106,6 @@ def run(args) -> int:
 
 def _sampling_options(args):
     """es-mccfr's options from the arguments (None for the other algorithms), or UserError."""
-    from cfr.external_sampling import SamplingOptions
-
     es_only = (args.linear_weighting, args.prune_threshold is not None,
                args.prune_probability is not None)
     if args.algorithm != "es-mccfr":
@@ -123,6 +121,8 @@ def _sampling_options(args):
         if not 0.0 <= args.prune_probability <= 1.0:
             raise UserError(f"--prune-probability must be between 0 and 1, "
                             f"not {args.prune_probability}")
+    from cfr.external_sampling import SamplingOptions
+
     probability = 0.95 if args.prune_probability is None else args.prune_probability
     return SamplingOptions(args.linear_weighting, args.prune_threshold, probability)
 
