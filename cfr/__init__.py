@@ -10,6 +10,9 @@ Where things live:
 - `increment_log.py` the log of a pass and the merge that applies logs to the table in order
 - `tree.py`, `tree_pass.py`  a small game's tree precomputed once, and the same pass over it
 - `variants.py`      CFR, CFR+, linear and discounted CFR as flags and two small kernels
+- `external_sampling.py`  external-sampling MCCFR (linear weighting, negative-regret pruning):
+                     one pass per word against a frozen table -> increment log
+- `threaded_pass.py` the reference's in-walk ("threaded table") CFR pass, updating in place
 - `solver.py`        iterations: passes, merges, variant steps; checkpoint save / resume
 - `best_response.py`, `exploitability.py`  exact best response, NashConv / 2, game value
 - `checkpoint.py`    the msgpack checkpoint format;  `rng.py` counter-based random words

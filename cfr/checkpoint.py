@@ -6,9 +6,10 @@ strategy cut to the used n_values). Header fields:
     magic        "setback-cfr/checkpoint"
     version      FORMAT_VERSION (a reader refuses newer versions)
     game         the game's name
-    algorithm    cfr, cfr+, lcfr or dcfr
+    algorithm    cfr, cfr+, lcfr, dcfr or es-mccfr
     settings     every hyper-parameter and setting (`Solver.settings()`: flags, alpha, beta,
-                 gamma, simultaneous, sampled_chance, seed, dtype)
+                 gamma, simultaneous, sampled_chance, seed, dtype; for es-mccfr also
+                 linear_weighting, prune_threshold, prune_probability)
     iteration    iterations completed
     rng          {"kind": "splitmix64-counter", "seed", "counter"}: the whole generator state
     table        {"key_words", "dtype", "count", "n_values", "capacity", "value_capacity",

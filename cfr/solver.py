@@ -10,11 +10,20 @@ With simultaneous updates, one pass updates both players and the step applies to
 Chance is fully enumerated, or sampled once per iteration from the word `rng.word(seed, t)`
 (both passes of an alternating iteration see the same deal).
 
+External-sampling MCCFR (`es-mccfr`, `cfr.external_sampling`) has the same iteration shape as
+OpenSpiel's `ExternalSamplingSolver.iteration`: a pass for player 0, then one for player 1,
+each merged before the next; pass number j = 2t - 1 + p (1, 2, 3, ...) draws from
+`rng.word(seed, j)`, so the passes are numbered as a trainer that runs one pass per word with
+alternating traversers would number them. Its options (linear weighting, pruning) are
+`SamplingOptions`; it has no post-pass step.
+
 The strategy used by a pass is recomputed from the regret sums whenever the pass needs it,
 which equals OpenSpiel's "recompute the current policy after each player's pass".
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,7 +32,14 @@ from cfr.game import Game
 from cfr.increment_log import IncrementLog, merge
 from cfr.table import InfoSetTable
 from cfr.traversal import Scratch, traverse
+from cfr.variants import ALGORITHMS as FULL_WIDTH_ALGORITHMS
 from cfr.variants import Variant, clamp_regrets, discount_regrets, make_variant
+
+if TYPE_CHECKING:
+    from cfr.external_sampling import SamplingOptions
+
+ES_MCCFR = "es-mccfr"
+ALGORITHMS = FULL_WIDTH_ALGORITHMS + (ES_MCCFR,)
 
 
 class Solver:
@@ -34,9 +50,25 @@ class Solver:
                  max_bytes: int | None = None, use_tree: bool = False,
                  alpha: float | None = None, beta: float | None = None,
                  gamma: float | None = None, table: InfoSetTable | None = None,
-                 iteration: int = 0):
+                 iteration: int = 0, sampling: SamplingOptions | None = None):
         self.game = game
-        self.variant: Variant = make_variant(algorithm, alpha, beta, gamma)
+        self.external_sampling = algorithm == ES_MCCFR
+        if self.external_sampling:
+            # imported on demand: its kernels cost seconds to compile on a cold cache
+            from cfr.external_sampling import EsScratch, SamplingOptions
+            if simultaneous:
+                raise ValueError("es-mccfr updates one player per pass (no simultaneous updates)")
+            if any(v is not None for v in (alpha, beta, gamma)):
+                raise ValueError("alpha, beta and gamma only apply to dcfr")
+            self.variant: Variant = Variant(ES_MCCFR)
+            self.sampling = sampling or SamplingOptions()
+            sampled_chance, use_tree = True, False  # it samples chance by definition
+            self._es_scratch = EsScratch(game)
+        else:
+            if sampling is not None:
+                raise ValueError("sampling options only apply to es-mccfr")
+            self.variant = make_variant(algorithm, alpha, beta, gamma)
+            self.sampling = None
         self.simultaneous = bool(simultaneous)
         self.sampled_chance = bool(sampled_chance)
         self.seed = int(seed)
@@ -55,7 +87,7 @@ class Solver:
 
     @property
     def algorithm(self) -> str:
-        """The variant's name: cfr, cfr+, lcfr or dcfr."""
+        """The variant's name: cfr, cfr+, lcfr, dcfr or es-mccfr."""
         return self.variant.name
 
     def settings(self) -> dict:
@@ -67,6 +99,7 @@ class Solver:
             "sampled_chance": self.sampled_chance,
             "seed": self.seed,
             "dtype": self.table.dtype.name,
+            **(self.sampling.settings() if self.external_sampling else {}),
         }
 
     def _pass(self, player: int, weight: float, word: int) -> float:
@@ -86,10 +119,25 @@ class Solver:
             discount_regrets(tab.meta, tab.offsets, tab.regrets, player, t,
                              self.variant.alpha, self.variant.beta)
 
+    def _es_iteration(self, t: int) -> None:
+        from cfr.external_sampling import external_sampling_pass
+
+        weight = self.sampling.weight(t)
+        seed = np.uint64(self.seed)
+        for p in (0, 1):
+            word = int(rng.word(seed, np.uint64(2 * t - 1 + p)))
+            external_sampling_pass(self.game, self.table, self.log, p, (word,), weight,
+                                   self.sampling, self._es_scratch)
+            merge(self.table, self.log)
+
     def iterate(self, n: int = 1) -> None:
         """Run `n` iterations."""
         for _ in range(n):
             t = self.iteration + 1
+            if self.external_sampling:
+                self._es_iteration(t)
+                self.iteration = t
+                continue
             weight = self.variant.strategy_weight(t)
             word = int(rng.word(np.uint64(self.seed), np.uint64(t))) if self.sampled_chance else 0
             if self.simultaneous:
@@ -121,6 +169,13 @@ class Solver:
             raise CfrFileError(f"{path}: checkpoint is for game {ckpt.game!r}, not {game.name!r}")
         s = ckpt.settings
         ckpt.table.max_bytes = max_bytes
+        if ckpt.algorithm == ES_MCCFR:
+            from cfr.external_sampling import SamplingOptions
+
+            sampling = SamplingOptions(bool(s["linear_weighting"]), s["prune_threshold"],
+                                       float(s["prune_probability"]))
+            return cls(game, ES_MCCFR, seed=s["seed"], dtype=s["dtype"], table=ckpt.table,
+                       iteration=ckpt.iteration, sampling=sampling)
         return cls(game, ckpt.algorithm, simultaneous=s["simultaneous"],
                    sampled_chance=s["sampled_chance"], seed=s["seed"], dtype=s["dtype"],
                    use_tree=use_tree, alpha=s["alpha"], beta=s["beta"], gamma=s["gamma"],

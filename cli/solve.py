@@ -15,7 +15,7 @@ from cli.arguments import seed as seed_type
 
 # Games `solve` can run (small enough for exact exploitability): name -> module with GAME.
 GAMES = {"kuhn": "games.kuhn", "leduc": "games.leduc"}
-ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr")
+ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr")
 
 DESCRIPTION = """\
 Run a CFR variant on a small poker game and report, every K iterations, the exploitability
@@ -26,6 +26,10 @@ Algorithms (updates alternate between the players unless --simultaneous):
   cfr+  regret matching+ with linear averaging (as OpenSpiel's CFRPlusSolver)
   lcfr  linear CFR: discounted CFR with alpha = beta = gamma = 1
   dcfr  discounted CFR (alpha, beta, gamma default 1.5, 0, 2)
+  es-mccfr  external-sampling Monte Carlo CFR (as OpenSpiel's external_sampling_mccfr): per
+        iteration one pass per player, walking that player's actions and sampling the
+        opponent's and chance from --seed; simple averaging; optional linear weighting and
+        Pluribus-style negative-regret pruning
 """
 
 EPILOG = """\
@@ -33,6 +37,7 @@ examples:
   setback-cfr solve kuhn --iterations 1000 --report-every 100
   setback-cfr solve leduc --algorithm cfr+ --iterations 1000 --report-every 10 --json
   setback-cfr solve leduc --iterations 500 --checkpoint leduc.ckpt   # then --iterations 1000
+  setback-cfr solve leduc --algorithm es-mccfr --iterations 10000 --seed 3
 """
 
 
@@ -66,6 +71,14 @@ def register(subparsers) -> None:
                    help="dcfr: discount exponent of negative regrets (default 0)")
     p.add_argument("--gamma", type=finite_float, default=None,
                    help="dcfr: exponent of the average-strategy weight t^gamma (default 2)")
+    p.add_argument("--linear-weighting", action="store_true",
+                   help="es-mccfr: weight iteration t's regret and strategy increments by t")
+    p.add_argument("--prune-threshold", type=float, default=None, metavar="R",
+                   help="es-mccfr: in a pruning iteration, skip the updating player's actions "
+                        "whose regret sum is below R (negative; default: no pruning)")
+    p.add_argument("--prune-probability", type=float, default=None, metavar="P",
+                   help="es-mccfr with --prune-threshold: the chance that a pass prunes "
+                        "(default 0.95, as Pluribus)")
     p.add_argument("--float32", action="store_true",
                    help="keep regret and strategy sums in float32 (default float64)")
     p.add_argument("--max-memory", type=positive_float, default=None, metavar="MB",
@@ -92,6 +105,29 @@ def run(args) -> int:
         raise UserError(f"{exc}; raise --max-memory") from None
 
 
+def _sampling_options(args):
+    """es-mccfr's options from the arguments (None for the other algorithms), or UserError."""
+    es_only = (args.linear_weighting, args.prune_threshold is not None,
+               args.prune_probability is not None)
+    if args.algorithm != "es-mccfr":
+        if any(es_only):
+            raise UserError("--linear-weighting, --prune-threshold and --prune-probability "
+                            "only apply to --algorithm es-mccfr")
+        return None
+    if args.simultaneous:
+        raise UserError("es-mccfr updates one player per pass: --simultaneous does not apply")
+    if args.prune_probability is not None:
+        if args.prune_threshold is None:
+            raise UserError("--prune-probability needs --prune-threshold")
+        if not 0.0 <= args.prune_probability <= 1.0:
+            raise UserError(f"--prune-probability must be between 0 and 1, "
+                            f"not {args.prune_probability}")
+    from cfr.external_sampling import SamplingOptions
+
+    probability = 0.95 if args.prune_probability is None else args.prune_probability
+    return SamplingOptions(args.linear_weighting, args.prune_threshold, probability)
+
+
 def _solve(args) -> int:
     import numpy as np
     from tqdm import tqdm
@@ -103,6 +139,7 @@ def _solve(args) -> int:
 
     if args.algorithm != "dcfr" and any(v is not None for v in (args.alpha, args.beta, args.gamma)):
         raise UserError("--alpha, --beta and --gamma only apply to --algorithm dcfr")
+    sampling = _sampling_options(args)
     game = importlib.import_module(GAMES[args.game]).GAME
     max_bytes = None if args.max_memory is None else int(args.max_memory * 2**20)
     use_tree = not args.interface_walk
@@ -111,17 +148,19 @@ def _solve(args) -> int:
         solver = Solver.resume(game, args.checkpoint, use_tree=use_tree, max_bytes=max_bytes)
         wanted = Solver(game, args.algorithm, simultaneous=args.simultaneous,
                         sampled_chance=args.sampled_chance, seed=args.seed, dtype=dtype,
-                        alpha=args.alpha, beta=args.beta, gamma=args.gamma).settings()
+                        alpha=args.alpha, beta=args.beta, gamma=args.gamma,
+                        sampling=sampling).settings()
         if solver.settings() != wanted:
             diff = sorted(k for k in wanted if solver.settings().get(k) != wanted[k])
             raise UserError(f"{args.checkpoint}: checkpoint was made with other settings "
                             f"({', '.join(diff)}); use the same options or another file")
     else:
-        make_variant(args.algorithm, args.alpha, args.beta, args.gamma)
+        if sampling is None:
+            make_variant(args.algorithm, args.alpha, args.beta, args.gamma)
         solver = Solver(game, args.algorithm, simultaneous=args.simultaneous,
                         sampled_chance=args.sampled_chance, seed=args.seed, dtype=dtype,
                         max_bytes=max_bytes, use_tree=use_tree,
-                        alpha=args.alpha, beta=args.beta, gamma=args.gamma)
+                        alpha=args.alpha, beta=args.beta, gamma=args.gamma, sampling=sampling)
     evaluate = Evaluator(build_tree(game))
     total = args.iterations
     every = args.report_every or max(1, total // 10)

@@ -92,6 +92,49 @@ def test_dcfr_parameters_only_for_dcfr(capsys):
     assert info.value.code == 2
 
 
+def test_es_mccfr_converges_and_depends_on_the_seed_only(capsys):
+    args = ("kuhn", "--algorithm", "es-mccfr", "--iterations", "2000", "--report-every",
+            "1000", "--json")
+    _, a, _ = run(capsys, *args, "--seed", "3")
+    _, b, _ = run(capsys, *args, "--seed", "3")
+    _, c, _ = run(capsys, *args, "--seed", "4")
+    rows = [json.loads(line) for line in a.splitlines()]
+    assert a == b and a != c
+    assert [r["iteration"] for r in rows] == [1000, 2000]
+    assert rows[-1]["exploitability"] < 0.06  # uniform play is 0.458
+    assert rows[-1]["value"] == pytest.approx(-1 / 18, abs=0.03)
+
+
+def test_es_mccfr_checkpoint_resume_with_options(capsys, tmp_path):
+    ckpt = str(tmp_path / "es.ckpt")
+    opts = ("--algorithm", "es-mccfr", "--linear-weighting", "--prune-threshold", "-0.5",
+            "--prune-probability", "0.9", "--seed", "2", "--report-every", "50", "--json")
+    _, straight, _ = run(capsys, "leduc", "--iterations", "100", *opts)
+    run(capsys, "leduc", "--iterations", "50", *opts, "--checkpoint", ckpt)
+    _, resumed, _ = run(capsys, "leduc", "--iterations", "100", *opts, "--checkpoint", ckpt)
+    assert resumed.splitlines() == straight.splitlines()[1:]
+    with pytest.raises(SystemExit) as info:  # the options are part of the settings
+        run(capsys, "leduc", "--iterations", "150", "--algorithm", "es-mccfr", "--seed", "2",
+            "--checkpoint", ckpt)
+    assert info.value.code == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ("--algorithm", "es-mccfr", "--simultaneous"),
+    ("--linear-weighting",),
+    ("--algorithm", "cfr+", "--prune-threshold", "-1"),
+    ("--algorithm", "es-mccfr", "--prune-probability", "0.5"),
+    ("--algorithm", "es-mccfr", "--prune-threshold", "-1", "--prune-probability", "2"),
+])
+def test_es_mccfr_options_refused_where_they_do_not_apply(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "kuhn", "--iterations", "5", *argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("setback-cfr: error: ")
+
+
 def test_memory_cap(capsys):
     with pytest.raises(SystemExit) as info:
         run(capsys, "leduc", "--iterations", "5", "--max-memory", "0.05")
@@ -105,7 +148,8 @@ def test_help_lists_every_option():
                          capture_output=True, text=True, check=True).stdout
     for option in ("--algorithm", "--iterations", "--report-every", "--simultaneous", "--json",
                    "--checkpoint", "--sampled-chance", "--seed", "--alpha", "--beta", "--gamma",
-                   "--float32", "--max-memory", "--interface-walk"):
+                   "--float32", "--max-memory", "--interface-walk", "--linear-weighting",
+                   "--prune-threshold", "--prune-probability", "es-mccfr"):
         assert option in out
 
 

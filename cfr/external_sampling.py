@@ -1,0 +1,364 @@
+"""External-sampling Monte Carlo CFR (Lanctot, Waugh, Zinkevich, Bowling, NIPS 2009), with
+the optional linear weighting and negative-regret pruning of Pluribus (Brown and Sandholm,
+Science 2019), as one pass per random word against a frozen table, into an increment log.
+
+One pass has an updating player i (the traverser; callers alternate it between passes) and a
+random word w. It walks from the root and computes, with v in player 0's terms (player 1's
+values are their exact negation):
+    v(z) = u_0(z)                                   terminal
+    v(h) = v(h o),  o drawn from w                  chance (any chance node)
+    v(h) = v(h a),  a ~ sigma(I), drawn from w      decision of the other player -i
+    v(h) = sum_a sigma(I, a) * v(h a)               decision of i: every action walked
+and logs, for I = I(h):
+    at i's decisions      dR(I, a) = W * (v_i(h a) - v_i(h)),   dS(I, a) = 0
+    at -i's decisions     dR(I, a) = 0,                         dS(I, a) = W * sigma(I, a)
+where sigma(I) is regret matching on the frozen table's regret sums (uniform for a key the
+table lacks) and W is the pass's weight: 1, or t for linear weighting (the caller passes one
+weight per word). The sampled counterfactual regret needs no reach factor: the opponent's and
+chance's reach are what the sampling draws with, so they cancel in expectation.
+
+The average strategy is "simple averaging" (OpenSpiel's `AverageType.SIMPLE`, Pluribus's
+choice): sigma(I) is added, unweighted by reach, at every node of the other player the pass
+samples. In a two-player game the opponent's own reach is accounted for by the sampling; the
+estimate is not the exactly reach-weighted average (the traverser's enumeration visits an
+opponent node once per traverser branch), a bias OpenSpiel and Pluribus accept because it
+converges as well or better in practice and costs nothing.
+
+Randomness: the k-th random draw of a pass (k = 0, 1, ... in walk order, counting every chance
+node and every opponent decision) uses `mix_word(w, k)`; an opponent's action is the first a
+with u < sigma(I, 0) + ... + sigma(I, a), u = the draw's top 53 bits / 2^53. So a pass depends
+on its word and the table only, and a batch of words (several passes against one frozen
+table) merged in word order gives the same table whatever the number of workers. The first
+chance node of a pass uses draw 0, as `cfr.traversal` does: Setback's deal for a word is the
+same under both passes. Chance nodes are drawn independently wherever they are met (a chance
+node below two traverser branches gets two draws), as OpenSpiel does.
+
+Negative-regret pruning (optional, as Pluribus's MCCFR-P): a pass prunes with probability
+`prune_probability` (the decision is draw number 2^63 of its word, which the running counter
+never reaches). In a pruning pass, at the traverser's decisions, an action whose frozen regret
+sum is below `prune_threshold` is not walked and its regret is not updated (dR = 0), and
+v(h) sums over the walked actions only, as in Pluribus. Two exceptions, Pluribus's own made
+game-agnostic: an action whose child is terminal is always walked (Pluribus always explores
+actions leading to terminal nodes; its other exception, the last betting round, has no
+game-agnostic meaning), and when every action would be pruned none is (a node keeps an
+estimate). With linear weighting the regret sums grow like t^2, so the threshold is in the
+units of the weighted sums.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, types
+
+from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
+from cfr.increment_log import IncrementLog, log_entry
+from cfr.regret_matching import regret_matching
+from cfr.rng import mix_word
+from cfr.table import InfoSetTable, find_offset
+
+# The draw that decides whether a pass prunes: far beyond any running counter.
+PRUNE_DRAW = np.uint64(1 << 63)
+_UNIT = 1.0 / 9007199254740992.0  # 2^-53
+
+
+@dataclass(frozen=True)
+class SamplingOptions:
+    """The options of external sampling, all off by default (recorded in checkpoints).
+
+    `linear`: weight pass t's regret and strategy increments by t (linear CFR's weighting, as
+    Pluribus's "linear MCCFR"). `prune_threshold`: None (no pruning) or the regret sum below
+    which an action is pruned in a pruning pass; `prune_probability`: the chance that a pass
+    prunes (Pluribus: 0.95).
+    """
+
+    linear: bool = False
+    prune_threshold: float | None = None
+    prune_probability: float = 0.95
+
+    def __post_init__(self):
+        if not 0.0 <= self.prune_probability <= 1.0:
+            raise ValueError("prune_probability must be between 0 and 1")
+
+    def weight(self, t: int) -> float:
+        """W_t: t with linear weighting, else 1."""
+        return float(t) if self.linear else 1.0
+
+    def settings(self) -> dict:
+        """The options as a flat dict (checkpoint headers, reports)."""
+        return {"linear_weighting": self.linear, "prune_threshold": self.prune_threshold,
+                "prune_probability": self.prune_probability}
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def unit_float(w):
+    """A float in [0, 1) from a random word: its top 53 bits / 2^53."""
+    return np.float64(w >> np.uint64(11)) * _UNIT
+
+
+@njit(cache=True, _nrt=False)
+def sample_index(probs, n, u):
+    """The first a with u < probs[0] + ... + probs[a] (summed in order, zeros skipped), or the
+    last action of positive probability when rounding leaves the sum below u."""
+    c = 0.0
+    last = 0
+    for a in range(n):
+        pa = probs[a]
+        if pa > 0.0:
+            c += pa
+            last = a
+            if u < c:
+                return a
+    return last
+
+
+@njit(cache=True, _nrt=False)
+def pass_prunes(word, prune_probability):
+    """Whether the pass of `word` prunes: draw 2^63 of the word below `prune_probability`."""
+    return prune_probability > 0.0 and unit_float(mix_word(word, PRUNE_DRAW)) < prune_probability
+
+
+def _es_sig(val):
+    """`es_kernel`'s signature for a table of value type `val` (float64 or float32)."""
+    return types.float64(
+        *FUNCTION_TYPES,
+        types.int64[::1],  # root state
+        types.int64[:, ::1], types.int64[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
+        types.uint64[:, ::1], types.float64[::1], types.int64[:, ::1], types.uint8[:, ::1],
+        types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
+        types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
+        types.int64[::1],  # log: offset, key, meta, values, counts
+        types.int64[::1], types.float64[::1], types.uint64[::1],  # per word: player, weight, word
+        types.float64, types.float64,  # prune threshold, prune probability
+        types.float64[::1],  # out: each word's root value
+    )
+
+
+# frame kinds
+_PASS_THROUGH, _SAMPLED, _WALKED = 0, 1, 2
+
+
+@njit(cache=True, _nrt=False)
+def _mark_pruned(current_player, apply, state, child, actions, regrets, offset, n, threshold,
+                 skip):
+    """skip[a] = 1 for the actions a pruning pass leaves out (see the module docstring);
+    returns the first walked action."""
+    pruned = 0
+    for a in range(n):
+        skip[a] = 0
+        if offset >= 0 and regrets[offset + a] < threshold:
+            apply(state, actions[a], child)
+            if current_player(child) != TERMINAL:
+                skip[a] = 1
+                pruned += 1
+    if pruned == n:
+        for a in range(n):
+            skip[a] = 0
+    for a in range(n):
+        if skip[a] == 0:
+            return a
+    return 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
+             root, states, actions, probs, cvals, keys, value, kind, count, index, offset, skip,
+             t_keys, t_meta, t_offsets, t_regrets,
+             lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+             traverser, weight, prune, threshold, word):
+    """The explicit-stack walk of one pass (see `es_kernel`); returns the root's v_0."""
+    for i in range(root.shape[0]):
+        states[0, i] = root[i]
+    draw = np.uint64(0)
+    d = 0
+    entering = True
+    ret = 0.0
+    while True:
+        if entering:
+            # ---- evaluate history d: descend into its (first) child or return a value
+            state = states[d]
+            p = current_player(state)
+            child = states[d + 1]
+            if p == TERMINAL:
+                ret = utility(state)
+                entering = False
+                continue
+            if p == CHANCE:
+                chance_sample(state, mix_word(word, draw), child)
+                draw += np.uint64(1)
+                kind[d] = _PASS_THROUGH
+                d += 1
+                continue
+            n = decision(state, actions[d], keys[d])
+            if n == 1:
+                kind[d] = _PASS_THROUGH
+                apply(state, actions[d, 0], child)
+                d += 1
+                continue
+            count[d] = n
+            o = find_offset(t_keys, t_meta, t_offsets, keys[d])
+            offset[d] = o
+            if o >= 0:
+                regret_matching(t_regrets, o, n, probs[d])
+            else:
+                for a in range(n):
+                    probs[d, a] = 1.0 / n
+            if p != traverser:
+                a = sample_index(probs[d], n, unit_float(mix_word(word, draw)))
+                draw += np.uint64(1)
+                kind[d] = _SAMPLED
+                index[d] = a | (p << 32)
+                apply(state, actions[d, a], child)
+            else:
+                kind[d] = _WALKED
+                value[d] = 0.0
+                first = 0
+                if prune:
+                    first = _mark_pruned(current_player, apply, state, child, actions[d],
+                                         t_regrets, o, n, threshold, skip[d])
+                index[d] = first
+                apply(state, actions[d, first], child)
+            d += 1
+        else:
+            # ---- history d returned `ret` to its parent d - 1
+            if d == 0:
+                return ret
+            d -= 1
+            kd = kind[d]
+            if kd == _PASS_THROUGH:
+                continue
+            n = count[d]
+            if kd == _SAMPLED:
+                p = index[d] >> 32
+                pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                                offset[d], keys[d], n | (p << 7), n)
+                if pos >= 0:
+                    for a in range(n):
+                        lg_values[pos + a] = 0.0
+                        lg_values[pos + n + a] = weight * probs[d, a]
+                continue  # the sampled child's value is the node's
+            i = index[d]
+            cvals[d, i] = ret
+            value[d] += probs[d, i] * ret
+            i += 1
+            if prune:
+                while i < n and skip[d, i] != 0:
+                    i += 1
+            if i < n:
+                index[d] = i
+                apply(states[d], actions[d, i], states[d + 1])
+                d += 1
+                entering = True
+                continue
+            ret = value[d]
+            pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                            offset[d], keys[d], n | (traverser << 7), n)
+            if pos >= 0:
+                for a in range(n):
+                    if prune and skip[d, a] != 0:
+                        lg_values[pos + a] = 0.0
+                    elif traverser == 0:
+                        lg_values[pos + a] = weight * (cvals[d, a] - ret)
+                    else:
+                        lg_values[pos + a] = weight * (ret - cvals[d, a])
+                    lg_values[pos + n + a] = 0.0
+
+
+@njit([_es_sig(types.float64), _es_sig(types.float32)], cache=True, nogil=True, _nrt=False)
+def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
+              root, states, actions, probs, cvals, keys, value, ints, skip,
+              t_keys, t_meta, t_offsets, t_regrets,
+              lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+              players, weights, words, threshold, prune_probability, word_values):
+    """External-sampling passes from `root`, pass b with traverser `players[b]`, weight
+    `weights[b]` and word `words[b]` (formulas in the module docstring), all against the same
+    frozen table and appended to the same log. Returns the sum of the words' root values v_0
+    and writes each into `word_values`.
+
+    A depth-first walk with an explicit stack of frames (no recursion, no allocation): frame d
+    holds history d's state, actions, sigma, children's values, running value, kind (pass
+    through, sampled opponent, walked traverser) and the index of the action being walked.
+    """
+    kind = ints[:, 0]
+    count = ints[:, 1]
+    index = ints[:, 2]
+    offset = ints[:, 3]
+    total = 0.0
+    for b in range(words.shape[0]):
+        word = words[b]
+        prune = pass_prunes(word, prune_probability)
+        v = _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
+                     root, states, actions, probs, cvals, keys, value, kind, count, index,
+                     offset, skip, t_keys, t_meta, t_offsets, t_regrets,
+                     lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                     players[b], weights[b], prune, threshold, word)
+        word_values[b] = v
+        total += v
+    return total
+
+
+class EsScratch:
+    """The per-depth work arrays of one external-sampling pass, allocated by the caller (the
+    kernels allocate nothing; one per worker thread)."""
+
+    def __init__(self, game: Game):
+        d = game.max_depth + 1
+        a = game.max_actions
+        self.states = np.zeros((d, game.state_size), dtype=np.int64)
+        self.actions = np.zeros((d, a), dtype=np.int64)
+        self.probs = np.zeros((d, a), dtype=np.float64)
+        self.child_values = np.zeros((d, a), dtype=np.float64)
+        self.keys = np.zeros((d, 2), dtype=np.uint64)
+        self.value = np.zeros(d, dtype=np.float64)
+        self.ints = np.zeros((d, 4), dtype=np.int64)
+        self.skip = np.zeros((d, a), dtype=np.uint8)
+
+
+def _per_word(x, n: int, dtype) -> np.ndarray:
+    """`x` (a scalar or one value per word) as a contiguous array of n values."""
+    arr = np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=dtype), (n,)))
+    return arr.copy() if not arr.flags.writeable else arr
+
+
+def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, players, words,
+                           weights=1.0, options: SamplingOptions | None = None,
+                           scratch: EsScratch | None = None, root: np.ndarray | None = None,
+                           word_values: np.ndarray | None = None) -> float:
+    """Run one external-sampling pass per word of `words` against `table` (read only), filling
+    `log` from empty; `cfr.increment_log.merge` then applies it.
+
+    `players` is the traverser (0 or 1), one for all words or one per word; `weights` is W (a
+    scalar or one per word; 1 for plain MCCFR, t for linear weighting); `options` supplies
+    the pruning (its `linear` flag is the caller's business: it chooses `weights`). Grows `log`
+    and reruns the batch when it fills up. Returns the sum over the batch of player 0's root
+    value estimate; `word_values` (float64, one per word) receives each. `scratch` saves
+    allocating the work arrays on every call; `root` replaces the game's initial state.
+    """
+    words = np.ascontiguousarray(words, dtype=np.uint64).reshape(-1)
+    n = words.shape[0]
+    players = _per_word(players, n, np.int64)
+    if np.any((players != 0) & (players != 1)):
+        raise ValueError("the traverser must be player 0 or 1")
+    weights = _per_word(weights, n, np.float64)
+    options = options or SamplingOptions()
+    if options.prune_threshold is None:
+        threshold, probability = 0.0, 0.0
+    else:
+        threshold, probability = float(options.prune_threshold), float(options.prune_probability)
+    if root is None:
+        root = game.initial_state()
+    root = np.ascontiguousarray(root, dtype=np.int64)
+    s = scratch if scratch is not None else EsScratch(game)
+    if word_values is None:
+        word_values = np.zeros(n, dtype=np.float64)
+    while True:
+        log.clear()
+        v = es_kernel(*game.addresses, root, s.states, s.actions, s.probs, s.child_values,
+                      s.keys, s.value, s.ints, s.skip,
+                      table.keys, table.meta, table.offsets, table.regrets,
+                      log.offset, log.key, log.meta, log.values, log.counts,
+                      players, weights, words, threshold, probability, word_values)
+        if not log.overflowed:
+            return float(v)
+        log.grow()
