@@ -30,6 +30,12 @@ def register(subparsers) -> None:
         "and exits with status 130; a second Ctrl-C exits at once without writing. One "
         "process trains a run at a time: a second one on the same DIR is refused, naming the "
         "first one's pid.")
+    base.add_argument("--updates", choices=("simultaneous", "reference"), default=None,
+                      help="simultaneous (default): each deal traversed against the strategy "
+                      "frozen for the batch, any number of workers; reference: the reference "
+                      "program's walk, the table updated in place during the deal (an update "
+                      "to a key inside its own subtree is lost), one worker; must match when "
+                      "resuming")
     _common(base)
     base.set_defaults(func=run_baseline)
 
@@ -128,7 +134,11 @@ def run_baseline(args) -> int:
     chosen = _settings(args, DEFAULTS, run_dir)
     with run_dir.writer_lock():
         chosen = _settings(args, DEFAULTS, run_dir)  # again, now that nobody else writes it
-        return _train(args, baseline_stage(chosen["seed"], chosen["batch"]), run_dir)
+        updates = args.updates
+        if updates is None:  # the run's own, else the default
+            updates = (run_dir.read_settings()["settings"].get("updates", DEFAULTS["updates"])
+                       if run_dir.has_checkpoint() else DEFAULTS["updates"])
+        return _train(args, baseline_stage(chosen["seed"], chosen["batch"], updates), run_dir)
 
 
 def run_bootstrap(args) -> int:

@@ -192,3 +192,17 @@ def test_sigint_writes_a_loadable_checkpoint(tmp_path):
     rows = log.read_text().splitlines()
     assert ckpt.iteration >= 1 and rows[-1].startswith(f"{ckpt.iteration},")
     assert not [p for p in os.listdir(run) if p.startswith(".tmp-")]
+
+
+def test_updates_reference_resumes_bit_for_bit_and_refuses_workers(tmp_path, capsys):
+    """`--updates reference` (the reference's in-walk table updates): recorded, resumable."""
+    part, whole = tmp_path / "part", tmp_path / "whole"
+    assert baseline(capsys, part, 2, "--updates", "reference")[0] == 0
+    assert baseline(capsys, part, 3)[0] == 0  # the run's own update rule is kept
+    assert baseline(capsys, whole, 3, "--updates", "reference")[0] == 0
+    assert same_run(str(part), str(whole))
+    status, _, err = baseline(capsys, tmp_path / "w", 2, "--updates", "reference",
+                              "--workers", "2", "--batch", "2")
+    assert status == 2 and err.count("\n") == 1 and "one worker only" in err
+    status, _, err = baseline(capsys, part, 4, "--updates", "simultaneous")
+    assert status == 2 and "updates 'reference' (asked 'simultaneous')" in err

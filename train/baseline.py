@@ -12,26 +12,36 @@ from abstraction.setback.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 from train.runner import Stage
 
 STAGE = "baseline"
-DEFAULTS = {"seed": 0, "batch": 1}
+DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous"}
 
 
-def setback_settings(seed: int, batch: int, **more) -> dict:
+UPDATES = ("simultaneous", "reference")
+
+
+def setback_settings(seed: int, batch: int, updates: str = "simultaneous", **more) -> dict:
     """The settings every Setback stage records (and a resume must match): seed, batch, the
-    algorithm as run, and the abstraction; `more` adds the stage's own."""
+    algorithm as run, and the abstraction; `more` adds the stage's own.
+
+    `updates`: "simultaneous" (both teams' increments from one pass against the strategy
+    frozen for the batch) or "reference" (the reference's walk, `cfr.threaded_pass`: the
+    table updated in place during the deal, one worker)."""
+    if updates not in UPDATES:
+        raise ValueError(f"updates must be one of {', '.join(UPDATES)}")
     return {
         "seed": int(seed),
         "batch": int(batch),
         "dtype": "float32",
         "algorithm": "cfr",
-        "updates": "simultaneous",
+        "updates": updates,
         "abstraction": ABSTRACTION_NAME,
         "abstraction_version": ABSTRACTION_VERSION,
         **more,
     }
 
 
-def baseline_stage(seed: int, batch: int) -> Stage:
-    """The baseline `Stage` for a seed and batch size (the settings that fix its results)."""
+def baseline_stage(seed: int, batch: int, updates: str = "simultaneous") -> Stage:
+    """The baseline `Stage` for a seed, batch size and update rule (the settings that fix
+    its results)."""
     from train.setback_game import GAME
 
-    return Stage(STAGE, GAME, setback_settings(seed, batch), payoff_sign=-1.0)
+    return Stage(STAGE, GAME, setback_settings(seed, batch, updates), payoff_sign=-1.0)

@@ -100,6 +100,10 @@ class Trainer:
             raise RunError("the batch size must be at least 1")
         if workers < 1:
             raise RunError("--workers must be at least 1")
+        self.threaded = stage.settings.get("updates") == "reference"
+        if self.threaded and workers > 1:
+            raise RunError("--updates reference updates the table as it walks: one worker "
+                           "only (drop --workers)")
         if workers > batch:
             raise RunError(f"--workers {workers} exceeds the batch size {batch}: every worker "
                            "needs at least one deal per batch (raise --batch)")
@@ -118,6 +122,7 @@ class Trainer:
         self.target = self.progress.iteration  # the --iterations of the current `run`
         self.keyed_visits = 0
         self.merge_seconds = 0.0  # wall time of the serial merges of this process
+        self._threaded_scratch = None
 
     # ---- create / resume ---------------------------------------------------------------
     def _open(self, memory_limit_bytes: int | None) -> Progress:
@@ -183,10 +188,29 @@ class Trainer:
                 return None
             segments.append((t, e0, int(log.counts[ENTRIES]), v0, value))
 
+    def _run_threaded(self, first: int, last: int) -> list:
+        """`--updates reference`: iterations first..last one after the other, each updating
+        the table as it walks (a stop signal takes effect after the deal in flight, since a
+        deal part-way through has already changed the table)."""
+        from cfr.threaded_pass import ThreadedScratch, threaded_traverse
+
+        if self._threaded_scratch is None:
+            self._threaded_scratch = ThreadedScratch(self.stage.game)
+        values = []
+        for t in range(first, last + 1):
+            root, sampled, word = self._episode_root(t)
+            out = np.zeros(1)
+            threaded_traverse(self.stage.game, self.progress.table, -1, 1.0, sampled, (word,),
+                              scratch=self._threaded_scratch, root=root, word_values=out)
+            values.append(float(out[0]))
+        return values
+
     def _run_batch(self, pool: ThreadPoolExecutor, first: int, last: int) -> list | None:
         """Traverse iterations first..last against the frozen table, then merge them in
         order; return each episode's root value for player 0, or None if a stop signal
         abandoned the batch (the table is then untouched)."""
+        if self.threaded:
+            return self._run_threaded(first, last)
         k = min(self.workers, last - first + 1)
         episodes, lock = iter(range(first, last + 1)), threading.Lock()
         futures = [pool.submit(self._worker, w, episodes, lock) for w in range(k)]
