@@ -106,5 +106,5 @@ def cli_options(tmp_path_factory):
 test_fuzzed_checkpoints = fuzz("checkpoints", 60)
 test_fuzzed_strategy_files = fuzz("strategies", 60)
 test_fuzzed_databases = fuzz("databases", 60)
-test_fuzzed_run_settings = fuzz("run_settings", 40)
+test_fuzzed_run_settings = fuzz("run_settings", 25)
 test_fuzzed_cli_options = fuzz("cli_options", 120)
