@@ -55,6 +55,9 @@ def main() -> int:
                 @given(case=boundary.cases())
                 def one(case):
                     ran[0] += 1
+                    if ran[0] % 1000 == 0:  # partial counts, for runs cut short
+                        print(f"  {boundary.name}: {ran[0]:,} cases, "
+                              f"{sum(problems.values())} problems", flush=True)
                     problem = boundary.check(case)
                     if problem:
                         kind = re.sub(r"\d+", "N", problem.strip().splitlines()[-1])[:120]
