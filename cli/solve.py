@@ -104,7 +104,7 @@ def _solve(args) -> int:
     if args.algorithm != "dcfr" and any(v is not None for v in (args.alpha, args.beta, args.gamma)):
         raise UserError("--alpha, --beta and --gamma only apply to --algorithm dcfr")
     game = importlib.import_module(GAMES[args.game]).GAME
-    max_bytes = None if args.max_memory is None else int(args.max_memory * 2**20)
+    max_bytes = None if args.max_memory is None else int(min(args.max_memory, 2.0**53) * 2**20)
     use_tree = not args.interface_walk
     dtype = np.float32 if args.float32 else np.float64
     if args.checkpoint and os.path.exists(args.checkpoint):

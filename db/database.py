@@ -131,7 +131,7 @@ class StrategyDatabase:
             metadata = {name: json.loads(value) for name, value in rows}
         except DBAPIError as exc:
             raise self._error(exc.orig) from None
-        except ValueError:
+        except (TypeError, ValueError):  # a value that is not JSON text (NULL, a number)
             raise DatabaseError(f"{self.path}: corrupt strategy database (bad metadata)") \
                 from None
         if metadata.get("format") != FORMAT_NAME:
