@@ -172,6 +172,9 @@ class StrategyReader:
                     if doc.get("checksum") != h.digest():
                         raise CfrFileError(f"{self.path}: corrupt strategy file (checksum "
                                            "mismatch)")
+                    if self._file.read(1) or self._unpacker.tell() != self._file.tell():
+                        raise CfrFileError(f"{self.path}: corrupt strategy file (trailing "
+                                           "bytes after the footer)")
                     return
                 try:
                     keys = doc["keys"]

@@ -41,9 +41,15 @@ def report_user_errors():
         from cfr.errors import WriteFailedError
 
         if isinstance(exc, user_error_types()):
-            print(f"setback-cfr: error: {exc}", file=sys.stderr)
+            print(f"setback-cfr: error: {one_line(exc)}", file=sys.stderr)
             raise SystemExit(2)
         if isinstance(exc, WriteFailedError):
-            print(f"setback-cfr: error: {exc}", file=sys.stderr)
+            print(f"setback-cfr: error: {one_line(exc)}", file=sys.stderr)
             raise SystemExit(1)
         raise
+
+
+def one_line(exc: BaseException) -> str:
+    """The error's text on one line: line breaks in it (a file name given with a newline, say)
+    are shown escaped."""
+    return str(exc).replace("\r", "\\r").replace("\n", "\\n")

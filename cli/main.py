@@ -53,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Parse `argv` (default: sys.argv) and run the chosen subcommand; return its exit status."""
     parser = build_parser()
+    if any("\0" in str(a) for a in (sys.argv[1:] if argv is None else argv)):
+        # Only possible in-process (a shell cannot pass NUL); open() would raise ValueError.
+        print("setback-cfr: error: an argument contains a NUL byte", file=sys.stderr)
+        return 2
     args = parser.parse_args(argv)
     with report_user_errors():
         status = args.func(args)

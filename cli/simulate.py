@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import time
 
-from cli.arguments import positive_int
-from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
 CHUNK = 500  # games per numba call between progress-bar updates
@@ -23,11 +21,11 @@ def register(subparsers) -> None:
         "Random bidders overbid, so both teams' scores drift down and some games would never "
         "end: a game still undecided after --max-deals deals is abandoned and counted.",
     )
-    parser.add_argument("--games", type=positive_int, default=10_000, metavar="N",
+    parser.add_argument("--games", type=int, default=10_000, metavar="N",
                         help="number of games to play (default 10000)")
-    parser.add_argument("--seed", type=seed_type, default=0, metavar="S",
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="random seed; game g uses its own stream derived from S (default 0)")
-    parser.add_argument("--max-deals", type=positive_int, default=1000, metavar="D",
+    parser.add_argument("--max-deals", type=int, default=1000, metavar="D",
                         help="abandon a game still undecided after D deals (default 1000)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -41,12 +39,12 @@ def run(args) -> int:
 
     from games.setback import random_play as R
 
-    if args.games <= 0:
-        raise UserError("--games must be a positive number")
-    if args.max_deals <= 0:
-        raise UserError("--max-deals must be a positive number")
-    if args.seed < 0:
-        raise UserError("--seed must be a non-negative integer")
+    if not 0 < args.games < 2**63:
+        raise UserError("--games must be a positive number (below 2**63)")
+    if not 0 < args.max_deals < 2**63:
+        raise UserError("--max-deals must be a positive number (below 2**63)")
+    if not 0 <= args.seed < 2**64:
+        raise UserError("--seed must be a non-negative integer (below 2**64)")
     stats = np.zeros(R.STAT_SIZE, dtype=np.int64)
     R.simulate_games(args.seed, 0, 1, 1, np.zeros(R.STAT_SIZE, dtype=np.int64))  # compile first
     start = time.perf_counter()

@@ -141,7 +141,7 @@ def _solve(args) -> int:
         raise UserError("--alpha, --beta and --gamma only apply to --algorithm dcfr")
     sampling = _sampling_options(args)
     game = importlib.import_module(GAMES[args.game]).GAME
-    max_bytes = None if args.max_memory is None else int(args.max_memory * 2**20)
+    max_bytes = None if args.max_memory is None else int(min(args.max_memory, 2.0**53) * 2**20)
     use_tree = not args.interface_walk
     dtype = np.float32 if args.float32 else np.float64
     if args.checkpoint and os.path.exists(args.checkpoint):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import positive_int
-from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
 
@@ -24,15 +22,15 @@ def register(subparsers) -> None:
         "(exported strategy files read into memory).")
     parser.add_argument("--ew", required=True, metavar="PLAYER", help="player A, East-West")
     parser.add_argument("--ns", required=True, metavar="PLAYER", help="player B, North-South")
-    parser.add_argument("--games", type=positive_int, default=1000, metavar="N",
+    parser.add_argument("--games", type=int, default=1000, metavar="N",
                         help="games to play (duplicate pairs with --duplicate; default 1000)")
-    parser.add_argument("--seed", type=seed_type, default=0, metavar="S",
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="random seed of the deals and of the random players (default 0)")
     parser.add_argument("--duplicate", action="store_true",
                         help="replay every game's deals with the teams swapped")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
+    parser.add_argument("--workers", type=int, default=1, metavar="K",
                         help="worker processes (default 1); the figures do not depend on it")
-    parser.add_argument("--max-deals", type=positive_int, default=200, metavar="D",
+    parser.add_argument("--max-deals", type=int, default=200, metavar="D",
                         help="abandon a game still undecided after D deals (default 200)")
     parser.add_argument("--png", metavar="FILE", default="tournament.png",
                         help="where to write the PNG summary (default tournament.png; "
@@ -67,14 +65,14 @@ def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers
     from play.player_spec import PlayerSpecError, make_player
     from play.tournament import run_tournament, summarize
 
-    if games <= 0:
-        raise UserError("--games must be a positive number")
-    if seed < 0:
-        raise UserError("--seed must be a non-negative integer")
-    if workers < 1:
-        raise UserError("--workers must be at least 1")
-    if max_deals < 1:
-        raise UserError("--max-deals must be at least 1")
+    if not 0 < games < 2**63:
+        raise UserError("--games must be a positive number (below 2**63)")
+    if not 0 <= seed < 2**64:
+        raise UserError("--seed must be a non-negative integer (below 2**64)")
+    if not 1 <= workers < 2**63:
+        raise UserError("--workers must be at least 1 (and below 2**63)")
+    if not 1 <= max_deals < 2**63:
+        raise UserError("--max-deals must be at least 1 (and below 2**63)")
     try:
         players = (make_player(ew, seed), make_player(ns, seed))
     except PlayerSpecError as exc:
@@ -105,8 +103,12 @@ def write_png(summary, path: str | None) -> str | None:
 
     if not path or path.lower() == "none":
         return None
+    if not path.lower().endswith(".png"):
+        raise UserError(f"--png {path!r}: the summary is a PNG file (name it *.png) or 'none'")
     try:
         return write_summary_png(summary, path)
     except PlotUnavailable as exc:
         print(f"setback-cfr: note: no PNG written ({exc})", file=sys.stderr)
         return None
+    except (OSError, ValueError) as exc:  # a bad directory, a NUL in the name, ...
+        raise UserError(f"--png {path!r}: cannot write the PNG ({exc})") from None

@@ -56,6 +56,31 @@ def check_file(path: str) -> None:
                             f"{pages * page_size} bytes)")
 
 
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _check_metadata(path: str, metadata: dict, stages: list[dict]) -> None:
+    """Refuse (one line) metadata or stage rows of the wrong types: a database edited by hand
+    or by another program, whose figures `db info` could not print."""
+    counts = metadata.get("kind_counts")
+    problems = [name for name in ("game", "abstraction", "created_utc")
+                if not isinstance(metadata.get(name), str)]
+    if not _is_count(metadata.get("n_keys")):
+        problems.append("n_keys")
+    if not isinstance(counts, dict) or not all(isinstance(k, str) and _is_count(v)
+                                               for k, v in counts.items()):
+        problems.append("kind_counts")
+    for row in stages:
+        if not (isinstance(row.get("stage"), str) and isinstance(row.get("source"), str)
+                and all(_is_count(row.get(c)) for c in ("iterations", "n_keys_file",
+                                                         "n_keys_loaded", "n_keys_skipped"))):
+            problems.append("stages")
+            break
+    if problems:
+        raise DatabaseError(f"{path}: corrupt strategy database (bad {', '.join(problems)})")
+
+
 class StrategyDatabase:
     """A strategy database opened read-only: its metadata, its stages, and key lookups."""
 
@@ -106,7 +131,7 @@ class StrategyDatabase:
             metadata = {name: json.loads(value) for name, value in rows}
         except DBAPIError as exc:
             raise self._error(exc.orig) from None
-        except ValueError:
+        except (TypeError, ValueError):  # a value that is not JSON text (NULL, a number)
             raise DatabaseError(f"{self.path}: corrupt strategy database (bad metadata)") \
                 from None
         if metadata.get("format") != FORMAT_NAME:
@@ -127,6 +152,7 @@ class StrategyDatabase:
             raise self._error(exc.orig) from None
         except sqlite3.Error as exc:
             raise self._error(exc) from None
+        _check_metadata(self.path, metadata, stages)
         return metadata, stages
 
     # --- lookups ---------------------------------------------------------------------

@@ -53,7 +53,7 @@ class Outcome:
         if self.status not in allowed:
             return f"status {self.status!r} (allowed {allowed}); stderr {self.err!r}"
         if self.status != 0:
-            lines = self.err.splitlines()
+            lines = self.err.rstrip("\n").split("\n") if self.err else []
             if not lines or "error:" not in lines[-1] or "Traceback" in self.err:
                 return f"status {self.status} without a one-line error: {self.err!r}"
             if lines[-1].startswith("setback-cfr: error:") and len(lines) != 1:
@@ -189,6 +189,8 @@ def damaged(draw, original: bytes):
         for _ in range(draw(st.integers(1, 8))):
             at = draw(st.integers(0, len(data) - 1))
             data[at] ^= 1 << draw(st.integers(0, 7))
+        if data == original:  # the same bit flipped twice: flip one more
+            data[0] ^= 1
         return bytes(data)
     if kind == 2:  # a flip in the first bytes (the header), where parsing is most fragile
         at = draw(st.integers(0, min(len(data), 600) - 1))
@@ -232,3 +234,396 @@ NONSENSE = st.one_of(
                      "18446744073709551616", "1_000", "--", "/nonexistent/file", "/",
                      "a\x00b", "é"]),
     st.integers().map(str), st.floats().map(str), st.text(max_size=6))
+
+
+# ---- boundaries: a setup, a strategy of cases, and one check per case ------------------------
+class Boundary:
+    """One input boundary: `setup(workdir)` makes its valid inputs once, `cases()` is the
+    hypothesis strategy of damaged inputs, `check(case)` runs one and returns the rule it
+    broke (None when it kept them all)."""
+
+    name = ""
+
+    def setup(self, workdir: str) -> None:
+        self.workdir = workdir
+
+    def cases(self):
+        raise NotImplementedError
+
+    def check(self, case) -> str | None:
+        raise NotImplementedError
+
+
+def _refused_unchanged(outcome: Outcome, before: dict, after: dict, allowed=(0, 2)):
+    problem = outcome.problem(allowed)
+    if problem is None and outcome.status != 0 and before != after:
+        changed = sorted(set(before) ^ set(after) | {k for k in before
+                                                       if before.get(k) != after.get(k)})
+        problem = f"refused with status {outcome.status} but changed {changed}"
+    return problem
+
+
+def _tiny_baseline(workdir: str) -> str:
+    """A one-deal baseline run (seed 2: a small first deal) in `workdir`/base."""
+    run = os.path.join(workdir, "base")
+    if not os.path.exists(os.path.join(run, "checkpoint.ckpt")):
+        outcome = run_main(["train", "baseline", "--run", run, "--iterations", "1", "--seed",
+                            "2", "--no-progress"])
+        assert outcome.status == 0, outcome
+    return run
+
+
+class ReplayBoundary(Boundary):
+    """`setback-cfr replay FILE` on fuzzed JSON values and raw bytes."""
+
+    name = "replay JSON"
+
+    def cases(self):
+        return st.one_of(replay_specs().map(lambda s: json.dumps(s).encode()), replay_texts())
+
+    def check(self, data: bytes):
+        path = os.path.join(self.workdir, "deal.json")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        return run_main(["replay", path]).problem()
+
+
+class CheckpointBoundary(Boundary):
+    """A damaged checkpoint: `checkpoint.load` refuses it in one line (`CfrFileError`), and
+    `export` / `train baseline` on a run holding it exit 2 with one line, changing no file."""
+
+    name = "checkpoint"
+
+    def setup(self, workdir):
+        super().setup(workdir)
+        from cfr.solver import Solver
+        from games.kuhn import GAME as KUHN
+
+        self.small = os.path.join(workdir, "kuhn.ckpt")
+        solver = Solver(KUHN, "cfr")
+        solver.iterate(3)
+        solver.save(self.small)
+        with open(self.small, "rb") as handle:
+            self.small_bytes = handle.read()
+        self.run = _tiny_baseline(workdir)
+        with open(os.path.join(self.run, "checkpoint.ckpt"), "rb") as handle:
+            self.run_bytes = handle.read()
+
+    def cases(self):
+        return st.one_of(damaged(self.small_bytes).map(lambda d: ("load", d)),
+                         damaged(self.run_bytes).map(lambda d: ("cli", d)))
+
+    def check(self, case):
+        kind, data = case
+        from cfr import checkpoint
+        from cfr.errors import CfrFileError
+
+        if kind == "load":
+            path = os.path.join(self.workdir, "damaged.ckpt")
+            with open(path, "wb") as handle:
+                handle.write(data)
+            try:
+                checkpoint.load(path)
+            except CfrFileError as exc:
+                return None if "\n" not in str(exc) else f"two lines: {exc}"
+            except Exception:  # noqa: BLE001
+                return "traceback:\n" + traceback.format_exc()
+            return "a damaged checkpoint was accepted"
+        path = os.path.join(self.run, "checkpoint.ckpt")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        out = os.path.join(self.workdir, "out.strategy")
+        if os.path.exists(out):
+            os.unlink(out)
+        try:
+            before = snapshot(self.run)
+            for argv in (["export", "--run", self.run, "--out", out],
+                         ["train", "baseline", "--run", self.run, "--iterations", "1",
+                          "--no-progress"]):
+                outcome = run_main(argv)
+                if outcome.status == 0:
+                    return f"{argv[0]} accepted a damaged checkpoint"
+                problem = _refused_unchanged(outcome, before, snapshot(self.run))
+                if problem or os.path.exists(out):
+                    return problem or "export wrote a file from a damaged checkpoint"
+            return None
+        finally:
+            with open(path, "wb") as handle:
+                handle.write(self.run_bytes)
+
+
+class StrategyBoundary(Boundary):
+    """A damaged strategy file: reading it raises `CfrFileError` (one line); `db load` exits
+    2 and writes no database."""
+
+    name = "strategy file"
+
+    def setup(self, workdir):
+        super().setup(workdir)
+        from db.synthetic import write_synthetic_strategy
+
+        self.source = os.path.join(workdir, "good.strategy")
+        write_synthetic_strategy(self.source, "baseline", 300, seed=3)
+        with open(self.source, "rb") as handle:
+            self.good = handle.read()
+
+    def cases(self):
+        return damaged(self.good)
+
+    def check(self, data):
+        from cfr.errors import CfrFileError
+        from cfr.strategy_file import read_strategy
+
+        path = os.path.join(self.workdir, "damaged.strategy")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        try:
+            read_strategy(path)
+            return "a damaged strategy file was accepted"
+        except CfrFileError as exc:
+            if "\n" in str(exc):
+                return f"two lines: {exc}"
+        except Exception:  # noqa: BLE001
+            return "traceback:\n" + traceback.format_exc()
+        db = os.path.join(self.workdir, "from-damaged.db")
+        if os.path.exists(db):
+            os.unlink(db)
+        outcome = run_main(["db", "load", path, "--db", db, "--no-progress"])
+        if outcome.status == 0 or os.path.exists(db):
+            return "db load accepted a damaged strategy file"
+        return outcome.problem()
+
+
+class DatabaseBoundary(Boundary):
+    """A damaged, truncated, foreign or wrong-schema database: `db info` and `db query`
+    answer (status 0: SQLite keeps no checksums, so a flipped bit inside a probability is
+    not detectable) or refuse in one line (status 2), and never change the file."""
+
+    name = "database"
+    FOREIGN_SQL = [
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)",
+        "CREATE TABLE metadata (name TEXT, value TEXT); INSERT INTO metadata VALUES "
+        "('format', '\"setback-cfr/strategy-db\"')",
+        "CREATE TABLE metadata (name TEXT PRIMARY KEY, value TEXT); INSERT INTO metadata "
+        "VALUES ('format', 'not json')",
+        "CREATE TABLE metadata (name TEXT PRIMARY KEY, value TEXT); INSERT INTO metadata "
+        "VALUES ('format', '\"setback-cfr/strategy-db\"'), ('schema_version', '\"1\"')",
+        "CREATE TABLE strategy (key TEXT)",
+    ]
+
+    def setup(self, workdir):
+        super().setup(workdir)
+        from db.loader import load_strategies
+        from db.synthetic import write_synthetic_strategy
+
+        source = os.path.join(workdir, "db-source.strategy")
+        write_synthetic_strategy(source, "baseline", 300, seed=4)
+        good = os.path.join(workdir, "good.db")
+        load_strategies([source], good, progress=False)
+        with open(good, "rb") as handle:
+            self.good = handle.read()
+        import sqlite3
+
+        self.foreign = []
+        for i, sql in enumerate(self.FOREIGN_SQL):
+            path = os.path.join(workdir, f"foreign{i}.db")
+            with sqlite3.connect(path) as conn:
+                conn.executescript(sql)
+            with open(path, "rb") as handle:
+                self.foreign.append(handle.read())
+        # a real database whose metadata was edited (wrong schema version, wrong types)
+        import shutil
+
+        self.edited = []
+        for name, value in (("schema_version", "99"), ("schema_version", '"x"'),
+                            ("abstraction_version", "2"), ("format", "null"),
+                            ("n_keys", '"many"'), ("kind_counts", "[1]")):
+            path = os.path.join(workdir, "edited.db")
+            shutil.copyfile(good, path)
+            with sqlite3.connect(path) as conn:
+                conn.execute("UPDATE metadata SET value = ? WHERE name = ?", (value, name))
+            conn.close()
+            with open(path, "rb") as handle:
+                self.edited.append(handle.read())
+
+    def cases(self):
+        return st.one_of(damaged(self.good), st.sampled_from(self.foreign),
+                         st.sampled_from(self.edited))
+
+    def check(self, data):
+        path = os.path.join(self.workdir, "damaged.db")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        for argv in (["db", "info", "--db", path], ["db", "query", "--db", path, "0AJx2"],
+                     ["db", "info", "--db", path, "--json"]):
+            outcome = run_main(argv)
+            with open(path, "rb") as handle:
+                if handle.read() != data:
+                    return f"{' '.join(argv[:2])} changed the database"
+            problem = outcome.problem()
+            if problem:
+                return problem
+        return None
+
+
+class RunSettingsBoundary(Boundary):
+    """run.json edited by hand: `train status`, `export` and a resume answer or refuse in one
+    line, and a refusal changes no file."""
+
+    name = "run.json"
+
+    def setup(self, workdir):
+        super().setup(workdir)
+        self.run = _tiny_baseline(workdir)
+        self.settings_path = os.path.join(self.run, "run.json")
+        with open(self.settings_path, "rb") as handle:
+            self.original_bytes = handle.read()
+        self.original = json.loads(self.original_bytes)
+        self.checkpoint_bytes = open(os.path.join(self.run, "checkpoint.ckpt"), "rb").read()
+        self.log_bytes = open(os.path.join(self.run, "log.csv"), "rb").read()
+
+    def cases(self):
+        return run_settings_docs(self.original)
+
+    def check(self, doc):
+        with open(self.settings_path, "w", encoding="utf-8") as handle:
+            json.dump(doc, handle)
+        out = os.path.join(self.workdir, "run.strategy")
+        try:
+            for argv in (["train", "status", "--run", self.run],
+                         ["train", "status", "--run", self.run, "--json"],
+                         ["export", "--run", self.run, "--out", out],
+                         ["train", "baseline", "--run", self.run, "--iterations", "1",
+                          "--no-progress"]):
+                before = snapshot(self.run)
+                outcome = run_main(argv)
+                problem = _refused_unchanged(outcome, before, snapshot(self.run))
+                if problem:
+                    return f"{' '.join(argv[:2])}: {problem}"
+            return None
+        finally:
+            for name, data in (("run.json", self.original_bytes),
+                               ("checkpoint.ckpt", self.checkpoint_bytes),
+                               ("log.csv", self.log_bytes)):
+                with open(os.path.join(self.run, name), "wb") as handle:
+                    handle.write(data)
+
+
+class CliBoundary(Boundary):
+    """Every option and positional argument of every subcommand given a nonsense value, the
+    rest of the command small and valid. A value its option's type refuses must give status 2
+    (argparse's usage and one `error:` line); a value it accepts is run when that is cheap
+    (paths, names, keys, small settings) and must then end in 0, 2 or, for an output that
+    cannot be written, 1, each with one line. Counts (games, deals, iterations, minutes ...)
+    that the type accepts are legitimate and may be long: they are counted, not run."""
+
+    name = "CLI options"
+    # Options whose accepted values can make a command run for long.
+    EXPENSIVE = {"--games", "--max-deals", "--deals", "--iterations", "--report-every",
+                 "--minutes", "--workers", "--seed", "--batch"}  # (when above 2)
+
+    def setup(self, workdir):
+        super().setup(workdir)
+        import argparse
+
+        from cli.main import build_parser
+        from db.loader import load_strategies
+        from db.synthetic import write_synthetic_strategy
+
+        run = _tiny_baseline(workdir)
+        deal = os.path.join(workdir, "deal.json")
+        with open(deal, "w") as handle:
+            json.dump(WORKED, handle)
+        strategy = os.path.join(workdir, "base.strategy")
+        assert run_main(["export", "--run", run, "--out", strategy]).status == 0
+        small = os.path.join(workdir, "small.strategy")
+        write_synthetic_strategy(small, "baseline", 200, seed=5)
+        db = os.path.join(workdir, "s.db")
+        load_strategies([small], db, progress=False)
+        self.base = {
+            ("replay",): ["replay", deal],
+            ("simulate",): ["simulate", "--games", "2", "--max-deals", "3", "--no-progress"],
+            ("solve",): ["solve", "kuhn", "--iterations", "2"],
+            ("census",): ["census", "--deals", "1", "--no-progress"],
+            ("train", "baseline"): ["train", "baseline", "--run", "r", "--iterations", "0",
+                                    "--no-progress"],
+            ("train", "bootstrap"): ["train", "bootstrap", "--baseline", strategy, "--run",
+                                     "rb", "--iterations", "0", "--no-progress"],
+            ("train", "status"): ["train", "status", "--run", run],
+            ("export",): ["export", "--run", run, "--out", "o.strategy"],
+            ("db", "load"): ["db", "load", small, "--db", "x.db", "--no-progress"],
+            ("db", "query"): ["db", "query", "--db", db, "0AJx2"],
+            ("db", "info"): ["db", "info", "--db", db],
+            ("tournament",): ["tournament", "--ew", "random", "--ns", "random", "--games", "1",
+                              "--max-deals", "2", "--png", "none", "--no-progress"],
+            ("quickstart",): ["quickstart"],
+        }
+        self.targets = []  # (command path, action)
+
+        def walk(parser, path):
+            for action in parser._actions:
+                if isinstance(action, argparse._SubParsersAction):
+                    for name, sub in action.choices.items():
+                        walk(sub, path + (name,))
+                elif path and action.nargs != 0 and not isinstance(action, argparse._HelpAction):
+                    self.targets.append((path, action))
+
+        walk(build_parser(), ())
+        missing = {path for path, _ in self.targets} - set(self.base)
+        assert not missing, f"no base command for {missing}"
+
+    def cases(self):
+        return st.tuples(st.integers(0, len(self.targets) - 1), NONSENSE)
+
+    def _expensive(self, path, action, value) -> bool:
+        """Whether an accepted value may make the command run long (not run then)."""
+        if path == ("quickstart",):
+            return True
+        option = action.option_strings[-1] if action.option_strings else None
+        if option not in self.EXPENSIVE:
+            return False
+        if option == "--seed":
+            return path == ("census",)  # a seed picks the deal the census walks
+        try:
+            number = float(action.type(value) if action.type else value)
+        except Exception:  # noqa: BLE001
+            return False
+        return 2 < number < 2**63  # zero, negative or beyond int64: refused at once
+
+    def _accepted(self, action, value) -> bool:
+        try:
+            converted = action.type(value) if action.type else value
+        except Exception:  # noqa: BLE001 - argparse turns any type error into status 2
+            return False
+        return action.choices is None or converted in action.choices
+
+    def check(self, case):
+        index, value = case
+        path, action = self.targets[index]
+        argv = list(self.base[path])
+        if action.option_strings:
+            option = action.option_strings[-1]
+            if option in argv:
+                at = argv.index(option)
+                argv[at + 1:at + 2] = [value]
+            else:
+                argv += [option, value]
+        else:  # a positional: replace the first one of the base command
+            positionals = [i for i, a in enumerate(argv) if i >= len(path)
+                           and not a.startswith("-") and (i == 0 or not argv[i - 1].startswith("--")
+                                                          or argv[i - 1] in ("--no-progress",))]
+            if positionals:
+                argv[positionals[0]] = value
+            else:
+                argv.append(value)
+        accepted = self._accepted(action, value)
+        if accepted and self._expensive(path, action, value):
+            return None  # a legitimate count: not run
+        outcome = run_main(argv)
+        if not accepted and outcome.status != 2:
+            return f"{argv}: refused value ended in status {outcome.status}"
+        return outcome.problem((0, 1, 2))
+
+
+BOUNDARIES = [ReplayBoundary, CheckpointBoundary, StrategyBoundary, DatabaseBoundary,
+              RunSettingsBoundary, CliBoundary]

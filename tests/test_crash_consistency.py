@@ -35,6 +35,13 @@ def forked(argv, kill_after=None, in_child=None):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
+            # tqdm guards its bars with a lock shared across fork (a semaphore); a child killed
+            # while holding it would hang the parent's next bar: give the child its own.
+            import threading
+
+            from tqdm import tqdm
+
+            tqdm.set_lock(threading.RLock())
             if in_child is not None:
                 in_child()
             status = main([str(a) for a in argv])

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 
 from fuzz_cases import WORKED, replay_specs, replay_texts, run_main
 
-FAST = settings(max_examples=150, deadline=None,
+FAST = settings(max_examples=100, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
 

@@ -164,6 +164,11 @@ def _check_settings(path: str, doc: dict) -> None:
     settings = doc.get("settings")
     if not isinstance(settings, dict):
         raise RunError(f"{path}: the run's settings are missing or not an object")
+    for name, value in settings.items():
+        if not (value is None or isinstance(value, (str, bool, float))
+                or (_is_int(value) and -2**63 <= value < 2**64)):
+            raise RunError(f"{path}: the run's setting {name!r} is not a number, a string or "
+                           "a boolean (or is out of range)")
     seed, batch = settings.get("seed"), settings.get("batch")
     if not _is_int(seed) or not 0 <= seed < 2**64:
         raise RunError(f"{path}: the run's seed {seed!r} is not an integer in 0 .. 2**64 - 1")
