@@ -27,7 +27,6 @@ from sqlalchemy import (
     Text,
     and_,
     create_engine,
-    delete,
     event,
     insert,
     select,
@@ -60,6 +59,12 @@ deals_table = Table("deals", metadata,
                     Column("dealer", String, nullable=False),
                     Column("hands", Text, nullable=False),  # {"W": [6 cards], ...}
                     Column("moves", Text, nullable=False))  # space separated, e.g. "3 P P P AS"
+
+
+_UPDATE_GAME = ("UPDATE games SET version = ?, status = ?, winner = ?, score_ew = ?, "
+                "score_ns = ?, n_deals = ?, updated = ? WHERE id = ? AND version = ?")
+_PUT_DEAL = ("INSERT OR REPLACE INTO deals (game_id, number, dealer, hands, moves) "
+             "VALUES (?, ?, ?, ?, ?)")
 
 
 class StoreError(Exception):
@@ -138,18 +143,17 @@ class GameStore:
         """Store `table`'s new state, changed from version `from_version`: its game row and
         its deals from number `first_deal` on. Raises `StoreConflict` (and writes nothing)
         when the stored game is no longer at `from_version`."""
+        row = self._game_row(table)
+        # Two fixed statements on the driver: building SQLAlchemy expressions for every move
+        # costed more than the game itself.
         with self.engine.begin() as conn:
-            done = conn.execute(
-                update(games_table)
-                .where(and_(games_table.c.id == table.id,
-                            games_table.c.version == from_version))
-                .values(**self._game_row(table)))
+            done = conn.exec_driver_sql(_UPDATE_GAME, (
+                row["version"], row["status"], row["winner"], row["score_ew"],
+                row["score_ns"], row["n_deals"], row["updated"], table.id, from_version))
             if done.rowcount != 1:
                 raise StoreConflict(f"game {table.id} changed since it was read")
-            conn.execute(delete(deals_table).where(and_(
-                deals_table.c.game_id == table.id, deals_table.c.number >= first_deal)))
-            conn.execute(insert(deals_table), [self._deal_row(table, r)
-                                               for r in table.records[first_deal:]])
+            conn.exec_driver_sql(_PUT_DEAL, [tuple(self._deal_row(table, r).values())
+                                             for r in table.records[first_deal:]])
 
     @staticmethod
     def _game_row(table) -> dict:
