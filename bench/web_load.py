@@ -207,6 +207,11 @@ def main() -> None:
     print(f"  games         {totals.started} started, {totals.finished} finished")
     print(f"  move requests {len(lat)} ({len(lat) / (wall1 - wall0):.0f}/s), "
           f"server CPU {cpu1 - cpu0:.1f} s of {wall1 - wall0:.1f} s")
+    requests = len(lat) + totals.started
+    print(f"  server CPU    {1000 * (cpu1 - cpu0) / max(requests, 1):.2f} ms per request "
+          f"(moves and new games; the load-independent figure: one event loop serves "
+          f"{1000 / max(1000 * (cpu1 - cpu0) / max(requests, 1), 1e-9):.0f} requests/s "
+          "on a core of its own)")
     print(f"  errors        {len(totals.errors)}")
     for error in totals.errors[:5]:
         print(f"    {error[:200]}")

@@ -45,6 +45,7 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
         browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.set_default_timeout(180_000)  # a busy CI machine is slow, not broken
             errors = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(server.url + "/")
@@ -58,7 +59,7 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
                     page.click("#next-deal")
                     clicks["deals"] += 1
                 else:
-                    view = httpx.get(f"{server.url}/api/games/{game}").json()["view"]
+                    view = httpx.get(f"{server.url}/api/games/{game}", timeout=120).json()["view"]
                     assert view["to_act"] == "S"
                     hand = page.locator("#hand .card")
                     assert hand.count() == len(view["hand"])
@@ -85,7 +86,7 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
                 page.wait_for_function(SETTLED)
             final = page.text_content("#dialog")
             page.screenshot(path=str(shot))
-            view = httpx.get(f"{server.url}/api/games/{game}").json()["view"]
+            view = httpx.get(f"{server.url}/api/games/{game}", timeout=120).json()["view"]
             page.click("text=Look at the table")
             page.click("#last-trick")
             last_trick = page.text_content("#dialog")

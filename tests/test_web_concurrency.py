@@ -19,7 +19,7 @@ PLAYERS = 10
 def play_game(base: str, seed: int, errors: list) -> dict:
     """One person's whole game through the API; returns its final view and its moves."""
     rng = random.Random(seed)
-    with httpx.Client(base_url=base, timeout=30) as client:
+    with httpx.Client(base_url=base, timeout=180) as client:
         r = client.post("/api/games", json={"seed": seed})
         if r.status_code != 201:
             errors.append(r.text)
