@@ -182,7 +182,8 @@ def percentile(sorted_values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bots", default="heuristic", help="the server's --bots (default heuristic)")
+    parser.add_argument("--bots", default="heuristic",
+                        help="the server's --bots (default heuristic)")
     parser.add_argument("--players", type=int, default=50, help="simulated people (default 50)")
     parser.add_argument("--seconds", type=float, default=60, help="how long they play (default 60)")
     parser.add_argument("--think-ms", type=float, default=0,
@@ -203,7 +204,8 @@ def main() -> None:
             server.terminate()
             server.wait(timeout=30)
     lat = sorted(1000 * x for x in totals.latencies)
-    print(f"bots {args.bots}: {args.players} players, {args.seconds:g} s, think {args.think_ms:g} ms")
+    print(f"bots {args.bots}: {args.players} players, {args.seconds:g} s, "
+          f"think {args.think_ms:g} ms")
     print(f"  games         {totals.started} started, {totals.finished} finished")
     print(f"  move requests {len(lat)} ({len(lat) / (wall1 - wall0):.0f}/s), "
           f"server CPU {cpu1 - cpu0:.1f} s of {wall1 - wall0:.1f} s")
