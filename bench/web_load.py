@@ -44,9 +44,11 @@ class Connection:
         self.reader = self.writer = None
 
     async def open(self) -> None:
+        """Connect to the server."""
         self.reader, self.writer = await asyncio.open_connection(HOST, self.port)
 
     async def request(self, method: str, path: str, body=None) -> tuple[int, dict]:
+        """Send one request; return the reply's status and JSON body."""
         data = b"" if body is None else json.dumps(body).encode()
         head = (f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
@@ -66,6 +68,7 @@ class Connection:
         return status, json.loads(payload)
 
     def close(self) -> None:
+        """Close the connection."""
         if self.writer is not None:
             self.writer.close()
 
@@ -120,6 +123,7 @@ async def person(index: int, port: int, args, deadline: float, totals: Totals) -
 
 
 def free_port() -> int:
+    """A loopback port nobody listens on now."""
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
@@ -133,6 +137,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(bots: str, port: int, games: str) -> subprocess.Popen:
+    """Start `setback-cfr serve` on `port` and wait until it accepts connections."""
     server = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--bots", bots, "--host", HOST,
          "--port", str(port), "--games", games, "--delay-ms", "0"],
@@ -166,6 +171,7 @@ async def warm_up(port: int) -> None:
 
 
 async def run(args, port: int) -> Totals:
+    """Warm the server up, then let every person play until the deadline."""
     await warm_up(port)
     totals = Totals()
     deadline = time.monotonic() + args.seconds
@@ -175,12 +181,14 @@ async def run(args, port: int) -> Totals:
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
+    """The q-quantile of ascending `sorted_values` (nan when empty)."""
     if not sorted_values:
         return float("nan")
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
 def main() -> None:
+    """Run the load and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", default="heuristic",
                         help="the server's --bots (default heuristic)")

@@ -77,19 +77,23 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     # --- errors: one line of JSON --------------------------------------------------
     @app.exception_handler(ApiError)
     async def api_error(_request, exc: ApiError):
+        """A refusal of ours: its status and one line."""
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
     @app.exception_handler(TableError)
     async def table_error(_request, exc: TableError):
+        """A move the game refuses: its status and one line."""
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request, exc: StarletteHTTPException):
+        """Unknown pages and wrong methods, as one line of JSON."""
         message = exc.detail if exc.status_code != 404 else f"no such page: {request.url.path}"
         return JSONResponse({"error": str(message)}, status_code=exc.status_code)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request, exc: RequestValidationError):
+        """A path parameter of the wrong type: 400 and one line."""
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("path", "body"))
         return JSONResponse({"error": f"bad {where or 'request'}: {first.get('msg', '')}"},
@@ -97,6 +101,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     # --- the games ------------------------------------------------------------------
     def remember(table: Table) -> Table:
+        """Keep `table` among the live games (the least recently used leave first)."""
         live[table.id] = table
         live.move_to_end(table.id)
         while len(live) > LIVE_GAMES:
@@ -104,6 +109,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         return table
 
     def game(game_id: str) -> Table:
+        """The game `game_id`, live or rebuilt from the file; 404 if there is none."""
         table = live.get(game_id)
         if table is not None:
             live.move_to_end(game_id)
@@ -115,6 +121,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                                       stored["version"]))
 
     async def body(request: Request) -> dict:
+        """The request's JSON object ({} when empty); 400 for anything else."""
         raw = await request.body()
         if not raw.strip():
             return {}
@@ -129,20 +136,24 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     # --- routes ---------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
     async def page():
+        """The page."""
         return FileResponse(os.path.join(STATIC, "index.html"))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/config")
     async def config():
+        """The bots' name and the page's pace."""
         return reply({"bots": players.name, "delay_ms": int(delay_ms)})
 
     @app.get("/api/games")
     async def list_games():
+        """The recent games, newest first."""
         return reply({"games": store.games()})
 
     @app.post("/api/games")
     async def new_game(request: Request):
+        """Start a game (seed optional); the bots play until South's turn."""
         data = await body(request)
         unknown = set(data) - {"seed"}
         if unknown:
@@ -162,11 +173,13 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     @app.get("/api/games/{game_id}")
     async def get_game(game_id: str):
+        """A game's view from South."""
         table = game(game_id)
         return reply({"game": table.id, "view": table.view()})
 
     @app.post("/api/games/{game_id}/moves")
     async def move(game_id: str, request: Request):
+        """South's move, the bots' replies, saved before the reply."""
         data = await body(request)
         table = game(game_id)
         if "move" not in data:
@@ -192,10 +205,12 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     @app.get("/api/games/{game_id}/hint")
     async def hint(game_id: str):
+        """What the bots would play for South now, and why."""
         return reply(game(game_id).hint())
 
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: str):
+        """A finished game: its seed, score and each deal as `replay` input."""
         table = game(game_id)
         if table.status != "over":
             raise ApiError(409, f"game {game_id} is not over: its deals are downloadable "
@@ -204,6 +219,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     @app.get("/api/games/{game_id}/deals/{number}/replay")
     async def replay_deal(game_id: str, number: int):
+        """One finished deal as `setback-cfr replay` input."""
         table = game(game_id)
         if not 0 <= number < len(table.records) or table.records[number].result is None:
             raise ApiError(404, f"game {game_id} has no finished deal {number}")
