@@ -27,6 +27,7 @@ SUBCOMMAND_MODULES = (
     "cli.db",
     "cli.tournament",
     "cli.quickstart",
+    "cli.serve",
 )
 
 

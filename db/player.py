@@ -27,6 +27,7 @@ import numpy as np
 from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
 from abstraction.setback.codec import key_text
 from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH, abstract_decision
+from abstraction.setback.describe import decision_tokens
 from db.database import StrategyDatabase
 from db.errors import DatabaseError
 from games.setback.rules import BID_MOVE
@@ -63,6 +64,26 @@ class DatabasePlayer:
     # --- the Player interface --------------------------------------------------------
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
+        return self._decide(view, None)
+
+    def explain(self, view) -> dict:
+        """The move `choose` makes for `view`, and why (for people; nothing here is hot).
+
+        Returns `{"move": engine move, "reason": "forced" | "found" | "fallback", "kind":
+        "bootstrap" | "auction" | "establish" | "playout" | None, "key": the key the move
+        came from (or the last one missing; None when forced), "found": bool or None,
+        "lookups": [{"kind", "key", "found"}...] in the order asked, "actions": [{"action",
+        "move", "prob"}...] of that key in canonical order (moves as engine integers, `prob`
+        None when the key is missing), "chosen": index into actions or None}`. It counts and
+        samples exactly as `choose` does.
+        """
+        trace = {"reason": "forced", "kind": None, "key": None, "found": None,
+                 "lookups": [], "actions": [], "chosen": None}
+        trace["move"] = self._decide(view, trace)
+        return trace
+
+    def _decide(self, view, trace: dict | None) -> int:
+        """`choose`'s body; with `trace` a dict, it also records the decision (`explain`)."""
         state = view.state
         phase = int(state[PHASE])
         if phase == PHASE_OVER:
@@ -75,29 +96,47 @@ class DatabasePlayer:
         moves = self._moves
         if phase == PHASE_AUCTION and self.use_bootstrap:
             us, them = view.score_us_them
-            n, _ = bootstrap_actions(state, moves)
+            n, bids = bootstrap_actions(state, moves)
             if n >= 2:
+                if trace is not None:
+                    _trace_actions(trace, SIT_BID, int(bids), moves, n)
                 move = self._play_key(key_text(int(bootstrap_key(state, us, them))),
-                                      "bootstrap", moves, n)
+                                      "bootstrap", moves, n, trace)
                 if move is not None:
                     return move
-        n, situation, _, key = abstract_decision(state, moves)
+        n, situation, tokens, key = abstract_decision(state, moves)
         if n < 2:
             self.counts["forced"] += 1
+            if trace is not None:
+                _trace_actions(trace, int(situation), int(tokens), moves, n)
+                trace.update(reason="forced", kind=None, key=None, found=None, chosen=0)
             return int(moves[0])
         kind = KIND_OF_SITUATION.get(int(situation), "playout")
-        move = self._play_key(key_text(int(key)), kind, moves, n)
+        if trace is not None:
+            _trace_actions(trace, int(situation), int(tokens), moves, n)
+        move = self._play_key(key_text(int(key)), kind, moves, n, trace)
         if move is not None:
             return move
         self.counts["fallback"] += 1
+        if trace is not None:
+            trace["reason"] = "fallback"
         if phase == PHASE_AUCTION:
-            return THREE if THREE in legal else PASS
-        return int(moves[0])
+            move = THREE if THREE in legal else PASS
+        else:
+            move = int(moves[0])
+        if trace is not None:
+            trace["chosen"] = next((i for i, a in enumerate(trace["actions"])
+                                    if a["move"] == move), None)
+        return move
 
-    def _play_key(self, key: str, kind: str, moves: np.ndarray, n: int) -> int | None:
+    def _play_key(self, key: str, kind: str, moves: np.ndarray, n: int,
+                  trace: dict | None = None) -> int | None:
         """Look `key` up and return the chosen move, or None (counted) if it is missing."""
         self.counts["lookups"] += 1
         hit = self.db.lookup(key)
+        if trace is not None:
+            trace["lookups"].append({"kind": kind, "key": key, "found": hit is not None})
+            trace.update(kind=kind, key=key, found=hit is not None)
         if hit is None:
             self.counts[f"missing_{kind}"] += 1
             return None
@@ -108,6 +147,10 @@ class DatabasePlayer:
                                 "version?)")
         self.counts["found"] += 1
         index = self._sample(probs) if self.sample else best
+        if trace is not None:
+            for action, p in zip(trace["actions"], probs):
+                action["prob"] = float(p)
+            trace.update(reason="found", chosen=int(index))
         return int(moves[index])
 
     def _sample(self, probs: np.ndarray) -> int:
@@ -137,3 +180,10 @@ class DatabasePlayer:
     def close(self) -> None:
         """Close the database."""
         self.db.close()
+
+
+def _trace_actions(trace: dict, situation: int, tokens: int, moves: np.ndarray, n: int) -> None:
+    """Put the decision's abstract actions (names, moves, no probabilities yet) in `trace`."""
+    names = decision_tokens(situation, tokens)
+    trace["actions"] = [{"action": names[i], "move": int(moves[i]), "prob": None}
+                        for i in range(int(n))]

@@ -1,0 +1,74 @@
+"""`setback-cfr serve`: play Setback in the browser against the bots (the `web` extra)."""
+
+from __future__ import annotations
+
+import os
+
+from cli.errors import UserError
+
+DEFAULT_DB = os.path.join("quickstart-run", "strategy.db")  # `setback-cfr quickstart`'s
+
+
+def register(subparsers) -> None:
+    """Add the `serve` subcommand."""
+    from cli.arguments import positive_int
+
+    parser = subparsers.add_parser(
+        "serve", help="play Setback in the browser against the bots",
+        description="Serve a page where you play South in games to 11 against bots "
+        "(North, your partner; East and West). The page shows the auction, the tricks, "
+        "the cards won, each deal's points and the score, and on demand the bots' reasoning: "
+        "the info-set key, the abstract actions and their probabilities. Every game is kept "
+        "in the --games file as its deals and moves; after a restart each unfinished game "
+        "goes on where it stood. Needs the web extra: pip install -e '.[web]'.")
+    parser.add_argument("--bots", metavar="PLAYER", default=None,
+                        help="the bots: random, heuristic, db:PATH or strategy:PATH[,PATH...] "
+                        f"(default: db:{DEFAULT_DB} if it exists, else heuristic)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=positive_int, default=8000,
+                        help="port to listen on (default 8000)")
+    parser.add_argument("--games", metavar="FILE.db", default=None,
+                        help="the SQLite file keeping every game (default "
+                        "$XDG_DATA_HOME/setback-cfr/games.db, i.e. "
+                        "~/.local/share/setback-cfr/games.db)")
+    parser.add_argument("--delay-ms", type=int, default=700, metavar="MS",
+                        help="pause between two bot moves on the page, in milliseconds "
+                        "(default 700; 0 shows them at once)")
+    parser.set_defaults(func=run)
+
+
+def default_bots() -> str:
+    """The quickstart's database if it exists here, else the heuristic player."""
+    return f"db:{DEFAULT_DB}" if os.path.isfile(DEFAULT_DB) else "heuristic"
+
+
+def build_app(bots: str | None, games: str | None, delay_ms: int):
+    """The web application, with every bad setting reported as a `UserError`."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ModuleNotFoundError:
+        raise UserError("serve needs the web extra: pip install -e '.[web]'") from None
+    from play.player_spec import PlayerSpecError
+    from web.app import create_app
+    from web.store import StoreError, default_games_path
+
+    if delay_ms < 0:
+        raise UserError(f"--delay-ms must be at least 0, not {delay_ms}")
+    try:
+        return create_app(bots or default_bots(), games or default_games_path(), delay_ms)
+    except (PlayerSpecError, StoreError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def run(args) -> int:
+    """Serve until Ctrl-C."""
+    app = build_app(args.bots, args.games, args.delay_ms)
+    import uvicorn
+
+    print(f"setback-cfr: playing against {app.state.bots_name} at "
+          f"http://{args.host}:{args.port}/  (games in {app.state.store.path}; Ctrl-C stops)",
+          flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

@@ -1,0 +1,228 @@
+"""The FastAPI application of `setback-cfr serve`: the page and a small JSON API.
+
+    GET  /                                  the page (static/index.html, app.js, style.css)
+    GET  /api/config                        {"bots", "delay_ms"}
+    GET  /api/games                         the recent games, newest first
+    POST /api/games            {"seed"?}    a new game -> 201 {"game", "events", "view"}
+    GET  /api/games/{id}                    {"game", "view"}
+    POST /api/games/{id}/moves {"move", "version"?, "seat"?}   -> {"events", "view"}
+    GET  /api/games/{id}/hint               what the bots would play for you, and why
+    GET  /api/games/{id}/replay             a finished game: each deal as `replay` input
+    GET  /api/games/{id}/deals/{n}/replay   one finished deal as `setback-cfr replay` input
+
+Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes nothing.
+
+One move at a time: the handlers are coroutines that never await between reading a game and
+saving it, so the server's event loop applies the moves of a game strictly one after another;
+a request made from a state the game has left (the `version` it sends is stale: another tab)
+gets 409. The store's version column does the same across processes sharing one games file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections import OrderedDict
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from web.bots import Bots
+from web.store import GameStore, StoreConflict
+from web.table import Conflict, Table, TableError
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+MAX_SEED = (1 << 63) - 1
+LIVE_GAMES = 2000  # games kept in memory; the others are rebuilt from the file on demand
+
+
+try:  # a move's reply is a few kilobytes of nested events: orjson writes it ten times faster
+    import orjson
+
+    def _dumps(data) -> bytes:
+        return orjson.dumps(data)
+except ImportError:  # pragma: no cover - the web extra installs it
+    def _dumps(data) -> bytes:
+        return json.dumps(data, separators=(",", ":")).encode()
+
+
+def reply(data, status: int = 200) -> Response:
+    """`data` as a JSON response (written directly: FastAPI's generic encoder is slow)."""
+    return Response(_dumps(data), status_code=status, media_type="application/json")
+
+
+class ApiError(Exception):
+    """A refusal: HTTP `status` and a one-line message."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int = 600) -> FastAPI:
+    """The application: bots of the player spec `bots`, games kept in the file `games`, the
+    page showing each bot move `delay_ms` milliseconds after the previous one."""
+    players = Bots(bots)
+    store = GameStore(games)
+    live: OrderedDict[str, Table] = OrderedDict()
+    app = FastAPI(title="setback-cfr", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.store = store
+    app.state.live = live
+    app.state.bots_name = players.name
+
+    # --- errors: one line of JSON --------------------------------------------------
+    @app.exception_handler(ApiError)
+    async def api_error(_request, exc: ApiError):
+        """A refusal of ours: its status and one line."""
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(TableError)
+    async def table_error(_request, exc: TableError):
+        """A move the game refuses: its status and one line."""
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request, exc: StarletteHTTPException):
+        """Unknown pages and wrong methods, as one line of JSON."""
+        message = exc.detail if exc.status_code != 404 else f"no such page: {request.url.path}"
+        return JSONResponse({"error": str(message)}, status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request, exc: RequestValidationError):
+        """A path parameter of the wrong type: 400 and one line."""
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("path", "body"))
+        return JSONResponse({"error": f"bad {where or 'request'}: {first.get('msg', '')}"},
+                            status_code=400)
+
+    # --- the games ------------------------------------------------------------------
+    def remember(table: Table) -> Table:
+        """Keep `table` among the live games (the least recently used leave first)."""
+        live[table.id] = table
+        live.move_to_end(table.id)
+        while len(live) > LIVE_GAMES:
+            live.popitem(last=False)
+        return table
+
+    def game(game_id: str) -> Table:
+        """The game `game_id`, live or rebuilt from the file; 404 if there is none."""
+        table = live.get(game_id)
+        if table is not None:
+            live.move_to_end(game_id)
+            return table
+        stored = store.load(game_id)
+        if stored is None:
+            raise ApiError(404, f"no game {game_id!r}")
+        return remember(Table.restore(game_id, stored["seed"], players, stored["deals"],
+                                      stored["version"]))
+
+    async def body(request: Request) -> dict:
+        """The request's JSON object ({} when empty); 400 for anything else."""
+        raw = await request.body()
+        if not raw.strip():
+            return {}
+        try:
+            data = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ApiError(400, f"malformed JSON: {str(exc).splitlines()[0]}") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "the request body must be a JSON object")
+        return data
+
+    # --- routes ---------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def page():
+        """The page."""
+        return FileResponse(os.path.join(STATIC, "index.html"))
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/api/config")
+    async def config():
+        """The bots' name and the page's pace."""
+        return reply({"bots": players.name, "delay_ms": int(delay_ms)})
+
+    @app.get("/api/games")
+    async def list_games():
+        """The recent games, newest first."""
+        return reply({"games": store.games()})
+
+    @app.post("/api/games")
+    async def new_game(request: Request):
+        """Start a game (seed optional); the bots play until South's turn."""
+        data = await body(request)
+        unknown = set(data) - {"seed"}
+        if unknown:
+            raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}: a new game takes "
+                                "only an optional \"seed\"")
+        seed = data.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(MAX_SEED)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ApiError(400, f"bad seed {seed!r}: expected an integer 0..2**63-1")
+        game_id = secrets.token_hex(6)
+        table, events = Table.new(game_id, seed, players)
+        store.create(table)
+        remember(table)
+        return reply({"game": game_id, "seed": seed, "events": events, "view": table.view()},
+                     201)
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(game_id: str):
+        """A game's view from South."""
+        table = game(game_id)
+        return reply({"game": table.id, "view": table.view()})
+
+    @app.post("/api/games/{game_id}/moves")
+    async def move(game_id: str, request: Request):
+        """South's move, the bots' replies, saved before the reply."""
+        data = await body(request)
+        table = game(game_id)
+        if "move" not in data:
+            raise ApiError(400, 'the body needs a "move", e.g. {"move": "AS", "version": 3}')
+        unknown = set(data) - {"move", "version", "seat"}
+        if unknown:
+            raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}: a move takes "
+                                "\"move\", \"version\" and \"seat\"")
+        version = data.get("version")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise ApiError(400, f"bad version {version!r}: expected an integer")
+        from_version, first_deal = table.version, len(table.records) - 1
+        events = table.play(data["move"], version=version, seat=data.get("seat"))
+        try:
+            store.save(table, from_version, first_deal)
+        except StoreConflict:
+            live.pop(table.id, None)  # another writer won: its state is the file's
+            raise Conflict(f"game {table.id} was changed elsewhere: reload it") from None
+        except Exception:
+            live.pop(table.id, None)  # not saved: the file's state is the game's
+            raise
+        return reply({"events": events, "view": table.view()})
+
+    @app.get("/api/games/{game_id}/hint")
+    async def hint(game_id: str):
+        """What the bots would play for South now, and why."""
+        return reply(game(game_id).hint())
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str):
+        """A finished game: its seed, score and each deal as `replay` input."""
+        table = game(game_id)
+        if table.status != "over":
+            raise ApiError(409, f"game {game_id} is not over: its deals are downloadable "
+                                "once it is")
+        return reply(table.replay())
+
+    @app.get("/api/games/{game_id}/deals/{number}/replay")
+    async def replay_deal(game_id: str, number: int):
+        """One finished deal as `setback-cfr replay` input."""
+        table = game(game_id)
+        if not 0 <= number < len(table.records) or table.records[number].result is None:
+            raise ApiError(404, f"game {game_id} has no finished deal {number}")
+        return reply(table.records[number].replay_spec())
+
+    return app

@@ -1,0 +1,81 @@
+"""The bots of a web game: a player spec's decisions, each with what the bot saw and chose.
+
+One `Bots` object serves every game of a server. Players hold scratch buffers, generators
+and (for `db:`) an SQLite connection that belongs to the thread that opened it, so each
+thread gets its own player instance, made on first use. Every decision first reseeds the
+player from the game's seed and the decision's place in the game, so a bot's move depends on
+the game and nothing else: not on the other games, on hints asked, or on a server restart.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from games.setback.api import format_move
+from play.player_spec import make_player
+
+
+def describe_view(view) -> dict:
+    """The abstraction's key and abstract actions for `view` (no probabilities)."""
+    from abstraction.setback.describe import describe_decision
+
+    return describe_decision(view.state)
+
+
+class Bots:
+    """Decisions of the player named by `spec` (`play.player_spec`), one instance per thread.
+
+    Making the first player here validates the spec at once: a bad spec raises
+    `PlayerSpecError` before the server starts.
+    """
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self._local = threading.local()
+        self.name = self._player().name
+
+    def _player(self):
+        player = getattr(self._local, "player", None)
+        if player is None:
+            player = self._local.player = make_player(self.spec)
+        return player
+
+    def decide(self, view, seed: int) -> tuple[int, dict]:
+        """(engine move, explanation) for the seat to act in `view` (a `SeatView`).
+
+        The explanation: `{"player", "reason", "kind", "key", "found", "lookups",
+        "actions": [{"action", "move", "prob"}], "chosen", "move"}` with moves as text;
+        `reason` is `found`, `fallback` or `forced` for a strategy player and `rules` for
+        the heuristic and random players (their `key` and `actions` are the abstraction's
+        view of the same decision, without probabilities).
+        """
+        player = self._player()
+        if hasattr(player, "seed"):
+            player.seed(seed)
+        elif hasattr(player, "rng"):
+            player.rng = np.random.default_rng(seed)  # a sampling strategy player
+        if hasattr(player, "explain"):
+            trace = player.explain(view)
+            move = int(trace["move"])
+            explanation = dict(trace)
+            explanation["actions"] = [dict(a, move=format_move(a["move"]))
+                                      for a in trace["actions"]]
+            explanation["lookups"] = [dict(x) for x in trace["lookups"]]
+        else:
+            move = int(player.choose(view))
+            explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],
+                           "chosen": None}
+            if view.legal_moves().size == 1:
+                explanation.update(reason="forced", key=None, actions=[])
+            else:
+                described = describe_view(view)
+                explanation["key"] = described["key"]
+                explanation["actions"] = [dict(a, prob=None) for a in described["actions"]]
+                played = format_move(move)
+                explanation["chosen"] = next((i for i, a in enumerate(explanation["actions"])
+                                              if a["move"] == played), None)
+        explanation["player"] = player.name
+        explanation["move"] = format_move(move)
+        return move, explanation

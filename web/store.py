@@ -1,0 +1,198 @@
+"""Every web game in SQLite (SQLAlchemy): the game's seed and version, and its deals as the
+hands dealt and the moves played.
+
+A game is rebuilt by replaying its moves (`web.table.Table.restore`), so the file holds no
+derived state that could disagree with the moves. The file carries a format version
+(`web_meta`); a newer one, or a file that is not SQLite, is refused with one line.
+
+Saving is optimistic: `save` updates the game's row only where its version is still the one
+the change was made from, so two servers on one file, or a write racing a reload, can never
+both apply a move; the loser gets `StoreConflict`. The journal is SQLite's WAL with
+`synchronous=NORMAL`: a commit is not lost when the server process dies, and costs no fsync.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    and_,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import DatabaseError as SQLDatabaseError
+
+FORMAT_NAME = "setback-cfr-web-games"
+FORMAT_VERSION = 1
+
+metadata = MetaData()
+meta_table = Table("web_meta", metadata,
+                   Column("name", String, primary_key=True),
+                   Column("value", Text, nullable=False))
+games_table = Table("games", metadata,
+                    Column("id", String, primary_key=True),
+                    Column("seed", BigInteger, nullable=False),
+                    Column("bots", Text, nullable=False),
+                    Column("version", Integer, nullable=False),
+                    Column("status", String, nullable=False),
+                    Column("winner", String),
+                    Column("score_ew", Integer, nullable=False),
+                    Column("score_ns", Integer, nullable=False),
+                    Column("n_deals", Integer, nullable=False),
+                    Column("created", BigInteger, nullable=False),
+                    Column("updated", BigInteger, nullable=False))
+deals_table = Table("deals", metadata,
+                    Column("game_id", String, primary_key=True),
+                    Column("number", Integer, primary_key=True),
+                    Column("dealer", String, nullable=False),
+                    Column("hands", Text, nullable=False),  # {"W": [6 cards], ...}
+                    Column("moves", Text, nullable=False))  # space separated, e.g. "3 P P P AS"
+
+
+_UPDATE_GAME = ("UPDATE games SET version = ?, status = ?, winner = ?, score_ew = ?, "
+                "score_ns = ?, n_deals = ?, updated = ? WHERE id = ? AND version = ?")
+_PUT_DEAL = ("INSERT OR REPLACE INTO deals (game_id, number, dealer, hands, moves) "
+             "VALUES (?, ?, ?, ?, ?)")
+
+
+class StoreError(Exception):
+    """The games file cannot be used (not SQLite, another format, a newer version)."""
+
+
+class StoreConflict(Exception):
+    """The game changed in the file since it was read (another server or a racing write)."""
+
+
+def default_games_path() -> str:
+    """`$XDG_DATA_HOME/setback-cfr/games.db` (default `~/.local/share/setback-cfr/games.db`)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
+                                                           ".local", "share")
+    return os.path.join(base, "setback-cfr", "games.db")
+
+
+def _pragmas(dbapi_connection, _record) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+class GameStore:
+    """The games file at `path` (created with its directory if missing)."""
+
+    def __init__(self, path: str):
+        self.path = str(path)
+        if os.path.isdir(self.path):
+            raise StoreError(f"{self.path}: is a directory, not a games file")
+        folder = os.path.dirname(os.path.abspath(self.path))
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot create the games folder ({exc.strerror})") \
+                from None
+        # The connections are used by whichever thread serves a request (one at a time).
+        self.engine = create_engine(f"sqlite:///{os.path.abspath(self.path)}",
+                                    connect_args={"check_same_thread": False})
+        event.listen(self.engine, "connect", _pragmas)
+        try:
+            self._check_format()
+        except SQLDatabaseError as exc:
+            self.engine.dispose()
+            text = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
+            raise StoreError(f"{self.path}: not a setback-cfr games file ({text})") from None
+
+    def _check_format(self) -> None:
+        with self.engine.begin() as conn:
+            metadata.create_all(conn)
+            rows = dict(conn.execute(select(meta_table.c.name, meta_table.c.value)).all())
+            if not rows:
+                conn.execute(insert(meta_table), [
+                    {"name": "format", "value": json.dumps(FORMAT_NAME)},
+                    {"name": "format_version", "value": json.dumps(FORMAT_VERSION)}])
+                return
+        if json.loads(rows.get("format", "null")) != FORMAT_NAME:
+            raise StoreError(f"{self.path}: not a setback-cfr games file")
+        version = json.loads(rows.get("format_version", "null"))
+        if not isinstance(version, int) or version > FORMAT_VERSION:
+            raise StoreError(f"{self.path}: games file format {version} is newer than this "
+                             f"program reads ({FORMAT_VERSION}); upgrade setback-cfr")
+
+    # --- writing ---------------------------------------------------------------------
+    def create(self, table) -> None:
+        """Store a new game (`web.table.Table`) with its deals so far."""
+        now = int(time.time())
+        with self.engine.begin() as conn:
+            conn.execute(insert(games_table), {**self._game_row(table), "created": now})
+            conn.execute(insert(deals_table), [self._deal_row(table, r)
+                                               for r in table.records])
+
+    def save(self, table, from_version: int, first_deal: int) -> None:
+        """Store `table`'s new state, changed from version `from_version`: its game row and
+        its deals from number `first_deal` on. Raises `StoreConflict` (and writes nothing)
+        when the stored game is no longer at `from_version`."""
+        row = self._game_row(table)
+        # Two fixed statements on the driver: building SQLAlchemy expressions for every move
+        # costed more than the game itself.
+        with self.engine.begin() as conn:
+            done = conn.exec_driver_sql(_UPDATE_GAME, (
+                row["version"], row["status"], row["winner"], row["score_ew"],
+                row["score_ns"], row["n_deals"], row["updated"], table.id, from_version))
+            if done.rowcount != 1:
+                raise StoreConflict(f"game {table.id} changed since it was read")
+            conn.exec_driver_sql(_PUT_DEAL, [tuple(self._deal_row(table, r).values())
+                                             for r in table.records[first_deal:]])
+
+    @staticmethod
+    def _game_row(table) -> dict:
+        return {"id": table.id, "seed": table.seed, "bots": table.bots.spec,
+                "version": table.version, "status": table.status, "winner": table.winner,
+                "score_ew": table.score["EW"], "score_ns": table.score["NS"],
+                "n_deals": len(table.records), "updated": int(time.time())}
+
+    @staticmethod
+    def _deal_row(table, record) -> dict:
+        return {"game_id": table.id, "number": record.number, "dealer": record.dealer,
+                "hands": json.dumps(record.hands), "moves": " ".join(record.moves)}
+
+    # --- reading ---------------------------------------------------------------------
+    def load(self, game_id: str) -> dict | None:
+        """`{"id", "seed", "bots", "version", ..., "deals": [{"dealer", "hands", "moves"}]}`
+        of a stored game, or None if there is none with that id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if row is None:
+                return None
+            deals = conn.execute(select(deals_table)
+                                 .where(deals_table.c.game_id == game_id)
+                                 .order_by(deals_table.c.number)).all()
+        game = dict(row._mapping)
+        game["deals"] = [{"dealer": d.dealer, "hands": json.loads(d.hands),
+                          "moves": d.moves.split()} for d in deals]
+        return game
+
+    def games(self, limit: int = 50) -> list[dict]:
+        """The most recently played games, newest first (id, status, score, deals, times)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(games_table)
+                                .order_by(games_table.c.updated.desc(), games_table.c.id)
+                                .limit(limit)).all()
+        return [{"id": r.id, "status": r.status, "winner": r.winner, "bots": r.bots,
+                 "score": {"EW": r.score_ew, "NS": r.score_ns}, "deals": r.n_deals,
+                 "created": r.created, "updated": r.updated} for r in rows]
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
