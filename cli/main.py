@@ -27,6 +27,8 @@ SUBCOMMAND_MODULES = (
     "cli.db",
     "cli.tournament",
     "cli.quickstart",
+    "cli.solve_deal",
+    "cli.inference",
 )
 
 
