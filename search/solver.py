@@ -12,6 +12,8 @@ How (all numba, no allocation per node):
   rules are the engine's, never restated.
 - A search stops where the engine says the score can no longer change (`is_exhausted`), which
   cuts most of the tree once Low, Jack and Game are settled.
+- Bounds from the points already settled (`value_bounds`: every open point to one team, or
+  all to the other) cut a node whose whole range lies outside the window.
 - A transposition table at trick boundaries, keyed on the four remaining hands, trump, the
   leader, and the point state that still matters (who took Low, who took the Jack, the captured
   game-point difference); an entry keeps a lower and an upper bound and the best move found.
@@ -34,8 +36,9 @@ from games.bits import highest_bit, lowest_bit
 from games.setback.cards import JACK, card_rank, card_suit, game_points_of, make_card
 from games.setback.cards import mask_game_points, suit_mask
 from games.setback.rules import apply_card, beats, legal_cards
-from games.setback.scoring import dealt_trumps, score_difference, team_taking
+from games.setback.scoring import dealt_cards, dealt_trumps, score_difference, team_taking
 from games.setback.state import (
+    DEALT,
     EXHAUSTED,
     HAND,
     HIGH_BID,
@@ -98,39 +101,48 @@ def _slot(h0, h1, h2, h3, extra, mask):
 
 
 @njit(cache=True)
+def searched_cards(state):
+    """The legal cards of the seat to act less the equivalent ones (module docstring): of each
+    run of equivalent cards only the highest is kept."""
+    legal = legal_cards(state)
+    trump = state[TRUMP]
+    if trump < 0:
+        return legal
+    mine = state[HAND + state[TO_ACT]]
+    keep = legal
+    live = state[HAND] | state[HAND + 1] | state[HAND + 2] | state[HAND + 3]
+    for i in range(state[N_IN_TRICK]):
+        live |= np.int64(1) << state[TRICK + i]
+    live &= ~mine
+    low = lowest_bit(dealt_trumps(state))
+    for suit in range(4):
+        cards = legal & suit_mask(suit)
+        previous = -1  # the last card of this suit (searched or dropped), descending
+        while cards:
+            card = highest_bit(cards)
+            cards &= ~(np.int64(1) << card)
+            plain = game_points_of(card) == 0 and card != low
+            if previous >= 0 and plain:
+                between = ((np.int64(1) << previous) - 1) & ~((np.int64(2) << card) - 1)
+                if (live & between) == 0:
+                    keep &= ~(np.int64(1) << card)
+                    previous = card
+                    continue
+            previous = card if plain else -1
+    return keep
+
+
+@njit(cache=True)
 def ordered_moves(state, tt_move, out):
     """The moves to search for the seat to act into `out[:MAX_CARDS]`, best first (the rest of
     `out` is scratch for their scores); returns their count.
 
-    Equivalent cards are dropped (module docstring); the table's move, when legal and kept, is
-    tried first, then trick winners cheapest first, then the rest cheapest first.
+    Equivalent cards are dropped (`searched_cards`); the table's move, when kept, is tried
+    first, then trick winners cheapest first, then the rest cheapest first.
     """
-    seat = state[TO_ACT]
-    mine = state[HAND + seat]
-    legal = legal_cards(state)
     trump = state[TRUMP]
     n_in = state[N_IN_TRICK]
-    keep = legal
-    if trump >= 0:
-        live = state[HAND] | state[HAND + 1] | state[HAND + 2] | state[HAND + 3]
-        for i in range(n_in):
-            live |= np.int64(1) << state[TRICK + i]
-        live &= ~mine
-        low = lowest_bit(dealt_trumps(state))
-        for suit in range(4):
-            cards = legal & suit_mask(suit)
-            previous = -1  # the last card of this suit (searched or dropped), descending
-            while cards:
-                card = highest_bit(cards)
-                cards &= ~(np.int64(1) << card)
-                plain = game_points_of(card) == 0 and card != low
-                if previous >= 0 and plain:
-                    between = ((np.int64(1) << previous) - 1) & ~((np.int64(2) << card) - 1)
-                    if (live & between) == 0:
-                        keep &= ~(np.int64(1) << card)
-                        previous = card
-                        continue
-                previous = card if plain else -1
+    keep = searched_cards(state)
     n = 0
     scores = out[MAX_CARDS:]  # the second half of the row: no allocation per node
     while keep:
@@ -157,6 +169,57 @@ def ordered_moves(state, tt_move, out):
     return n
 
 
+@njit(cache=True)
+def value_bounds(state, team):
+    """(lower, upper) bounds of the final value for bidder's team `team`, from the points
+    already settled: the open points (Low not yet taken, a dealt Jack not yet taken, Game not yet
+    decided) all going to one team or all to the other. Needs trump set."""
+    trumps = dealt_trumps(state)
+    top = highest_bit(trumps)
+    p0 = 0
+    p1 = 0
+    for seat in range(4):
+        if state[DEALT + seat] >> top & 1:
+            if seat % 2 == 0:
+                p0 += 1
+            else:
+                p1 += 1
+    open_points = 0
+    owner = team_taking(state, lowest_bit(trumps))
+    if owner == 0:
+        p0 += 1
+    elif owner == 1:
+        p1 += 1
+    else:
+        open_points += 1
+    jack = make_card(JACK, state[TRUMP])
+    if trumps >> jack & 1:
+        owner = team_taking(state, jack)
+        if owner == 0:
+            p0 += 1
+        elif owner == 1:
+            p1 += 1
+        else:
+            open_points += 1
+    g0 = mask_game_points(state[WON])
+    g1 = mask_game_points(state[WON + 1])
+    left = mask_game_points(dealt_cards(state)) - g0 - g1
+    if left == 0 or left < abs(g0 - g1):
+        if g0 > g1:
+            p0 += 1
+        elif g1 > g0:
+            p1 += 1
+    else:
+        open_points += 1
+    mine = p0 if team == 0 else p1
+    theirs = p1 if team == 0 else p0
+    bid = state[HIGH_BID]
+    best = mine + open_points
+    upper = (best if best >= bid else -bid) - theirs
+    lower = (mine if mine >= bid else -bid) - theirs - open_points
+    return lower, upper
+
+
 # Fields of a search frame (int64[MAX_DEPTH + 1, FRAME_SIZE], one row per depth): the search is
 # iterative, since numba's cache cannot hold a recursive function.
 F_ALPHA = 0
@@ -170,7 +233,9 @@ F_I = 7  # next move to search
 F_SLOT = 8  # table slot, -1 when the node is not stored (inside a trick)
 F_EXTRA = 9  # the key's extra word
 F_MAXIMIZE = 10
-FRAME_SIZE = 11
+F_LOWER = 11  # the node's value bounds (`value_bounds`)
+F_UPPER = 12
+FRAME_SIZE = 13
 
 
 @njit(cache=True, inline="always")
@@ -181,8 +246,9 @@ def _same_key(entry, state, extra, gen):
 
 
 @njit(cache=True)
-def _open(stack, moves, frames, depth, tt, ctx):
-    """Enter the node at `depth` (its window already in its frame). Returns (True, value) when
+def _open(stack, moves, frames, depth, tt, ctx, fresh):
+    """Enter the node at `depth` (its window already in its frame; `fresh`: the search's root,
+    whose parent frame is not set). Returns (True, value) when
     it is decided at once (the deal settled, or the table's bounds cut it), else sets its frame
     up for its children and returns (False, 0)."""
     state = stack[depth]
@@ -193,6 +259,20 @@ def _open(stack, moves, frames, depth, tt, ctx):
         return True, ctx[CTX_SIGN] * score_difference(state)  # (empty hands: a short deal)
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
+    if state[TRUMP] >= 0:
+        # the bounds change only when a trick completes: inside a trick, the parent's hold
+        # (unless the parent is the first lead, which had none)
+        if state[N_IN_TRICK] == 0 or fresh or stack[depth - 1, TRUMP] < 0:
+            lower, upper = value_bounds(state, ctx[CTX_TEAM])
+        else:
+            lower = frames[depth - 1, F_LOWER]
+            upper = frames[depth - 1, F_UPPER]
+        frame[F_LOWER] = lower
+        frame[F_UPPER] = upper
+        if lower >= beta or lower == upper:
+            return True, lower
+        if upper <= alpha:
+            return True, upper
     slot = -1
     tt_move = -1
     extra = np.int64(0)
@@ -277,7 +357,7 @@ def _search(stack, moves, frames, root, alpha, beta, tt, ctx):
     """Fail-soft alpha-beta value (bidder's team's view) of `stack[root]` within (alpha, beta)."""
     frames[root, F_ALPHA] = alpha
     frames[root, F_BETA] = beta
-    done, value = _open(stack, moves, frames, root, tt, ctx)
+    done, value = _open(stack, moves, frames, root, tt, ctx, True)
     if done:
         return value
     depth = root
@@ -293,7 +373,7 @@ def _search(stack, moves, frames, root, alpha, beta, tt, ctx):
             apply_card(child, move)
             frames[depth + 1, F_ALPHA] = frame[F_ALPHA]
             frames[depth + 1, F_BETA] = frame[F_BETA]
-            done, value = _open(stack, moves, frames, depth + 1, tt, ctx)
+            done, value = _open(stack, moves, frames, depth + 1, tt, ctx, False)
             if done:
                 _absorb(frame, value, move)
             else:
@@ -319,19 +399,25 @@ def _begin(state, stack, tt, ctx):
 @njit(cache=True)
 def solve_moves(state, stack, moves, frames, tt, ctx, moves_out, values_out):
     """Every legal move of the seat to act and its exact value (bidder's team's view) into
-    `moves_out` / `values_out` (ascending moves); returns their count."""
+    `moves_out` / `values_out` (ascending moves); returns their count. A card equivalent to
+    the next higher legal card takes that card's value without a search."""
     _begin(state, stack, tt, ctx)
     legal = legal_cards(stack[0])
+    keep = searched_cards(stack[0])
     n = 0
     while legal:
-        move = lowest_bit(legal)
+        moves_out[n] = lowest_bit(legal)
         legal &= legal - 1
+        n += 1
+    for i in range(n - 1, -1, -1):  # descending, so an equivalent card's value is known
+        move = moves_out[i]
+        if not (keep >> move & 1):
+            values_out[i] = values_out[i + 1]
+            continue
         for j in range(STATE_SIZE):
             stack[1, j] = stack[0, j]
         apply_card(stack[1], move)
-        moves_out[n] = move
-        values_out[n] = _search(stack, moves, frames, 1, -INF, INF, tt, ctx)
-        n += 1
+        values_out[i] = _search(stack, moves, frames, 1, -INF, INF, tt, ctx)
     return n
 
 
