@@ -21,6 +21,7 @@ reported too.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -117,9 +118,9 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
             entry["mass"] += mass
         done += 1
         if progress:
-            print(f"\r{done}/{positions} positions", end="", flush=True)
+            print(f"\r{done}/{positions} positions", end="", file=sys.stderr, flush=True)
     if progress:
-        print("\r", end="")
+        print("\r", end="", file=sys.stderr)
     table = {}
     for belief in BELIEFS:
         e = sums[belief]
