@@ -18,8 +18,10 @@ How (all numba, no allocation per node):
   leader, and the point state that still matters (who took Low, who took the Jack, the captured
   game-point difference); an entry keeps a lower and an upper bound and the best move found.
   Entries carry a generation number, so a new deal invalidates the table without clearing it.
-- Move ordering: the table's move first, then cards that win the trick (cheapest first), then
-  the others (cheapest first).
+- Each root move's exact value by MTD(f): null-window searches converging on it (the values
+  are a few integers), the table's bounds carrying over between them.
+- Move ordering: the table's move first; leads: trumps, then high and counting cards; follows:
+  cards that win the trick (cheapest first), then the others (cheapest first).
 - Equivalent cards: of two cards of one hand in one suit with no live card of another seat (or
   of the current trick) between them, only the higher is searched, when neither carries a point:
   no game points (2..9) and not the lowest trump in play (Low). High goes to the team dealt the
@@ -138,7 +140,8 @@ def ordered_moves(state, tt_move, out):
     `out` is scratch for their scores); returns their count.
 
     Equivalent cards are dropped (`searched_cards`); the table's move, when kept, is tried
-    first, then trick winners cheapest first, then the rest cheapest first.
+    first; a lead tries trumps, then high and counting cards first; a follow tries trick
+    winners cheapest first, then the rest cheapest first.
     """
     trump = state[TRUMP]
     n_in = state[N_IN_TRICK]
@@ -150,7 +153,7 @@ def ordered_moves(state, tt_move, out):
         keep &= keep - 1
         rank = card_rank(card)
         if n_in == 0:
-            score = 2 * rank + (40 if card_suit(card) == trump else 0)
+            score = 2 * rank + (40 if card_suit(card) == trump else 0) + 3 * game_points_of(card)
         elif beats(card, state[TRICK + state[WINNING]], trump):
             score = 200 - rank - (20 if card_suit(card) == trump else 0)
         else:
@@ -387,6 +390,24 @@ def _search(stack, moves, frames, root, alpha, beta, tt, ctx):
 
 
 @njit(cache=True)
+def _mtd(stack, moves, frames, root, guess, tt, ctx):
+    """The exact value of `stack[root]` by null-window searches converging on it (MTD(f)): the
+    values are a few integers, and each null-window test cuts far more than a full window,
+    the table's bounds carrying over from one test to the next."""
+    g = guess
+    lower = -INF
+    upper = INF
+    while lower < upper:
+        beta = g + 1 if g == lower else g
+        g = _search(stack, moves, frames, root, beta - 1, beta, tt, ctx)
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+@njit(cache=True)
 def _begin(state, stack, tt, ctx):
     """Put `state` at the root of the stack and open a new table generation for its deal."""
     for j in range(STATE_SIZE):
@@ -417,7 +438,8 @@ def solve_moves(state, stack, moves, frames, tt, ctx, moves_out, values_out):
         for j in range(STATE_SIZE):
             stack[1, j] = stack[0, j]
         apply_card(stack[1], move)
-        values_out[i] = _search(stack, moves, frames, 1, -INF, INF, tt, ctx)
+        guess = values_out[i + 1] if i + 1 < n else 0
+        values_out[i] = _mtd(stack, moves, frames, 1, guess, tt, ctx)
     return n
 
 
@@ -425,7 +447,7 @@ def solve_moves(state, stack, moves, frames, tt, ctx, moves_out, values_out):
 def solve_value(state, stack, moves, frames, tt, ctx):
     """The exact value (bidder's team's view) of `state`."""
     _begin(state, stack, tt, ctx)
-    return _search(stack, moves, frames, 0, -INF, INF, tt, ctx)
+    return _mtd(stack, moves, frames, 0, 0, tt, ctx)
 
 
 def new_table(bits: int = DEFAULT_TT_BITS) -> np.ndarray:
