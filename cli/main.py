@@ -28,6 +28,8 @@ SUBCOMMAND_MODULES = (
     "cli.tournament",
     "cli.quickstart",
     "cli.serve",
+    "cli.solve_deal",
+    "cli.inference",
 )
 
 

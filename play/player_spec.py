@@ -1,4 +1,6 @@
-"""Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`.
+"""Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, and
+the PIMC card players `pimc[:WORLDS][,bid=SPEC]` and `pimc-pi[:WORLDS]:POLICY[,bid=SPEC]`
+(`play/pimc.py`).
 
 `strategy:` takes one strategy file or several separated by commas (a baseline export and a
 bootstrap export, as `db load` takes them). Bad names and missing files are one clear error
@@ -9,7 +11,8 @@ from __future__ import annotations
 
 import os
 
-SPEC_HELP = "random, heuristic, db:PATH (a strategy database) or strategy:PATH[,PATH...]"
+SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
+             "pimc[:WORLDS][,bid=SPEC] or pimc-pi[:WORLDS]:POLICY[,bid=SPEC]")
 
 
 class PlayerSpecError(ValueError):
@@ -19,6 +22,11 @@ class PlayerSpecError(ValueError):
 def make_player(spec: str, seed: int = 0):
     """The player named by `spec` (see the module docstring)."""
     text = str(spec).strip()
+    if text.lower().startswith(("pimc:", "pimc,", "pimc-pi:", "pimc-pi,")) or text.lower() in (
+            "pimc", "pimc-pi"):
+        from play.pimc import make_pimc_player
+
+        return make_pimc_player(text, seed)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:

@@ -91,13 +91,15 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
     dealer = FIRST_DEALER
     for deal in range(max_deals):
         state = deal_state(game_seed, deal)
+        history: list[int] = []
         while not is_exhausted(state):
             seat = int(state[S.TO_ACT])
             player = by_team[(dealer + seat) % 2]
-            move = int(player.choose(SeatView.of(state, dealer, (score[0], score[1]))))
+            move = int(player.choose(SeatView.of(state, dealer, (score[0], score[1]), history)))
             if not is_legal(state, move):
                 raise IllegalMove(f"{player.name} chose the illegal move {move}")
             apply_move(state, move)
+            history.append(move)
         relative = deal_score(state)  # by team relative to the dealer
         deal_by_team = [0, 0]
         for rel_team in (0, 1):

@@ -1,4 +1,4 @@
-"""Every player (random, heuristic, database, strategy file) makes only legal moves, over random
+"""Every player (random, heuristic, database, strategy file, pimc, pimc-pi) makes only legal moves, over random
 deals played to the last card with scores drawn at random; player names parse with clear
 errors; the strategy-file player chooses what the database player chooses."""
 
@@ -40,7 +40,8 @@ def trained(tmp_path_factory):
 
 def all_players(trained):
     return [RandomPlayer(1), HeuristicPlayer(), make_player(f"db:{trained['db']}"),
-            StrategyFilePlayer(trained["files"])]
+            StrategyFilePlayer(trained["files"]), make_player("pimc:2"),
+            make_player(f"pimc-pi:2:db:{trained['db']},bid=random")]
 
 
 def play_deal(players, seed, dealer, score):
@@ -50,7 +51,7 @@ def play_deal(players, seed, dealer, score):
     moves = []
     while state[S.PHASE] != S.PHASE_OVER:
         seat = int(state[S.TO_ACT])
-        view = SeatView.of(state, dealer, score)
+        view = SeatView.of(state, dealer, score, moves)
         player = players[(dealer + seat) % 2]
         move = player.choose(view)
         assert move in view.legal_moves(), (player.name, move, view.legal_moves())
@@ -62,10 +63,10 @@ def play_deal(players, seed, dealer, score):
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), dealer=st.integers(0, 3),
-       ew=st.integers(-12, 10), ns=st.integers(-12, 10), pair=st.integers(0, 15))
+       ew=st.integers(-12, 10), ns=st.integers(-12, 10), pair=st.integers(0, 35))
 def test_players_only_make_legal_moves(trained, seed, dealer, ew, ns, pair):
     players = all_players(trained)
-    first, second = players[pair // 4], players[pair % 4]
+    first, second = players[pair // 6], players[pair % 6]
     play_deal((first, second), seed, dealer, (ew, ns))
 
 
@@ -102,6 +103,12 @@ def test_strategy_file_player_matches_database_player(trained):
     ("strategy:", "needs a path"),
     ("strategy:/no/such.strategy", "no such strategy file"),
     ("random:3", "unknown player"),
+    ("pimc:x", "WORLDS a positive integer"),
+    ("pimc:0", "at least 1"),
+    ("pimc-pi:5", "needs a policy"),
+    ("pimc-pi:5:db:/no/such.db", "no such strategy database"),
+    ("pimc,bid=", "bid= needs a player"),
+    ("pimc,bid=foo", "unknown player 'foo'"),
 ])
 def test_player_spec_errors(spec, message):
     with pytest.raises(PlayerSpecError, match=message):
@@ -111,6 +118,8 @@ def test_player_spec_errors(spec, message):
 def test_player_spec_names():
     assert make_player("random").name == "random"
     assert make_player(" Heuristic ").name == "heuristic"
+    assert make_player("pimc").worlds == 20 and make_player("pimc:7").worlds == 7
+    assert make_player("pimc:3,bid=random").bidder.name == "random"
     player = make_player("random", seed=5)
     view = SeatView.of(_fresh_state(), 3)
     assert player.choose(view) in view.legal_moves()

@@ -22,24 +22,30 @@ class SeatView:
 
     `state`: the engine state with every other seat's HAND and DEALT erased; `seat`: the acting
     seat relative to the dealer; `dealer`: the dealer's absolute seat (0..3 = W N E S);
-    `score`: the game score by absolute team (EW, NS) before this deal.
+    `score`: the game score by absolute team (EW, NS) before this deal; `history`: the deal's
+    moves so far (engine integers, bids then cards, in order; every move is public), or empty
+    when the caller does not keep them.
     """
 
     state: np.ndarray
     seat: int
     dealer: int
     score: tuple[int, int] = (0, 0)
+    history: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, state: np.ndarray, dealer: int, score: tuple[int, int] = (0, 0)) -> "SeatView":
-        """The view of the seat to act in `state`."""
+    def of(cls, state: np.ndarray, dealer: int, score: tuple[int, int] = (0, 0),
+           history=()) -> "SeatView":
+        """The view of the seat to act in `state` (with the deal's `history` of moves, if
+        known)."""
         seat = int(state[S.TO_ACT])
         hidden = state.copy()
         for other in range(4):
             if other != seat:
                 hidden[S.HAND + other] = 0
                 hidden[S.DEALT + other] = 0
-        return cls(hidden, seat, int(dealer), (int(score[0]), int(score[1])))
+        return cls(hidden, seat, int(dealer), (int(score[0]), int(score[1])),
+                   tuple(int(m) for m in history))
 
     def legal_moves(self) -> np.ndarray:
         """The seat's legal moves (engine integers, ascending)."""

@@ -1,0 +1,58 @@
+"""`setback-cfr inference`: how well uniform, voids-only and policy-weighted beliefs about the
+hidden hands match the truth, on self-play positions (`play/inference_eval.py`)."""
+
+from __future__ import annotations
+
+import json
+
+from cli.arguments import positive_int
+from cli.errors import UserError
+
+HELP = """Measure policy-based inference on positions from self-play games.
+
+Deals are played by the POLICY's own player at all four seats to a random point of the play;
+the seat to act there judges the other seats' hands under three beliefs: uniform (hand sizes
+and the cards seen), voids (also the voids shown: what pimc samples) and policy (the voids
+worlds weighted by the policy's probability of the moves seen: what pimc-pi uses). Reported per
+belief: the mean log-likelihood of the true hands (nats, higher is better), the accuracy of
+"who holds card c" over the cards the other seats hold, and the mean probability given to the
+true holder; and the policy weights' effective sample size."""
+
+
+def register(subparsers) -> None:
+    """Add the `inference` subcommand."""
+    import argparse
+
+    parser = subparsers.add_parser(
+        "inference", help="measure uniform, voids and policy-weighted beliefs on self-play",
+        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--policy", required=True, metavar="SPEC",
+                        help="the policy: db:PATH or strategy:PATH[,PATH...]")
+    parser.add_argument("--positions", type=positive_int, default=200, metavar="N",
+                        help="self-play positions to judge (default 200)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the deals and of the world sampler (default 0)")
+    parser.add_argument("--worlds", type=positive_int, default=100, metavar="W",
+                        help="worlds sampled per belief and position (default 100)")
+    parser.add_argument("--floor", type=float, default=0.01, metavar="P",
+                        help="probability floor of an observed move (default 0.01)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    """Run the measurement and print the table."""
+    from play.inference_eval import evaluate, format_table
+    from play.player_spec import PlayerSpecError
+
+    if not args.policy.lower().startswith(("db:", "strategy:")):
+        raise UserError("--policy must be db:PATH or strategy:PATH[,PATH...]")
+    if not 0.0 < args.floor <= 1.0:
+        raise UserError("--floor must be in (0, 1]")
+    try:
+        result = evaluate(args.policy, args.positions, args.seed, args.worlds, args.floor,
+                          progress=not args.json)
+    except PlayerSpecError as exc:
+        raise UserError(str(exc)) from None
+    print(json.dumps(result) if args.json else format_table(result))
+    return 0

@@ -1,0 +1,9 @@
+"""Search over Setback deals: an exact perfect-information solver and perfect-information Monte
+Carlo (PIMC) on sampled worlds.
+
+- `solver.py`: alpha-beta over the play of the cards with all four hands known, in numba.
+- `sampler.py`: the hidden cards dealt to the other seats, uniform over the consistent layouts.
+- `inference.py`: weighting sampled worlds by how likely a policy was to make the moves seen.
+
+Only `games/` is used: the rules are the engine's, never re-implemented here.
+"""
