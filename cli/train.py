@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from cli.errors import UserError
@@ -67,9 +68,16 @@ def _common(parser) -> None:
                         "workers share each batch deal by deal, and a larger batch keeps "
                         "them busy at its end, at the price of a strategy that is updated "
                         "only every B deals")
-    parser.add_argument("--workers", type=int, default=1, metavar="K",
+    parser.add_argument("--workers", type=int, default=None, metavar="K",
                         help="threads sharing each batch, one deal at a time (at most the "
-                        "batch size; default 1); up to the number of cores")
+                        "batch size; default 1); up to the number of cores. With --ray: "
+                        "Ray workers (default one per CPU of the cluster, at most the batch)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="traverse each batch's deals on Ray workers (pip install "
+                        "'setback-cfr[ray]'): on the cluster at ADDRESS (HOST:PORT of `ray "
+                        "start --head`, or auto), or without ADDRESS on a new local Ray with "
+                        "this machine's cores. The table is the same as --workers 1's, bit "
+                        "for bit, and the run resumes with or without --ray")
     parser.add_argument("--memory-limit", type=float, default=None, metavar="GB",
                         help="stop cleanly (at the last checkpoint) rather than let the "
                         "info-set table grow past this many GiB")
@@ -90,15 +98,24 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     return chosen
 
 
-def _train(args, stage, run_dir) -> int:
+def _train(args, stage, run_dir, stage_factory) -> int:
+    """Train `stage` (`stage_factory()` rebuilds it in a Ray worker) to --iterations."""
     from train.runner import Trainer
 
     if args.checkpoint_every <= 0:
         raise UserError("--checkpoint-every must be positive")
     limit = None if args.memory_limit is None else int(args.memory_limit * GIB)
-    trainer = Trainer(run_dir, stage, workers=args.workers,
+    if args.workers is not None and args.workers < 1:
+        raise UserError("--workers must be at least 1")
+    executor, workers = None, args.workers or 1
+    if args.ray is not None:
+        from train.ray_backend import RayBatches
+
+        # the driver only merges: the traversing arrays live in the Ray workers
+        executor, workers = RayBatches(stage_factory, args.ray or None, args.workers), 1
+    trainer = Trainer(run_dir, stage, workers=workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
-                      show_progress=not args.no_progress)
+                      show_progress=not args.no_progress, executor=executor)
     target = args.iterations if args.iterations is not None \
         else trainer.progress.iteration + 1000
     if target < 0:
@@ -123,18 +140,21 @@ def run_baseline(args) -> int:
 
     run_dir = RunDirectory(args.run)
     chosen = _settings(args, DEFAULTS, run_dir)
-    return _train(args, baseline_stage(chosen["seed"], chosen["batch"]), run_dir)
+    factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"])
+    return _train(args, factory(), run_dir, factory)
 
 
 def run_bootstrap(args) -> int:
     """Create or resume a bootstrap run on top of a baseline and train it."""
-    from train.bootstrap import DEFAULTS, bootstrap_stage
+    from train.baseline_policy import load_policy
+    from train.bootstrap import DEFAULTS, stage_from_policy
     from train.run_directory import RunDirectory
 
     run_dir = RunDirectory(args.run)
     chosen = _settings(args, DEFAULTS, run_dir)
-    stage = bootstrap_stage(args.baseline, chosen["seed"], chosen["batch"])
-    return _train(args, stage, run_dir)
+    factory = functools.partial(stage_from_policy, load_policy(args.baseline), chosen["seed"],
+                                chosen["batch"])
+    return _train(args, factory(), run_dir, factory)
 
 
 def run_status(args) -> int:
