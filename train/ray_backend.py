@@ -217,9 +217,9 @@ class RayBatches:
         except ImportError:
             raise RunError("--ray needs Ray: pip install 'setback-cfr[ray]'") from None
         self.ray, self.trainer = ray, trainer
-        if not ray.is_initialized():
-            if self.address is not None:
-                check_reachable(self.address)
+        if self.address is not None:
+            check_reachable(self.address)
+        if not ray.is_initialized():  # else: the session this process already joined
             try:
                 ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                          configure_logging=False, **self.ray_init)
