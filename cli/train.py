@@ -126,6 +126,11 @@ def _train(args, stage, run_dir, stage_factory) -> int:
           f"payoff {summary['payoff']:.5f}, {summary['infosets']:,} info sets, "
           f"table {summary['memory_bytes'] / 2**20:.1f} MiB"
           + (f", {rate:.2f} deals/s overall" if rate else ""))
+    if summary.get("ray_workers"):
+        print(f"Ray: {summary['ray_workers']} workers, "
+              f"{summary['ray_bytes_per_deal'] / 2**10:.0f} KiB sent per deal after the table "
+              f"({summary['ray_table_bytes'] / 2**20:.1f} MiB to the workers at start), "
+              f"{summary['ray_retried_episodes']} deals retried")
     if summary["stopped"]:
         print(f"stopped by {summary['stopped']}; checkpoint written. Run the same command "
               "again to resume.")

@@ -126,6 +126,24 @@ class Replica:
         self.log, self.map = EpisodeLog(kw), EpisodeMap(kw)
         self.scratch = Scratch(self.stage.game)
 
+    def warm(self) -> None:
+        """Load the compiled pass (numba's cache) by starting an episode and stopping it after
+        its first few thousand nodes, against an empty table (benchmarks start the clock
+        after this)."""
+        from cfr.episode_pass import STOP
+
+        root, sampled, word = self._episode_root(self.stage, 1)
+        table = InfoSetTable(key_words=self.table.key_words, dtype=self.table.dtype)
+        self.map.control[STOP] = 1
+        try:
+            run_episode(self.stage.game, table, self.log, self.map, self.scratch, root,
+                        sampled, word)
+        except EpisodeStopped:
+            pass
+        finally:
+            self.map.control[STOP] = 0
+            self.log.clear()
+
     def pid(self) -> int:
         """The worker's process id (tests kill it)."""
         return os.getpid()
@@ -190,6 +208,7 @@ class RayBatches:
         self.checksum_every = int(checksum_every)
         self.ray_init = ray_init or {}
         self.fault_hook = None
+        self.trainer = None
         self.actors: list = []  # live actor handles
         self.pids: dict = {}  # actor index -> process id
         self.version = 0  # batches merged by the driver during this run
@@ -211,7 +230,10 @@ class RayBatches:
 
     # ---- life cycle --------------------------------------------------------------------
     def open(self, trainer) -> None:
-        """Connect to (or start) Ray and start the actors from the trainer's table."""
+        """Connect to (or start) Ray and start the actors from the trainer's table (nothing
+        to do when they are already up, e.g. after `warm`)."""
+        if self.actors and all(a is not None for a in self.actors) and self.trainer is trainer:
+            return
         try:
             import ray
         except ImportError:
@@ -256,6 +278,11 @@ class RayBatches:
             self.pids[i] = self.ray.get(actor.pid.remote())
         except self.ray.exceptions.RayActorError as exc:
             raise RunError(f"a Ray worker could not start: {str(exc).splitlines()[0]}") from None
+
+    def warm(self, trainer) -> None:
+        """Open, and have every actor load the compiled pass (see `Replica.warm`)."""
+        self.open(trainer)
+        self.ray.get([actor.warm.remote() for actor in self.actors])
 
     def request_stop(self) -> None:
         """Abandon the batch in flight (called from the signal handler)."""
