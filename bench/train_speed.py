@@ -119,7 +119,7 @@ def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | 
     import ray
 
     if address is None:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     else:
         ray.init(address=address, log_to_driver=False)
     gcs = ray.get_runtime_context().gcs_address

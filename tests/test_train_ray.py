@@ -29,7 +29,7 @@ def ray_session():
     if address:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     else:
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray.get_runtime_context().gcs_address
     ray.shutdown()
 

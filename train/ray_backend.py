@@ -243,7 +243,8 @@ class RayBatches:
             check_reachable(self.address)
         if not ray.is_initialized():  # else: the session this process already joined
             try:
-                ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
+                # "local": a new Ray of this machine's cores, even if one already runs here
+                ray.init(address=self.address or "local", include_dashboard=False, log_to_driver=False,
                          configure_logging=False, **self.ray_init)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 where = self.address or "a new local cluster"
