@@ -170,8 +170,9 @@ def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | 
         print(f"    {w:>4} cores: {rate:8.1f} deals/s, {100 * parallel * rate:3.0f} % of the "
               f"time traversing, x{rate * t:.1f} one worker ({bound} is the larger serial "
               "part)")
-    knee = t / (2 * m + 2 * b / bw) if (m or b) else float("inf")
-    print(f"  the serial part (merge + transfer) equals the traversal near W = {knee:.0f} "
+    knee = next((w for w in range(1, 1 << 16)
+                 if t / w * (1 + 1 / 16) <= 2 * m + b * (1 + max(1, w // 16)) / bw), None)
+    print(f"  the serial part (merge + transfer) reaches the traversal time near W = {knee} "
           "workers: beyond it adding workers gains little")
 
 

@@ -5,8 +5,9 @@
 once (one `ray.put` of its arrays, whatever the number of actors on a node) when the actor
 starts. Every batch:
 
-1. the driver hands the batch's episodes out a few at a time (`episodes_per_task`), each actor
-   keeping at most two tasks in flight, so a few huge deals do not leave the others idle;
+1. the driver hands the batch's episodes out a few at a time (`episodes_per_task`) to
+   whichever actor is free next (one task each at a time), so a few huge deals do not leave
+   the others idle;
 2. an actor traverses its episodes against its replica, which is the table frozen at the
    batch start, and returns each episode's aggregated entries (`cfr.episode_pass`): offsets,
    meta, the keys of entries new to the table only, and the 2n float64 increments;
@@ -43,12 +44,14 @@ from cfr.table import InfoSetTable
 from cfr.traversal import Scratch
 from train.errors import RunError
 
-#: tasks an actor may have queued or running at once: the second hides the round trip
-IN_FLIGHT = 2
+#: tasks an actor may have queued or running at once. One: a deal queued behind a huge one on
+#: a busy actor would idle the others at the batch's end (young deals differ ~100x in size);
+#: the round trip it costs (~1 ms) is small beside a deal (tens of ms to seconds)
+IN_FLIGHT = 1
 
 
 def table_arrays(table: InfoSetTable) -> dict:
-    """Everything that defines a table, as plain arrays and numbers (what a replica is made from)."""
+    """Everything that defines a table, as arrays and numbers (what a replica is made of)."""
     return {"key_words": table.key_words, "dtype": table.dtype.str, "count": table.count,
             "n_values": table.n_values, "keys": table.keys, "meta": table.meta,
             "offsets": table.offsets, "regrets": table.regrets, "strategy": table.strategy}
@@ -244,9 +247,9 @@ class RayBatches:
         if not ray.is_initialized():  # else: the session this process already joined
             try:
                 # "local": a new Ray of this machine's cores, even if one already runs here
-                ray.init(address=self.address or "local", include_dashboard=False, log_to_driver=False,
-                         configure_logging=False, **self.ray_init)
-            except (ConnectionError, RuntimeError, ValueError) as exc:
+                ray.init(address=self.address or "local", include_dashboard=False,
+                         log_to_driver=False, configure_logging=False, **self.ray_init)
+            except Exception as exc:  # Ray raises bare Exception on a start timeout
                 where = self.address or "a new local cluster"
                 raise RunError(f"cannot start or join Ray at {where}: "
                                f"{str(exc).splitlines()[0]}") from None
