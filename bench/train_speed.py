@@ -4,6 +4,7 @@ one worker against two.
     python bench/train_speed.py --compare DIR [--first-deals 60] [--seed 2]
                                 [--batch 256] [--empty-deals 128]
                                 [--snapshot RUN_DIR] [--snapshot-deals 4096]
+                                [--ray [ADDRESS]] [--ray-deals 32]
 
 1. The first `--first-deals` deals of `--seed` from an empty table, one worker, batch 1, in
    this tree and in `--compare` (another checkout, e.g. the previous commit built with
@@ -14,6 +15,12 @@ one worker against two.
    copy of `--snapshot` (a baseline run past 20,000 deals, continued `--snapshot-deals` deals
    at `--batch`): deals/s and the ratio (target >= 1.8x), and whether both tables agree.
 3. Bytes per info set of the table at the end of each run (target <= 64).
+4. With `--ray`: 1 and 2 local threads against 1 and 2 Ray workers (`train.ray_backend`) at
+   `--batch`, `--ray-deals` deals of `--seed` from an empty table (issue 15's target: Ray with
+   2 workers >= 90 % of 2 threads), the bytes sent per batch and per deal, the driver's merge
+   time per batch, and a scaling model for 16, 64 and 256 cores built from those costs.
+   Without ADDRESS the bench starts a local Ray with 2 CPUs that the child runs join.
+   `--ray` runs part 4 alone.
 
 Every run is a child process (its own peak memory; numba compiled and loaded by a warm-up
 deal of another seed before the clock starts). Speeds are per second of training (the runs'
@@ -52,8 +59,16 @@ if a.get("snapshot"):
     recorded = run.read_settings()
     seed = recorded["settings"]["seed"]
     run.write_settings("baseline", {**recorded["settings"], "batch": a["batch"]})
+executor = None
+if a.get("ray"):  # join the bench's Ray; the actors load the compiled pass before the clock
+    import functools, ray
+    from train.ray_backend import RayBatches
+    ray.init(address=a["address"], log_to_driver=False)
+    executor = RayBatches(functools.partial(baseline_stage, seed, a["batch"]), workers=a["ray"])
 trainer = Trainer(run, baseline_stage(seed, a["batch"]), workers=a["workers"],
-                  checkpoint_every=1e9, show_progress=False)
+                  checkpoint_every=1e9, show_progress=False, executor=executor)
+if executor is not None:
+    executor.warm(trainer)
 first = trainer.progress.iteration
 trained_before = trainer.progress.seconds
 usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -69,7 +84,8 @@ print(json.dumps({"wall": wall, "train": summary["seconds"] - trained_before,
                   "payoff": summary["payoff"], "table_bytes": summary["memory_bytes"],
                   "work_bytes": summary.get("work_bytes"),
                   "merge": summary.get("merge_seconds"),
-                  "from": first}))
+                  "from": first,
+                  "ray": {k: v for k, v in summary.items() if k.startswith("ray_")}}))
 """
 
 
@@ -105,6 +121,68 @@ def workers_pair(tree: str, deals: int, batch: int, seed: int, snapshot: str | N
           f"(target >= 1.8); identical tables: {same}{merge}")
 
 
+def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | None) -> None:
+    """Part 4: local threads against Ray workers, bytes, merge time and the scaling model."""
+    import ray
+
+    if address is None:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
+    else:
+        ray.init(address=address, log_to_driver=False)
+    gcs = ray.get_runtime_context().gcs_address
+    runs = {}
+    for name, extra in (("1 thread", {"workers": 1}), ("2 threads", {"workers": 2}),
+                        ("1 Ray worker", {"workers": 1, "ray": 1, "address": gcs}),
+                        ("2 Ray workers", {"workers": 1, "ray": 2, "address": gcs})):
+        runs[name] = child(tree, seed=seed, deals=deals, batch=batch, **extra)
+    ray.shutdown()
+    print(f"local threads against Ray workers (batch {batch}, {deals} deals of seed {seed} "
+          "from an empty table)")
+    for name, r in runs.items():
+        print(line(name, r, deals))
+    same = len({(r["infosets"], r["payoff"]) for r in runs.values()}) == 1
+    ratio = runs["2 threads"]["wall"] / runs["2 Ray workers"]["wall"]
+    print(f"  2 Ray workers / 2 threads: {100 * ratio:.0f} % of the deals/s (target >= 90 %); "
+          f"identical tables: {same}")
+    r2 = runs["2 Ray workers"]
+    f = r2["ray"]
+    batches = max(1, -(-deals // batch))
+    returned, sent = f["ray_returned_bytes"], f["ray_update_bytes"]
+    merge = r2["merge"] / batches
+    print(f"  bytes per batch: {returned / batches / 2**20:.2f} MiB back to the driver, "
+          f"{sent / max(batches - 1, 1) / 2**20:.2f} MiB of updates out (all actors); per "
+          f"deal {returned / deals / 2**10:.0f} KiB back; the table sent once: "
+          f"{f['ray_table_bytes'] / 2**20:.2f} MiB")
+    print(f"  driver merge per batch: {1e3 * merge:.1f} ms ({1e3 * r2['merge'] / deals:.2f} ms "
+          f"per deal)")
+    # The model: a deal costs t seconds of one worker; per deal the batch's serial part is
+    # the driver's merge m plus the replicas' merge of the same bundle m (they wait for it),
+    # plus the driver's network: b bytes in, and b out to each node (16 cores a node, one
+    # copy per node through the object store) at `bw` bytes/s; the batch's tail idles about
+    # half a deal per worker (batch 8W).
+    t = runs["1 thread"]["wall"] / deals
+    m = r2["merge"] / deals
+    b = returned / deals
+    bw = 1.25e9  # 10 Gb/s Ethernet at the driver
+    print(f"  scaling model (t = {1e3 * t:.0f} ms per deal and worker, merge m = "
+          f"{1e3 * m:.2f} ms per deal, b = {b / 2**10:.0f} KiB per deal, 10 Gb/s at the "
+          "driver, 16 cores a node, batch 8W):")
+    for w in (16, 64, 256):
+        nodes = max(1, w // 16)
+        parallel = t / w * (1 + 1 / 16)
+        serial = 2 * m
+        network = b * (1 + nodes) / bw
+        rate = 1 / (parallel + serial + network)
+        bound = "merge" if serial >= network else "transfer"
+        print(f"    {w:>4} cores: {rate:8.1f} deals/s, {100 * parallel * rate:3.0f} % of the "
+              f"time traversing, x{rate * t:.1f} one worker ({bound} is the larger serial "
+              "part)")
+    knee = next((w for w in range(1, 1 << 16)
+                 if t / w * (1 + 1 / 16) <= 2 * m + b * (1 + max(1, w // 16)) / bw), None)
+    print(f"  the serial part (merge + transfer) reaches the traversal time near W = {knee} "
+          "workers: beyond it adding workers gains little")
+
+
 def main() -> None:
     """Measure and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -120,6 +198,11 @@ def main() -> None:
                         help="a baseline run to continue for the later-training comparison")
     parser.add_argument("--snapshot-deals", type=int, default=4096,
                         help="deals to continue the snapshot (4096)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="part 4: local threads against Ray workers (a local Ray with 2 "
+                        "CPUs, or the cluster at ADDRESS)")
+    parser.add_argument("--ray-deals", type=int, default=32,
+                        help="deals of each part-4 run (32)")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if args.compare:
@@ -133,6 +216,9 @@ def main() -> None:
               f"x{old['cpu'] / new['cpu']:.2f}"
               f" CPU (target >= 4); peak memory {new['peak_rss'] / 2**30:.2f} GiB vs "
               f"{old['peak_rss'] / 2**30:.2f} GiB (target <= 1)")
+    if args.ray is not None:
+        ray_comparison(here, args.ray_deals, args.batch, args.seed, args.ray or None)
+        return
     if args.empty_deals:
         workers_pair(here, args.empty_deals, args.batch, args.seed, None,
                      f"from an empty table, seed {args.seed}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from cli.arguments import non_negative_int, positive_float, positive_int
@@ -78,9 +79,16 @@ def _common(parser) -> None:
                         "the workers share each batch deal by deal and wait for its last "
                         "deal, which a few hundred deals per batch make a small share; the "
                         "price is a strategy updated every B deals instead of every deal")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
+    parser.add_argument("--workers", type=positive_int, default=None, metavar="K",
                         help="threads sharing each batch, one deal at a time (at most the "
-                        "batch size; default 1); up to the number of cores")
+                        "batch size; default 1); up to the number of cores. With --ray: "
+                        "Ray workers (default one per CPU of the cluster, at most the batch)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="traverse each batch's deals on Ray workers (pip install "
+                        "'setback-cfr[ray]'): on the cluster at ADDRESS (HOST:PORT of `ray "
+                        "start --head`, or auto), or without ADDRESS on a new local Ray with "
+                        "this machine's cores. The table is the same as --workers 1's, bit "
+                        "for bit, and the run resumes with or without --ray")
     parser.add_argument("--memory-limit", type=positive_float, default=None, metavar="GB",
                         help="stop cleanly (at the last checkpoint) rather than let the "
                         "info-set table grow past this many GiB; the message says how far "
@@ -97,19 +105,26 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     for name in ("seed", "batch"):
         value = getattr(args, name)
         chosen[name] = value if value is not None else recorded.get(name, defaults[name])
-    if args.workers > chosen["batch"]:
+    if args.ray is None and (args.workers or 1) > chosen["batch"]:
         raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
                         "every worker needs at least one deal per batch (raise --batch)")
     return chosen
 
 
-def _train(args, stage, run_dir) -> int:
+def _train(args, stage, run_dir, stage_factory) -> int:
+    """Train `stage` (`stage_factory()` rebuilds it in a Ray worker) to --iterations."""
     from train.runner import Trainer
 
     limit = None if args.memory_limit is None else int(min(args.memory_limit, 2.0**53) * GIB)
-    trainer = Trainer(run_dir, stage, workers=args.workers,
+    executor, workers = None, args.workers or 1
+    if args.ray is not None:
+        from train.ray_backend import RayBatches
+
+        # the driver only merges: the traversing arrays live in the Ray workers
+        executor, workers = RayBatches(stage_factory, args.ray or None, args.workers), 1
+    trainer = Trainer(run_dir, stage, workers=workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
-                      show_progress=not args.no_progress)
+                      show_progress=not args.no_progress, executor=executor)
     target = args.iterations if args.iterations is not None \
         else trainer.progress.iteration + 1000
     summary = trainer.run(target)
@@ -118,6 +133,11 @@ def _train(args, stage, run_dir) -> int:
           f"payoff {summary['payoff']:.5f}, {summary['infosets']:,} info sets, "
           f"table {summary['memory_bytes'] / 2**20:.1f} MiB"
           + (f", {rate:.2f} deals/s overall" if rate else ""))
+    if summary.get("ray_workers"):
+        print(f"Ray: {summary['ray_workers']} workers, "
+              f"{summary['ray_bytes_per_deal'] / 2**10:.0f} KiB sent per deal after the table "
+              f"({summary['ray_table_bytes'] / 2**20:.1f} MiB to the workers at start), "
+              f"{summary['ray_retried_episodes']} deals retried")
     if summary["stopped"]:
         print(f"stopped by {summary['stopped']}; checkpoint written. Run the same command "
               "again to resume.")
@@ -138,21 +158,26 @@ def run_baseline(args) -> int:
         if updates is None:  # the run's own, else the default
             updates = (run_dir.read_settings()["settings"].get("updates", DEFAULTS["updates"])
                        if run_dir.has_checkpoint() else DEFAULTS["updates"])
-        return _train(args, baseline_stage(chosen["seed"], chosen["batch"], updates), run_dir)
+        if updates == "reference" and args.ray is not None:
+            raise UserError("--updates reference updates the table as it walks: not with --ray")
+        factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"], updates)
+        return _train(args, factory(), run_dir, factory)
 
 
 def run_bootstrap(args) -> int:
     """Create or resume a bootstrap run on top of a baseline and train it."""
-    from train.bootstrap import DEFAULTS, bootstrap_stage
+    from train.baseline_policy import load_policy
+    from train.bootstrap import DEFAULTS, stage_from_policy
     from train.run_directory import RunDirectory
 
     run_dir = RunDirectory(args.run)
     chosen = _settings(args, DEFAULTS, run_dir)
-    stage = bootstrap_stage(args.baseline, chosen["seed"], chosen["batch"])
     with run_dir.writer_lock():
         if _settings(args, DEFAULTS, run_dir) != chosen:  # another writer just created it
             raise UserError(f"{run_dir.path} changed while starting; run the command again")
-        return _train(args, stage, run_dir)
+        factory = functools.partial(stage_from_policy, load_policy(args.baseline),
+                                    chosen["seed"], chosen["batch"])
+        return _train(args, factory(), run_dir, factory)
 
 
 def run_status(args) -> int:

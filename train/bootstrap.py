@@ -58,7 +58,11 @@ class EpisodeRoots:
 
 def bootstrap_stage(baseline: str, seed: int, batch: int) -> Stage:
     """The bootstrap `Stage` on the baseline at `baseline` (run directory or strategy file)."""
-    policy = load_policy(baseline)
+    return stage_from_policy(load_policy(baseline), seed, batch)
+
+
+def stage_from_policy(policy: BaselinePolicy, seed: int, batch: int) -> Stage:
+    """The bootstrap `Stage` on a loaded baseline policy (what a Ray worker rebuilds)."""
     settings = setback_settings(seed, batch, baseline=policy.source,
                                 baseline_iterations=policy.iterations,
                                 baseline_keys=int(policy.keys.size))

@@ -78,6 +78,43 @@ class Progress:
         return self.payoff_sum / self.iteration if self.iteration else 0.0
 
 
+def episode_root(stage: Stage, t: int) -> tuple[np.ndarray, bool, int]:
+    """Episode t's root, whether its chance is sampled, and its word (wherever it runs)."""
+    word = int(rng.word(np.uint64(stage.settings["seed"]), np.uint64(t)))
+    if stage.root_for is None:
+        return np.ascontiguousarray(stage.game.initial_state(), dtype=np.int64), True, word
+    return np.ascontiguousarray(stage.root_for(word), dtype=np.int64), False, 0
+
+
+class ThreadBatches:
+    """The local batch executor: the trainer's `workers` threads (`Trainer._run_batch`).
+
+    A batch executor has `open(trainer)`, `run_batch(first, last)` (the batch's root values
+    in episode order, merged into the trainer's table; or None when a stop abandoned it and
+    nothing was merged), `request_stop()` (from the signal handler), `close()` and
+    `figures()` (added to the run's summary). `train.ray_backend.RayBatches` is the other."""
+
+    def open(self, trainer: "Trainer") -> None:
+        """Start the threads."""
+        self.trainer = trainer
+        self.pool = ThreadPoolExecutor(trainer.workers)
+
+    def run_batch(self, first: int, last: int) -> list | None:
+        """One batch on the threads."""
+        return self.trainer._run_batch(self.pool, first, last)
+
+    def request_stop(self) -> None:
+        """The passes poll the maps' stop flag, which the trainer sets itself."""
+
+    def close(self) -> None:
+        """Stop the threads."""
+        self.pool.shutdown()
+
+    def figures(self) -> dict:
+        """Nothing beyond the trainer's own figures."""
+        return {}
+
+
 def rss_bytes() -> int:
     """This process's resident memory now (Linux /proc), else its peak."""
     try:
@@ -94,7 +131,7 @@ class Trainer:
 
     def __init__(self, run: RunDirectory, stage: Stage, *, workers: int = 1,
                  checkpoint_every: float = 600.0, memory_limit_bytes: int | None = None,
-                 show_progress: bool = True):
+                 show_progress: bool = True, executor=None):
         batch = int(stage.settings["batch"])
         if batch < 1:
             raise RunError("the batch size must be at least 1")
@@ -113,6 +150,7 @@ class Trainer:
         self.workers = workers
         self.checkpoint_every = float(checkpoint_every)
         self.show_progress = show_progress
+        self.executor = executor if executor is not None else ThreadBatches()
         self.progress = self._open(memory_limit_bytes)
         kw = stage.game.key_words
         self.logs = [EpisodeLog(kw) for _ in range(workers)]
@@ -154,17 +192,9 @@ class Trainer:
         return Progress(table)
 
     # ---- one batch ---------------------------------------------------------------------
-    @property
-    def _initial_root(self) -> np.ndarray:
-        return np.ascontiguousarray(self.stage.game.initial_state(), dtype=np.int64)
-
     def _episode_root(self, t: int) -> tuple[np.ndarray, bool, int]:
         """Episode t's root, whether its chance is sampled, and its word."""
-        stage = self.stage
-        word = int(rng.word(np.uint64(stage.settings["seed"]), np.uint64(t)))
-        if stage.root_for is None:
-            return self._initial_root, True, word
-        return np.ascontiguousarray(stage.root_for(word), dtype=np.int64), False, 0
+        return episode_root(self.stage, t)
 
     def _worker(self, w: int, episodes, lock: threading.Lock) -> list:
         """Traverse episodes taken from `episodes` until none is left or a stop is asked.
@@ -236,6 +266,7 @@ class Trainer:
     def _request_stop_of_passes(self) -> None:
         for episode_map in self.maps:
             episode_map.control[STOP] = 1
+        self.executor.request_stop()
 
     # ---- checkpoints -------------------------------------------------------------------
     def save(self) -> None:
@@ -288,12 +319,13 @@ class Trainer:
         p = self.progress
         self.target = int(target_iterations)
         stopped = None
+        executor = self.executor
+        executor.open(self)
         last_save = time.monotonic()
         bar = tqdm(total=target_iterations, initial=min(p.iteration, target_iterations),
                    unit="deal", disable=not self.show_progress, dynamic_ncols=True)
-        # Even one worker runs in a thread: the main thread stays free to answer signals
-        # while the kernel runs.
-        pool = ThreadPoolExecutor(self.workers)
+        # Even one worker runs in a thread (or elsewhere): the main thread stays free to
+        # answer signals while the kernel runs.
         try:
             with self._signals_stop_the_batch():
                 while p.iteration < target_iterations and self._stop_signal is None:
@@ -302,7 +334,7 @@ class Trainer:
                     last = min(grid_end, target_iterations)
                     start = time.perf_counter()
                     try:
-                        root_values = self._run_batch(pool, first, last)
+                        root_values = executor.run_batch(first, last)
                     except TableFullError as exc:
                         # The merge stopped part-way: the table in memory is no longer a
                         # state of the run, so it is dropped; the last checkpoint stands.
@@ -328,7 +360,7 @@ class Trainer:
                 self.save()
         finally:
             bar.close()
-            pool.shutdown()
+            executor.close()
         return {
             "iteration": p.iteration,
             "payoff": p.payoff,
@@ -340,4 +372,5 @@ class Trainer:
             "seconds": p.seconds,
             "merge_seconds": self.merge_seconds,
             "stopped": stopped,
+            **executor.figures(),
         }

@@ -1,0 +1,425 @@
+"""The batch's episodes traversed on a Ray cluster, with the same table as one local thread.
+
+`RayBatches` is a batch executor for `train.runner.Trainer` (the local one is
+`runner.ThreadBatches`). Each Ray worker is an actor that holds a replica of the table, sent
+once (one `ray.put` of its arrays, whatever the number of actors on a node) when the actor
+starts. Every batch:
+
+1. the driver hands the batch's episodes out a few at a time (`episodes_per_task`) to
+   whichever actor is free next (one task each at a time), so a few huge deals do not leave
+   the others idle;
+2. an actor traverses its episodes against its replica, which is the table frozen at the
+   batch start, and returns each episode's aggregated entries (`cfr.episode_pass`): offsets,
+   meta, the keys of entries new to the table only, and the 2n float64 increments;
+3. the driver merges the episodes in episode order into its own table, exactly as
+   `Trainer._run_batch` does (so the table equals `--workers 1`'s bit for bit), and keeps the
+   merged batch as one update bundle (one `ray.put`);
+4. the next task given to an actor carries the bundles it has not applied yet; the actor
+   merges them into its replica in the same order, so every replica stays bit-identical to
+   the driver's table (`checksum_every` compares them in tests and debugging).
+
+The table thus travels once; per batch only the merged increments travel, once to each node
+(the object store shares one copy between the actors of a node) and once back from the
+actors to the driver. `figures()` counts those bytes.
+
+Faults: an actor lost mid-batch (its process killed, its node gone) loses only its episodes in
+flight: they go back to the queue and a fresh actor, started from the driver's table (the
+batch start: nothing of a batch is merged before all of it is in), takes its place. A stop
+(Ctrl-C) kills the actors and abandons the batch; nothing of it is merged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import time
+from collections import deque
+
+import numpy as np
+
+from cfr.episode_pass import VISITS, EpisodeLog, EpisodeMap, EpisodeStopped, run_episode
+from cfr.increment_log import ENTRIES, VALUES, IncrementLog, merge
+from cfr.table import InfoSetTable
+from cfr.traversal import Scratch
+from train.errors import RunError
+
+#: tasks an actor may have queued or running at once. One: a deal queued behind a huge one on
+#: a busy actor would idle the others at the batch's end (young deals differ ~100x in size);
+#: the round trip it costs (~1 ms) is small beside a deal (tens of ms to seconds)
+IN_FLIGHT = 1
+
+
+def table_arrays(table: InfoSetTable) -> dict:
+    """Everything that defines a table, as arrays and numbers (what a replica is made of)."""
+    return {"key_words": table.key_words, "dtype": table.dtype.str, "count": table.count,
+            "n_values": table.n_values, "keys": table.keys, "meta": table.meta,
+            "offsets": table.offsets, "regrets": table.regrets, "strategy": table.strategy}
+
+
+def table_from_arrays(arrays: dict) -> InfoSetTable:
+    """A writable table with the same contents and capacities as `table_arrays`' source."""
+    table = InfoSetTable.__new__(InfoSetTable)
+    table.key_words = int(arrays["key_words"])
+    table.dtype = np.dtype(arrays["dtype"])
+    table.max_bytes = None  # the driver enforces --memory-limit; a replica only follows it
+    table.count = int(arrays["count"])
+    table.n_values = int(arrays["n_values"])
+    for name in ("keys", "meta", "offsets", "regrets", "strategy"):
+        setattr(table, name, np.array(arrays[name], copy=True))  # ray.put arrays are read-only
+    return table
+
+
+def table_checksum(table: InfoSetTable) -> str:
+    """A digest of the table's keys, layout and used values (equal digests: equal tables)."""
+    n = table.n_values
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(np.array([table.count, n], dtype=np.int64).tobytes())
+    for array in (table.keys, table.meta, table.offsets, table.regrets[:n], table.strategy[:n]):
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return digest.hexdigest()
+
+
+def pack_entries(log: IncrementLog, e0: int, e1: int, v0: int, v1: int) -> tuple:
+    """Entries e0..e1 of a log as compact arrays: (offset, meta, keys of the entries whose
+    offset is -1 only, values); a known key is found by its offset, so its key is not sent."""
+    offset = log.offset[e0:e1].copy()
+    new = offset < 0
+    return offset, log.meta[e0:e1].copy(), log.key[e0:e1][new].copy(), log.values[v0:v1].copy()
+
+
+def unpack_entries(parts: list[tuple], key_words: int) -> IncrementLog:
+    """One increment log holding the packed entries of `parts`, in order."""
+    offset = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+    log = IncrementLog(key_words, entries=1, values=1)
+    log.offset = np.ascontiguousarray(offset, dtype=np.int64)
+    log.meta = np.ascontiguousarray(
+        np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.uint8))
+    log.values = np.ascontiguousarray(
+        np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.float64))
+    log.key = np.zeros((offset.shape[0], key_words), dtype=np.uint64)
+    if parts:
+        log.key[offset < 0] = np.concatenate([p[2] for p in parts])
+    log.counts[ENTRIES], log.counts[VALUES] = offset.shape[0], log.values.shape[0]
+    return log
+
+
+def packed_bytes(parts) -> int:
+    """Bytes of the arrays of packed entries."""
+    return sum(a.nbytes for p in parts for a in p)
+
+
+class Replica:
+    """A Ray worker: a replica of the table and the arrays of one traversing thread.
+
+    Made a Ray actor by `RayBatches` (`ray.remote(Replica)`), so this module imports without
+    Ray. `stage_factory()` rebuilds the stage in the worker's process (a Stage holds compiled
+    functions that do not travel)."""
+
+    def __init__(self, stage_factory, arrays: dict, version: int, niceness: int = 0):
+        from train.runner import episode_root
+
+        if niceness > os.nice(0):  # a driver run with `nice` keeps its workers as polite
+            os.nice(niceness - os.nice(0))
+        self.stage = stage_factory()
+        self._episode_root = episode_root
+        self.table = table_from_arrays(arrays)
+        self.version = version  # batches merged into the replica
+        kw = self.stage.game.key_words
+        self.log, self.map = EpisodeLog(kw), EpisodeMap(kw)
+        self.scratch = Scratch(self.stage.game)
+
+    def warm(self) -> None:
+        """Load the compiled pass (numba's cache) by starting an episode and stopping it after
+        its first few thousand nodes, against an empty table (benchmarks start the clock
+        after this)."""
+        from cfr.episode_pass import STOP
+
+        root, sampled, word = self._episode_root(self.stage, 1)
+        table = InfoSetTable(key_words=self.table.key_words, dtype=self.table.dtype)
+        self.map.control[STOP] = 1
+        try:
+            run_episode(self.stage.game, table, self.log, self.map, self.scratch, root,
+                        sampled, word)
+        except EpisodeStopped:
+            pass
+        finally:
+            self.map.control[STOP] = 0
+            self.log.clear()
+
+    def pid(self) -> int:
+        """The worker's process id (tests kill it)."""
+        return os.getpid()
+
+    def _apply(self, updates) -> None:
+        for version, parts in updates:  # oldest first; those already applied are skipped
+            if version == self.version + 1:
+                merge(self.table, unpack_entries(parts, self.table.key_words))
+                self.version = version
+
+    def traverse(self, version: int, episodes: list[int], *updates) -> tuple:
+        """Bring the replica to `version` with `updates`, traverse `episodes` against it;
+        return (episode, root value, packed entries) per episode and the keyed visits."""
+        self._apply(updates)
+        if self.version != version:
+            raise RuntimeError(f"replica at batch {self.version}, the task needs {version}")
+        out = []
+        visits0 = int(self.map.control[VISITS])
+        for t in episodes:
+            self.log.clear()
+            root, sampled, word = self._episode_root(self.stage, t)
+            value = run_episode(self.stage.game, self.table, self.log, self.map, self.scratch,
+                                root, sampled, word)
+            e, v = int(self.log.counts[ENTRIES]), int(self.log.counts[VALUES])
+            out.append((t, value, pack_entries(self.log, 0, e, 0, v)))
+        return out, int(self.map.control[VISITS]) - visits0
+
+    def checksum(self, *updates) -> tuple[int, str]:
+        """The replica's version and `table_checksum` (after applying `updates`)."""
+        self._apply(updates)
+        return self.version, table_checksum(self.table)
+
+
+def check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Raise RunError in one line when nothing answers at a HOST:PORT Ray address."""
+    if address in ("auto", "local") or address.startswith(("ray://", "http")):
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise RunError(f"--ray {address}: expected HOST:PORT (the head's `ray start --head` "
+                       "address) or auto")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise RunError(f"cannot reach the Ray cluster at {address} ({exc.strerror or exc}); "
+                       "start it with `ray start --head` or check the address") from None
+
+
+class RayBatches:
+    """A `Trainer` batch executor on Ray actors (see the module docstring).
+
+    `address` None starts a local Ray with the machine's cores; `workers` None takes one actor
+    per CPU of the cluster (at most the batch size). `fault_hook(executor)` (tests) is called
+    while the driver waits for results."""
+
+    def __init__(self, stage_factory, address: str | None = None, workers: int | None = None,
+                 episodes_per_task: int = 1, checksum_every: int = 0, ray_init: dict | None = None):
+        self.stage_factory = stage_factory
+        self.address = address
+        self.workers = workers
+        self.episodes_per_task = max(1, int(episodes_per_task))
+        self.checksum_every = int(checksum_every)
+        self.ray_init = ray_init or {}
+        self.fault_hook = None
+        self.trainer = None
+        self.actors: list = []  # live actor handles
+        self.pids: dict = {}  # actor index -> process id
+        self.version = 0  # batches merged by the driver during this run
+        self.bundles: dict = {}  # version -> ObjectRef of that batch's merged entries
+        self.acked: dict = {}  # actor index -> the version its replica is known to be at
+        self.sent: dict = {}  # actor index -> the newest version a task has carried to it
+        self.bundle_nbytes: dict = {}  # version -> bytes of its bundle
+        self.started_ray = False
+        self._stop = False
+        self._next_id = 0
+        self.bytes_table = 0  # replicas sent (each node fetches once; counted per actor)
+        self.bytes_updates = 0  # update bundles sent to actors (counted once per task)
+        self.bytes_returned = 0  # packed entries from the actors to the driver
+        self.batches = 0
+        self.deals = 0
+        self.retried_episodes = 0
+        self.replaced_actors = 0
+        self.checksums_ok = 0
+
+    # ---- life cycle --------------------------------------------------------------------
+    def open(self, trainer) -> None:
+        """Connect to (or start) Ray and start the actors from the trainer's table (nothing
+        to do when they are already up, e.g. after `warm`)."""
+        if self.actors and all(a is not None for a in self.actors) and self.trainer is trainer:
+            return
+        try:
+            import ray
+        except ImportError:
+            raise RunError("--ray needs Ray: pip install 'setback-cfr[ray]'") from None
+        self.ray, self.trainer = ray, trainer
+        if self.address is not None:
+            check_reachable(self.address)
+        if not ray.is_initialized():  # else: the session this process already joined
+            try:
+                # "local": a new Ray of this machine's cores, even if one already runs here
+                ray.init(address=self.address or "local", include_dashboard=False,
+                         log_to_driver=False, configure_logging=False, **self.ray_init)
+            except Exception as exc:  # Ray raises bare Exception on a start timeout
+                where = self.address or "a new local cluster"
+                raise RunError(f"cannot start or join Ray at {where}: "
+                               f"{str(exc).splitlines()[0]}") from None
+            self.started_ray = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        n = self.workers or max(1, min(cpus, trainer.batch))
+        if n > trainer.batch:
+            raise RunError(f"{n} Ray workers exceed the batch size {trainer.batch}: every "
+                           "worker needs at least one deal per batch (raise --batch)")
+        self.workers = n
+        self.remote = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(Replica)
+        self._stop = False
+        self.actors = [None] * n
+        self.factory_ref = ray.put(self.stage_factory)  # e.g. a baseline policy: sent once
+        table_ref = self._put_table()
+        for i in range(n):
+            self._start_actor(i, table_ref)
+
+    def _put_table(self):
+        arrays = table_arrays(self.trainer.progress.table)
+        self._table_nbytes = sum(a.nbytes for a in arrays.values() if isinstance(a, np.ndarray))
+        return self.ray.put(arrays)
+
+    def _start_actor(self, i: int, table_ref) -> None:
+        actor = self.remote.remote(self.factory_ref, table_ref, self.version, os.nice(0))
+        self.actors[i] = actor
+        self.acked[i] = self.sent[i] = self.version
+        self.bytes_table += self._table_nbytes
+        try:
+            self.pids[i] = self.ray.get(actor.pid.remote())
+        except self.ray.exceptions.RayActorError as exc:
+            raise RunError(f"a Ray worker could not start: {str(exc).splitlines()[0]}") from None
+
+    def warm(self, trainer) -> None:
+        """Open, and have every actor load the compiled pass (see `Replica.warm`)."""
+        self.open(trainer)
+        self.ray.get([actor.warm.remote() for actor in self.actors])
+
+    def request_stop(self) -> None:
+        """Abandon the batch in flight (called from the signal handler)."""
+        self._stop = True
+
+    def close(self) -> None:
+        """Kill the actors; shut Ray down if this executor started it."""
+        for actor in self.actors:
+            if actor is not None:
+                self.ray.kill(actor)
+        self.actors = []
+        if self.started_ray:
+            self.ray.shutdown()
+            self.started_ray = False
+
+    def figures(self) -> dict:
+        """Bytes sent and received, per batch and per deal; retries."""
+        sent = self.bytes_updates
+        return {
+            "ray_workers": self.workers,
+            "ray_table_bytes": self.bytes_table,
+            "ray_update_bytes": sent,
+            "ray_returned_bytes": self.bytes_returned,
+            "ray_bytes_per_batch": (sent + self.bytes_returned) / max(self.batches, 1),
+            "ray_bytes_per_deal": (sent + self.bytes_returned) / max(self.deals, 1),
+            "ray_retried_episodes": self.retried_episodes,
+            "ray_replaced_actors": self.replaced_actors,
+            "ray_checksums_ok": self.checksums_ok,
+        }
+
+    # ---- one batch ---------------------------------------------------------------------
+    def _updates_for(self, i: int) -> list:
+        return [self.bundles[v] for v in range(self.acked[i] + 1, self.version + 1)]
+
+    def _submit(self, i: int, episodes: list[int], in_flight: dict) -> None:
+        updates = self._updates_for(i)
+        # a bundle reaches an actor once (a second task carrying it is resolved locally)
+        self.bytes_updates += sum(self.bundle_nbytes[v]
+                                  for v in range(self.sent[i] + 1, self.version + 1))
+        self.sent[i] = self.version
+        ref = self.actors[i].traverse.remote(self.version, episodes, *updates)
+        in_flight[ref] = (i, episodes)
+
+    def _replace(self, i: int) -> None:
+        self.ray.kill(self.actors[i])
+        self.replaced_actors += 1
+        self._start_actor(i, self._put_table())
+
+    def run_batch(self, first: int, last: int) -> list | None:
+        """Traverse episodes first..last on the actors, merge them in order into the driver's
+        table; their root values, or None when a stop abandoned the batch."""
+        ray = self.ray
+        if any(actor is None for actor in self.actors):  # after a stop: start afresh
+            table_ref = self._put_table()
+            for i, actor in enumerate(self.actors):
+                if actor is None:
+                    self._start_actor(i, table_ref)
+        queue = deque(range(first, last + 1))
+        in_flight: dict = {}  # ObjectRef -> (actor index, episodes)
+        results: dict = {}  # episode -> (root value, packed entries)
+        visits = 0
+        while queue or in_flight:
+            if self._stop:
+                for actor in self.actors:  # running numba code cannot be cancelled: kill
+                    if actor is not None:
+                        ray.kill(actor)
+                self.actors = [None] * self.workers
+                return None
+            busy = {}
+            for i, _ in in_flight.values():
+                busy[i] = busy.get(i, 0) + 1
+            # Fill idle actors first, then a second task each while enough work remains
+            for depth in range(1, IN_FLIGHT + 1):
+                for i in range(self.workers):
+                    if not queue:
+                        break
+                    if busy.get(i, 0) < depth and (depth == 1 or len(queue) > self.workers):
+                        take = [queue.popleft() for _ in range(min(self.episodes_per_task,
+                                                                   len(queue)))]
+                        self._submit(i, take, in_flight)
+                        busy[i] = busy.get(i, 0) + 1
+            if self.fault_hook is not None:
+                self.fault_hook(self)
+            ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=0.25)
+            for ref in ready:
+                i, episodes = in_flight.pop(ref)
+                try:
+                    out, v = ray.get(ref)
+                except ray.exceptions.RayActorError:
+                    # The actor is gone: every task it held is lost; retry them on a fresh one
+                    lost = [episodes] + [eps for r, (j, eps) in list(in_flight.items())
+                                         if j == i]
+                    for r in [r for r, (j, _) in in_flight.items() if j == i]:
+                        del in_flight[r]
+                    for t in sorted((t for eps in lost for t in eps), reverse=True):
+                        queue.appendleft(t)
+                    self.retried_episodes += sum(len(eps) for eps in lost)
+                    self._replace(i)
+                    continue
+                self.acked[i] = self.version
+                visits += v
+                for t, value, parts in out:
+                    results[t] = (value, parts)
+                    self.bytes_returned += packed_bytes([parts])
+        return self._merge(first, last, results, visits)
+
+    def _merge(self, first: int, last: int, results: dict, visits: int) -> list:
+        trainer = self.trainer
+        parts = [results[t][1] for t in range(first, last + 1)]
+        log = unpack_entries(parts, trainer.progress.table.key_words)
+        start = time.perf_counter()
+        merge(trainer.progress.table, log)  # one log, episodes in order: as _run_batch does
+        trainer.merge_seconds += time.perf_counter() - start
+        trainer.keyed_visits += visits
+        self.version += 1
+        self.bundles[self.version] = self.ray.put((self.version, parts))
+        self.bundle_nbytes[self.version] = packed_bytes(parts)
+        oldest = min(self.acked.values())  # bundles every replica has applied are dropped
+        for v in [v for v in self.bundles if v <= oldest]:
+            del self.bundles[v], self.bundle_nbytes[v]
+        self.batches += 1
+        self.deals += last - first + 1
+        if self.checksum_every and self.batches % self.checksum_every == 0:
+            self.verify_replicas()
+        return [results[t][0] for t in range(first, last + 1)]
+
+    def verify_replicas(self) -> None:
+        """Bring every replica up to date and check it equals the driver's table bit for bit."""
+        want = table_checksum(self.trainer.progress.table)
+        refs = [a.checksum.remote(*self._updates_for(i)) for i, a in enumerate(self.actors)]
+        for i, (version, digest) in enumerate(self.ray.get(refs)):
+            self.acked[i] = version
+            if version != self.version or digest != want:
+                raise RuntimeError(f"Ray worker {i}'s replica differs from the driver's table "
+                                   f"after batch {self.version}")
+        self.checksums_ok += 1
