@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import positive_int
+from cli.arguments import positive_int, positive_probability, seed
 from cli.errors import UserError
 
 HELP = """Measure policy-based inference on positions from self-play games.
@@ -30,11 +30,11 @@ def register(subparsers) -> None:
                         help="the policy: db:PATH or strategy:PATH[,PATH...]")
     parser.add_argument("--positions", type=positive_int, default=200, metavar="N",
                         help="self-play positions to judge (default 200)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=seed, default=0, metavar="S",
                         help="seed of the deals and of the world sampler (default 0)")
     parser.add_argument("--worlds", type=positive_int, default=100, metavar="W",
                         help="worlds sampled per belief and position (default 100)")
-    parser.add_argument("--floor", type=float, default=0.01, metavar="P",
+    parser.add_argument("--floor", type=positive_probability, default=0.01, metavar="P",
                         help="probability floor of an observed move (default 0.01)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
