@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit, types
 
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
-from cfr.increment_log import IncrementLog, log_entry
+from cfr.increment_log import ENTRIES, VALUES, IncrementLog, log_entry
 from cfr.regret_matching import regret_matching
 from cfr.rng import mix_word
 from cfr.table import InfoSetTable, find_offset
@@ -361,4 +361,36 @@ def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, p
                       players, weights, words, threshold, probability, word_values)
         if not log.overflowed:
             return float(v)
+        log.grow()
+
+
+def run_sampled_episode(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsScratch,
+                        root: np.ndarray, word: int, traverser: int, weight: float = 1.0,
+                        options: SamplingOptions | None = None) -> float:
+    """One external-sampling pass from `root` for `traverser` with random word `word`,
+    appended to `log` after the entries already there (a trainer's batch collects its episodes
+    in one log, as `cfr.episode_pass.run_episode` does); returns player 0's root value estimate.
+
+    `log` must keep its entries when it grows (`cfr.episode_pass.EpisodeLog`): on overflow
+    the log is cut back to where this episode began, grown, and the pass run again.
+    """
+    options = options or SamplingOptions()
+    if options.prune_threshold is None:
+        threshold, probability = 0.0, 0.0
+    else:
+        threshold, probability = float(options.prune_threshold), float(options.prune_probability)
+    players = np.array([traverser], dtype=np.int64)
+    weights = np.array([weight], dtype=np.float64)
+    words = np.array([word], dtype=np.uint64)
+    out = np.zeros(1, dtype=np.float64)
+    start_entries, start_values = int(log.counts[ENTRIES]), int(log.counts[VALUES])
+    while True:
+        es_kernel(*game.addresses, root, scratch.states, scratch.actions, scratch.probs,
+                  scratch.child_values, scratch.keys, scratch.value, scratch.ints, scratch.skip,
+                  table.keys, table.meta, table.offsets, table.regrets,
+                  log.offset, log.key, log.meta, log.values, log.counts,
+                  players, weights, words, threshold, probability, out)
+        if not log.overflowed:
+            return float(out[0])
+        log.counts[ENTRIES], log.counts[VALUES] = start_entries, start_values
         log.grow()

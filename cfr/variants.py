@@ -108,3 +108,31 @@ def discount_regrets(meta, offsets, regrets, player, t, alpha, beta):
                 regrets[o + a] *= pos
             else:
                 regrets[o + a] *= neg
+
+
+def average_discount(variant: Variant, t: int) -> float:
+    """The factor by which a trainer shrinks the strategy sums after iteration t, when it adds
+    the increments unweighted: (t / (t + 1))^gamma (discounted), t / (t + 1) (linear
+    averaging) or 1. After iteration T the increment of iteration k has then been scaled by
+    (k / (T + 1))^gamma: in proportion to `strategy_weight(k)`, which is all an average
+    (normalized per info set) depends on."""
+    if variant.discount:
+        return (t / (t + 1.0)) ** variant.gamma
+    if variant.linear_averaging:
+        return t / (t + 1.0)
+    return 1.0
+
+
+def end_iteration(table, variant: Variant, t: int) -> None:
+    """The variant's step over the whole table after iteration t (simultaneous updates: every
+    player's info sets): RM+ clamp or DCFR regret discount, then the strategy sums' discount
+    (`average_discount`). Nothing for vanilla CFR. Costs one sweep of the table."""
+    if variant.regret_matching_plus:
+        clamp_regrets(table.meta, table.offsets, table.regrets, -1)
+    if variant.discount:
+        discount_regrets(table.meta, table.offsets, table.regrets, -1, t, variant.alpha,
+                         variant.beta)
+    factor = average_discount(variant, t)
+    if factor != 1.0:
+        used = table.strategy[:table.n_values]
+        used *= used.dtype.type(factor)

@@ -62,6 +62,14 @@ def probability(text: str) -> float:
     return value
 
 
+def unit_interval(text: str) -> float:
+    """A number in [0, 1]."""
+    value = _float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be in [0, 1]: {text}")
+    return value
+
+
 def positive_probability(text: str) -> float:
     """A number in (0, 1]: a probability that may be taken as a logarithm."""
     value = _float(text)

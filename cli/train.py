@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import json
 
-from cli.arguments import non_negative_int, positive_float, positive_int
+from cli.arguments import finite_float, non_negative_int, positive_float, positive_int
+from cli.arguments import unit_interval
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
 GIB = 2**30
+ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr")  # train.runner's, without importing numba
 
 
 def register(subparsers) -> None:
@@ -93,21 +95,56 @@ def _common(parser) -> None:
                         help="stop cleanly (at the last checkpoint) rather than let the "
                         "info-set table grow past this many GiB; the message says how far "
                         "the run got and how much memory it would need")
+    parser.add_argument("--algorithm", choices=ALGORITHMS, default=None,
+                        help="cfr (default): the reference's chance-sampled CFR, each deal "
+                        "walked whole; cfr+, lcfr, dcfr: its variants (regret matching+ with "
+                        "linear averaging; linear and discounted CFR), one CFR iteration per "
+                        "batch, each batch ending with a sweep of the whole table (use "
+                        "--batch 8 or more once the table is large); es-mccfr: external-"
+                        "sampling Monte Carlo CFR, one team updated per deal (alternating), "
+                        "the other team's moves sampled. Must match when resuming")
+    parser.add_argument("--linear-weighting", action="store_true", default=None,
+                        help="es-mccfr: weight deal t's regret and strategy increments by t "
+                        "(Pluribus's linear MCCFR)")
+    parser.add_argument("--prune-threshold", type=finite_float, default=None, metavar="R",
+                        help="es-mccfr: in a pruning deal, skip the updating team's actions "
+                        "whose regret sum is below R (negative; default: no pruning)")
+    parser.add_argument("--prune-probability", type=unit_interval, default=None, metavar="P",
+                        help="es-mccfr with --prune-threshold: the chance that a deal prunes "
+                        "(default 0.95, as Pluribus)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
+SAMPLING_OPTIONS = ("linear_weighting", "prune_threshold", "prune_probability")
+
+
 def _settings(args, defaults: dict, run_dir) -> dict:
-    """Seed and batch: the user's, else the run's (when resuming), else the defaults."""
+    """Seed, batch and algorithm (with es-mccfr's options): the user's, else the run's (when
+    resuming), else the defaults."""
     recorded = {}
     if run_dir.has_checkpoint():
         recorded = run_dir.read_settings()["settings"]
     chosen = {}
-    for name in ("seed", "batch"):
+    for name in ("seed", "batch", "algorithm"):
         value = getattr(args, name)
         chosen[name] = value if value is not None else recorded.get(name, defaults[name])
     if args.ray is None and (args.workers or 1) > chosen["batch"]:
         raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
                         "every worker needs at least one deal per batch (raise --batch)")
+    given = [name for name in SAMPLING_OPTIONS if getattr(args, name) is not None]
+    chosen["sampling"] = None
+    if chosen["algorithm"] == "es-mccfr":
+        from cfr.external_sampling import SamplingOptions
+
+        options = {name: getattr(args, name) if getattr(args, name) is not None
+                   else recorded.get(name) for name in SAMPLING_OPTIONS}
+        chosen["sampling"] = SamplingOptions(
+            bool(options["linear_weighting"]), options["prune_threshold"],
+            0.95 if options["prune_probability"] is None else options["prune_probability"])
+    elif given:
+        raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr only")
+    if args.ray is not None and chosen["algorithm"] != "cfr":
+        raise UserError(f"--ray runs --algorithm cfr only for now, not {chosen['algorithm']}")
     return chosen
 
 
@@ -160,7 +197,11 @@ def run_baseline(args) -> int:
                        if run_dir.has_checkpoint() else DEFAULTS["updates"])
         if updates == "reference" and args.ray is not None:
             raise UserError("--updates reference updates the table as it walks: not with --ray")
-        factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"], updates)
+        if updates == "reference" and chosen["algorithm"] != "cfr":
+            raise UserError("--updates reference is the reference's cfr walk: only with "
+                            "--algorithm cfr")
+        factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"], updates,
+                                    chosen["algorithm"], chosen["sampling"])
         return _train(args, factory(), run_dir, factory)
 
 
@@ -176,7 +217,8 @@ def run_bootstrap(args) -> int:
         if _settings(args, DEFAULTS, run_dir) != chosen:  # another writer just created it
             raise UserError(f"{run_dir.path} changed while starting; run the command again")
         factory = functools.partial(stage_from_policy, load_policy(args.baseline),
-                                    chosen["seed"], chosen["batch"])
+                                    chosen["seed"], chosen["batch"], chosen["algorithm"],
+                                    chosen["sampling"])
         return _train(args, factory(), run_dir, factory)
 
 

@@ -12,26 +12,43 @@ from abstraction.setback.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 from train.runner import Stage
 
 STAGE = "baseline"
-DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous"}
+DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "cfr"}
 
 
 UPDATES = ("simultaneous", "reference")
 
 
-def setback_settings(seed: int, batch: int, updates: str = "simultaneous", **more) -> dict:
+def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
+                     algorithm: str = "cfr", sampling=None, **more) -> dict:
     """The settings every Setback stage records (and a resume must match): seed, batch, the
     algorithm as run, and the abstraction; `more` adds the stage's own.
 
     `updates`: "simultaneous" (both teams' increments from one pass against the strategy
     frozen for the batch) or "reference" (the reference's walk, `cfr.threaded_pass`: the
-    table updated in place during the deal, one worker)."""
+    table updated in place during the deal, one worker). `algorithm`: one of
+    `train.runner.ALGORITHMS`; `sampling` (es-mccfr only): its `SamplingOptions`, recorded
+    with the run (default: all off)."""
+    from train.runner import ALGORITHMS, ES_MCCFR
+
     if updates not in UPDATES:
         raise ValueError(f"updates must be one of {', '.join(UPDATES)}")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+    if updates == "reference" and algorithm != "cfr":
+        raise ValueError("--updates reference is the reference's cfr walk: only with cfr")
+    if sampling is not None and algorithm != ES_MCCFR:
+        raise ValueError("sampling options only apply to es-mccfr")
+    extra = {}
+    if algorithm == ES_MCCFR:
+        from cfr.external_sampling import SamplingOptions
+
+        extra = (sampling or SamplingOptions()).settings()
     return {
         "seed": int(seed),
         "batch": int(batch),
         "dtype": "float32",
-        "algorithm": "cfr",
+        "algorithm": algorithm,
+        **extra,
         "updates": updates,
         "abstraction": ABSTRACTION_NAME,
         "abstraction_version": ABSTRACTION_VERSION,
@@ -39,9 +56,11 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous", **mor
     }
 
 
-def baseline_stage(seed: int, batch: int, updates: str = "simultaneous") -> Stage:
-    """The baseline `Stage` for a seed, batch size and update rule (the settings that fix
-    its results)."""
+def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",
+                   algorithm: str = "cfr", sampling=None) -> Stage:
+    """The baseline `Stage` for a seed, batch size, update rule and algorithm (the settings
+    that fix its results)."""
     from train.setback_game import GAME
 
-    return Stage(STAGE, GAME, setback_settings(seed, batch, updates), payoff_sign=-1.0)
+    return Stage(STAGE, GAME, setback_settings(seed, batch, updates, algorithm, sampling),
+                 payoff_sign=-1.0)

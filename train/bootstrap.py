@@ -17,7 +17,7 @@ from train.baseline_policy import BaselinePolicy, load_policy
 from train.runner import Stage
 
 STAGE = "bootstrap"
-DEFAULTS = {"seed": 0, "batch": 1}
+DEFAULTS = {"seed": 0, "batch": 1, "algorithm": "cfr"}
 
 
 def _initial_state() -> np.ndarray:
@@ -56,14 +56,17 @@ class EpisodeRoots:
         return root
 
 
-def bootstrap_stage(baseline: str, seed: int, batch: int) -> Stage:
+def bootstrap_stage(baseline: str, seed: int, batch: int, algorithm: str = "cfr",
+                    sampling=None) -> Stage:
     """The bootstrap `Stage` on the baseline at `baseline` (run directory or strategy file)."""
-    return stage_from_policy(load_policy(baseline), seed, batch)
+    return stage_from_policy(load_policy(baseline), seed, batch, algorithm, sampling)
 
 
-def stage_from_policy(policy: BaselinePolicy, seed: int, batch: int) -> Stage:
+def stage_from_policy(policy: BaselinePolicy, seed: int, batch: int, algorithm: str = "cfr",
+                      sampling=None) -> Stage:
     """The bootstrap `Stage` on a loaded baseline policy (what a Ray worker rebuilds)."""
-    settings = setback_settings(seed, batch, baseline=policy.source,
+    settings = setback_settings(seed, batch, algorithm=algorithm, sampling=sampling,
+                                baseline=policy.source,
                                 baseline_iterations=policy.iterations,
                                 baseline_keys=int(policy.keys.size))
     return Stage(STAGE, GAME, settings, root_for=EpisodeRoots(policy), payoff_sign=-1.0)

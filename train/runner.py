@@ -3,7 +3,12 @@
 An iteration is one sampled episode (a deal). Iterations are grouped in batches of `batch`
 consecutive iterations on a fixed grid (iterations kB+1 .. (k+1)B). Every episode of a batch is
 traversed against the table frozen at the start of the batch (`cfr.episode_pass`: each
-episode's repeated info sets summed into one log entry per key). The `workers` threads (the
+episode's repeated info sets summed into one log entry per key; or, with the `es-mccfr`
+algorithm, `cfr.external_sampling`: one traverser per episode, alternating with the episode's
+parity). The variants cfr+, lcfr and dcfr take one CFR iteration to be one batch: once
+batch k is merged, `cfr.variants.end_iteration(table, variant, k)` clamps or discounts the
+regrets and discounts the strategy sums over the whole table (a sweep of the table per batch,
+which a batch of a few deals or more makes small). The `workers` threads (the
 numba kernel releases the GIL) take the batch's episodes one at a time, whichever is free
 next, so a few huge young deals do not leave a thread idle; each episode's entries are a
 segment of its thread's log, and the segments are merged in episode order. An episode's
@@ -40,6 +45,7 @@ from cfr.episode_pass import STOP, VISITS, EpisodeLog, EpisodeMap, EpisodeStoppe
 from cfr.increment_log import ENTRIES, VALUES, merge
 from cfr.table import InfoSetTable
 from cfr.traversal import Scratch
+from cfr.variants import Variant, end_iteration, make_variant
 from train.errors import RunError
 from train.run_directory import RunDirectory
 
@@ -76,6 +82,47 @@ class Progress:
     def payoff(self) -> float:
         """Running mean of the reported payoff over every iteration so far."""
         return self.payoff_sum / self.iteration if self.iteration else 0.0
+
+
+ES_MCCFR = "es-mccfr"
+ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", ES_MCCFR)
+# The stream of an es-mccfr episode's draws when its root was built from the episode's word
+# (so that the pass's draws do not repeat the ones that built the root).
+_ES_STREAM = np.uint64(1 << 62)
+
+
+def stage_variant(stage: Stage) -> Variant | None:
+    """The CFR variant of a stage's `algorithm` setting, None for cfr and es-mccfr (no
+    end-of-iteration step)."""
+    algorithm = stage.settings.get("algorithm", "cfr")
+    if algorithm not in ALGORITHMS:
+        raise RunError(f"unknown algorithm {algorithm!r} (expected one of "
+                       f"{', '.join(ALGORITHMS)})")
+    return None if algorithm in ("cfr", ES_MCCFR) else make_variant(algorithm)
+
+
+def stage_sampling(stage: Stage):
+    """The `SamplingOptions` of an es-mccfr stage (from its settings), else None."""
+    if stage.settings.get("algorithm", "cfr") != ES_MCCFR:
+        return None
+    from cfr.external_sampling import SamplingOptions
+
+    s = stage.settings
+    return SamplingOptions(bool(s.get("linear_weighting", False)), s.get("prune_threshold"),
+                           float(s.get("prune_probability", 0.95)))
+
+
+def es_episode(stage: Stage, t: int) -> tuple[np.ndarray, int, int, float]:
+    """An es-mccfr episode t: its root, word, traverser ((t - 1) mod 2: deal 1 updates
+    player 0) and weight (t with linear weighting, else 1). With the game's own root the word
+    is the episode's, so its first draw deals what the cfr pass deals."""
+    word = rng.word(np.uint64(stage.settings["seed"]), np.uint64(t))
+    if stage.root_for is None:
+        root = np.ascontiguousarray(stage.game.initial_state(), dtype=np.int64)
+    else:
+        root = np.ascontiguousarray(stage.root_for(int(word)), dtype=np.int64)
+        word = rng.mix_word(word, _ES_STREAM)
+    return root, int(word), (t - 1) % 2, stage_sampling(stage).weight(t)
 
 
 def episode_root(stage: Stage, t: int) -> tuple[np.ndarray, bool, int]:
@@ -138,6 +185,11 @@ class Trainer:
         if workers < 1:
             raise RunError("--workers must be at least 1")
         self.threaded = stage.settings.get("updates") == "reference"
+        self.variant = stage_variant(stage)
+        self.sampling = stage_sampling(stage)
+        if self.threaded and stage.settings.get("algorithm", "cfr") != "cfr":
+            raise RunError("--updates reference is the reference's cfr walk: only with "
+                           "--algorithm cfr")
         if self.threaded and workers > 1:
             raise RunError("--updates reference updates the table as it walks: one worker "
                            "only (drop --workers)")
@@ -156,6 +208,10 @@ class Trainer:
         self.logs = [EpisodeLog(kw) for _ in range(workers)]
         self.maps = [EpisodeMap(kw) for _ in range(workers)]
         self.scratch = [Scratch(stage.game) for _ in range(workers)]
+        if self.sampling is not None:
+            from cfr.external_sampling import EsScratch
+
+            self.es_scratch = [EsScratch(stage.game) for _ in range(workers)]
         self._stop_signal: int | None = None
         self.target = self.progress.iteration  # the --iterations of the current `run`
         self.keyed_visits = 0
@@ -209,14 +265,28 @@ class Trainer:
                 t = next(episodes, None)
             if t is None:
                 return segments
-            root, sampled, word = self._episode_root(t)
             e0, v0 = int(log.counts[ENTRIES]), int(log.counts[VALUES])
-            try:
-                value = run_episode(self.stage.game, self.progress.table, log, episode_map,
-                                    scratch, root, sampled, word)
-            except EpisodeStopped:
-                return None
+            if self.sampling is not None:
+                if episode_map.control[STOP]:  # a sampled pass is short: asked between two
+                    return None
+                value = self._sampled_episode(w, t)
+            else:
+                root, sampled, word = self._episode_root(t)
+                try:
+                    value = run_episode(self.stage.game, self.progress.table, log, episode_map,
+                                        scratch, root, sampled, word)
+                except EpisodeStopped:
+                    return None
             segments.append((t, e0, int(log.counts[ENTRIES]), v0, value))
+
+    def _sampled_episode(self, w: int, t: int) -> float:
+        """Worker w's es-mccfr pass of episode t, appended to its log."""
+        from cfr.external_sampling import run_sampled_episode
+
+        root, word, traverser, weight = es_episode(self.stage, t)
+        return run_sampled_episode(self.stage.game, self.progress.table, self.logs[w],
+                                   self.es_scratch[w], root, word, traverser, weight,
+                                   self.sampling)
 
     def _run_threaded(self, first: int, last: int) -> list:
         """`--updates reference`: iterations first..last one after the other, each updating
@@ -272,7 +342,8 @@ class Trainer:
     def save(self) -> None:
         """Write the checkpoint, then its log row."""
         p = self.progress
-        checkpoint.save(self.run_dir.checkpoint_path, self.stage.game.name, "cfr",
+        checkpoint.save(self.run_dir.checkpoint_path, self.stage.game.name,
+                        self.stage.settings.get("algorithm", "cfr"),
                         self.stage.settings, p.iteration, p.table,
                         extra={"stage": self.stage.name, "payoff_sum": p.payoff_sum,
                                "seconds": p.seconds})
@@ -347,6 +418,8 @@ class Trainer:
                     for v in root_values:  # episode by episode: exact whatever the workers
                         p.payoff_sum += self.stage.payoff_sign * float(v)
                     p.iteration = last
+                    if self.variant is not None and last % self.batch == 0:
+                        end_iteration(p.table, self.variant, last // self.batch)
                     bar.set_postfix(infosets=f"{p.table.count:,}",
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",
                                     payoff=f"{p.payoff:.5f}", refresh=False)
