@@ -382,9 +382,10 @@ class Trainer:
         return f"iteration {int(rows[-1]['iteration'])}" if rows else "see its log"
 
     # ---- the loop ----------------------------------------------------------------------
-    def run(self, target_iterations: int) -> dict:
+    def run(self, target_iterations: int, until: Callable[[], bool] | None = None) -> dict:
         """Train until the run has `target_iterations` iterations (or a signal / memory limit
-        stops it); checkpoint; return a summary."""
+        stops it, or `until()`, asked after every batch, says so); checkpoint; return a
+        summary."""
         from tqdm import tqdm
 
         p = self.progress
@@ -424,6 +425,8 @@ class Trainer:
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",
                                     payoff=f"{p.payoff:.5f}", refresh=False)
                     bar.update(last - first + 1)
+                    if until is not None and until():
+                        break
                     if self._stop_signal is None and \
                             time.monotonic() - last_save >= self.checkpoint_every:
                         self.save()

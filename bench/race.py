@@ -1,0 +1,251 @@
+"""The algorithms race (issue 11): which `train baseline --algorithm` gives the strongest player
+for the CPU time spent?
+
+Every entrant trains a baseline from an empty table on the same seed (so the same deals, in the
+same order), in its own process, `--parallel` at a time. Its clock is the CPU time of its
+process spent in training (checkpoint writing and exports are left out). At each of
+`--snapshots` (CPU minutes) the run is exported and loaded into a database of its own; each
+snapshot then plays `--games` duplicate pairs (2 games each, cards swapped) against the
+heuristic player, and against vanilla cfr's snapshot of the same CPU time. The bootstrap stage
+is left out for every entrant: the players bid with the baseline's auction keys.
+
+Prints one table, writes `race.json` (every figure) and `race.png` (win rate with its 95%
+interval against CPU minutes) in `--out`. A race that stopped part-way is resumed by the same
+command: finished entrants and finished tournaments are read back, not redone.
+
+    python bench/race.py                                    # 30 CPU-min per entrant
+    python bench/race.py --minutes 15 --snapshots 2,5,10,15 --algorithms cfr,es-mccfr
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr")
+TOURNAMENT_SEED = 7  # the deals of every tournament (common to all entrants)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=30.0,
+                        help="CPU minutes of training per entrant (default 30)")
+    parser.add_argument("--snapshots", default=None,
+                        help="CPU minutes of the snapshots, comma-separated (default "
+                        "2,5,10,20,30 cut at --minutes, plus --minutes itself)")
+    parser.add_argument("--algorithms", default=",".join(ALGORITHMS),
+                        help=f"entrants, comma-separated (default {','.join(ALGORITHMS)}); "
+                        "cfr is always trained (the others play its snapshots)")
+    parser.add_argument("--games", type=int, default=1000,
+                        help="duplicate pairs per tournament (default 1000: 2,000 games)")
+    parser.add_argument("--parallel", type=int, default=2,
+                        help="entrants trained at once, and tournament workers (default 2)")
+    parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
+    parser.add_argument("--batch", type=int, default=1,
+                        help="--batch of every entrant (default 1)")
+    parser.add_argument("--linear-weighting", action="store_true",
+                        help="es-mccfr entrant with linear weighting")
+    parser.add_argument("--out", default="race-out", help="directory (default ./race-out)")
+    args = parser.parse_args(argv)
+    args.algorithms = [a for a in args.algorithms.split(",") if a]
+    bad = [a for a in args.algorithms if a not in ALGORITHMS]
+    if bad:
+        parser.error(f"unknown algorithm {bad[0]!r} (choose from {', '.join(ALGORITHMS)})")
+    if "cfr" not in args.algorithms:
+        args.algorithms.insert(0, "cfr")
+    if args.snapshots is None:
+        marks = [m for m in (2, 5, 10, 20, 30) if m < args.minutes] + [args.minutes]
+    else:
+        marks = sorted({float(m) for m in args.snapshots.split(",")})
+    args.marks = [float(m) for m in marks]
+    return args
+
+
+def snapshot_path(out: str, algorithm: str, minutes: float, ext: str) -> str:
+    return os.path.join(out, f"{algorithm}-{minutes:g}min.{ext}")
+
+
+def train_entrant(job) -> list[dict]:
+    """Train one entrant (in its own process) to every mark; export each snapshot. Returns
+    (and writes to ALGORITHM.json) one row per snapshot."""
+    algorithm, args = job
+    from train.baseline import baseline_stage
+    from train.export import export_run
+    from train.run_directory import RunDirectory
+    from train.runner import Trainer
+
+    done_file = os.path.join(args.out, f"{algorithm}.json")
+    if os.path.exists(done_file):
+        with open(done_file) as handle:
+            return json.load(handle)
+    run = os.path.join(args.out, f"{algorithm}-run")
+    if os.path.exists(run):  # an entrant stopped part-way starts again: its clock is lost
+        import shutil
+
+        shutil.rmtree(run)
+    sampling = None
+    if algorithm == "es-mccfr" and args.linear_weighting:
+        from cfr.external_sampling import SamplingOptions
+
+        sampling = SamplingOptions(linear=True)
+    stage = baseline_stage(args.seed, args.batch, "simultaneous", algorithm, sampling)
+    trainer = Trainer(RunDirectory(run), stage, checkpoint_every=1e12, show_progress=False)
+    used = 0.0  # CPU seconds of training so far
+    rows = []
+    for mark in args.marks:
+        start = time.process_time()
+        before = used
+        clock = {"now": used}
+
+        def until():
+            clock["now"] = before + time.process_time() - start
+            return clock["now"] >= 60.0 * mark
+
+        summary = trainer.run(2**62, until=until)
+        used = clock["now"]
+        strategy = snapshot_path(args.out, algorithm, mark, "strategy")
+        export_run(run, strategy)
+        rows.append({"algorithm": algorithm, "minutes": mark, "cpu_seconds": used,
+                     "deals": summary["iteration"], "infosets": summary["infosets"],
+                     "payoff": summary["payoff"], "strategy": strategy})
+        print(f"  {algorithm:9s} {mark:5g} CPU-min: {summary['iteration']:,} deals, "
+              f"{summary['infosets']:,} info sets", flush=True)
+    with open(done_file, "w") as handle:
+        json.dump(rows, handle, indent=1)
+    return rows
+
+
+def database_of(row: dict, out: str) -> str:
+    """The snapshot's strategy database (built once)."""
+    from db.loader import load_strategies
+
+    path = snapshot_path(out, row["algorithm"], row["minutes"], "db")
+    if not os.path.exists(path):
+        load_strategies([row["strategy"]], path, progress=False)
+    return path
+
+
+def play(a: str, b: str, args) -> dict:
+    """Duplicate tournament of databases/players a (reported) against b."""
+    from cli.tournament import tournament
+
+    s = tournament(a, b, args.games, TOURNAMENT_SEED, True, args.parallel, 200, False)
+    return {"win_rate": s.win_rate, "ci_low": s.ci_low, "ci_high": s.ci_high,
+            "games": s.games, "bids": s.bids_a, "made": s.made_a, "bids_b": s.bids_b,
+            "made_b": s.made_b}
+
+
+def evaluate(rows: list[dict], args) -> None:
+    """Fill each row's tournaments (read back from race.json when already played)."""
+    results_file = os.path.join(args.out, "race.json")
+    played = {}
+    if os.path.exists(results_file):
+        with open(results_file) as handle:
+            for row in json.load(handle)["rows"]:
+                played[(row["algorithm"], row["minutes"])] = row
+    cfr_db = {row["minutes"]: database_of(row, args.out) for row in rows
+              if row["algorithm"] == "cfr"}
+    for row in rows:
+        old = played.get((row["algorithm"], row["minutes"]), {})
+        if old.get("games") == args.games:
+            row.update({k: old[k] for k in ("vs_heuristic", "vs_cfr") if k in old})
+            continue
+        db = database_of(row, args.out)
+        start = time.perf_counter()
+        row["vs_heuristic"] = play(f"db:{db}", "heuristic", args)
+        if row["algorithm"] != "cfr" and row["minutes"] in cfr_db:
+            row["vs_cfr"] = play(f"db:{db}", f"db:{cfr_db[row['minutes']]}", args)
+        row["games"] = args.games
+        print(f"  played {row['algorithm']} at {row['minutes']:g} min "
+              f"({time.perf_counter() - start:.0f} s): vs heuristic "
+              f"{100 * row['vs_heuristic']['win_rate']:.1f}%", flush=True)
+        save(rows, args)
+
+
+def save(rows: list[dict], args) -> None:
+    from cfr.atomic_file import atomic_path
+
+    doc = {"settings": {k: v for k, v in vars(args).items()}, "rows": rows}
+    with atomic_path(os.path.join(args.out, "race.json"), suffix=".json") as tmp:
+        with open(tmp, "w") as handle:
+            json.dump(doc, handle, indent=1)
+
+
+def pct(result: dict | None) -> str:
+    if not result:
+        return "-"
+    return (f"{100 * result['win_rate']:.1f} ({100 * result['ci_low']:.1f}-"
+            f"{100 * result['ci_high']:.1f})")
+
+
+def table(rows: list[dict]) -> str:
+    lines = [f"{'algorithm':10s} {'CPU min':>7s} {'deals':>8s} {'info sets':>10s}  "
+             f"{'vs heuristic %':22s} {'vs cfr %':22s} {'bids made':>10s}"]
+    for row in rows:
+        h = row.get("vs_heuristic") or {}
+        made = f"{h.get('made', 0)}/{h.get('bids', 0)}" if h else "-"
+        lines.append(f"{row['algorithm']:10s} {row['cpu_seconds'] / 60:7.1f} {row['deals']:8,} "
+                     f"{row['infosets']:10,}  {pct(h):22s} {pct(row.get('vs_cfr')):22s} "
+                     f"{made:>10s}")
+    return "\n".join(lines)
+
+
+def plot(rows: list[dict], path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
+        mine = [r for r in rows if r["algorithm"] == algorithm]
+        for axis, field in ((left, "vs_heuristic"), (right, "vs_cfr")):
+            have = [r for r in mine if r.get(field)]
+            if not have:
+                continue
+            x = [r["cpu_seconds"] / 60 for r in have]
+            y = [100 * r[field]["win_rate"] for r in have]
+            err = [[100 * (r[field]["win_rate"] - r[field]["ci_low"]) for r in have],
+                   [100 * (r[field]["ci_high"] - r[field]["win_rate"]) for r in have]]
+            axis.errorbar(x, y, yerr=err, marker="o", capsize=3, label=algorithm)
+    left.axhline(65, color="grey", linestyle=":", linewidth=1)
+    left.axhline(70, color="grey", linestyle="--", linewidth=1)
+    right.axhline(50, color="grey", linestyle=":", linewidth=1)
+    left.set_title("against the heuristic (targets 65%, 70%)")
+    right.set_title("against vanilla cfr's snapshot of the same CPU time")
+    for axis in (left, right):
+        axis.set_xlabel("CPU minutes of training (baseline only)")
+        axis.grid(alpha=0.3)
+        axis.legend()
+    left.set_ylabel("win rate %, duplicate, 95% interval")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    print(f"race: {', '.join(args.algorithms)}; snapshots at {args.marks} CPU-min; "
+          f"seed {args.seed}, batch {args.batch}; {args.parallel} at a time", flush=True)
+    context = multiprocessing.get_context("spawn")  # each entrant a fresh process and clock
+    jobs = [(a, args) for a in args.algorithms]
+    with context.Pool(args.parallel, maxtasksperchild=1) as pool:
+        rows = [row for entrant in pool.imap(train_entrant, jobs) for row in entrant]
+    evaluate(rows, args)
+    save(rows, args)
+    png = os.path.join(args.out, "race.png")
+    plot(rows, png)
+    print(table(rows))
+    print(f"wrote {os.path.join(args.out, 'race.json')} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
