@@ -6,7 +6,7 @@
 2. Train the bootstrap auction (`train bootstrap`) on that baseline, the same way.
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
-   --duplicate`), write a PNG summary of each (when matplotlib is installed).
+   --duplicate`), write a PNG summary of each, and the baseline's training curve.
 5. Print the figures and the path of everything written, and save them in `quickstart.json`.
 
 Everything goes into one directory (default `./quickstart-run`). A previous quickstart there is
@@ -145,6 +145,22 @@ def train_for(run_path: str, stage_name: str, seconds: float, progress: bool,
     return status
 
 
+def _plot_training(run_path: str, png: str) -> bool:
+    """The baseline's training curve (`train status --plot`); False, with a note, when it
+    cannot be drawn."""
+    import sys
+
+    from train.errors import RunError
+    from train.status import plot_status
+
+    try:
+        plot_status(run_path, png)
+        return True
+    except (RunError, OSError) as exc:
+        print(f"setback-cfr: note: no training curve written ({exc})", file=sys.stderr)
+        return False
+
+
 def run(args) -> int:
     """Run the pipeline and print the summary."""
     from cli.tournament import tournament, write_png
@@ -168,6 +184,7 @@ def run(args) -> int:
         "baseline_strategy": os.path.join(out, "baseline.strategy"),
         "bootstrap_strategy": os.path.join(out, "bootstrap.strategy"),
         "database": os.path.join(out, "strategy.db"),
+        "png_training": os.path.join(out, "baseline-training.png"),
         "png_vs_random": os.path.join(out, "db-vs-random.png"),
         "png_vs_heuristic": os.path.join(out, "db-vs-heuristic.png"),
         "summary": os.path.join(out, MARKER),
@@ -184,6 +201,9 @@ def run(args) -> int:
                      baseline=paths["baseline_run"])
     print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets "
           f"({boot['wall_seconds']:.0f} s)")
+
+    if not _plot_training(paths["baseline_run"], paths["png_training"]):
+        paths.pop("png_training")
 
     print("[3/5] export and load")
     exported = [export_run(paths["baseline_run"], paths["baseline_strategy"]),

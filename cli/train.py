@@ -54,8 +54,7 @@ def register(subparsers) -> None:
 
     status = stages.add_parser("status", help="print a run's settings and figures",
                                description="Print a run's stage, settings and latest "
-                               "figures; optionally plot payoff and info sets (needs the "
-                               "`plot` extra: pip install -e '.[plot]').")
+                               "figures; optionally plot payoff and info sets as a PNG.")
     status.add_argument("--run", required=True, metavar="DIR", help="the run directory")
     status.add_argument("--plot", metavar="FILE.png", help="write a PNG of the run's progress")
     status.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -143,8 +142,6 @@ def _settings(args, defaults: dict, run_dir) -> dict:
             0.95 if options["prune_probability"] is None else options["prune_probability"])
     elif given:
         raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr only")
-    if args.ray is not None and chosen["algorithm"] != "cfr":
-        raise UserError(f"--ray runs --algorithm cfr only for now, not {chosen['algorithm']}")
     return chosen
 
 

@@ -1,6 +1,7 @@
 """The tournament's PNG summary: win rate with its 95% interval, points per deal, bids made
-and set. Needs matplotlib (the `plot` extra); without it `write_summary_png` raises
-`PlotUnavailable` with the install command, and the caller carries on without the PNG."""
+and set. Needs matplotlib (a dependency); should it be missing all the same,
+`write_summary_png` raises `PlotUnavailable` with the install command, and the caller carries
+on without the PNG."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ class PlotUnavailable(RuntimeError):
     """matplotlib is not installed."""
 
 
-INSTALL_HINT = "the PNG summary needs matplotlib: pip install -e '.[plot]'"
+INSTALL_HINT = "the PNG summary needs matplotlib: pip install matplotlib"
 
 
 def write_summary_png(summary, path: str) -> str:

@@ -23,6 +23,8 @@ def test_quickstart_end_to_end(tmp_path, capsys):
     for name, path in summary["paths"].items():
         assert os.path.exists(path), name
         assert path in text  # every path written is printed
+    # the pictures come out of the box (matplotlib is a dependency)
+    assert {"png_training", "png_vs_random", "png_vs_heuristic"} <= set(summary["paths"])
     assert summary["baseline"]["iteration"] >= 1
     assert summary["bootstrap"]["iteration"] >= 1
     assert summary["database_keys"] == sum(summary["exported_keys"]) > 0

@@ -138,3 +138,18 @@ def test_an_unreachable_cluster_is_one_line(ray_session, tmp_path, capsys):
     status, _, err = baseline(capsys, tmp_path / "run", 2, "--ray", "127.0.0.1:1")
     assert status == 2 and err.count("\n") == 1
     assert "cannot reach the Ray cluster at 127.0.0.1:1" in err
+
+
+@pytest.mark.parametrize("algorithm", ("dcfr", "es-mccfr"))
+def test_other_algorithms_on_ray_equal_one_local_worker(algorithm, ray_session, tmp_path):
+    """dcfr's end-of-batch step runs on the replicas too (each batch's replicas are checked
+    against the driver's table); es-mccfr's passes run in the workers."""
+    stage = functools.partial(baseline_stage, SEED, 2, "simultaneous", algorithm)
+    local = Trainer(RunDirectory(str(tmp_path / "local")), stage(), show_progress=False)
+    local.run(4)
+    executor = RayBatches(stage, workers=2, checksum_every=1)
+    remote = Trainer(RunDirectory(str(tmp_path / "ray")), stage(), show_progress=False,
+                     executor=executor)
+    summary = remote.run(4)
+    assert summary["ray_checksums_ok"] == 2
+    assert same_run(str(tmp_path / "local"), str(tmp_path / "ray"))

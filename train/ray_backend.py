@@ -38,10 +38,9 @@ from collections import deque
 
 import numpy as np
 
-from cfr.episode_pass import VISITS, EpisodeLog, EpisodeMap, EpisodeStopped, run_episode
+from cfr.episode_pass import VISITS, EpisodeStopped
 from cfr.increment_log import ENTRIES, VALUES, IncrementLog, merge
 from cfr.table import InfoSetTable
-from cfr.traversal import Scratch
 from train.errors import RunError
 
 #: tasks an actor may have queued or running at once. One: a deal queued behind a huge one on
@@ -117,17 +116,15 @@ class Replica:
     functions that do not travel)."""
 
     def __init__(self, stage_factory, arrays: dict, version: int, niceness: int = 0):
-        from train.runner import episode_root
+        from train.runner import EpisodeWorker
 
         if niceness > os.nice(0):  # a driver run with `nice` keeps its workers as polite
             os.nice(niceness - os.nice(0))
         self.stage = stage_factory()
-        self._episode_root = episode_root
         self.table = table_from_arrays(arrays)
         self.version = version  # batches merged into the replica
-        kw = self.stage.game.key_words
-        self.log, self.map = EpisodeLog(kw), EpisodeMap(kw)
-        self.scratch = Scratch(self.stage.game)
+        self.worker = EpisodeWorker(self.stage)
+        self.log, self.map = self.worker.log, self.worker.map
 
     def warm(self) -> None:
         """Load the compiled pass (numba's cache) by starting an episode and stopping it after
@@ -135,12 +132,10 @@ class Replica:
         after this)."""
         from cfr.episode_pass import STOP
 
-        root, sampled, word = self._episode_root(self.stage, 1)
         table = InfoSetTable(key_words=self.table.key_words, dtype=self.table.dtype)
         self.map.control[STOP] = 1
         try:
-            run_episode(self.stage.game, table, self.log, self.map, self.scratch, root,
-                        sampled, word)
+            self.worker.traverse(table, 1)
         except EpisodeStopped:
             pass
         finally:
@@ -152,9 +147,12 @@ class Replica:
         return os.getpid()
 
     def _apply(self, updates) -> None:
-        for version, parts in updates:  # oldest first; those already applied are skipped
+        from train.runner import end_batch
+
+        for version, last, parts in updates:  # oldest first; those already applied skipped
             if version == self.version + 1:
                 merge(self.table, unpack_entries(parts, self.table.key_words))
+                end_batch(self.stage, self.table, last)  # as the driver does after its merge
                 self.version = version
 
     def traverse(self, version: int, episodes: list[int], *updates) -> tuple:
@@ -167,9 +165,7 @@ class Replica:
         visits0 = int(self.map.control[VISITS])
         for t in episodes:
             self.log.clear()
-            root, sampled, word = self._episode_root(self.stage, t)
-            value = run_episode(self.stage.game, self.table, self.log, self.map, self.scratch,
-                                root, sampled, word)
+            value = self.worker.traverse(self.table, t)
             e, v = int(self.log.counts[ENTRIES]), int(self.log.counts[VALUES])
             out.append((t, value, pack_entries(self.log, 0, e, 0, v)))
         return out, int(self.map.control[VISITS]) - visits0
@@ -399,10 +395,11 @@ class RayBatches:
         log = unpack_entries(parts, trainer.progress.table.key_words)
         start = time.perf_counter()
         merge(trainer.progress.table, log)  # one log, episodes in order: as _run_batch does
+        trainer.end_batch(trainer.progress.table, last)
         trainer.merge_seconds += time.perf_counter() - start
         trainer.keyed_visits += visits
         self.version += 1
-        self.bundles[self.version] = self.ray.put((self.version, parts))
+        self.bundles[self.version] = self.ray.put((self.version, last, parts))
         self.bundle_nbytes[self.version] = packed_bytes(parts)
         oldest = min(self.acked.values())  # bundles every replica has applied are dropped
         for v in [v for v in self.bundles if v <= oldest]:

@@ -125,12 +125,61 @@ def es_episode(stage: Stage, t: int) -> tuple[np.ndarray, int, int, float]:
     return root, int(word), (t - 1) % 2, stage_sampling(stage).weight(t)
 
 
+def end_batch(stage: Stage, table: InfoSetTable, last: int, variant: Variant | None = None
+              ) -> None:
+    """The stage's variant step once the batch ending with iteration `last` is merged into
+    `table` (the trainer's, or a Ray replica's): CFR iteration k is batch k, so the step comes
+    when batch k of the grid is complete (a batch cut by --iterations gets it when a resumed
+    run completes it). `variant`: `stage_variant(stage)`, when the caller has it."""
+    variant = variant if variant is not None else stage_variant(stage)
+    batch = int(stage.settings["batch"])
+    if variant is not None and last % batch == 0:
+        end_iteration(table, variant, last // batch)
+
+
 def episode_root(stage: Stage, t: int) -> tuple[np.ndarray, bool, int]:
     """Episode t's root, whether its chance is sampled, and its word (wherever it runs)."""
     word = int(rng.word(np.uint64(stage.settings["seed"]), np.uint64(t)))
     if stage.root_for is None:
         return np.ascontiguousarray(stage.game.initial_state(), dtype=np.int64), True, word
     return np.ascontiguousarray(stage.root_for(word), dtype=np.int64), False, 0
+
+
+class EpisodeWorker:
+    """What one traversing thread (or Ray worker) holds, and the stage's pass it runs: the
+    episode pass (`cfr.episode_pass`) or, for es-mccfr, the external-sampling pass."""
+
+    def __init__(self, stage: Stage):
+        kw = stage.game.key_words
+        self.stage = stage
+        self.log, self.map = EpisodeLog(kw), EpisodeMap(kw)
+        self.scratch = Scratch(stage.game)
+        self.sampling = stage_sampling(stage)
+        self.es_scratch = None
+        if self.sampling is not None:
+            from cfr.external_sampling import EsScratch
+
+            self.es_scratch = EsScratch(stage.game)
+
+    def traverse(self, table: InfoSetTable, t: int) -> float:
+        """Episode t against `table` (read only), appended to the log; returns player 0's
+        root value. Raises `EpisodeStopped` when `map.control[STOP]` is set (an
+        external-sampling pass is short: it is asked before the pass, not during)."""
+        if self.sampling is None:
+            root, sampled, word = episode_root(self.stage, t)
+            return run_episode(self.stage.game, table, self.log, self.map, self.scratch, root,
+                               sampled, word)
+        from cfr.external_sampling import run_sampled_episode
+
+        if self.map.control[STOP]:
+            raise EpisodeStopped()
+        root, word, traverser, weight = es_episode(self.stage, t)
+        return run_sampled_episode(self.stage.game, table, self.log, self.es_scratch, root,
+                                   word, traverser, weight, self.sampling)
+
+    def memory_bytes(self) -> int:
+        """Bytes of its log and episode map (what the pass holds beside the table)."""
+        return self.log.memory_bytes() + self.map.memory_bytes()
 
 
 class ThreadBatches:
@@ -186,7 +235,6 @@ class Trainer:
             raise RunError("--workers must be at least 1")
         self.threaded = stage.settings.get("updates") == "reference"
         self.variant = stage_variant(stage)
-        self.sampling = stage_sampling(stage)
         if self.threaded and stage.settings.get("algorithm", "cfr") != "cfr":
             raise RunError("--updates reference is the reference's cfr walk: only with "
                            "--algorithm cfr")
@@ -204,14 +252,9 @@ class Trainer:
         self.show_progress = show_progress
         self.executor = executor if executor is not None else ThreadBatches()
         self.progress = self._open(memory_limit_bytes)
-        kw = stage.game.key_words
-        self.logs = [EpisodeLog(kw) for _ in range(workers)]
-        self.maps = [EpisodeMap(kw) for _ in range(workers)]
-        self.scratch = [Scratch(stage.game) for _ in range(workers)]
-        if self.sampling is not None:
-            from cfr.external_sampling import EsScratch
-
-            self.es_scratch = [EsScratch(stage.game) for _ in range(workers)]
+        self.episode_workers = [EpisodeWorker(stage) for _ in range(workers)]
+        self.logs = [x.log for x in self.episode_workers]
+        self.maps = [x.map for x in self.episode_workers]
         self._stop_signal: int | None = None
         self.target = self.progress.iteration  # the --iterations of the current `run`
         self.keyed_visits = 0
@@ -257,7 +300,8 @@ class Trainer:
 
         Returns the segments of thread w's log: (episode, first entry, end entry, first value
         position, root value), or None when the batch was stopped."""
-        log, episode_map, scratch = self.logs[w], self.maps[w], self.scratch[w]
+        worker = self.episode_workers[w]
+        log = worker.log
         log.clear()
         segments = []
         while True:
@@ -266,27 +310,11 @@ class Trainer:
             if t is None:
                 return segments
             e0, v0 = int(log.counts[ENTRIES]), int(log.counts[VALUES])
-            if self.sampling is not None:
-                if episode_map.control[STOP]:  # a sampled pass is short: asked between two
-                    return None
-                value = self._sampled_episode(w, t)
-            else:
-                root, sampled, word = self._episode_root(t)
-                try:
-                    value = run_episode(self.stage.game, self.progress.table, log, episode_map,
-                                        scratch, root, sampled, word)
-                except EpisodeStopped:
-                    return None
+            try:
+                value = worker.traverse(self.progress.table, t)
+            except EpisodeStopped:
+                return None
             segments.append((t, e0, int(log.counts[ENTRIES]), v0, value))
-
-    def _sampled_episode(self, w: int, t: int) -> float:
-        """Worker w's es-mccfr pass of episode t, appended to its log."""
-        from cfr.external_sampling import run_sampled_episode
-
-        root, word, traverser, weight = es_episode(self.stage, t)
-        return run_sampled_episode(self.stage.game, self.progress.table, self.logs[w],
-                                   self.es_scratch[w], root, word, traverser, weight,
-                                   self.sampling)
 
     def _run_threaded(self, first: int, last: int) -> list:
         """`--updates reference`: iterations first..last one after the other, each updating
@@ -329,9 +357,14 @@ class Trainer:
         merge_start = time.perf_counter()
         for t, e0, e1, v0, _, w in ordered:
             merge(self.progress.table, self.logs[w], (e0, e1, v0))
+        self.end_batch(self.progress.table, last)
         self.merge_seconds += time.perf_counter() - merge_start
         self.keyed_visits = sum(int(m.control[VISITS]) for m in self.maps)
         return [seg[4] for seg in ordered]
+
+    def end_batch(self, table: InfoSetTable, last: int) -> None:
+        """`end_batch(stage, table, last)` for this trainer's stage."""
+        end_batch(self.stage, table, last, self.variant)
 
     def _request_stop_of_passes(self) -> None:
         for episode_map in self.maps:
@@ -419,8 +452,6 @@ class Trainer:
                     for v in root_values:  # episode by episode: exact whatever the workers
                         p.payoff_sum += self.stage.payoff_sign * float(v)
                     p.iteration = last
-                    if self.variant is not None and last % self.batch == 0:
-                        end_iteration(p.table, self.variant, last // self.batch)
                     bar.set_postfix(infosets=f"{p.table.count:,}",
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",
                                     payoff=f"{p.payoff:.5f}", refresh=False)
@@ -443,8 +474,7 @@ class Trainer:
             "infosets": p.table.count,
             "memory_bytes": p.table.memory_bytes(),
             # the workers' logs and episode maps: what the pass holds beside the table
-            "work_bytes": sum(log.memory_bytes() for log in self.logs)
-            + sum(m.memory_bytes() for m in self.maps),
+            "work_bytes": sum(x.memory_bytes() for x in self.episode_workers),
             "seconds": p.seconds,
             "merge_seconds": self.merge_seconds,
             "stopped": stopped,

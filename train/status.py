@@ -82,7 +82,7 @@ def plot_status(run_path: str, out: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise RunError("--plot needs matplotlib: pip install -e '.[plot]'") from None
+        raise RunError("--plot needs matplotlib: pip install matplotlib") from None
     rows = RunDirectory(run_path).read_log()
     if not rows:
         raise RunError(f"{run_path} has no logged checkpoint to plot yet")
