@@ -100,3 +100,22 @@ def test_end_iteration_weights_the_average_like_the_variant():
         got = table.strategy[offset:offset + 2]
         np.testing.assert_allclose(got / got.sum(), weighted / weighted.sum(), rtol=1e-12)
         assert average_discount(make_variant("cfr"), 5) == 1.0
+
+
+@pytest.mark.parametrize("algorithm", ("dcfr", "es-mccfr"))
+def test_the_bootstrap_stage_takes_the_algorithms_and_resumes_bit_for_bit(algorithm, tmp_path,
+                                                                         capsys):
+    base = tmp_path / "base"
+    assert baseline(capsys, base, 1)[0] == 0
+
+    def bootstrap(run, iterations, *extra):
+        return run_cli(capsys, ("train", "bootstrap", "--baseline", str(base), "--run",
+                                str(run), "--iterations", str(iterations), "--seed", "3",
+                                "--no-progress", *extra))
+
+    assert bootstrap(tmp_path / "part", 60, "--algorithm", algorithm, "--batch", "4")[0] == 0
+    assert bootstrap(tmp_path / "part", 120, "--workers", "2")[0] == 0
+    assert bootstrap(tmp_path / "whole", 120, "--algorithm", algorithm, "--batch", "4")[0] == 0
+    assert same_run(str(tmp_path / "part"), str(tmp_path / "whole"))
+    settings = json.loads((tmp_path / "part" / "run.json").read_text())["settings"]
+    assert settings["algorithm"] == algorithm

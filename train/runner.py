@@ -121,7 +121,7 @@ def es_episode(stage: Stage, t: int) -> tuple[np.ndarray, int, int, float]:
         root = np.ascontiguousarray(stage.game.initial_state(), dtype=np.int64)
     else:
         root = np.ascontiguousarray(stage.root_for(int(word)), dtype=np.int64)
-        word = rng.mix_word(word, _ES_STREAM)
+        word = rng.mix_word(np.uint64(word), _ES_STREAM)
     return root, int(word), (t - 1) % 2, stage_sampling(stage).weight(t)
 
 
