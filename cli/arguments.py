@@ -87,3 +87,18 @@ def positive_float(text: str) -> float:
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a finite number above 0: {text}")
     return value
+
+
+def add_sampling_options(parser, step: str, updater: str) -> None:
+    """The es-mccfr options (`cfr.external_sampling.SamplingOptions`), worded for a command
+    whose passes are `step`s (iteration, deal) updating one `updater` (player, team). All
+    default to None: not given."""
+    parser.add_argument("--linear-weighting", action="store_true", default=None,
+                        help=f"es-mccfr: weight {step} t's regret and strategy increments by t "
+                        "(Pluribus's linear MCCFR)")
+    parser.add_argument("--prune-threshold", type=finite_float, default=None, metavar="R",
+                        help=f"es-mccfr: in a pruning {step}, skip the updating {updater}'s "
+                        "actions whose regret sum is below R (negative; default: no pruning)")
+    parser.add_argument("--prune-probability", type=unit_interval, default=None, metavar="P",
+                        help=f"es-mccfr with --prune-threshold: the chance that a {step} "
+                        "prunes (default 0.95, as Pluribus)")

@@ -10,7 +10,7 @@ import signal
 import sys
 
 from cli.errors import UserError
-from cli.arguments import finite_float, positive_float, positive_int
+from cli.arguments import add_sampling_options, finite_float, positive_float, positive_int
 from cli.arguments import seed as seed_type
 
 # Games `solve` can run (small enough for exact exploitability): name -> module with GAME.
@@ -71,14 +71,7 @@ def register(subparsers) -> None:
                    help="dcfr: discount exponent of negative regrets (default 0)")
     p.add_argument("--gamma", type=finite_float, default=None,
                    help="dcfr: exponent of the average-strategy weight t^gamma (default 2)")
-    p.add_argument("--linear-weighting", action="store_true",
-                   help="es-mccfr: weight iteration t's regret and strategy increments by t")
-    p.add_argument("--prune-threshold", type=float, default=None, metavar="R",
-                   help="es-mccfr: in a pruning iteration, skip the updating player's actions "
-                        "whose regret sum is below R (negative; default: no pruning)")
-    p.add_argument("--prune-probability", type=float, default=None, metavar="P",
-                   help="es-mccfr with --prune-threshold: the chance that a pass prunes "
-                        "(default 0.95, as Pluribus)")
+    add_sampling_options(p, "iteration", "player")
     p.add_argument("--float32", action="store_true",
                    help="keep regret and strategy sums in float32 (default float64)")
     p.add_argument("--max-memory", type=positive_float, default=None, metavar="MB",
@@ -116,16 +109,12 @@ def _sampling_options(args):
         return None
     if args.simultaneous:
         raise UserError("es-mccfr updates one player per pass: --simultaneous does not apply")
-    if args.prune_probability is not None:
-        if args.prune_threshold is None:
-            raise UserError("--prune-probability needs --prune-threshold")
-        if not 0.0 <= args.prune_probability <= 1.0:
-            raise UserError(f"--prune-probability must be between 0 and 1, "
-                            f"not {args.prune_probability}")
+    if args.prune_probability is not None and args.prune_threshold is None:
+        raise UserError("--prune-probability needs --prune-threshold")
     from cfr.external_sampling import SamplingOptions
 
     probability = 0.95 if args.prune_probability is None else args.prune_probability
-    return SamplingOptions(args.linear_weighting, args.prune_threshold, probability)
+    return SamplingOptions(bool(args.linear_weighting), args.prune_threshold, probability)
 
 
 def _solve(args) -> int:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import functools
 import json
 
-from cli.arguments import finite_float, non_negative_int, positive_float, positive_int
-from cli.arguments import unit_interval
+from cli.arguments import add_sampling_options, non_negative_int, positive_float, positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
@@ -102,15 +101,7 @@ def _common(parser) -> None:
                         "--batch 8 or more once the table is large); es-mccfr: external-"
                         "sampling Monte Carlo CFR, one team updated per deal (alternating), "
                         "the other team's moves sampled. Must match when resuming")
-    parser.add_argument("--linear-weighting", action="store_true", default=None,
-                        help="es-mccfr: weight deal t's regret and strategy increments by t "
-                        "(Pluribus's linear MCCFR)")
-    parser.add_argument("--prune-threshold", type=finite_float, default=None, metavar="R",
-                        help="es-mccfr: in a pruning deal, skip the updating team's actions "
-                        "whose regret sum is below R (negative; default: no pruning)")
-    parser.add_argument("--prune-probability", type=unit_interval, default=None, metavar="P",
-                        help="es-mccfr with --prune-threshold: the chance that a deal prunes "
-                        "(default 0.95, as Pluribus)")
+    add_sampling_options(parser, "deal", "team")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 

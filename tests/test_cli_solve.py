@@ -125,7 +125,6 @@ def test_es_mccfr_checkpoint_resume_with_options(capsys, tmp_path):
     ("--linear-weighting",),
     ("--algorithm", "cfr+", "--prune-threshold", "-1"),
     ("--algorithm", "es-mccfr", "--prune-probability", "0.5"),
-    ("--algorithm", "es-mccfr", "--prune-threshold", "-1", "--prune-probability", "2"),
 ])
 def test_es_mccfr_options_refused_where_they_do_not_apply(capsys, argv):
     with pytest.raises(SystemExit) as info:
@@ -133,6 +132,15 @@ def test_es_mccfr_options_refused_where_they_do_not_apply(capsys, argv):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("setback-cfr: error: ")
+
+
+def test_a_prune_probability_beyond_one_is_refused_by_the_parser(capsys):
+    with pytest.raises(SystemExit) as info:
+        run(capsys, "kuhn", "--iterations", "5", "--algorithm", "es-mccfr",
+            "--prune-threshold", "-1", "--prune-probability", "2")
+    assert info.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("setback-cfr solve: error: ") and "must be in [0, 1]" in last
 
 
 def test_memory_cap(capsys):
