@@ -25,8 +25,10 @@ def register(subparsers) -> None:
 
     base = stages.add_parser(
         "baseline", help="score-insensitive CFR on random deals (weeks-long first stage)",
-        description="Vanilla CFR on the abstract Setback deal: one random deal per iteration, "
-        "both teams updated in one pass, each deal stopped once exhausted, float32 tables. "
+        description="CFR on the abstract Setback deal: one random deal per iteration, each "
+        "deal stopped once exhausted, float32 tables; by default external-sampling MCCFR "
+        "(--algorithm: the winner of bench/race.py), or the reference's vanilla CFR with "
+        "--algorithm cfr. "
         "Creates the run, or resumes it when DIR holds a checkpoint. Ctrl-C or SIGTERM "
         "abandons the batch in flight (within a second), writes the checkpoint of its start "
         "and exits with status 130; a second Ctrl-C exits at once without writing. One "
@@ -36,9 +38,9 @@ def register(subparsers) -> None:
                       help="simultaneous (default): each deal traversed against the strategy "
                       "frozen for the batch, any number of workers; reference: the reference "
                       "program's walk, the table updated in place during the deal (an update "
-                      "to a key inside its own subtree is lost), one worker; must match when "
-                      "resuming")
-    _common(base)
+                      "to a key inside its own subtree is lost), one worker, --algorithm cfr (what "
+                      "a new run gets with it); must match when resuming")
+    _common(base, "es-mccfr")
     base.set_defaults(func=run_baseline)
 
     boot = stages.add_parser(
@@ -48,7 +50,7 @@ def register(subparsers) -> None:
         "best action, +-5.5 for winning the game. Same checkpoint/resume machinery.")
     boot.add_argument("--baseline", required=True, metavar="RUN_OR_STRATEGY",
                       help="a baseline run directory or an exported baseline strategy file")
-    _common(boot)
+    _common(boot, "cfr")
     boot.set_defaults(func=run_bootstrap)
 
     status = stages.add_parser("status", help="print a run's settings and figures",
@@ -60,7 +62,7 @@ def register(subparsers) -> None:
     status.set_defaults(func=run_status)
 
 
-def _common(parser) -> None:
+def _common(parser, default_algorithm: str) -> None:
     parser.add_argument("--run", required=True, metavar="DIR",
                         help="run directory (created if new, resumed if it has a checkpoint)")
     parser.add_argument("--iterations", type=non_negative_int, default=None, metavar="N",
@@ -94,8 +96,9 @@ def _common(parser) -> None:
                         "info-set table grow past this many GiB; the message says how far "
                         "the run got and how much memory it would need")
     parser.add_argument("--algorithm", choices=ALGORITHMS, default=None,
-                        help="cfr (default): the reference's chance-sampled CFR, each deal "
-                        "walked whole; cfr+, lcfr, dcfr: its variants (regret matching+ with "
+                        help=f"(default {default_algorithm}) cfr: the reference's "
+                        "chance-sampled CFR, each deal walked whole; cfr+, lcfr, dcfr: its "
+                        "variants (regret matching+ with "
                         "linear averaging; linear and discounted CFR), one CFR iteration per "
                         "batch, each batch ending with a sweep of the whole table (use "
                         "--batch 8 or more once the table is large); es-mccfr: external-"
@@ -183,6 +186,8 @@ def run_baseline(args) -> int:
         if updates is None:  # the run's own, else the default
             updates = (run_dir.read_settings()["settings"].get("updates", DEFAULTS["updates"])
                        if run_dir.has_checkpoint() else DEFAULTS["updates"])
+        if updates == "reference" and args.algorithm is None and not run_dir.has_checkpoint():
+            chosen["algorithm"], chosen["sampling"] = "cfr", None  # the reference's walk is cfr's
         if updates == "reference" and args.ray is not None:
             raise UserError("--updates reference updates the table as it walks: not with --ray")
         if updates == "reference" and chosen["algorithm"] != "cfr":

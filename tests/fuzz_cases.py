@@ -269,7 +269,7 @@ def _tiny_baseline(workdir: str) -> str:
     run = os.path.join(workdir, "base")
     if not os.path.exists(os.path.join(run, "checkpoint.ckpt")):
         outcome = run_main(["train", "baseline", "--run", run, "--iterations", "1", "--seed",
-                            "2", "--no-progress"])
+                            "2", "--algorithm", "cfr", "--no-progress"])
         assert outcome.status == 0, outcome
     return run
 

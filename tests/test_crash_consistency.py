@@ -21,7 +21,7 @@ from db.synthetic import write_synthetic_strategy
 
 SEED = 2
 BASELINE = ["train", "baseline", "--iterations", "4", "--seed", str(SEED), "--batch", "1",
-            "--checkpoint-every", "0.001", "--no-progress"]
+            "--algorithm", "cfr", "--checkpoint-every", "0.001", "--no-progress"]
 KILLS = 20
 
 
@@ -138,7 +138,7 @@ def baseline_strategy(tmp_path_factory):
     root = tmp_path_factory.mktemp("crash-boot")
     run = root / "baseline"
     assert main(["train", "baseline", "--run", str(run), "--iterations", "1", "--seed", "2",
-                 "--no-progress"]) == 0
+                 "--algorithm", "cfr", "--no-progress"]) == 0
     out = root / "baseline.strategy"
     assert main(["export", "--run", str(run), "--out", str(out)]) == 0
     return out

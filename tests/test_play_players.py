@@ -28,7 +28,7 @@ def trained(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("trained")
     base, boot = str(root / "base"), str(root / "boot")
-    Trainer(RunDirectory(base), baseline_stage(1, 1), show_progress=False).run(1)
+    Trainer(RunDirectory(base), baseline_stage(1, 1, "simultaneous", "cfr"), show_progress=False).run(1)
     Trainer(RunDirectory(boot), bootstrap_stage(base, 0, 1), show_progress=False).run(300)
     files = [str(root / "base.strategy"), str(root / "boot.strategy")]
     export_run(base, files[0])

@@ -20,7 +20,7 @@ SEED = 2
 
 def baseline(capsys, run, iterations, *extra):
     return run_cli(capsys, ["train", "baseline", "--run", run, "--iterations", iterations,
-                            "--seed", SEED, "--no-progress", *extra])
+                            "--seed", SEED, "--algorithm", "cfr", "--no-progress", *extra])
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def base_run(tmp_path_factory):
     from cli.main import main
 
     assert main(["train", "baseline", "--run", str(run), "--iterations", "1", "--seed",
-                 str(SEED), "--no-progress"]) == 0
+                 str(SEED), "--algorithm", "cfr", "--no-progress"]) == 0
     return run
 
 
@@ -48,7 +48,7 @@ def test_a_second_training_process_is_refused(tmp_path):
     run = tmp_path / "run"
     argv = [sys.executable, "-m", "cli.main", "train", "baseline", "--run", str(run),
             "--iterations", "1000", "--seed", str(SEED), "--checkpoint-every", "0.01",
-            "--no-progress"]
+            "--algorithm", "cfr", "--no-progress"]
     first = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.time() + 120

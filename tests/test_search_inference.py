@@ -111,7 +111,7 @@ def tiny_db(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("inference")
     run = str(root / "base")
-    Trainer(RunDirectory(run), baseline_stage(1, 1), show_progress=False).run(2)
+    Trainer(RunDirectory(run), baseline_stage(1, 1, "simultaneous", "cfr"), show_progress=False).run(2)
     export_run(run, str(root / "base.strategy"))
     db = str(root / "s.db")
     load_strategies([str(root / "base.strategy")], db, progress=False)

@@ -24,8 +24,9 @@ def cli(capsys, *argv):
 
 
 def baseline(capsys, run, iterations, *extra):
+    """`train baseline` of cfr: the algorithm whose young deals these tests are sized for."""
     return cli(capsys, "train", "baseline", "--run", str(run), "--iterations", str(iterations),
-               "--seed", str(SEED), "--no-progress", *extra)
+               "--seed", str(SEED), "--algorithm", "cfr", "--no-progress", *extra)
 
 
 def same_run(a, b):
@@ -40,7 +41,7 @@ def base_run(tmp_path_factory):
     """A 2-deal baseline run shared by the tests that only read it."""
     run = tmp_path_factory.mktemp("base") / "run"
     assert main(["train", "baseline", "--run", str(run), "--iterations", "2", "--seed",
-                 str(SEED), "--no-progress"]) == 0
+                 str(SEED), "--algorithm", "cfr", "--no-progress"]) == 0
     return run
 
 
@@ -125,7 +126,8 @@ def test_ctrl_c_stops_a_young_batch_within_seconds_and_resume_is_bit_identical(t
     run = tmp_path / "run"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "train", "baseline", "--run", str(run),
-         "--iterations", "64", "--batch", "64", "--seed", str(SEED), "--no-progress"],
+         "--iterations", "64", "--batch", "64", "--seed", str(SEED), "--algorithm", "cfr",
+         "--no-progress"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while not (run / "run.json").exists() and time.time() < deadline:
@@ -179,7 +181,8 @@ def test_sigint_writes_a_loadable_checkpoint(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "train", "baseline", "--run", str(run),
          "--iterations", "1000", "--seed", str(SEED), "--checkpoint-every", "0.01",
-         "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+         "--algorithm", "cfr", "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
     log = run / "log.csv"
     deadline = time.time() + 120
     while not (log.exists() and log.read_text().count("\n") >= 2) and time.time() < deadline:

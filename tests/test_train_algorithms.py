@@ -1,5 +1,6 @@
 """`train baseline --algorithm`: every algorithm on Setback resumes bit for bit, is recorded in
-the run, keeps the worker contract, and changes what it should (cfr stays today's pass)."""
+the run, keeps the worker contract, and changes what it should (cfr stays the reference's pass:
+tests/test_train.py and tests/test_episode_pass.py pin it)."""
 
 import json
 
@@ -49,7 +50,7 @@ def test_the_algorithms_differ_where_they_should(tmp_path, capsys):
     cfr = tables["cfr"]
     default = tmp_path / "default"
     assert baseline(capsys, default, 2)[0] == 0
-    assert table_of(default).same_contents(cfr)  # cfr is the default and today's pass
+    assert table_of(default).same_contents(tables["es-mccfr"])  # the race's winner
     # cfr+ clamps regrets at 0 after every iteration (batch 1: every deal)
     plus = tables["cfr+"]
     assert (plus.regrets[:plus.n_values] >= 0).all() and (cfr.regrets[:cfr.n_values] < 0).any()
@@ -76,11 +77,16 @@ def test_es_mccfr_options_are_recorded_and_refused_for_other_algorithms(tmp_path
                     "--prune-probability", "0.5")[0] == 0
     settings = json.loads((run / "run.json").read_text())["settings"]
     assert settings["prune_threshold"] == -1.0 and settings["prune_probability"] == 0.5
-    status, _, err = baseline(capsys, tmp_path / "x", 1, "--prune-threshold", "-1")
+    status, _, err = baseline(capsys, tmp_path / "x", 1, "--algorithm", "cfr",
+                              "--prune-threshold", "-1")
     assert status == 2 and err.count("\n") == 1 and "es-mccfr only" in err
     status, _, err = baseline(capsys, tmp_path / "y", 1, "--algorithm", "dcfr", "--updates",
                               "reference")
     assert status == 2 and err.count("\n") == 1 and "only with --algorithm cfr" in err
+    # --updates reference alone makes a cfr run (the default algorithm is es-mccfr)
+    assert baseline(capsys, tmp_path / "z", 1, "--updates", "reference")[0] == 0
+    settings = json.loads((tmp_path / "z" / "run.json").read_text())["settings"]
+    assert settings["algorithm"] == "cfr" and settings["updates"] == "reference"
 
 
 def test_end_iteration_weights_the_average_like_the_variant():

@@ -23,7 +23,7 @@ def baseline(tmp_path_factory):
     root = tmp_path_factory.mktemp("bootstrap")
     run = root / "baseline"
     assert run_cli("train", "baseline", "--run", str(run), "--iterations", "1", "--seed", "2",
-                   "--no-progress") == 0
+                   "--algorithm", "cfr", "--no-progress") == 0
     strategy = root / "baseline.strategy"
     assert run_cli("export", "--run", str(run), "--out", str(strategy)) == 0
     return run, strategy

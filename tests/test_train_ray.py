@@ -36,7 +36,8 @@ def ray_session():
 
 def baseline(capsys, run, iterations, *extra):
     return run_cli(capsys, ["train", "baseline", "--run", run, "--iterations", iterations,
-                            "--seed", SEED, "--batch", 2, "--no-progress", *extra])
+                            "--seed", SEED, "--batch", 2, "--algorithm", "cfr", "--no-progress",
+                            *extra])
 
 
 def same_run(a, b):
@@ -51,7 +52,8 @@ def local_run(tmp_path_factory):
     """3 deals of seed 2 at batch 2 on one local thread: the reference table."""
     run = tmp_path_factory.mktemp("ray") / "local"
     assert main(["train", "baseline", "--run", str(run), "--iterations", "3", "--seed",
-                 str(SEED), "--batch", "2", "--no-progress", "--workers", "1"]) == 0
+                 str(SEED), "--batch", "2", "--algorithm", "cfr", "--no-progress",
+                 "--workers", "1"]) == 0
     return str(run)
 
 
@@ -81,7 +83,7 @@ def test_the_bootstrap_stage_on_ray_equals_one_local_worker(ray_session, local_r
 
 
 def test_a_worker_killed_mid_batch_changes_nothing(ray_session, local_run, tmp_path):
-    stage = functools.partial(baseline_stage, SEED, 2)
+    stage = functools.partial(baseline_stage, SEED, 2, "simultaneous", "cfr")
     executor = RayBatches(stage, workers=2, checksum_every=1)
     killed = []
 
@@ -111,7 +113,8 @@ def test_a_stopped_driver_resumes_bit_for_bit(ray_session, tmp_path, capsys):
     out_file, err_file = open(tmp_path / "out", "w"), open(tmp_path / "err", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "train", "baseline", "--run", str(run),
-         "--iterations", "400", "--batch", "2", "--seed", str(SEED), "--no-progress",
+         "--iterations", "400", "--batch", "2", "--seed", str(SEED), "--algorithm", "cfr",
+         "--no-progress",
          "--checkpoint-every", "0.01", "--ray", ray_session, "--workers", "2"],
         stdout=out_file, stderr=err_file, text=True)  # files: a full pipe would block it
     log = run / "log.csv"

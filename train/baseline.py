@@ -12,7 +12,9 @@ from abstraction.setback.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 from train.runner import Stage
 
 STAGE = "baseline"
-DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "cfr"}
+# es-mccfr won bench/race.py (issue 11): the strongest player per CPU-minute from an empty
+# table; cfr (the reference's algorithm) stays one --algorithm away.
+DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "es-mccfr"}
 
 
 UPDATES = ("simultaneous", "reference")
@@ -57,7 +59,7 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
 
 
 def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",
-                   algorithm: str = "cfr", sampling=None) -> Stage:
+                   algorithm: str = DEFAULTS["algorithm"], sampling=None) -> Stage:
     """The baseline `Stage` for a seed, batch size, update rule and algorithm (the settings
     that fix its results)."""
     from train.setback_game import GAME
