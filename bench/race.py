@@ -154,7 +154,7 @@ def evaluate(rows: list[dict], args) -> None:
     for row in rows:
         old = played.get((row["algorithm"], row["minutes"]), {})
         if old.get("games") == args.games:
-            row.update({k: old[k] for k in ("vs_heuristic", "vs_cfr") if k in old})
+            row.update({k: old[k] for k in ("vs_heuristic", "vs_cfr", "games") if k in old})
             continue
         db = database_of(row, args.out)
         start = time.perf_counter()
