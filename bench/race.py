@@ -203,6 +203,7 @@ def plot(rows: list[dict], path: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    colors = {a: f"C{i}" for i, a in enumerate(ALGORITHMS)}  # one color per entrant, both sides
     for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
         mine = [r for r in rows if r["algorithm"] == algorithm]
         for axis, field in ((left, "vs_heuristic"), (right, "vs_cfr")):
@@ -213,7 +214,8 @@ def plot(rows: list[dict], path: str) -> None:
             y = [100 * r[field]["win_rate"] for r in have]
             err = [[100 * (r[field]["win_rate"] - r[field]["ci_low"]) for r in have],
                    [100 * (r[field]["ci_high"] - r[field]["win_rate"]) for r in have]]
-            axis.errorbar(x, y, yerr=err, marker="o", capsize=3, label=algorithm)
+            axis.errorbar(x, y, yerr=err, marker="o", capsize=3, label=algorithm,
+                          color=colors[algorithm])
     left.axhline(65, color="grey", linestyle=":", linewidth=1)
     left.axhline(70, color="grey", linestyle="--", linewidth=1)
     right.axhline(50, color="grey", linestyle=":", linewidth=1)
