@@ -1,5 +1,5 @@
 """`setback-cfr bid-tables`: count what the auction says about the hands from self-play deals
-(`search/bid_tables.py`), and show one sequence's tables as text and a PNG heatmap."""
+(`play/bid_tables.py`), and show one sequence's tables as text and a PNG heatmap."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def build(args) -> int:
     import time
 
     from play.player_spec import PlayerSpecError, make_player
-    from search.bid_tables import BidTables
+    from play.bid_tables import BidTables
 
     spec = args.bidders.strip()
     if spec.lower().startswith(("pimc", "pimc-pi")):
@@ -129,7 +129,7 @@ def show(args) -> int:
 
     import numpy as np
 
-    from search.bid_tables import (
+    from play.bid_tables import (
         BidTables, BidTablesError, parse_sequence, sequence_info, sequence_text)
 
     if not os.path.isfile(args.show):
