@@ -16,7 +16,11 @@ and the cards seen), voids (also the voids shown: what pimc samples) and policy 
 worlds weighted by the policy's probability of the moves seen: what pimc-pi uses). Reported per
 belief: the mean log-likelihood of the true hands (nats, higher is better), the accuracy of
 "who holds card c" over the cards the other seats hold, and the mean probability given to the
-true holder; and the policy weights' effective sample size."""
+true holder; and the policy weights' effective sample size. With --tables FILE (bid tables,
+`setback-cfr bid-tables`) two more: tables (the worlds drawn from the tables' belief given the
+auction and the pitch; exact log-likelihood) and tables+policy (those worlds weighted by the
+policy's probability of the moves after the pitch). --first-trick judges positions of the first
+trick only (1 to 3 cards played)."""
 
 
 def register(subparsers) -> None:
@@ -36,6 +40,10 @@ def register(subparsers) -> None:
                         help="worlds sampled per belief and position (default 100)")
     parser.add_argument("--floor", type=positive_probability, default=0.01, metavar="P",
                         help="probability floor of an observed move (default 0.01)")
+    parser.add_argument("--tables", metavar="FILE",
+                        help="bid tables file: add the tables and tables+policy beliefs")
+    parser.add_argument("--first-trick", action="store_true",
+                        help="judge positions of the first trick only (1-3 cards played)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
 
@@ -49,9 +57,15 @@ def run(args) -> int:
         raise UserError("--policy must be db:PATH or strategy:PATH[,PATH...]")
     if not 0.0 < args.floor <= 1.0:
         raise UserError("--floor must be in (0, 1]")
+    if args.tables is not None:
+        import os
+
+        if not os.path.isfile(args.tables):
+            raise UserError(f"--tables {args.tables!r}: no such bid tables file")
     try:
         result = evaluate(args.policy, args.positions, args.seed, args.worlds, args.floor,
-                          progress=not args.json)
+                          progress=not args.json, tables=args.tables,
+                          first_trick=args.first_trick)
     except PlayerSpecError as exc:
         raise UserError(str(exc)) from None
     print(json.dumps(result) if args.json else format_table(result))

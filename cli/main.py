@@ -30,6 +30,7 @@ SUBCOMMAND_MODULES = (
     "cli.serve",
     "cli.solve_deal",
     "cli.inference",
+    "cli.bid_tables",
 )
 
 

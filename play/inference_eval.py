@@ -8,7 +8,11 @@ been played; the seat to act there is the observer. Three beliefs about the othe
   sizes (the voids shown ignored);
 - voids: the same, also respecting the voids shown (what `pimc` samples);
 - policy: the voids belief reweighted by the policy's probability of the other seats' moves
-  (what `pimc-pi` uses; `search.inference`).
+  (what `pimc-pi` uses; `search.inference`);
+- with bid tables (`tables`): tables, the layouts (voids respected) drawn in proportion to
+  the product of the tables' per-card probabilities given the auction and the pitch (what
+  `pimc:W,tables=FILE` samples; its log-likelihood is exact, `search/bid_tables.py`), and tables+policy, those worlds weighted by
+  the policy's probability of the moves after the pitch only (the auction is the tables').
 For each, over the positions: the mean log-likelihood (nats) of the true layout (exact for the
 two uniform beliefs, the log of one over the number of layouts; for the policy belief the
 importance estimate log L(truth) - log(mean L over the sampled worlds) added to the voids
@@ -32,18 +36,21 @@ from games.setback.view import SeatView
 from search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight
 from search.inference import cards_played_by, normalized
 from search.pimc import WorldSearch
+from play.pimc import TABLES_SKIP
 from search.sampler import log_layouts
 
 BELIEFS = ("uniform", "voids", "policy")
+TABLES_BELIEFS = ("tables", "tables+policy")
 
 
-def self_play_position(player, seed: int, index: int, rng):
-    """(state, dealer, history) of a random position of deal `index`, or None (all passed)."""
+def self_play_position(player, seed: int, index: int, rng, first_trick: bool = False):
+    """(state, dealer, history) of a random position of deal `index`, or None (all passed);
+    with `first_trick`, a position of the first trick after the pitch (1..3 cards played)."""
     from play.tournament import deal_state
 
     dealer = index % 4
     state = deal_state(np.uint64(stream_seed(seed, index)), 0)
-    target = int(rng.integers(1, 24))
+    target = int(rng.integers(1, 4 if first_trick else 24))
     history: list[int] = []
     while state[S.PHASE] != S.PHASE_OVER:
         if state[S.PHASE] == S.PHASE_PLAY and bin(int(state[S.PLAYED])).count("1") == target:
@@ -74,19 +81,24 @@ def holder_scores(hands: np.ndarray, weights: np.ndarray, truth: np.ndarray, sea
 
 
 def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
-             floor: float = DEFAULT_FLOOR, progress: bool = False) -> dict:
-    """The inference table (module docstring) over `positions` self-play positions."""
+             floor: float = DEFAULT_FLOOR, progress: bool = False, tables: str | None = None,
+             first_trick: bool = False) -> dict:
+    """The inference table (module docstring) over `positions` self-play positions; `tables`:
+    a bid tables file adds the tables beliefs; `first_trick`: positions of the first trick."""
     from play.player_spec import make_player
     from play.policy_model import PolicyModel
+    from play.bid_tables import load_belief
 
+    belief = load_belief(tables) if tables else None
+    beliefs = BELIEFS + (TABLES_BELIEFS if belief is not None else ())
     player = make_player(policy_spec, seed)
     model = PolicyModel(player.db, player.use_bootstrap)
     search = WorldSearch(seed)
     rng = np.random.default_rng(seed)
-    sums = {b: {"loglik": 0.0, "judged": 0, "correct": 0, "mass": 0.0} for b in BELIEFS}
-    ess, done, index = [], 0, 0
+    sums = {b: {"loglik": 0.0, "judged": 0, "correct": 0, "mass": 0.0} for b in beliefs}
+    ess, ess_tables, done, index = [], [], 0, 0
     while done < positions:
-        found = self_play_position(player, seed, index, rng)
+        found = self_play_position(player, seed, index, rng, first_trick)
         index += 1
         if found is None:
             continue
@@ -108,11 +120,25 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
         truth_w = log_weight(truth, played, history, seat, model, dealer, (0, 0), floor)
         lls = {"uniform": -float(log_layouts(view, seat, False)), "voids": voids_ll,
                "policy": voids_ll + truth_w - log_mean}
-        for belief, hands, w in (("uniform", uniform, flat), ("voids", voided, flat),
-                                 ("policy", voided, weights)):
+        judged_sets = [("uniform", uniform, flat), ("voids", voided, flat),
+                       ("policy", voided, weights)]
+        if belief is not None:
+            drawn = belief.sample(view, seat, worlds, search.rng)
+            lls["tables"] = belief.loglik(view, seat, truth)
+            log_t = np.array([log_weight(row, played, history, seat, model, dealer, (0, 0),
+                                         floor, TABLES_SKIP) for row in drawn])
+            weights_t = normalized(log_t)
+            ess_tables.append(effective_sample_size(weights_t))
+            top_t = float(np.max(log_t))
+            truth_t = log_weight(truth, played, history, seat, model, dealer, (0, 0), floor,
+                                 TABLES_SKIP)
+            lls["tables+policy"] = (lls["tables"] + truth_t - top_t
+                                    - math.log(float(np.mean(np.exp(log_t - top_t)))))
+            judged_sets += [("tables", drawn, flat), ("tables+policy", drawn, weights_t)]
+        for belief_name, hands, w in judged_sets:
             judged, correct, mass = holder_scores(hands, w, truth, seat)
-            entry = sums[belief]
-            entry["loglik"] += lls[belief]
+            entry = sums[belief_name]
+            entry["loglik"] += lls[belief_name]
             entry["judged"] += judged
             entry["correct"] += correct
             entry["mass"] += mass
@@ -122,32 +148,40 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     if progress:
         print("\r", end="", file=sys.stderr)
     table = {}
-    for belief in BELIEFS:
-        e = sums[belief]
-        table[belief] = {
+    for name in beliefs:
+        e = sums[name]
+        table[name] = {
             "loglik": e["loglik"] / max(done, 1),
             "accuracy": e["correct"] / max(e["judged"], 1),
             "p_true_holder": e["mass"] / max(e["judged"], 1),
         }
     return {"policy": policy_spec, "positions": done, "seed": seed, "worlds": worlds,
-            "floor": floor, "beliefs": table,
+            "floor": floor, "beliefs": table, "tables": tables, "first_trick": first_trick,
             "ess_mean": float(np.mean(ess)) if ess else 0.0,
             "ess_median": float(np.median(ess)) if ess else 0.0,
+            "ess_tables_policy_mean": float(np.mean(ess_tables)) if ess_tables else None,
             "model_lookups": model.lookups, "model_missing": model.missing}
 
 
 def format_table(result: dict) -> str:
     """The inference table as text."""
-    lines = [f"inference: {result['positions']} self-play positions of {result['policy']}, "
-             f"seed {result['seed']}, {result['worlds']} worlds, floor {result['floor']}",
-             f"  {'belief':8} {'log-lik (nats)':>15} {'holder accuracy':>16} "
+    where = "first-trick" if result.get("first_trick") else "self-play"
+    lines = [f"inference: {result['positions']} {where} positions of {result['policy']}, "
+             f"seed {result['seed']}, {result['worlds']} worlds, floor {result['floor']}"
+             + (f", tables {result['tables']}" if result.get("tables") else ""),
+             f"  {'belief':13} {'log-lik (nats)':>15} {'vs uniform':>11} {'holder accuracy':>16} "
              f"{'P(true holder)':>15}"]
-    for belief in BELIEFS:
-        row = result["beliefs"][belief]
-        lines.append(f"  {belief:8} {row['loglik']:15.2f} {100 * row['accuracy']:15.1f}% "
+    base = result["beliefs"]["uniform"]["loglik"]
+    for belief, row in result["beliefs"].items():
+        cut = f"{100 * (1 - row['loglik'] / base):+10.1f}%" if base else f"{'':>11}"
+        lines.append(f"  {belief:13} {row['loglik']:15.2f} {cut} {100 * row['accuracy']:15.1f}% "
                      f"{row['p_true_holder']:15.3f}")
     lines.append(f"  policy weights' effective sample size: mean {result['ess_mean']:.1f}, "
                  f"median {result['ess_median']:.1f} of {result['worlds']}")
+    if result.get("ess_tables_policy_mean") is not None:
+        lines.append(f"  tables+policy weights' effective sample size: mean "
+                     f"{result['ess_tables_policy_mean']:.1f} of {result['worlds']}")
+    lines.append("  (vs uniform: the cut in log-loss, -log-lik, against the uniform belief)")
     lines.append(f"  policy keys looked up {result['model_lookups']:,}, "
                  f"missing {result['model_missing']:,} (counted as uniform)")
     return "\n".join(lines)

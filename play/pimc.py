@@ -10,9 +10,16 @@ that the policy would have made the other seats' moves seen so far (`search.infe
 `play.policy_model`); that needs the deal's history in the view (`SeatView.history`, which the
 tournament supplies); without it the weights are uniform.
 
-Spec strings: `pimc[:WORLDS][,bid=SPEC]` and `pimc-pi[:WORLDS]:POLICY[,bid=SPEC]`, POLICY being
-`db:PATH` or `strategy:PATH[,PATH...]`; WORLDS defaults to 20; the bidding defaults to the
-policy's player for `pimc-pi` and to the heuristic for `pimc`.
+Bid tables (`,tables=FILE`, `play/bid_tables.py`, `search/bid_tables.py`): once trump is set, the worlds are drawn
+from the tables' belief about the hidden cards given the auction and the pitch (constructively,
+exactly, respecting the hand sizes and voids) instead of uniformly; the pitch decision itself
+still samples uniformly. With `pimc-pi` the policy then weights only the moves after the pitch,
+so the auction's evidence is not counted twice.
+
+Spec strings: `pimc[:WORLDS][,tables=FILE][,bid=SPEC]` and
+`pimc-pi[:WORLDS]:POLICY[,tables=FILE][,bid=SPEC]`, POLICY being `db:PATH` or
+`strategy:PATH[,PATH...]`; WORLDS defaults to 20; the bidding defaults to the policy's player
+for `pimc-pi` and to the heuristic for `pimc`.
 """
 
 from __future__ import annotations
@@ -20,10 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 from games.setback import state as S
+from search.bid_tables import applies
 from search.inference import DEFAULT_FLOOR, log_weights, normalized
 from search.pimc import WorldSearch
 
 DEFAULT_WORLDS = 20
+TABLES_SKIP = 5  # the four bids and the pitch: the bid tables' evidence
 
 
 class PimcPlayer:
@@ -31,7 +40,7 @@ class PimcPlayer:
     weights the worlds (policy-based inference)."""
 
     def __init__(self, worlds: int = DEFAULT_WORLDS, bidder=None, model=None, seed: int = 0,
-                 floor: float = DEFAULT_FLOOR, name: str | None = None):
+                 floor: float = DEFAULT_FLOOR, name: str | None = None, tables=None):
         if worlds < 1:
             raise ValueError("a PIMC player needs at least one world")
         if bidder is None:
@@ -41,6 +50,7 @@ class PimcPlayer:
         self.worlds = int(worlds)
         self.bidder = bidder
         self.model = model
+        self.tables = tables  # a search.bid_tables.TablesBelief, or None
         self.floor = float(floor)
         self.search = WorldSearch(seed)
         self.name = name or (f"pimc-pi:{worlds}" if model is not None else f"pimc:{worlds}")
@@ -64,18 +74,23 @@ class PimcPlayer:
 
     def move_values(self, view) -> tuple[np.ndarray, np.ndarray]:
         """(legal moves, their weighted mean value over the sampled worlds)."""
-        hands = self.search.sample(view.state, view.seat, self.worlds)
+        use_tables = self.tables is not None and applies(view.state)
+        if use_tables:
+            hands = self.tables.sample(view.state, view.seat, self.worlds, self.search.rng)
+        else:
+            hands = self.search.sample(view.state, view.seat, self.worlds)
         moves, values = self.search.values(view.state, view.seat, hands)
-        weights = self.weights(view, hands)
+        weights = self.weights(view, hands, TABLES_SKIP if use_tables else 0)
         return moves, weights @ values
 
-    def weights(self, view, hands: np.ndarray) -> np.ndarray:
-        """Normalized world weights: uniform, or the policy's when a model and history exist."""
+    def weights(self, view, hands: np.ndarray, skip: int = 0) -> np.ndarray:
+        """Normalized world weights: uniform, or the policy's when a model and history exist
+        (the first `skip` moves of the history not scored)."""
         history = getattr(view, "history", ())
         if self.model is None or not history:
             return np.full(hands.shape[0], 1.0 / hands.shape[0])
         log_w = log_weights(hands, history, view.seat, self.model, view.dealer, view.score,
-                            self.floor)
+                            self.floor, skip)
         return normalized(log_w)
 
     def close(self) -> None:
@@ -88,6 +103,13 @@ def make_pimc_player(text: str, seed: int = 0):
     """The PIMC player of a spec string (module docstring); bad specs raise PlayerSpecError."""
     from play.player_spec import PlayerSpecError, make_player
 
+    name = text.strip()
+    tables = None
+    if ",tables=" in text:
+        head, _, rest = text.partition(",tables=")
+        path, bid_sep, after = rest.partition(",bid=")
+        text = head + (",bid=" + after if bid_sep else "")
+        tables = load_tables(path.strip(), name)
     body, sep, bid_spec = text.partition(",bid=")
     if sep and not bid_spec.strip():
         raise PlayerSpecError(f"{text!r}: bid= needs a player, as in bid=heuristic")
@@ -118,4 +140,17 @@ def make_pimc_player(text: str, seed: int = 0):
         bidder = make_player(bid_spec.strip(), seed)
     else:
         bidder = policy_player  # None: the heuristic
-    return PimcPlayer(worlds, bidder=bidder, model=model, seed=seed, name=text.strip())
+    return PimcPlayer(worlds, bidder=bidder, model=model, seed=seed, name=name, tables=tables)
+
+
+def load_tables(path: str, spec: str):
+    """The `TablesBelief` of `tables=PATH` in `spec`; a bad path or file is a PlayerSpecError."""
+    from play.bid_tables import BidTablesError, load_belief
+    from play.player_spec import PlayerSpecError
+
+    if not path:
+        raise PlayerSpecError(f"{spec!r}: tables= needs a bid tables file")
+    try:
+        return load_belief(path)
+    except BidTablesError as exc:
+        raise PlayerSpecError(str(exc)) from None

@@ -12,7 +12,8 @@ from __future__ import annotations
 import os
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
-             "pimc[:WORLDS][,bid=SPEC] or pimc-pi[:WORLDS]:POLICY[,bid=SPEC]")
+             "pimc[:WORLDS][,tables=FILE][,bid=SPEC] or "
+             "pimc-pi[:WORLDS]:POLICY[,tables=FILE][,bid=SPEC]")
 
 
 class PlayerSpecError(ValueError):

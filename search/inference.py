@@ -40,18 +40,19 @@ def cards_played_by(history) -> np.ndarray:
 
 
 def log_weight(hands, played, history, observer: int, model, dealer: int = 0,
-               score=(0, 0), floor: float = DEFAULT_FLOOR) -> float:
+               score=(0, 0), floor: float = DEFAULT_FLOOR, skip: int = 0) -> float:
     """Log of the probability of the other seats' moves in `history` under `model`, in the
     world whose current hands are `hands` (by seat); `played` = `cards_played_by(history)`;
     -inf when one of those moves is illegal in the world. `score`: the game score by absolute
-    team (EW, NS) before the deal."""
+    team (EW, NS) before the deal. The first `skip` moves are replayed but not scored (the
+    auction and the pitch, when bid tables account for them: `search/bid_tables.py`)."""
     state = S.new_state()
     S.reset_deal(state, np.asarray(hands, dtype=np.int64) | played)
     total = 0.0
-    for move in history:
+    for index, move in enumerate(history):
         move = int(move)
         seat = int(state[S.TO_ACT])
-        if seat != observer:
+        if seat != observer and index >= skip:
             if not is_legal(state, move):
                 return -math.inf
             team = (dealer + seat) % 2
@@ -62,11 +63,11 @@ def log_weight(hands, played, history, observer: int, model, dealer: int = 0,
 
 
 def log_weights(worlds: np.ndarray, history, observer: int, model, dealer: int = 0,
-                score=(0, 0), floor: float = DEFAULT_FLOOR) -> np.ndarray:
+                score=(0, 0), floor: float = DEFAULT_FLOOR, skip: int = 0) -> np.ndarray:
     """`log_weight` of every world (rows of hands by seat)."""
     played = cards_played_by(history)
-    return np.array([log_weight(row, played, history, observer, model, dealer, score, floor)
-                     for row in worlds], dtype=np.float64)
+    return np.array([log_weight(row, played, history, observer, model, dealer, score, floor,
+                                skip) for row in worlds], dtype=np.float64)
 
 
 def normalized(log_w: np.ndarray) -> np.ndarray:

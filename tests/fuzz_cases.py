@@ -564,6 +564,8 @@ class CliBoundary(Boundary):
             ("solve-deal",): ["solve-deal", deal],
             ("inference",): ["inference", "--policy", f"db:{db}", "--positions", "1",
                              "--worlds", "2"],
+            ("bid-tables",): ["bid-tables", "--bidders", "heuristic", "--deals", "2", "--out",
+                              "bt.tables", "--no-progress"],
             # Two bad settings, so that no single fuzzed value can start a server.
             ("serve",): ["serve", "--games", not_a_file, "--delay-ms", "-1"],
         }
