@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 
 from cfr.atomic_file import atomic_writer, remove_stale_temporaries
@@ -174,3 +175,37 @@ def _check_settings(path: str, doc: dict) -> None:
         raise RunError(f"{path}: the run's seed {seed!r} is not an integer in 0 .. 2**64 - 1")
     if not _is_int(batch) or not 1 <= batch < 2**63:
         raise RunError(f"{path}: the run's batch {batch!r} is not a positive integer")
+    _check_algorithm_settings(path, settings)
+
+
+def _check_algorithm_settings(path: str, settings: dict) -> None:
+    """Refuse (one line) a recorded algorithm, update rule or sampling option that no run can
+    have written (absent ones take their defaults: runs older than the option)."""
+    from train.baseline import UPDATES
+    from train.runner import ALGORITHMS
+
+    algorithm = settings.get("algorithm", "cfr")
+    if algorithm not in ALGORITHMS:
+        raise RunError(f"{path}: the run's algorithm {algorithm!r} is not one of "
+                       f"{', '.join(ALGORITHMS)}")
+    updates = settings.get("updates", UPDATES[0])
+    if updates not in UPDATES:
+        raise RunError(f"{path}: the run's updates {updates!r} is not one of "
+                       f"{', '.join(UPDATES)}")
+    if updates == "reference" and algorithm != "cfr":
+        raise RunError(f"{path}: the run's updates 'reference' go with algorithm cfr only")
+    linear = settings.get("linear_weighting", False)
+    if not isinstance(linear, bool):
+        raise RunError(f"{path}: the run's linear_weighting {linear!r} is not true or false")
+    threshold = settings.get("prune_threshold")
+    if threshold is not None and (not _is_number(threshold) or not math.isfinite(threshold)):
+        raise RunError(f"{path}: the run's prune_threshold {threshold!r} is not a finite "
+                       "number (or null)")
+    chance = settings.get("prune_probability", 0.95)
+    if not _is_number(chance) or not 0.0 <= chance <= 1.0:
+        raise RunError(f"{path}: the run's prune_probability {chance!r} is not a number "
+                       "in [0, 1]")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
