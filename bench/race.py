@@ -15,6 +15,8 @@ command: finished entrants and finished tournaments are read back, not redone.
 
     python bench/race.py                                    # 30 CPU-min per entrant
     python bench/race.py --minutes 15 --snapshots 2,5,10,15 --algorithms cfr,es-mccfr
+    python bench/race.py --minutes 120 --snapshots 20,40,60,90,120 --algorithms es-mccfr \
+        --without-cfr                                       # one entrant, two CPU-hours
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ def parse_args(argv=None):
                         "2,5,10,20,30 cut at --minutes, plus --minutes itself)")
     parser.add_argument("--algorithms", default=",".join(ALGORITHMS),
                         help=f"entrants, comma-separated (default {','.join(ALGORITHMS)}); "
-                        "cfr is always trained (the others play its snapshots)")
+                        "cfr is trained too unless --without-cfr (the others play its "
+                        "snapshots)")
     parser.add_argument("--games", type=int, default=1000,
                         help="duplicate pairs per tournament (default 1000: 2,000 games)")
     parser.add_argument("--parallel", type=int, default=2,
@@ -49,6 +52,9 @@ def parse_args(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
     parser.add_argument("--batch", type=int, default=1,
                         help="--batch of every entrant (default 1)")
+    parser.add_argument("--without-cfr", action="store_true",
+                        help="do not train vanilla cfr beside the entrants, and play no games "
+                        "against its snapshots (a long run of one entrant)")
     parser.add_argument("--linear-weighting", action="store_true",
                         help="es-mccfr entrant with linear weighting")
     parser.add_argument("--out", default="race-out", help="directory (default ./race-out)")
@@ -57,7 +63,7 @@ def parse_args(argv=None):
     bad = [a for a in args.algorithms if a not in ALGORITHMS]
     if bad:
         parser.error(f"unknown algorithm {bad[0]!r} (choose from {', '.join(ALGORITHMS)})")
-    if "cfr" not in args.algorithms:
+    if "cfr" not in args.algorithms and not args.without_cfr:
         args.algorithms.insert(0, "cfr")
     if args.snapshots is None:
         marks = [m for m in (2, 5, 10, 20, 30) if m < args.minutes] + [args.minutes]
@@ -224,7 +230,8 @@ def plot(rows: list[dict], path: str) -> None:
     for axis in (left, right):
         axis.set_xlabel("CPU minutes of training (baseline only)")
         axis.grid(alpha=0.3)
-        axis.legend()
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend()
     left.set_ylabel("win rate %, duplicate, 95% interval")
     fig.tight_layout()
     fig.savefig(path)
