@@ -46,12 +46,13 @@ def run(args) -> int:
     if not 0 <= args.seed < 2**64:
         raise UserError("--seed must be a non-negative integer (below 2**64)")
     stats = np.zeros(R.STAT_SIZE, dtype=np.int64)
-    R.simulate_games(args.seed, 0, 1, 1, np.zeros(R.STAT_SIZE, dtype=np.int64))  # compile first
+    seed = np.uint64(args.seed)  # one signature for every seed (a Python int >= 2**63 is not int64)
+    R.simulate_games(seed, 0, 1, 1, np.zeros(R.STAT_SIZE, dtype=np.int64))  # compile first
     start = time.perf_counter()
     with tqdm(total=args.games, unit="game", disable=args.no_progress, leave=False) as bar:
         for first in range(0, args.games, CHUNK):
             count = min(CHUNK, args.games - first)
-            R.simulate_games(args.seed, first, count, args.max_deals, stats)
+            R.simulate_games(seed, first, count, args.max_deals, stats)
             bar.update(count)
     seconds = time.perf_counter() - start
     report = summarize(stats, seconds)

@@ -49,7 +49,7 @@ def self_play_position(player, seed: int, index: int, rng, first_trick: bool = F
     from play.tournament import deal_state
 
     dealer = index % 4
-    state = deal_state(np.uint64(stream_seed(seed, index)), 0)
+    state = deal_state(np.uint64(stream_seed(np.uint64(seed), np.uint64(index))), 0)
     target = int(rng.integers(1, 4 if first_trick else 24))
     history: list[int] = []
     while state[S.PHASE] != S.PHASE_OVER:

@@ -78,7 +78,7 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
     reseeded first from (seed, game, A/B), the same in both games of a duplicate pair.
     """
     a, b = players
-    game_seed = np.uint64(stream_seed(seed, game))
+    game_seed = np.uint64(stream_seed(np.uint64(seed), np.uint64(game)))
     for index, player in enumerate((a, b)):
         if hasattr(player, "seed"):
             player.seed(int(stream_seed(game_seed, PLAYER_SEED_BASE + index)))

@@ -78,6 +78,21 @@ def test_deterministic_and_independent_of_workers():
     assert not np.array_equal(one, other)
 
 
+def test_seeds_up_to_two_to_the_64_are_played():
+    """A seed of 2**63 or more is a valid uint64 seed. The fuzzer found it overflowing: once
+    `stream_seed` has been compiled for Python ints (int64), numba may convert a big Python int
+    to that signature rather than compile a uint64 one, so callers pass numpy uint64."""
+    from games.rng import stream_seed
+
+    stream_seed(1, 2), stream_seed(np.uint64(1), np.uint64(2))  # both signatures compiled
+    players = (RandomPlayer(), HeuristicPlayer())
+    rows = {seed: T.run_tournament(players, 4, seed=seed, progress=False)
+            for seed in (2**63, 2**64 - 1)}
+    again = T.run_tournament(players, 4, seed=2**64 - 1, progress=False)
+    assert np.array_equal(rows[2**64 - 1], again)
+    assert not np.array_equal(rows[2**63], rows[2**64 - 1])
+
+
 def test_abandoned_games_are_counted():
     rows = T.run_tournament((RandomPlayer(), RandomPlayer()), 10, seed=0, max_deals=2,
                             progress=False)
