@@ -208,7 +208,11 @@ def plot(rows: list[dict], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5), sharey=True)
+    against_cfr = any(r.get("vs_cfr") for r in rows)  # no right panel with --without-cfr
+    panels = 2 if against_cfr else 1
+    fig, axes = plt.subplots(1, panels, figsize=(6 * panels + 0.5 * (2 - panels), 4.5),
+                             sharey=True, squeeze=False)
+    left, right = axes[0][0], axes[0][-1]
     colors = {a: f"C{i}" for i, a in enumerate(ALGORITHMS)}  # one color per entrant, both sides
     for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
         mine = [r for r in rows if r["algorithm"] == algorithm]
@@ -224,10 +228,11 @@ def plot(rows: list[dict], path: str) -> None:
                           color=colors[algorithm])
     left.axhline(65, color="grey", linestyle=":", linewidth=1)
     left.axhline(70, color="grey", linestyle="--", linewidth=1)
-    right.axhline(50, color="grey", linestyle=":", linewidth=1)
     left.set_title("against the heuristic (targets 65%, 70%)")
-    right.set_title("against vanilla cfr's snapshot of the same CPU time")
-    for axis in (left, right):
+    if against_cfr:
+        right.axhline(50, color="grey", linestyle=":", linewidth=1)
+        right.set_title("against vanilla cfr's snapshot of the same CPU time")
+    for axis in dict.fromkeys((left, right)):
         axis.set_xlabel("CPU minutes of training (baseline only)")
         axis.grid(alpha=0.3)
         if axis.get_legend_handles_labels()[0]:
