@@ -33,7 +33,7 @@ from games.rng import stream_seed
 from games.setback import state as S
 from games.setback.rules import apply_move
 from games.setback.view import SeatView
-from search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight
+from search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight, log_weights
 from search.inference import cards_played_by, normalized
 from search.pimc import WorldSearch
 from play.pimc import TABLES_SKIP
@@ -80,6 +80,19 @@ def holder_scores(hands: np.ndarray, weights: np.ndarray, truth: np.ndarray, sea
     return judged, correct, mass
 
 
+def reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, history, seat: int,
+               model, dealer: int, floor: float, skip: int = 0) -> tuple[float, np.ndarray]:
+    """A belief reweighted by the policy: (the importance estimate of the truth's
+    log-likelihood, prior_ll + log L(truth) - log(mean L over `drawn`), and the normalized
+    weights of `drawn`); the first `skip` moves of `history` are not scored."""
+    log_w = log_weights(drawn, history, seat, model, dealer, (0, 0), floor, skip)
+    top = float(np.max(log_w))
+    log_mean = top + math.log(float(np.mean(np.exp(log_w - top))))
+    played = cards_played_by(history)
+    truth_w = log_weight(truth, played, history, seat, model, dealer, (0, 0), floor, skip)
+    return prior_ll + truth_w - log_mean, normalized(log_w)
+
+
 def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
              floor: float = DEFAULT_FLOOR, progress: bool = False, tables: str | None = None,
              first_trick: bool = False) -> dict:
@@ -108,32 +121,21 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
         truth = np.array([state[S.HAND + s] for s in range(4)], dtype=np.int64)
         uniform = search.sample(view, seat, worlds, voids=False)
         voided = search.sample(view, seat, worlds, voids=True)
-        played = cards_played_by(history)
-        log_w = np.array([log_weight(row, played, history, seat, model, dealer, (0, 0), floor)
-                          for row in voided])
-        weights = normalized(log_w)
-        ess.append(effective_sample_size(weights))
         flat = np.full(worlds, 1.0 / worlds)
         voids_ll = -float(log_layouts(view, seat, True))
-        top = float(np.max(log_w))
-        log_mean = top + math.log(float(np.mean(np.exp(log_w - top))))
-        truth_w = log_weight(truth, played, history, seat, model, dealer, (0, 0), floor)
+        policy_ll, weights = reweighted(voids_ll, voided, truth, history, seat, model, dealer,
+                                        floor)
+        ess.append(effective_sample_size(weights))
         lls = {"uniform": -float(log_layouts(view, seat, False)), "voids": voids_ll,
-               "policy": voids_ll + truth_w - log_mean}
+               "policy": policy_ll}
         judged_sets = [("uniform", uniform, flat), ("voids", voided, flat),
                        ("policy", voided, weights)]
         if belief is not None:
             drawn = belief.sample(view, seat, worlds, search.rng)
             lls["tables"] = belief.loglik(view, seat, truth)
-            log_t = np.array([log_weight(row, played, history, seat, model, dealer, (0, 0),
-                                         floor, TABLES_SKIP) for row in drawn])
-            weights_t = normalized(log_t)
+            lls["tables+policy"], weights_t = reweighted(
+                lls["tables"], drawn, truth, history, seat, model, dealer, floor, TABLES_SKIP)
             ess_tables.append(effective_sample_size(weights_t))
-            top_t = float(np.max(log_t))
-            truth_t = log_weight(truth, played, history, seat, model, dealer, (0, 0), floor,
-                                 TABLES_SKIP)
-            lls["tables+policy"] = (lls["tables"] + truth_t - top_t
-                                    - math.log(float(np.mean(np.exp(log_t - top_t)))))
             judged_sets += [("tables", drawn, flat), ("tables+policy", drawn, weights_t)]
         for belief_name, hands, w in judged_sets:
             judged, correct, mass = holder_scores(hands, w, truth, seat)
