@@ -1,9 +1,9 @@
 """Bid-inference tables: what the auction (and the bidder's pitch) says about the hands,
 counted from self-play deals (the Setback counterpart of AI Factory's Spades bidding tables).
 
-Counting. Deal i of a build is `deal_state(stream_seed(seed, i), 0)`'s deal (the tournament's
-deals); the auction is bid by one player spec at all four seats, at game score 0-0, and the high
-bidder then pitches (its first card fixes trump). For every deal:
+Counting. Deal i of a build is `play.tournament.deal_state(seed, i)` (dealt from the stream
+`stream_seed(seed, i)`); the auction is bid by one player spec at all four seats, at game
+score 0-0, and the high bidder then pitches (its first card fixes trump). For every deal:
 - the bid sequence `seq` = sum of code(bid of the k-th bidder) * 4**k, k = 0..3 in auction order
   (dealer's left first, dealer last), code P=0, Two=1, Three=2, Four=3 (256 slots; illegal ones
   never occur);
@@ -63,10 +63,8 @@ from games.setback.state import (
     HIGH_BIDDER,
     TO_ACT,
     deal_hands,
-    random_deal,
     reset_deal,
     shuffle_top,
-    new_state,
 )
 
 MAGIC = "setback-cfr/bid-tables"
@@ -318,8 +316,9 @@ def play_auction(player, seed: int, index: int):
     """Deal `index` of `seed` bid (and pitched) by `player` at all four seats through its
     Python interface: (dealt hands by seat, sequence, bidder or -1, pitch card or -1)."""
     from games.setback.view import SeatView
+    from play.tournament import deal_state
 
-    state = _deal(seed, index)
+    state = deal_state(seed, index)
     if hasattr(player, "seed"):
         player.seed(int(stream_seed(np.uint64(seed), np.uint64(index))))
     seq = 0
@@ -336,13 +335,6 @@ def play_auction(player, seed: int, index: int):
     if bidder >= 0:
         pitch = int(player.choose(SeatView.of(state, 0, (0, 0), history)))
     return hands, seq, bidder, pitch
-
-
-def _deal(seed: int, index: int) -> np.ndarray:
-    state = new_state()
-    rng = np.array([stream_seed(np.uint64(seed), np.uint64(index))], dtype=np.uint64)
-    random_deal(rng, state)
-    return state
 
 
 def is_compiled_spec(spec: str) -> bool:
