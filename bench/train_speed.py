@@ -4,7 +4,7 @@ one worker against two.
     python bench/train_speed.py --compare DIR [--first-deals 60] [--seed 2]
                                 [--batch 256] [--empty-deals 128]
                                 [--snapshot RUN_DIR] [--snapshot-deals 4096]
-                                [--ray [ADDRESS]] [--ray-deals 32]
+                                [--ray [ADDRESS]] [--ray-deals N] [--algorithm A]
 
 1. The first `--first-deals` deals of `--seed` from an empty table, one worker, batch 1, in
    this tree and in `--compare` (another checkout, e.g. the previous commit built with
@@ -16,12 +16,14 @@ one worker against two.
    at `--batch`): deals/s and the ratio (target >= 1.8x), and whether both tables agree.
 3. Bytes per info set of the table at the end of each run (target <= 64).
 4. With `--ray`: 1 and 2 local threads against 1 and 2 Ray workers (`train.ray_backend`) at
-   `--batch`, `--ray-deals` deals of `--seed` from an empty table (issue 15's target: Ray with
+   `--batch`, `--ray-deals` deals of `--seed` from an empty table (default 4,096 es-mccfr
+   deals, or 32 of a full-traversal `--algorithm`; issue 15's target: Ray with
    2 workers >= 90 % of 2 threads), the bytes sent per batch and per deal, the driver's merge
    time per batch, and a scaling model for 16, 64 and 256 cores built from those costs.
    Without ADDRESS the bench starts a local Ray with 2 CPUs that the child runs join.
    `--ray` runs part 4 alone.
 
+Parts 2-4 train `--algorithm` (default: the baseline's, es-mccfr; a snapshot keeps its own).
 Every run is a child process (its own peak memory; numba compiled and loaded by a warm-up
 deal of another seed before the clock starts). Speeds are per second of training (the runs'
 own clock: batches and merges, not the final checkpoint write, which a real run pays once
@@ -49,7 +51,10 @@ from train.runner import Trainer
 
 a = json.loads(sys.argv[1])
 tmp = tempfile.mkdtemp()
-warm = Trainer(RunDirectory(tmp + "/warm"), baseline_stage(a["seed"] + 101, 1), workers=1,
+algorithm = a.get("algorithm")
+stage = (lambda seed, batch: baseline_stage(seed, batch, algorithm=algorithm)) if algorithm \
+    else baseline_stage  # an old tree's baseline_stage may not take an algorithm
+warm = Trainer(RunDirectory(tmp + "/warm"), stage(a["seed"] + 101, 1), workers=1,
                checkpoint_every=1e9, show_progress=False)
 warm.run(1)
 run = RunDirectory(tmp + "/run")
@@ -59,13 +64,16 @@ if a.get("snapshot"):
     recorded = run.read_settings()
     seed = recorded["settings"]["seed"]
     run.write_settings("baseline", {**recorded["settings"], "batch": a["batch"]})
+    if "algorithm" in recorded["settings"]:  # a snapshot continues with its own algorithm
+        algorithm = recorded["settings"]["algorithm"]
+        stage = lambda seed, batch: baseline_stage(seed, batch, algorithm=algorithm)
 executor = None
 if a.get("ray"):  # join the bench's Ray; the actors load the compiled pass before the clock
     import functools, ray
     from train.ray_backend import RayBatches
     ray.init(address=a["address"], log_to_driver=False)
-    executor = RayBatches(functools.partial(baseline_stage, seed, a["batch"]), workers=a["ray"])
-trainer = Trainer(run, baseline_stage(seed, a["batch"]), workers=a["workers"],
+    executor = RayBatches(functools.partial(stage, seed, a["batch"]), workers=a["ray"])
+trainer = Trainer(run, stage(seed, a["batch"]), workers=a["workers"],
                   checkpoint_every=1e9, show_progress=False, executor=executor)
 if executor is not None:
     executor.warm(trainer)
@@ -108,9 +116,11 @@ def line(name: str, r: dict, deals: int) -> str:
 
 
 def workers_pair(tree: str, deals: int, batch: int, seed: int, snapshot: str | None,
-                 title: str) -> None:
-    one = child(tree, seed=seed, deals=deals, batch=batch, workers=1, snapshot=snapshot)
-    two = child(tree, seed=seed, deals=deals, batch=batch, workers=2, snapshot=snapshot)
+                 title: str, algorithm: str) -> None:
+    one = child(tree, seed=seed, deals=deals, batch=batch, workers=1, snapshot=snapshot,
+                algorithm=algorithm)
+    two = child(tree, seed=seed, deals=deals, batch=batch, workers=2, snapshot=snapshot,
+                algorithm=algorithm)
     same = (one["infosets"], one["payoff"]) == (two["infosets"], two["payoff"])
     print(f"{title} (batch {batch}, {deals} deals from iteration {one['from']:,})")
     print(line("1 worker", one, deals))
@@ -121,7 +131,8 @@ def workers_pair(tree: str, deals: int, batch: int, seed: int, snapshot: str | N
           f"(target >= 1.8); identical tables: {same}{merge}")
 
 
-def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | None) -> None:
+def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | None,
+                   algorithm: str) -> None:
     """Part 4: local threads against Ray workers, bytes, merge time and the scaling model."""
     import ray
 
@@ -134,10 +145,11 @@ def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | 
     for name, extra in (("1 thread", {"workers": 1}), ("2 threads", {"workers": 2}),
                         ("1 Ray worker", {"workers": 1, "ray": 1, "address": gcs}),
                         ("2 Ray workers", {"workers": 1, "ray": 2, "address": gcs})):
-        runs[name] = child(tree, seed=seed, deals=deals, batch=batch, **extra)
+        runs[name] = child(tree, seed=seed, deals=deals, batch=batch, algorithm=algorithm,
+                           **extra)
     ray.shutdown()
-    print(f"local threads against Ray workers (batch {batch}, {deals} deals of seed {seed} "
-          "from an empty table)")
+    print(f"local threads against Ray workers ({algorithm}, batch {batch}, {deals} deals of "
+          f"seed {seed} from an empty table)")
     for name, r in runs.items():
         print(line(name, r, deals))
     same = len({(r["infosets"], r["payoff"]) for r in runs.values()}) == 1
@@ -201,10 +213,23 @@ def main() -> None:
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                         help="part 4: local threads against Ray workers (a local Ray with 2 "
                         "CPUs, or the cluster at ADDRESS)")
-    parser.add_argument("--ray-deals", type=int, default=32,
-                        help="deals of each part-4 run (32)")
+    parser.add_argument("--ray-deals", type=int, default=None,
+                        help="deals of each part-4 run (default 4096 for es-mccfr, whose deals "
+                        "cost milliseconds; 32 for the full-traversal algorithms)")
+    parser.add_argument("--algorithm", default=None,
+                        help="the baseline algorithm of parts 2-4 (default: the baseline's "
+                        "default, es-mccfr)")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path.insert(0, here)
+    from train.baseline import DEFAULTS
+    from train.runner import ALGORITHMS
+
+    algorithm = args.algorithm or DEFAULTS["algorithm"]
+    if algorithm not in ALGORITHMS:
+        parser.error(f"--algorithm must be one of {', '.join(ALGORITHMS)}")
+    if args.ray_deals is None:
+        args.ray_deals = 4096 if algorithm == "es-mccfr" else 32
     if args.compare:
         n = args.first_deals
         new = child(here, seed=args.seed, deals=n, batch=1, workers=1)
@@ -217,11 +242,12 @@ def main() -> None:
               f" CPU (target >= 4); peak memory {new['peak_rss'] / 2**30:.2f} GiB vs "
               f"{old['peak_rss'] / 2**30:.2f} GiB (target <= 1)")
     if args.ray is not None:
-        ray_comparison(here, args.ray_deals, args.batch, args.seed, args.ray or None)
+        ray_comparison(here, args.ray_deals, args.batch, args.seed, args.ray or None,
+                       algorithm)
         return
     if args.empty_deals:
         workers_pair(here, args.empty_deals, args.batch, args.seed, None,
-                     f"from an empty table, seed {args.seed}")
+                     f"from an empty table, seed {args.seed}", algorithm)
     if args.snapshot:
         with tempfile.TemporaryDirectory() as tmp:  # one copy, so both continue the same
             import shutil
@@ -229,7 +255,7 @@ def main() -> None:
             source = os.path.join(tmp, "snapshot")
             shutil.copytree(args.snapshot, source)
             workers_pair(here, args.snapshot_deals, args.batch, args.seed, source,
-                         f"continuing {args.snapshot}")
+                         f"continuing {args.snapshot}", algorithm)
 
 
 if __name__ == "__main__":

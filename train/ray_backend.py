@@ -5,22 +5,28 @@
 once (one `ray.put` of its arrays, whatever the number of actors on a node) when the actor
 starts. Every batch:
 
-1. the driver hands the batch's episodes out a few at a time (`episodes_per_task`) to
-   whichever actor is free next (one task each at a time), so a few huge deals do not leave
-   the others idle;
+1. the driver hands the batch's episodes out to whichever actor is free next (one task each
+   at a time), so a few huge deals do not leave the others idle; a task holds as many
+   episodes as fill about `task_seconds` at the speed measured so far (one huge young CFR
+   deal; dozens of millisecond es-mccfr deals, whose round trips would otherwise cost more
+   than their traversal), never more than a share of what is left of the batch (guided
+   self-scheduling: the tasks shrink towards the batch's end, so no actor is left last with
+   a long task);
 2. an actor traverses its episodes against its replica, which is the table frozen at the
    batch start, and returns each episode's aggregated entries (`cfr.episode_pass`): offsets,
    meta, the keys of entries new to the table only, and the 2n float64 increments;
 3. the driver merges the episodes in episode order into its own table, exactly as
    `Trainer._run_batch` does (so the table equals `--workers 1`'s bit for bit), and keeps the
-   merged batch as one update bundle (one `ray.put`);
+   batch's changes as one update bundle (one `ray.put`): the keys it inserted and the new
+   values of every info set it touched (`cfr.table_changes`);
 4. the next task given to an actor carries the bundles it has not applied yet; the actor
-   merges them into its replica in the same order, so every replica stays bit-identical to
-   the driver's table (`checksum_every` compares them in tests and debugging).
+   applies them in order (assigning the values: no lookups, no additions), so every replica
+   stays bit-identical to the driver's table (`checksum_every` compares them in tests and
+   debugging).
 
-The table thus travels once; per batch only the merged increments travel, once to each node
-(the object store shares one copy between the actors of a node) and once back from the
-actors to the driver. `figures()` counts those bytes.
+The table thus travels once; per batch the episodes' increments travel once back from the
+actors to the driver, and the batch's changed entries once to each node (the object store
+shares one copy between the actors of a node). `figures()` counts those bytes.
 
 Faults: an actor lost mid-batch (its process killed, its node gone) loses only its episodes in
 flight: they go back to the queue and a fresh actor, started from the driver's table (the
@@ -41,12 +47,15 @@ import numpy as np
 from cfr.episode_pass import VISITS, EpisodeStopped
 from cfr.increment_log import ENTRIES, VALUES, IncrementLog, merge
 from cfr.table import InfoSetTable
+from cfr.table_changes import apply_changes, changes_of
 from train.errors import RunError
 
 #: tasks an actor may have queued or running at once. One: a deal queued behind a huge one on
 #: a busy actor would idle the others at the batch's end (young deals differ ~100x in size);
 #: the round trip it costs (~1 ms) is small beside a deal (tens of ms to seconds)
 IN_FLIGHT = 1
+#: a task's target length: long beside its round trip (~1 ms), short beside a batch
+TASK_SECONDS = 0.05
 
 
 def table_arrays(table: InfoSetTable) -> dict:
@@ -79,33 +88,25 @@ def table_checksum(table: InfoSetTable) -> str:
     return digest.hexdigest()
 
 
-def pack_entries(log: IncrementLog, e0: int, e1: int, v0: int, v1: int) -> tuple:
-    """Entries e0..e1 of a log as compact arrays: (offset, meta, keys of the entries whose
-    offset is -1 only, values); a known key is found by its offset, so its key is not sent."""
-    offset = log.offset[e0:e1].copy()
-    new = offset < 0
-    return offset, log.meta[e0:e1].copy(), log.key[e0:e1][new].copy(), log.values[v0:v1].copy()
+def log_arrays(log: IncrementLog) -> tuple:
+    """The entries of a log as arrays (offset, key, meta, values), for the trip to the
+    driver."""
+    e, v = int(log.counts[ENTRIES]), int(log.counts[VALUES])
+    return log.offset[:e], log.key[:e], log.meta[:e], log.values[:v]
 
 
-def unpack_entries(parts: list[tuple], key_words: int) -> IncrementLog:
-    """One increment log holding the packed entries of `parts`, in order."""
-    offset = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
-    log = IncrementLog(key_words, entries=1, values=1)
-    log.offset = np.ascontiguousarray(offset, dtype=np.int64)
-    log.meta = np.ascontiguousarray(
-        np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.uint8))
-    log.values = np.ascontiguousarray(
-        np.concatenate([p[3] for p in parts]) if parts else np.zeros(0, np.float64))
-    log.key = np.zeros((offset.shape[0], key_words), dtype=np.uint64)
-    if parts:
-        log.key[offset < 0] = np.concatenate([p[2] for p in parts])
-    log.counts[ENTRIES], log.counts[VALUES] = offset.shape[0], log.values.shape[0]
+def log_from_arrays(arrays: tuple) -> IncrementLog:
+    """An increment log holding `log_arrays`' entries (writable copies: Ray's are read-only)."""
+    offset, key, meta, values = arrays
+    log = IncrementLog(key.shape[1], entries=1, values=1)
+    log.offset, log.key, log.meta, log.values = (np.array(a) for a in arrays)
+    log.counts[ENTRIES], log.counts[VALUES] = offset.shape[0], values.shape[0]
     return log
 
 
-def packed_bytes(parts) -> int:
-    """Bytes of the arrays of packed entries."""
-    return sum(a.nbytes for p in parts for a in p)
+def arrays_nbytes(arrays) -> int:
+    """Bytes of a tuple of arrays."""
+    return sum(a.nbytes for a in arrays)
 
 
 class Replica:
@@ -149,26 +150,25 @@ class Replica:
     def _apply(self, updates) -> None:
         from train.runner import end_batch
 
-        for version, last, parts in updates:  # oldest first; those already applied skipped
+        for version, last, changes in updates:  # oldest first; those already applied skipped
             if version == self.version + 1:
-                merge(self.table, unpack_entries(parts, self.table.key_words))
+                apply_changes(self.table, changes)
                 end_batch(self.stage, self.table, last)  # as the driver does after its merge
                 self.version = version
 
     def traverse(self, version: int, episodes: list[int], *updates) -> tuple:
-        """Bring the replica to `version` with `updates`, traverse `episodes` against it;
-        return (episode, root value, packed entries) per episode and the keyed visits."""
+        """Bring the replica to `version` with `updates`, traverse `episodes` (consecutive)
+        against it into one log; return the root values, the log's entries as arrays
+        (`log_arrays`), the keyed visits and the seconds the traversals took."""
         self._apply(updates)
         if self.version != version:
             raise RuntimeError(f"replica at batch {self.version}, the task needs {version}")
-        out = []
+        start = time.perf_counter()
         visits0 = int(self.map.control[VISITS])
-        for t in episodes:
-            self.log.clear()
-            value = self.worker.traverse(self.table, t)
-            e, v = int(self.log.counts[ENTRIES]), int(self.log.counts[VALUES])
-            out.append((t, value, pack_entries(self.log, 0, e, 0, v)))
-        return out, int(self.map.control[VISITS]) - visits0
+        self.log.clear()
+        values = [self.worker.traverse(self.table, t) for t in episodes]
+        return (values, log_arrays(self.log), int(self.map.control[VISITS]) - visits0,
+                time.perf_counter() - start)
 
     def checksum(self, *updates) -> tuple[int, str]:
         """The replica's version and `table_checksum` (after applying `updates`)."""
@@ -199,11 +199,13 @@ class RayBatches:
     while the driver waits for results."""
 
     def __init__(self, stage_factory, address: str | None = None, workers: int | None = None,
-                 episodes_per_task: int = 1, checksum_every: int = 0, ray_init: dict | None = None):
+                 task_seconds: float = TASK_SECONDS, checksum_every: int = 0,
+                 ray_init: dict | None = None):
         self.stage_factory = stage_factory
         self.address = address
         self.workers = workers
-        self.episodes_per_task = max(1, int(episodes_per_task))
+        self.task_seconds = float(task_seconds)
+        self.episode_seconds = None  # measured traversal seconds per episode (a moving mean)
         self.checksum_every = int(checksum_every)
         self.ray_init = ray_init or {}
         self.fault_hook = None
@@ -326,6 +328,13 @@ class RayBatches:
         ref = self.actors[i].traverse.remote(self.version, episodes, *updates)
         in_flight[ref] = (i, episodes)
 
+    def _task_size(self, left: int) -> int:
+        """Episodes for the next task (module docstring, item 1)."""
+        if self.episode_seconds is None:
+            return 1  # nothing measured yet: a young deal may take seconds
+        want = int(self.task_seconds / max(self.episode_seconds, 1e-6))
+        return max(1, min(want, left // (2 * self.workers)))
+
     def _replace(self, i: int) -> None:
         self.ray.kill(self.actors[i])
         self.replaced_actors += 1
@@ -342,7 +351,7 @@ class RayBatches:
                     self._start_actor(i, table_ref)
         queue = deque(range(first, last + 1))
         in_flight: dict = {}  # ObjectRef -> (actor index, episodes)
-        results: dict = {}  # episode -> (root value, packed entries)
+        results: dict = {}  # a task's first episode -> (its episodes, root values, log arrays)
         visits = 0
         while queue or in_flight:
             if self._stop:
@@ -360,8 +369,10 @@ class RayBatches:
                     if not queue:
                         break
                     if busy.get(i, 0) < depth and (depth == 1 or len(queue) > self.workers):
-                        take = [queue.popleft() for _ in range(min(self.episodes_per_task,
-                                                                   len(queue)))]
+                        take = [queue.popleft()]
+                        size = self._task_size(len(queue) + 1)
+                        while queue and len(take) < size and queue[0] == take[-1] + 1:
+                            take.append(queue.popleft())  # consecutive: one log, in order
                         self._submit(i, take, in_flight)
                         busy[i] = busy.get(i, 0) + 1
             if self.fault_hook is not None:
@@ -370,7 +381,7 @@ class RayBatches:
             for ref in ready:
                 i, episodes = in_flight.pop(ref)
                 try:
-                    out, v = ray.get(ref)
+                    values, arrays, v, seconds = ray.get(ref)
                 except ray.exceptions.RayActorError:
                     # The actor is gone: every task it held is lost; retry them on a fresh one
                     lost = [episodes] + [eps for r, (j, eps) in list(in_flight.items())
@@ -384,31 +395,38 @@ class RayBatches:
                     continue
                 self.acked[i] = self.version
                 visits += v
-                for t, value, parts in out:
-                    results[t] = (value, parts)
-                    self.bytes_returned += packed_bytes([parts])
-        return self._merge(first, last, results, visits)
+                per_episode = seconds / len(episodes)
+                self.episode_seconds = per_episode if self.episode_seconds is None \
+                    else 0.8 * self.episode_seconds + 0.2 * per_episode
+                results[episodes[0]] = (episodes, values, arrays)
+                self.bytes_returned += arrays_nbytes(arrays)
+        return self._merge(last, [results[t] for t in sorted(results)], visits)
 
-    def _merge(self, first: int, last: int, results: dict, visits: int) -> list:
+    def _merge(self, last: int, tasks: list, visits: int) -> list:
+        """Merge the batch's tasks (in episode order) into the driver's table, then publish
+        the batch's changes for the replicas; the root values in episode order."""
         trainer = self.trainer
-        parts = [results[t][1] for t in range(first, last + 1)]
-        log = unpack_entries(parts, trainer.progress.table.key_words)
         start = time.perf_counter()
-        merge(trainer.progress.table, log)  # one log, episodes in order: as _run_batch does
-        trainer.end_batch(trainer.progress.table, last)
+        table = trainer.progress.table
+        n_values = table.n_values
+        logs = [log_from_arrays(arrays) for _, _, arrays in tasks]
+        for log in logs:  # the episodes in order, as _run_batch merges them
+            merge(table, log)
+        changes = changes_of(table, logs, n_values)
+        trainer.end_batch(table, last)
         trainer.merge_seconds += time.perf_counter() - start
         trainer.keyed_visits += visits
         self.version += 1
-        self.bundles[self.version] = self.ray.put((self.version, last, parts))
-        self.bundle_nbytes[self.version] = packed_bytes(parts)
+        self.bundles[self.version] = self.ray.put((self.version, last, changes))
+        self.bundle_nbytes[self.version] = arrays_nbytes(changes)
         oldest = min(self.acked.values())  # bundles every replica has applied are dropped
         for v in [v for v in self.bundles if v <= oldest]:
             del self.bundles[v], self.bundle_nbytes[v]
         self.batches += 1
-        self.deals += last - first + 1
+        self.deals += sum(len(episodes) for episodes, _, _ in tasks)
         if self.checksum_every and self.batches % self.checksum_every == 0:
             self.verify_replicas()
-        return [results[t][0] for t in range(first, last + 1)]
+        return [value for _, values, _ in tasks for value in values]
 
     def verify_replicas(self) -> None:
         """Bring every replica up to date and check it equals the driver's table bit for bit."""
