@@ -135,3 +135,20 @@ def test_inference_command(tiny_db, capsys):
     assert status == 0 and "effective sample size" in out
     status, _, err = run_cli(capsys, ["inference", "--policy", "heuristic"])
     assert status == 2 and "--policy must be" in err
+
+
+def test_worlds_solved_on_threads_equal_one_thread():
+    one, three = WorldSearch(9, threads=1), WorldSearch(9, threads=3)
+    compared = 0
+    for seed in range(30):
+        state, history = random_history(300 + seed, 4 + seed % 16)
+        if state[S.PHASE] != S.PHASE_PLAY:
+            continue
+        observer = int(state[S.TO_ACT])
+        view = SeatView.of(state, observer, (0, 0), history).state
+        hands = one.sample(view, observer, 7)  # 7 worlds: uneven shares of 3 threads
+        moves_1, values_1 = one.values(view, observer, hands)
+        moves_3, values_3 = three.values(view, observer, hands)
+        assert np.array_equal(moves_1, moves_3) and np.array_equal(values_1, values_3)
+        compared += 1
+    assert compared >= 10
