@@ -610,8 +610,23 @@ class CliBoundary(Boundary):
             return False
         return action.choices is None or converted in action.choices
 
+    def confined(self, value: str) -> str:
+        """`value`, or, when it names a path outside the working directory that does not
+        exist yet, the same path re-rooted inside it: a command that may create a new path
+        (`train --run /x`) must not create it on the machine running the fuzzer."""
+        try:
+            full = os.path.abspath(value)
+            home = os.path.abspath(self.workdir)
+            outside = os.path.commonpath([full, home]) != home
+            if not outside or os.path.lexists(full):
+                return value
+        except (ValueError, OSError):  # a NUL byte: no path at all
+            return value
+        return os.path.join(self.workdir, "outside", full.lstrip(os.sep))
+
     def check(self, case):
         index, value = case
+        value = self.confined(value)
         path, action = self.targets[index]
         argv = list(self.base[path])
         if action.option_strings:

@@ -160,6 +160,22 @@ def test_conflicting_settings_and_bad_runs_are_one_line(base_run, tmp_path, caps
     assert status == 2 and "not a training run" in err
 
 
+def test_a_directory_of_other_files_is_not_made_a_run(tmp_path, capsys):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_text("mine")
+    for stage in (["baseline"], ["bootstrap", "--baseline", str(home / "notes.txt")]):
+        status, _, err = cli(capsys, "train", *stage, "--run", str(home), "--iterations", "0",
+                             "--no-progress")
+        assert status == 2 and "holds files but no run.json" in err and err.count("\n") == 1
+        assert sorted(p.name for p in home.iterdir()) == ["notes.txt"]
+    empty = tmp_path / "empty"
+    empty.mkdir()  # an empty directory is a new run's home
+    status, _, _ = cli(capsys, "train", "baseline", "--run", str(empty), "--iterations", "0",
+                       "--no-progress")
+    assert status == 0 and (empty / "run.json").exists()
+
+
 def test_a_corrupt_checkpoint_gives_one_clear_error(base_run, tmp_path, capsys):
     import shutil
 

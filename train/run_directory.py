@@ -20,7 +20,7 @@ import json
 import math
 import os
 
-from cfr.atomic_file import atomic_writer, remove_stale_temporaries
+from cfr.atomic_file import TEMP_PREFIX, atomic_writer, remove_stale_temporaries
 from cfr.file_lock import WriterLock
 from train.errors import RunError
 
@@ -59,7 +59,9 @@ class RunDirectory:
         """The run's writer lock, to hold while training it (`with run.writer_lock(): ...`).
 
         Taking it creates the directory and removes the temporary files a killed writer left
-        (safe: holding the lock, we are the only writer)."""
+        (safe: holding the lock, we are the only writer). A directory that holds other files
+        but no run is refused: a run never writes among someone else's files."""
+        self._refuse_foreign_directory()
         try:
             os.makedirs(self.path, exist_ok=True)
         except OSError as exc:
@@ -72,6 +74,19 @@ class RunDirectory:
 
         return WriterLock(os.path.join(self.path, LOCK_FILE), f"run directory {self.path}",
                           on_acquire=clear_leftovers)
+
+    def _refuse_foreign_directory(self) -> None:
+        if not os.path.isdir(self.path) or os.path.exists(self.settings_path):
+            return
+        try:
+            names = os.listdir(self.path)
+        except OSError as exc:
+            raise RunError(f"{self.path}: cannot read the run directory ({exc.strerror})") \
+                from None
+        foreign = [n for n in names if n != LOCK_FILE and not n.startswith(TEMP_PREFIX)]
+        if foreign:
+            raise RunError(f"{self.path} holds files but no {SETTINGS_FILE} (e.g. "
+                           f"{sorted(foreign)[0]!r}): not a run; give a new or empty directory")
 
     def has_checkpoint(self) -> bool:
         """Whether the run has been checkpointed at least once."""
