@@ -186,6 +186,9 @@ class StrategyReader:
                 if (not isinstance(keys, list) or len(keys) != n_actions.size
                         or int(n_actions.sum()) != probs.size):
                     raise CfrFileError(f"{self.path}: corrupt strategy file (chunk sizes)")
+                if not all(isinstance(k, str) for k in keys):
+                    raise CfrFileError(f"{self.path}: corrupt strategy file (a key is not "
+                                       "text)")
                 chunk = StrategyChunk(keys, n_actions, probs)
                 _hash_chunk(h, chunk)
                 seen += len(keys)

@@ -49,6 +49,12 @@ def test_bad_files_give_one_clear_error(tmp_path):
         "newer": (msgpack.packb({"magic": "setback-cfr/strategy",
                                  "version": FORMAT_VERSION + 1}), "newer"),
     }
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(data)
+    records = list(unpacker)
+    records[1]["keys"][0] = ["0AJx2"]  # a key that is not text (found by the fuzzer)
+    cases["key not text"] = (b"".join(msgpack.packb(r, use_bin_type=True) for r in records),
+                             "a key is not text")
     for name, (content, message) in cases.items():
         path = tmp_path / f"{name}.strategy"
         path.write_bytes(content)
