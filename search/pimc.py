@@ -73,6 +73,7 @@ class WorldSearch:
         step = min(len(self.solvers), hands.shape[0])
 
         def part(k: int) -> int:
+            """Thread k solves worlds k, k + step, ...; returns the move count."""
             s = self.solvers[k]
             return world_values(view_state, seat, hands, k, step, s.stack, s.moves, s.frames,
                                 s.table, s.ctx, self._worlds[k], self._moves[k], values)
