@@ -18,3 +18,5 @@ Where things live:
 - `checkpoint.py`    the msgpack checkpoint format;  `rng.py` counter-based random words
 - `errors.py`        `CfrFileError` (bad checkpoint file), `TableFullError` (memory cap)
 """
+
+import numba_cache  # noqa: F401  (first: numba's cache keyed on all sources)

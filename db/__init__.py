@@ -10,3 +10,5 @@ Where each part lives (the data flow: exported strategy files -> database -> pla
 - `errors.py`       `DatabaseError`, one line per unusable file
 - `synthetic.py`    seeded synthetic strategy files for the tests and the benchmark
 """
+
+import numba_cache  # noqa: F401  (first: numba's cache keyed on all sources)

@@ -8,3 +8,5 @@ them.
 - `tournament.py`: complete games to 11, duplicate mode, confidence intervals.
 - `summary_plot.py`: the tournament's PNG summary (needs the `plot` extra).
 """
+
+import numba_cache  # noqa: F401  (first: numba's cache keyed on all sources)

@@ -7,3 +7,5 @@ Carlo (PIMC) on sampled worlds.
 
 Only `games/` is used: the rules are the engine's, never re-implemented here.
 """
+
+import numba_cache  # noqa: F401  (first: numba's cache keyed on all sources)

@@ -4,3 +4,5 @@
 a player spec into decisions with their explanation; `store.py` keeps every game in SQLite as
 its deals and moves; `app.py` is the FastAPI application; `static/` holds the page.
 """
+
+import numba_cache  # noqa: F401  (first: numba's cache keyed on all sources)
