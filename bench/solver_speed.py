@@ -114,7 +114,9 @@ def main() -> None:
     brute_ratio(args.brute)
     pimc_times(1, 2)  # load the kernels from numba's cache before timing
     print("3. pimc decision time (card decisions with two or more legal cards)")
-    cpus = len(os.sched_getaffinity(0))
+    from search.pimc import usable_cpus
+
+    cpus = usable_cpus()
     for worlds in (int(w) for w in args.worlds.split(",")):
         for threads in (None, 1) if cpus > 1 else (None,):
             ms = 1000 * pimc_times(args.deals, worlds, threads)

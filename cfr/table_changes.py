@@ -1,12 +1,12 @@
-"""What merging one increment log changed in a table, as a compact update for a replica.
+"""What merging increment logs changed in a table, as a compact update for a replica.
 
 A replica of the table (a Ray worker's) that was equal to the table before some merges
 becomes equal to it after, bit for bit, by `apply_changes(replica, changes_of(...))`: the keys
-the merges inserted, in the order it inserted them (so the replica's slots, offsets and capacities
-grow exactly as the table's did), and the new values of every entry the log touched
-(assigned, not added: no hash lookup and no float addition on the replica's side). An info
-set touched by many of the log's entries travels once, which is what makes this smaller than
-the log itself once deals share most of their tree.
+the merges inserted, in insertion order (so the replica's slots, offsets and capacities grow
+exactly as the table's did), and the new values of every info set the logs touched (assigned,
+not added: no hash lookup and no float addition on the replica's side). An info set touched
+by many entries travels once, which is what makes this smaller than the logs once deals
+share most of their tree.
 """
 
 from __future__ import annotations

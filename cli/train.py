@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import sys
 import json
 
 from cli.arguments import add_sampling_options, non_negative_int, positive_float, positive_int
@@ -150,6 +151,10 @@ def _train(args, stage, run_dir, stage_factory) -> int:
 
         # the driver only merges: the traversing arrays live in the Ray workers
         executor, workers = RayBatches(stage_factory, args.ray or None, args.workers), 1
+        if stage.settings.get("algorithm") == "es-mccfr" and not args.ray:
+            print("note: es-mccfr deals take milliseconds, and on one machine the driver's "
+                  "merge makes Ray slower than threads; --workers N trains faster here "
+                  "(README: Training on a Ray cluster)", file=sys.stderr)
     trainer = Trainer(run_dir, stage, workers=workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
                       show_progress=not args.no_progress, executor=executor)

@@ -37,6 +37,13 @@ def world_values(view_state, seat, hands, first, step, stack, moves, frames, tt,
     return n
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (all of the machine's where the OS cannot say)."""
+    if hasattr(os, "sched_getaffinity"):  # Linux
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 class WorldSearch:
     """Sampling and solving worlds for one seat's decisions, with reusable buffers.
 
@@ -45,7 +52,7 @@ class WorldSearch:
     the thread that solved it."""
 
     def __init__(self, seed: int = 0, tt_bits: int = 16, threads: int | None = None):
-        threads = threads or len(os.sched_getaffinity(0))
+        threads = threads or usable_cpus()
         self.solvers = [Solver(tt_bits) for _ in range(max(1, threads))]
         self.rng = new_rng(seed)
         self._worlds = np.zeros((len(self.solvers), STATE_SIZE), dtype=np.int64)

@@ -156,3 +156,12 @@ def test_other_algorithms_on_ray_equal_one_local_worker(algorithm, ray_session, 
     summary = remote.run(4)
     assert summary["ray_checksums_ok"] == 2
     assert same_run(str(tmp_path / "local"), str(tmp_path / "ray"))
+
+
+def test_es_mccfr_on_a_local_ray_says_threads_are_faster(ray_session, tmp_path, capsys):
+    status, _, err = run_cli(capsys, ["train", "baseline", "--run", str(tmp_path / "es"),
+                                      "--iterations", "4", "--seed", str(SEED), "--batch", "2",
+                                      "--algorithm", "es-mccfr", "--no-progress", "--ray",
+                                      "--workers", "2"])
+    assert status == 0, err
+    assert "note: es-mccfr deals take milliseconds" in err and err.count("\n") == 1

@@ -12,9 +12,10 @@ starts. Every batch:
    than their traversal), never more than a share of what is left of the batch (guided
    self-scheduling: the tasks shrink towards the batch's end, so no actor is left last with
    a long task);
-2. an actor traverses its episodes against its replica, which is the table frozen at the
-   batch start, and returns each episode's aggregated entries (`cfr.episode_pass`): offsets,
-   meta, the keys of entries new to the table only, and the 2n float64 increments;
+2. an actor traverses its task's episodes (consecutive ones) against its replica, which is
+   the table frozen at the batch start, into one log, and returns the log's entries
+   (`cfr.episode_pass`: per info set and episode its offset, key, meta and the 2n float64
+   increments);
 3. the driver merges the episodes in episode order into its own table, exactly as
    `Trainer._run_batch` does (so the table equals `--workers 1`'s bit for bit), and keeps the
    batch's changes as one update bundle (one `ray.put`): the keys it inserted and the new
