@@ -51,13 +51,13 @@ def changes_of(table: InfoSetTable, logs: list, n_values_before: int) -> tuple:
     meta, in insertion order; value indices of the touched info sets the table already held,
     their regrets and strategy sums; the regrets and strategy sums of the new info sets)."""
     seen = np.zeros(n_values_before, dtype=np.uint8)
-    indices = np.zeros(sum(int(log.counts[VALUES]) for log in logs), dtype=np.int64)
+    indices = np.empty(sum(int(log.counts[VALUES]) for log in logs), dtype=np.int64)
     n_idx = 0
     for log in logs:
         n_idx = _mark_touched(log.offset, log.meta, int(log.counts[ENTRIES]), seen, indices,
                               n_idx)
     idx = indices[:n_idx].astype(np.uint32)
-    slots = np.zeros(table.count, dtype=np.int64)
+    slots = np.empty(table.count, dtype=np.int64)
     slots = slots[:_slots_from(table.meta, table.offsets, n_values_before, slots)]
     # values are handed out in insertion order, so the offsets sort the keys into it
     slots = slots[np.argsort(table.offsets[slots], kind="stable")]

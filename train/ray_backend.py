@@ -51,10 +51,11 @@ from cfr.table import InfoSetTable
 from cfr.table_changes import apply_changes, changes_of
 from train.errors import RunError
 
-#: tasks an actor may have queued or running at once. One: a deal queued behind a huge one on
-#: a busy actor would idle the others at the batch's end (young deals differ ~100x in size);
-#: the round trip it costs (~1 ms) is small beside a deal (tens of ms to seconds)
-IN_FLIGHT = 1
+#: tasks an actor may have queued or running at once. Two when deals are short (es-mccfr):
+#: the next task waits at the actor, which then does not idle through a result's trip to the
+#: driver and the next task's trip back. One when deals are long (young cfr deals differ
+#: ~100x in size: a deal queued behind a huge one would idle the others at the batch's end).
+IN_FLIGHT = 2
 #: a task's target length: long beside its round trip (~1 ms), short beside a batch
 TASK_SECONDS = 0.05
 
@@ -364,12 +365,15 @@ class RayBatches:
             busy = {}
             for i, _ in in_flight.values():
                 busy[i] = busy.get(i, 0) + 1
-            # Fill idle actors first, then a second task each while enough work remains
+            # Fill idle actors first, then a second task each while enough work remains and
+            # deals are short (a long deal's round trip is nothing beside it)
+            short = self.episode_seconds is not None and self.episode_seconds < self.task_seconds
             for depth in range(1, IN_FLIGHT + 1):
                 for i in range(self.workers):
                     if not queue:
                         break
-                    if busy.get(i, 0) < depth and (depth == 1 or len(queue) > self.workers):
+                    if busy.get(i, 0) < depth and (depth == 1 or (short and len(queue) >
+                                                                  self.workers)):
                         take = [queue.popleft()]
                         size = self._task_size(len(queue) + 1)
                         while queue and len(take) < size and queue[0] == take[-1] + 1:
