@@ -9,8 +9,8 @@ stale code can never run. Every package's `__init__` imports this module first, 
 module of it imports numba's compiled functions.
 
 The directory is `$NUMBA_CACHE_DIR` when the user sets it (then nothing here applies), else
-`$XDG_CACHE_HOME/setback-cfr/numba/<digest>` (`~/.cache/...`); the few most recent digests
-are kept, older ones removed. Where that cannot be written, numba's default stays.
+`$XDG_CACHE_HOME/setback-cfr/numba/<digest>` (`~/.cache/...`); the four newest digests are
+kept, older ones removed once a week old. Where that cannot be written, numba's default stays.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ import hashlib
 import os
 import pathlib
 import shutil
+import time
 
 PACKAGES = ("abstraction", "cfr", "cli", "db", "games", "play", "search", "train", "web")
-KEEP = 4  # digest directories kept (e.g. switching between branches)
+KEEP = 4  # digest directories always kept (e.g. switching between branches)
+STALE_SECONDS = 7 * 24 * 3600  # older ones are removed once unchanged this long
 ROOT = pathlib.Path(__file__).resolve().parent
 
 
@@ -42,10 +44,14 @@ def cache_base() -> pathlib.Path:
 
 
 def _prune(base: pathlib.Path, current: pathlib.Path) -> None:
+    # a directory is removed only when both old and not among the newest: a long run started
+    # from an older tree may still compile into its own
     others = sorted((p for p in base.iterdir() if p.is_dir() and p != current),
                     key=lambda p: p.stat().st_mtime, reverse=True)
+    stale = time.time() - STALE_SECONDS
     for old in others[KEEP - 1:]:
-        shutil.rmtree(old, ignore_errors=True)
+        if old.stat().st_mtime < stale:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def use_source_keyed_cache() -> None:

@@ -6,6 +6,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import time
 
 import numba_cache
 
@@ -41,14 +42,19 @@ def test_numba_caches_under_the_digest_and_old_digests_are_pruned(tmp_path):
     env["XDG_CACHE_HOME"] = str(tmp_path)
     base = tmp_path / "setback-cfr" / "numba"
     base.mkdir(parents=True)
-    for i in range(6):  # older trees' caches
+    week = numba_cache.STALE_SECONDS
+    for i in range(6):  # older trees' caches: two recent, four over a week old
         (base / f"old{i}").mkdir()
+        age = 60 if i < 2 else week + 3600 * i
+        os.utime(base / f"old{i}", (time.time() - age, time.time() - age))
     code = ("import games.setback.rules, numba.core.config as c, os; "
             "print(c.CACHE_DIR == os.environ['NUMBA_CACHE_DIR'], c.CACHE_DIR)")
     same, where = run_python(code, env).split()
     assert same == "True"
     assert pathlib.Path(where) == base / numba_cache.source_digest()
-    assert len(list(base.iterdir())) == numba_cache.KEEP
+    # the new one and the three newest stay; of the rest only those a week old go
+    kept = sorted(p.name for p in base.iterdir())
+    assert kept == sorted([where.rsplit("/", 1)[1], "old0", "old1", "old2"])
 
 
 def test_a_cache_dir_set_by_the_user_is_kept(tmp_path):
