@@ -37,6 +37,18 @@ class IncrementLog:
         self.values = np.zeros(values, dtype=np.float64)
         self.counts = np.zeros(3, dtype=np.int64)
 
+    @classmethod
+    def of(cls, offset, key, meta, values) -> "IncrementLog":
+        """A log holding exactly these entries (writable copies of the arrays: Ray's, for
+        one, are read-only)."""
+        log = cls(key.shape[1], entries=1, values=1)
+        log.offset = np.array(offset, dtype=np.int64)
+        log.key = np.array(key, dtype=np.uint64)
+        log.meta = np.array(meta, dtype=np.uint8)
+        log.values = np.array(values, dtype=np.float64)
+        log.counts[ENTRIES], log.counts[VALUES] = log.offset.shape[0], log.values.shape[0]
+        return log
+
     def clear(self) -> None:
         """Forget every entry (keeps the arrays)."""
         self.counts[:] = 0

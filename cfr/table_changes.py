@@ -73,13 +73,8 @@ def apply_changes(table: InfoSetTable, changes: tuple) -> None:
     start = table.n_values
     if new_keys.shape[0]:
         # inserted through the merge itself (zero increments), so slots grow as the table's did
-        log = IncrementLog(table.key_words, entries=1, values=1)
-        log.offset = np.full(new_keys.shape[0], -1, dtype=np.int64)
-        log.key = np.array(new_keys, dtype=np.uint64)  # writable copies: Ray's are read-only
-        log.meta = np.array(new_meta, dtype=np.uint8)
-        log.values = np.zeros(2 * new_regrets.shape[0], dtype=np.float64)
-        log.counts[0], log.counts[1] = new_keys.shape[0], log.values.shape[0]
-        merge(table, log)
+        merge(table, IncrementLog.of(np.full(new_keys.shape[0], -1), new_keys, new_meta,
+                                     np.zeros(2 * new_regrets.shape[0])))
     if table.n_values - start != new_regrets.shape[0]:
         raise RuntimeError("replica out of step: the new info sets' values do not fit")
     table.regrets[start:table.n_values] = new_regrets

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import functools
-import sys
 import json
+import sys
 
 from cli.arguments import add_sampling_options, non_negative_int, positive_float, positive_int
 from cli.arguments import seed as seed_type

@@ -97,15 +97,6 @@ def log_arrays(log: IncrementLog) -> tuple:
     return log.offset[:e], log.key[:e], log.meta[:e], log.values[:v]
 
 
-def log_from_arrays(arrays: tuple) -> IncrementLog:
-    """An increment log holding `log_arrays`' entries (writable copies: Ray's are read-only)."""
-    offset, key, meta, values = arrays
-    log = IncrementLog(key.shape[1], entries=1, values=1)
-    log.offset, log.key, log.meta, log.values = (np.array(a) for a in arrays)
-    log.counts[ENTRIES], log.counts[VALUES] = offset.shape[0], values.shape[0]
-    return log
-
-
 def arrays_nbytes(arrays) -> int:
     """Bytes of a tuple of arrays."""
     return sum(a.nbytes for a in arrays)
@@ -414,7 +405,7 @@ class RayBatches:
         start = time.perf_counter()
         table = trainer.progress.table
         n_values = table.n_values
-        logs = [log_from_arrays(arrays) for _, _, arrays in tasks]
+        logs = [IncrementLog.of(*arrays) for _, _, arrays in tasks]
         for log in logs:  # the episodes in order, as _run_batch merges them
             merge(table, log)
         changes = changes_of(table, logs, n_values)
