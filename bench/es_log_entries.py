@@ -33,6 +33,12 @@ def main() -> None:
     parser.add_argument("--chunks", default="1,16,64",
                         help="comma-separated chunk sizes in deals (default 1,16,64)")
     args = parser.parse_args()
+    try:
+        chunks = [int(c) for c in args.chunks.split(",")]
+    except ValueError:
+        parser.error(f"--chunks {args.chunks!r}: expected sizes in deals, as in 1,16,64")
+    if min(chunks + [args.deals, args.samples]) < 1:
+        parser.error("--deals, --samples and every chunk size must be at least 1")
     from cfr.increment_log import ENTRIES
     from train.baseline import baseline_stage
     from train.run_directory import RunDirectory
@@ -42,13 +48,13 @@ def main() -> None:
         stage = baseline_stage(2, 256, algorithm="es-mccfr")
         trainer = Trainer(RunDirectory(os.path.join(tmp, "run")), stage, workers=1,
                           checkpoint_every=1e9, show_progress=False)
-        trainer.run(args.deals)
+        trainer.run(args.deals)  # a few seconds: no progress bar
         table = trainer.progress.table
     worker = EpisodeWorker(stage)
     print(f"es-mccfr, a table of {args.deals:,} deals ({len(table):,} info sets), "
           f"{args.samples} chunks per size")
     first = args.deals + 1000
-    for chunk in (int(c) for c in args.chunks.split(",")):
+    for chunk in chunks:
         entries = distinct = 0
         for s in range(args.samples):
             worker.log.clear()
