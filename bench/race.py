@@ -97,9 +97,11 @@ def train_entrant(job) -> list[dict]:
         shutil.rmtree(run)
     sampling = None
     if algorithm == "es-mccfr" and args.linear_weighting:
-        from cfr.external_sampling import SamplingOptions
+        import dataclasses
 
-        sampling = SamplingOptions(linear=True)
+        from train.baseline import new_run_sampling
+
+        sampling = dataclasses.replace(new_run_sampling(), linear=True)
     stage = baseline_stage(args.seed, args.batch, "simultaneous", algorithm, sampling)
     trainer = Trainer(RunDirectory(run), stage, checkpoint_every=1e12, show_progress=False)
     used = 0.0  # CPU seconds of training so far

@@ -9,7 +9,7 @@ strategy cut to the used n_values). Header fields:
     algorithm    cfr, cfr+, lcfr, dcfr or es-mccfr
     settings     every hyper-parameter and setting (`Solver.settings()`: flags, alpha, beta,
                  gamma, simultaneous, sampled_chance, seed, dtype; for es-mccfr also
-                 linear_weighting, prune_threshold, prune_probability)
+                 linear_weighting, prune_threshold, prune_probability, sum_visits)
     iteration    iterations completed
     rng          {"kind": "splitmix64-counter", "seed", "counter"}: the whole generator state
     table        {"key_words", "dtype", "count", "n_values", "capacity", "value_capacity",

@@ -49,7 +49,7 @@ _STOP_POLL_MASK = (1 << 14) - 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _map_slot(m_keys, m_gen, gen, key):
+def map_slot(m_keys, m_gen, gen, key):
     """The episode map's slot holding `key`, or the free slot where it would go."""
     mask = np.uint64(m_gen.shape[0] - 1)
     kw = m_keys.shape[1]
@@ -159,7 +159,7 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
                     value[d] = 0.0
                     player[d] = p
                     key = keys[d]
-                    slot = _map_slot(m_keys, m_gen, gen, key)
+                    slot = map_slot(m_keys, m_gen, gen, key)
                     if m_gen[slot] == gen:
                         pos = m_pos[slot]
                         for a in range(n):
@@ -272,11 +272,17 @@ class EpisodeMap:
 
     def next_episode(self) -> None:
         """Forget every key (O(1): a new generation; the stamps are reset when it wraps)."""
+        self.next_episodes(1)
+
+    def next_episodes(self, n: int) -> int:
+        """Reserve n fresh generations, one per episode of a kernel call, and return the first
+        (the current one is then the last); the stamps are reset when they would wrap."""
         g = int(self.control[GENERATION]) + 1
-        if g >= 2**32:
+        if g + n - 1 >= 2**32:
             self.gen[:] = 0
             g = 1
-        self.control[GENERATION] = g
+        self.control[GENERATION] = g + n - 1
+        return g
 
     def grow(self) -> None:
         """Double the slots (contents dropped: the episode is run again)."""

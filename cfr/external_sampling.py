@@ -33,6 +33,16 @@ chance node of a pass uses draw 0, as `cfr.traversal` does: Setback's deal for a
 same under both passes. Chance nodes are drawn independently wherever they are met (a chance
 node below two traverser branches gets two draws), as OpenSpiel does.
 
+Summed visits (optional, `SamplingOptions.sum_visits`, what training runs use): a pass meets
+one info set many times (a Setback deal logs ~3.5 visits per distinct info set). With the
+option, an episode map (`cfr.episode_pass.EpisodeMap`, one generation per word) gives each
+info set one log entry per word, holding its frozen sigma (regret matching and the table
+probe done once per word and key, not per visit) and the sum of its visits' increments,
+formed in float64 in visit order. The merge then adds one sum per info set and word: the
+same total up to the association of the float additions, so the option is recorded with a
+run (a run made without it resumes without it, bit for bit), and the table still depends on
+the words and the table only, not on how the words are split over workers.
+
 Negative-regret pruning (optional, as Pluribus's MCCFR-P): a pass prunes with probability
 `prune_probability` (the decision is draw number 2^63 of its word, which the running counter
 never reaches). In a pruning pass, at the traverser's decisions, an action whose frozen regret
@@ -52,8 +62,10 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, types
 
+from cfr.episode_pass import MAP_LOAD, EpisodeLog, EpisodeMap, map_slot
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
-from cfr.increment_log import ENTRIES, VALUES, IncrementLog, log_entry
+from cfr.increment_log import (ENTRIES, OVERFLOW, OVERFLOW_ENTRIES, OVERFLOW_VALUES, VALUES,
+                               IncrementLog, log_entry)
 from cfr.regret_matching import regret_matching
 from cfr.rng import mix_word
 from cfr.table import InfoSetTable, find_offset
@@ -61,6 +73,8 @@ from cfr.table import InfoSetTable, find_offset
 # The draw that decides whether a pass prunes: far beyond any running counter.
 PRUNE_DRAW = np.uint64(1 << 63)
 _UNIT = 1.0 / 9007199254740992.0  # 2^-53
+# counts[OVERFLOW] of a summed pass whose episode map filled up (the log's own codes are 1, 2)
+OVERFLOW_MAP = 3
 
 
 @dataclass(frozen=True)
@@ -70,12 +84,14 @@ class SamplingOptions:
     `linear`: weight pass t's regret and strategy increments by t (linear CFR's weighting, as
     Pluribus's "linear MCCFR"). `prune_threshold`: None (no pruning) or the regret sum below
     which an action is pruned in a pruning pass; `prune_probability`: the chance that a pass
-    prunes (Pluribus: 0.95).
+    prunes (Pluribus: 0.95). `sum_visits`: log one summed entry per info set and word instead
+    of one per visit (module docstring; the trainer's runs turn it on).
     """
 
     linear: bool = False
     prune_threshold: float | None = None
     prune_probability: float = 0.95
+    sum_visits: bool = False
 
     def __post_init__(self):
         if not 0.0 <= self.prune_probability <= 1.0:
@@ -88,7 +104,23 @@ class SamplingOptions:
     def settings(self) -> dict:
         """The options as a flat dict (checkpoint headers, reports)."""
         return {"linear_weighting": self.linear, "prune_threshold": self.prune_threshold,
-                "prune_probability": self.prune_probability}
+                "prune_probability": self.prune_probability, "sum_visits": self.sum_visits}
+
+    @classmethod
+    def from_settings(cls, settings: dict) -> "SamplingOptions":
+        """The options a run or checkpoint recorded (`settings()`); an absent option takes
+        the value it had before it existed (runs older than the option: off)."""
+        probability = settings.get("prune_probability")
+        return cls(bool(settings.get("linear_weighting", False)),
+                   settings.get("prune_threshold"),
+                   0.95 if probability is None else float(probability),
+                   bool(settings.get("sum_visits", False)))
+
+    def kernel_pruning(self) -> tuple[float, float]:
+        """(threshold, probability) as the kernel takes them: (0, 0) without pruning."""
+        if self.prune_threshold is None:
+            return 0.0, 0.0
+        return float(self.prune_threshold), float(self.prune_probability)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -129,6 +161,9 @@ def _es_sig(val):
         types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
         types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
         types.int64[::1],  # log: offset, key, meta, values, counts
+        types.float64[::1],  # log: sigma (summed visits only)
+        types.uint64[:, ::1], types.uint32[::1], types.int64[::1],  # map: keys, gen, entry pos
+        types.int64, types.int64,  # summed visits (0/1), the first word's map generation
         types.int64[::1], types.float64[::1], types.uint64[::1],  # per word: player, weight, word
         types.float64, types.float64,  # prune threshold, prune probability
         types.float64[::1],  # out: each word's root value
@@ -161,15 +196,66 @@ def _mark_pruned(current_player, apply, state, child, actions, regrets, offset, 
     return 0
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _summed_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_meta,
+                  lg_values, lg_counts, lg_sigma, m_keys, m_gen, m_pos, gen, map_limit,
+                  first_entry, key, n, p, probs):
+    """A summed pass's entry for `key` (n actions, player p) in this word: its value position
+    in the log, found through the episode map or made there (sigma from the frozen table
+    into `probs` and the entry's sigma); -1 when the log or the map is full (counts[OVERFLOW]
+    says which)."""
+    slot = map_slot(m_keys, m_gen, gen, key)
+    if m_gen[slot] == gen:
+        pos = m_pos[slot]
+        for a in range(n):
+            probs[a] = lg_sigma[pos + a]
+        return pos
+    e = lg_counts[ENTRIES]
+    pos = lg_counts[VALUES]
+    if e >= lg_offset.shape[0]:
+        lg_counts[OVERFLOW] = OVERFLOW_ENTRIES
+        return -1
+    if pos + 2 * n > lg_values.shape[0] or pos + n > lg_sigma.shape[0]:
+        lg_counts[OVERFLOW] = OVERFLOW_VALUES
+        return -1
+    if e - first_entry >= map_limit:
+        lg_counts[OVERFLOW] = OVERFLOW_MAP
+        return -1
+    o = find_offset(t_keys, t_meta, t_offsets, key)
+    if o >= 0:
+        regret_matching(t_regrets, o, n, probs)
+    else:
+        for a in range(n):
+            probs[a] = 1.0 / n
+    lg_offset[e] = o
+    for w in range(lg_key.shape[1]):
+        lg_key[e, w] = key[w]
+        m_keys[slot, w] = key[w]
+    lg_meta[e] = n | (p << 7)
+    for a in range(n):
+        lg_sigma[pos + a] = probs[a]
+        lg_values[pos + a] = 0.0
+        lg_values[pos + n + a] = 0.0
+    lg_counts[ENTRIES] = e + 1
+    lg_counts[VALUES] = pos + 2 * n
+    m_gen[slot] = gen
+    m_pos[slot] = pos
+    return pos
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
-             root, states, actions, probs, cvals, keys, value, kind, count, index, offset, skip,
-             t_keys, t_meta, t_offsets, t_regrets,
-             lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+             root, states, actions, probs, cvals, keys, value, kind, count, index, offset,
+             entry_pos, skip, t_keys, t_meta, t_offsets, t_regrets,
+             lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
+             m_keys, m_gen, m_pos, summed, gen,
              traverser, weight, prune, threshold, word):
-    """The explicit-stack walk of one pass (see `es_kernel`); returns the root's v_0."""
+    """The explicit-stack walk of one pass (see `es_kernel`); returns the root's v_0, or
+    stops early (value 0) when a summed pass finds its log or map full."""
     for i in range(root.shape[0]):
         states[0, i] = root[i]
+    map_limit = np.int64(m_gen.shape[0] * MAP_LOAD)
+    first_entry = lg_counts[ENTRIES]
     draw = np.uint64(0)
     d = 0
     entering = True
@@ -197,13 +283,24 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 d += 1
                 continue
             count[d] = n
-            o = find_offset(t_keys, t_meta, t_offsets, keys[d])
-            offset[d] = o
-            if o >= 0:
-                regret_matching(t_regrets, o, n, probs[d])
+            if summed:
+                pos = _summed_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key,
+                                    lg_meta, lg_values, lg_counts, lg_sigma, m_keys, m_gen,
+                                    m_pos, gen, map_limit, first_entry, keys[d], n, p,
+                                    probs[d])
+                if pos < 0:
+                    return 0.0
+                entry_pos[d] = pos
+                # only pruning reads the table's regrets again
+                o = find_offset(t_keys, t_meta, t_offsets, keys[d]) if prune else -1
             else:
-                for a in range(n):
-                    probs[d, a] = 1.0 / n
+                o = find_offset(t_keys, t_meta, t_offsets, keys[d])
+                if o >= 0:
+                    regret_matching(t_regrets, o, n, probs[d])
+                else:
+                    for a in range(n):
+                        probs[d, a] = 1.0 / n
+            offset[d] = o
             if p != traverser:
                 a = sample_index(probs[d], n, unit_float(mix_word(word, draw)))
                 draw += np.uint64(1)
@@ -230,6 +327,11 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 continue
             n = count[d]
             if kd == _SAMPLED:
+                if summed:
+                    pos = entry_pos[d]
+                    for a in range(n):
+                        lg_values[pos + n + a] += weight * probs[d, a]
+                    continue
                 p = index[d] >> 32
                 pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
                                 offset[d], keys[d], n | (p << 7), n)
@@ -252,6 +354,16 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 entering = True
                 continue
             ret = value[d]
+            if summed:
+                pos = entry_pos[d]
+                for a in range(n):
+                    if prune and skip[d, a] != 0:
+                        continue
+                    if traverser == 0:
+                        lg_values[pos + a] += weight * (cvals[d, a] - ret)
+                    else:
+                        lg_values[pos + a] += weight * (ret - cvals[d, a])
+                continue
             pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
                             offset[d], keys[d], n | (traverser << 7), n)
             if pos >= 0:
@@ -269,30 +381,42 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
 def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
               root, states, actions, probs, cvals, keys, value, ints, skip,
               t_keys, t_meta, t_offsets, t_regrets,
-              lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+              lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
+              m_keys, m_gen, m_pos, summed, gen,
               players, weights, words, threshold, prune_probability, word_values):
     """External-sampling passes from `root`, pass b with traverser `players[b]`, weight
     `weights[b]` and word `words[b]` (formulas in the module docstring), all against the same
     frozen table and appended to the same log. Returns the sum of the words' root values v_0
     and writes each into `word_values`.
 
+    With `summed` (1), each word's visits to one info set are summed into one entry, found
+    through the episode map at generation `gen + b` (the caller reserves the generations);
+    the log must then carry sigma (`EpisodeLog`). Without it (0) the map and sigma are not
+    touched. A pass that finds its log or map full stops the kernel with counts[OVERFLOW]
+    set (the caller grows what is short and runs the words again).
+
     A depth-first walk with an explicit stack of frames (no recursion, no allocation): frame d
     holds history d's state, actions, sigma, children's values, running value, kind (pass
-    through, sampled opponent, walked traverser) and the index of the action being walked.
+    through, sampled opponent, walked traverser), the index of the action being walked, the
+    table offset and the summed entry's position.
     """
     kind = ints[:, 0]
     count = ints[:, 1]
     index = ints[:, 2]
     offset = ints[:, 3]
+    entry_pos = ints[:, 4]
     total = 0.0
     for b in range(words.shape[0]):
         word = words[b]
         prune = pass_prunes(word, prune_probability)
         v = _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
                      root, states, actions, probs, cvals, keys, value, kind, count, index,
-                     offset, skip, t_keys, t_meta, t_offsets, t_regrets,
-                     lg_offset, lg_key, lg_meta, lg_values, lg_counts,
+                     offset, entry_pos, skip, t_keys, t_meta, t_offsets, t_regrets,
+                     lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
+                     m_keys, m_gen, m_pos, summed, np.uint32(gen + b),
                      players[b], weights[b], prune, threshold, word)
+        if summed and lg_counts[OVERFLOW] != 0:
+            return total
         word_values[b] = v
         total += v
     return total
@@ -311,7 +435,7 @@ class EsScratch:
         self.child_values = np.zeros((d, a), dtype=np.float64)
         self.keys = np.zeros((d, 2), dtype=np.uint64)
         self.value = np.zeros(d, dtype=np.float64)
-        self.ints = np.zeros((d, 4), dtype=np.int64)
+        self.ints = np.zeros((d, 5), dtype=np.int64)
         self.skip = np.zeros((d, a), dtype=np.uint8)
 
 
@@ -321,19 +445,68 @@ def _per_word(x, n: int, dtype) -> np.ndarray:
     return arr.copy() if not arr.flags.writeable else arr
 
 
+# what the kernel gets for the summing arguments when it does not sum (never touched)
+_NO_SIGMA = np.zeros(0, dtype=np.float64)
+_NO_MAP = EpisodeMap(1, slots=1)
+
+
+def _summing(log: IncrementLog, options: SamplingOptions, episode_map: EpisodeMap | None,
+             key_words: int):
+    """The kernel's summed-visits arguments: (flag, sigma, map), checking the log can sum."""
+    if not options.sum_visits:
+        return 0, _NO_SIGMA, _NO_MAP
+    if not isinstance(log, EpisodeLog):
+        raise TypeError("summed visits need an EpisodeLog (it carries each entry's sigma)")
+    return 1, log.sigma, episode_map if episode_map is not None else EpisodeMap(key_words)
+
+
+def _run_kernel(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsScratch,
+                root: np.ndarray, players, weights, words, options: SamplingOptions,
+                episode_map: EpisodeMap | None, word_values: np.ndarray) -> float:
+    """`es_kernel` over `words` appended to `log` after its current entries, growing the log
+    (or the map) and running the words again until they fit; returns the sum of root values."""
+    summed, sigma, emap = _summing(log, options, episode_map, game.key_words)
+    threshold, probability = options.kernel_pruning()
+    start_entries, start_values = int(log.counts[ENTRIES]), int(log.counts[VALUES])
+    while True:
+        gen = emap.next_episodes(words.shape[0]) if summed else 0
+        v = es_kernel(*game.addresses, root, scratch.states, scratch.actions, scratch.probs,
+                      scratch.child_values, scratch.keys, scratch.value, scratch.ints,
+                      scratch.skip, table.keys, table.meta, table.offsets, table.regrets,
+                      log.offset, log.key, log.meta, log.values, log.counts, sigma,
+                      emap.keys, emap.gen, emap.pos, summed, gen,
+                      players, weights, words, threshold, probability, word_values)
+        overflow = int(log.counts[OVERFLOW])
+        if not overflow:
+            return float(v)
+        if isinstance(log, EpisodeLog):  # keeps the entries before this call
+            log.counts[ENTRIES], log.counts[VALUES] = start_entries, start_values
+            if overflow == OVERFLOW_MAP:
+                log.counts[OVERFLOW] = 0
+                emap.grow()
+            else:
+                log.grow()
+        else:
+            log.grow()
+        sigma = log.sigma if summed else sigma
+
+
 def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, players, words,
                            weights=1.0, options: SamplingOptions | None = None,
                            scratch: EsScratch | None = None, root: np.ndarray | None = None,
-                           word_values: np.ndarray | None = None) -> float:
+                           word_values: np.ndarray | None = None,
+                           episode_map: EpisodeMap | None = None) -> float:
     """Run one external-sampling pass per word of `words` against `table` (read only), filling
     `log` from empty; `cfr.increment_log.merge` then applies it.
 
     `players` is the traverser (0 or 1), one for all words or one per word; `weights` is W (a
     scalar or one per word; 1 for plain MCCFR, t for linear weighting); `options` supplies
-    the pruning (its `linear` flag is the caller's business: it chooses `weights`). Grows `log`
-    and reruns the batch when it fills up. Returns the sum over the batch of player 0's root
-    value estimate; `word_values` (float64, one per word) receives each. `scratch` saves
-    allocating the work arrays on every call; `root` replaces the game's initial state.
+    the pruning and whether visits are summed (its `linear` flag is the caller's business: it
+    chooses `weights`); summing needs an `EpisodeLog` (and uses `episode_map`, made if None).
+    Grows `log` and reruns the batch when it fills up. Returns the sum over the batch of
+    player 0's root value estimate; `word_values` (float64, one per word) receives each.
+    `scratch` saves allocating the work arrays on every call; `root` replaces the game's
+    initial state.
     """
     words = np.ascontiguousarray(words, dtype=np.uint64).reshape(-1)
     n = words.shape[0]
@@ -341,56 +514,31 @@ def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, p
     if np.any((players != 0) & (players != 1)):
         raise ValueError("the traverser must be player 0 or 1")
     weights = _per_word(weights, n, np.float64)
-    options = options or SamplingOptions()
-    if options.prune_threshold is None:
-        threshold, probability = 0.0, 0.0
-    else:
-        threshold, probability = float(options.prune_threshold), float(options.prune_probability)
     if root is None:
         root = game.initial_state()
     root = np.ascontiguousarray(root, dtype=np.int64)
-    s = scratch if scratch is not None else EsScratch(game)
     if word_values is None:
         word_values = np.zeros(n, dtype=np.float64)
-    while True:
-        log.clear()
-        v = es_kernel(*game.addresses, root, s.states, s.actions, s.probs, s.child_values,
-                      s.keys, s.value, s.ints, s.skip,
-                      table.keys, table.meta, table.offsets, table.regrets,
-                      log.offset, log.key, log.meta, log.values, log.counts,
-                      players, weights, words, threshold, probability, word_values)
-        if not log.overflowed:
-            return float(v)
-        log.grow()
+    log.clear()
+    return _run_kernel(game, table, log, scratch if scratch is not None else EsScratch(game),
+                       root, players, weights, words, options or SamplingOptions(),
+                       episode_map, word_values)
 
 
 def run_sampled_episode(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsScratch,
                         root: np.ndarray, word: int, traverser: int, weight: float = 1.0,
-                        options: SamplingOptions | None = None) -> float:
+                        options: SamplingOptions | None = None,
+                        episode_map: EpisodeMap | None = None) -> float:
     """One external-sampling pass from `root` for `traverser` with random word `word`,
     appended to `log` after the entries already there (a trainer's batch collects its episodes
     in one log, as `cfr.episode_pass.run_episode` does); returns player 0's root value estimate.
 
     `log` must keep its entries when it grows (`cfr.episode_pass.EpisodeLog`): on overflow
-    the log is cut back to where this episode began, grown, and the pass run again.
+    the log is cut back to where this episode began, grown, and the pass run again. With
+    `options.sum_visits`, `episode_map` is the worker's (made if None).
     """
-    options = options or SamplingOptions()
-    if options.prune_threshold is None:
-        threshold, probability = 0.0, 0.0
-    else:
-        threshold, probability = float(options.prune_threshold), float(options.prune_probability)
-    players = np.array([traverser], dtype=np.int64)
-    weights = np.array([weight], dtype=np.float64)
-    words = np.array([word], dtype=np.uint64)
-    out = np.zeros(1, dtype=np.float64)
-    start_entries, start_values = int(log.counts[ENTRIES]), int(log.counts[VALUES])
-    while True:
-        es_kernel(*game.addresses, root, scratch.states, scratch.actions, scratch.probs,
-                  scratch.child_values, scratch.keys, scratch.value, scratch.ints, scratch.skip,
-                  table.keys, table.meta, table.offsets, table.regrets,
-                  log.offset, log.key, log.meta, log.values, log.counts,
-                  players, weights, words, threshold, probability, out)
-        if not log.overflowed:
-            return float(out[0])
-        log.counts[ENTRIES], log.counts[VALUES] = start_entries, start_values
-        log.grow()
+    return _run_kernel(game, table, log, scratch, root,
+                       np.array([traverser], dtype=np.int64),
+                       np.array([weight], dtype=np.float64),
+                       np.array([word], dtype=np.uint64), options or SamplingOptions(),
+                       episode_map, np.zeros(1, dtype=np.float64))

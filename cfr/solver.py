@@ -76,6 +76,11 @@ class Solver:
             key_words=game.key_words, dtype=dtype, max_bytes=max_bytes)
         self.iteration = int(iteration)
         self.log = IncrementLog(game.key_words)
+        self._es_map = None
+        if self.external_sampling and self.sampling.sum_visits:
+            from cfr.episode_pass import EpisodeLog, EpisodeMap
+
+            self.log, self._es_map = EpisodeLog(game.key_words), EpisodeMap(game.key_words)
         self._scratch = Scratch(game)
         self.use_tree = bool(use_tree) and not self.sampled_chance
         self._tree_pass = None
@@ -127,7 +132,8 @@ class Solver:
         for p in (0, 1):
             word = int(rng.word(seed, np.uint64(2 * t - 1 + p)))
             external_sampling_pass(self.game, self.table, self.log, p, (word,), weight,
-                                   self.sampling, self._es_scratch)
+                                   self.sampling, self._es_scratch,
+                                   episode_map=self._es_map)
             merge(self.table, self.log)
 
     def iterate(self, n: int = 1) -> None:
@@ -172,8 +178,7 @@ class Solver:
         if ckpt.algorithm == ES_MCCFR:
             from cfr.external_sampling import SamplingOptions
 
-            sampling = SamplingOptions(bool(s["linear_weighting"]), s["prune_threshold"],
-                                       float(s["prune_probability"]))
+            sampling = SamplingOptions.from_settings(s)
             return cls(game, ES_MCCFR, seed=s["seed"], dtype=s["dtype"], table=ckpt.table,
                        iteration=ckpt.iteration, sampling=sampling)
         return cls(game, ckpt.algorithm, simultaneous=s["simultaneous"],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -129,12 +130,14 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     chosen["sampling"] = None
     if chosen["algorithm"] == "es-mccfr":
         from cfr.external_sampling import SamplingOptions
+        from train.baseline import new_run_sampling
 
-        options = {name: getattr(args, name) if getattr(args, name) is not None
-                   else recorded.get(name) for name in SAMPLING_OPTIONS}
-        chosen["sampling"] = SamplingOptions(
-            bool(options["linear_weighting"]), options["prune_threshold"],
-            0.95 if options["prune_probability"] is None else options["prune_probability"])
+        # a resumed run keeps what it recorded (sum_visits included); the user's flags win
+        options = SamplingOptions.from_settings(recorded) if recorded else new_run_sampling()
+        fields = {"linear_weighting": "linear", "prune_threshold": "prune_threshold",
+                  "prune_probability": "prune_probability"}
+        chosen["sampling"] = dataclasses.replace(
+            options, **{fields[name]: getattr(args, name) for name in given})
     elif given:
         raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr only")
     return chosen

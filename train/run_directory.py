@@ -209,9 +209,10 @@ def _check_algorithm_settings(path: str, settings: dict) -> None:
                        f"{', '.join(UPDATES)}")
     if updates == "reference" and algorithm != "cfr":
         raise RunError(f"{path}: the run's updates 'reference' go with algorithm cfr only")
-    linear = settings.get("linear_weighting", False)
-    if not isinstance(linear, bool):
-        raise RunError(f"{path}: the run's linear_weighting {linear!r} is not true or false")
+    for name in ("linear_weighting", "sum_visits"):
+        flag = settings.get(name, False)
+        if not isinstance(flag, bool):
+            raise RunError(f"{path}: the run's {name} {flag!r} is not true or false")
     threshold = settings.get("prune_threshold")
     if threshold is not None and (not _is_number(threshold) or not math.isfinite(threshold)):
         raise RunError(f"{path}: the run's prune_threshold {threshold!r} is not a finite "

@@ -91,6 +91,15 @@ ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", ES_MCCFR)
 _ES_STREAM = np.uint64(1 << 62)
 
 
+# what a setting newer than a run meant for that run (a run records every setting it had)
+SETTINGS_BEFORE_THEY_EXISTED = {"sum_visits": False}
+
+
+def recorded_setting(settings: dict, name: str):
+    """A run's recorded setting `name`; for a run older than the setting, what it ran with."""
+    return settings.get(name, SETTINGS_BEFORE_THEY_EXISTED.get(name))
+
+
 def stage_variant(stage: Stage) -> Variant | None:
     """The CFR variant of a stage's `algorithm` setting, None for cfr and es-mccfr (no
     end-of-iteration step)."""
@@ -107,9 +116,7 @@ def stage_sampling(stage: Stage):
         return None
     from cfr.external_sampling import SamplingOptions
 
-    s = stage.settings
-    return SamplingOptions(bool(s.get("linear_weighting", False)), s.get("prune_threshold"),
-                           float(s.get("prune_probability", 0.95)))
+    return SamplingOptions.from_settings(stage.settings)
 
 
 def es_episode(stage: Stage, t: int) -> tuple[np.ndarray, int, int, float]:
@@ -175,7 +182,7 @@ class EpisodeWorker:
             raise EpisodeStopped()
         root, word, traverser, weight = es_episode(self.stage, t)
         return run_sampled_episode(self.stage.game, table, self.log, self.es_scratch, root,
-                                   word, traverser, weight, self.sampling)
+                                   word, traverser, weight, self.sampling, self.map)
 
     def memory_bytes(self) -> int:
         """Bytes of its log and episode map (what the pass holds beside the table)."""
@@ -269,9 +276,9 @@ class Trainer:
             if recorded["stage"] != stage.name:
                 raise RunError(f"{run.path} is a {recorded['stage']} run, not {stage.name}")
             conflicts = [
-                f"{name} {recorded['settings'].get(name)!r} (asked {value!r})"
+                f"{name} {recorded_setting(recorded['settings'], name)!r} (asked {value!r})"
                 for name, value in stage.settings.items()
-                if recorded["settings"].get(name) != value
+                if recorded_setting(recorded["settings"], name) != value
             ]
             if conflicts:
                 raise RunError(f"{run.path} was created with other settings: "
