@@ -1,6 +1,7 @@
-"""How many log entries an es-mccfr deal writes, against how many distinct info sets it
-touches: what summing a deal's (or a chunk of deals') visits per info set would save the
-merge and the Ray transfer (issue 15's next step).
+"""How many log entries an es-mccfr deal writes per visit (runs made before `sum_visits`),
+against how many distinct info sets it touches: what summing a deal's visits per info set
+saves the merge and the Ray transfer (built: new runs sum per deal), and what summing over
+a chunk of consecutive deals would save further.
 
 A baseline run is trained from an empty table (es-mccfr, seed 2, batch 256, --deals deals);
 then, for each chunk size, --samples chunks of consecutive later deals are traversed against
@@ -50,7 +51,11 @@ def main() -> None:
                           checkpoint_every=1e9, show_progress=False)
         trainer.run(args.deals)  # a few seconds: no progress bar
         table = trainer.progress.table
-    worker = EpisodeWorker(stage)
+    from cfr.external_sampling import SamplingOptions
+
+    # counted per visit: a summed deal's entries are its distinct info sets by construction
+    worker = EpisodeWorker(baseline_stage(2, 256, algorithm="es-mccfr",
+                                          sampling=SamplingOptions()))
     print(f"es-mccfr, a table of {args.deals:,} deals ({len(table):,} info sets), "
           f"{args.samples} chunks per size")
     first = args.deals + 1000
