@@ -65,6 +65,35 @@ def map_slot(m_keys, m_gen, gen, key):
     return slot
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def new_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_meta, lg_values,
+              lg_sigma, lg_counts, m_keys, m_gen, m_pos, gen, slot, key, n, p, probs):
+    """A key's first visit in an episode (the caller checked the log has room): its frozen
+    sigma into `probs` (from the table, uniform when the table lacks the key), a new log
+    entry holding it with zero increments, and the map's free `slot` pointing at it."""
+    e = lg_counts[ENTRIES]
+    pos = lg_counts[VALUES]
+    o = find_offset(t_keys, t_meta, t_offsets, key)
+    if o >= 0:
+        regret_matching(t_regrets, o, n, probs)
+    else:
+        for a in range(n):
+            probs[a] = 1.0 / n
+    lg_offset[e] = o
+    for w in range(lg_key.shape[1]):
+        lg_key[e, w] = key[w]
+        m_keys[slot, w] = key[w]
+    lg_meta[e] = n | (p << 7)
+    for a in range(n):
+        lg_sigma[pos + a] = probs[a]
+        lg_values[pos + a] = 0.0
+        lg_values[pos + n + a] = 0.0
+    lg_counts[ENTRIES] = e + 1
+    lg_counts[VALUES] = pos + 2 * n
+    m_gen[slot] = gen
+    m_pos[slot] = pos
+
+
 def _sig(val):
     return types.float64(
         *FUNCTION_TYPES,
@@ -174,25 +203,9 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
                         if control[MAP_COUNT] >= map_limit:
                             control[STATUS] = MAP_FULL
                             return 0.0
-                        o = find_offset(t_keys, t_meta, t_offsets, key)
-                        if o >= 0:
-                            regret_matching(t_regrets, o, n, probs[d])
-                        else:
-                            for a in range(n):
-                                probs[d, a] = 1.0 / n
-                        lg_offset[e] = o
-                        for w in range(lg_key.shape[1]):
-                            lg_key[e, w] = key[w]
-                            m_keys[slot, w] = key[w]
-                        lg_meta[e] = n | (p << 7)
-                        for a in range(n):
-                            lg_sigma[pos + a] = probs[d, a]
-                            lg_values[pos + a] = 0.0
-                            lg_values[pos + n + a] = 0.0
-                        lg_counts[ENTRIES] = e + 1
-                        lg_counts[VALUES] = pos + 2 * n
-                        m_gen[slot] = gen
-                        m_pos[slot] = pos
+                        new_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key,
+                                  lg_meta, lg_values, lg_sigma, lg_counts, m_keys, m_gen,
+                                  m_pos, gen, slot, key, n, p, probs[d])
                         control[MAP_COUNT] += 1
                     pos_of[d] = pos
                     reach[d + 1, p] = reach[d, p] * probs[d, 0]

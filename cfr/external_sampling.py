@@ -62,7 +62,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, types
 
-from cfr.episode_pass import MAP_LOAD, EpisodeLog, EpisodeMap, map_slot
+from cfr.episode_pass import MAP_LOAD, EpisodeLog, EpisodeMap, map_slot, new_entry
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
 from cfr.increment_log import (ENTRIES, OVERFLOW, OVERFLOW_ENTRIES, OVERFLOW_VALUES, VALUES,
                                IncrementLog, log_entry)
@@ -215,31 +215,14 @@ def _summed_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_me
     if e >= lg_offset.shape[0]:
         lg_counts[OVERFLOW] = OVERFLOW_ENTRIES
         return -1
-    if pos + 2 * n > lg_values.shape[0] or pos + n > lg_sigma.shape[0]:
+    if pos + 2 * n > lg_values.shape[0]:
         lg_counts[OVERFLOW] = OVERFLOW_VALUES
         return -1
     if e - first_entry >= map_limit:
         lg_counts[OVERFLOW] = OVERFLOW_MAP
         return -1
-    o = find_offset(t_keys, t_meta, t_offsets, key)
-    if o >= 0:
-        regret_matching(t_regrets, o, n, probs)
-    else:
-        for a in range(n):
-            probs[a] = 1.0 / n
-    lg_offset[e] = o
-    for w in range(lg_key.shape[1]):
-        lg_key[e, w] = key[w]
-        m_keys[slot, w] = key[w]
-    lg_meta[e] = n | (p << 7)
-    for a in range(n):
-        lg_sigma[pos + a] = probs[a]
-        lg_values[pos + a] = 0.0
-        lg_values[pos + n + a] = 0.0
-    lg_counts[ENTRIES] = e + 1
-    lg_counts[VALUES] = pos + 2 * n
-    m_gen[slot] = gen
-    m_pos[slot] = pos
+    new_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_meta, lg_values,
+              lg_sigma, lg_counts, m_keys, m_gen, m_pos, gen, slot, key, n, p, probs)
     return pos
 
 
