@@ -64,8 +64,8 @@ from numba import njit, types
 
 from cfr.episode_pass import MAP_LOAD, EpisodeLog, EpisodeMap, map_slot, new_entry
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
-from cfr.increment_log import (ENTRIES, OVERFLOW, OVERFLOW_ENTRIES, OVERFLOW_VALUES, VALUES,
-                               IncrementLog, log_entry)
+from cfr.increment_log import (ENTRIES, OVERFLOW, VALUES, IncrementLog, log_entry,
+                               log_has_room)
 from cfr.regret_matching import regret_matching
 from cfr.rng import mix_word
 from cfr.table import InfoSetTable, find_offset
@@ -210,17 +210,12 @@ def _summed_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_me
         for a in range(n):
             probs[a] = lg_sigma[pos + a]
         return pos
-    e = lg_counts[ENTRIES]
-    pos = lg_counts[VALUES]
-    if e >= lg_offset.shape[0]:
-        lg_counts[OVERFLOW] = OVERFLOW_ENTRIES
+    if not log_has_room(lg_offset, lg_values, lg_counts, n):
         return -1
-    if pos + 2 * n > lg_values.shape[0]:
-        lg_counts[OVERFLOW] = OVERFLOW_VALUES
-        return -1
-    if e - first_entry >= map_limit:
+    if lg_counts[ENTRIES] - first_entry >= map_limit:
         lg_counts[OVERFLOW] = OVERFLOW_MAP
         return -1
+    pos = lg_counts[VALUES]
     new_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_meta, lg_values,
               lg_sigma, lg_counts, m_keys, m_gen, m_pos, gen, slot, key, n, p, probs)
     return pos

@@ -79,16 +79,24 @@ class IncrementLog:
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def log_has_room(lg_offset, lg_values, lg_counts, n):
+    """Whether one more entry of n actions fits; if not, counts[OVERFLOW] says what is short."""
+    if lg_counts[ENTRIES] >= lg_offset.shape[0]:
+        lg_counts[OVERFLOW] = OVERFLOW_ENTRIES
+        return False
+    if lg_counts[VALUES] + 2 * n > lg_values.shape[0]:
+        lg_counts[OVERFLOW] = OVERFLOW_VALUES
+        return False
+    return True
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts, offset, key, meta, n):
     """Reserve one entry; return the position of its 2n values, or -1 when the log is full."""
+    if not log_has_room(lg_offset, lg_values, lg_counts, n):
+        return -1
     e = lg_counts[ENTRIES]
     pos = lg_counts[VALUES]
-    if e >= lg_offset.shape[0]:
-        lg_counts[OVERFLOW] = OVERFLOW_ENTRIES
-        return -1
-    if pos + 2 * n > lg_values.shape[0]:
-        lg_counts[OVERFLOW] = OVERFLOW_VALUES
-        return -1
     lg_offset[e] = offset
     for w in range(lg_key.shape[1]):
         lg_key[e, w] = key[w]
