@@ -167,32 +167,41 @@ def ray_comparison(tree: str, deals: int, batch: int, seed: int, address: str | 
           f"{f['ray_table_bytes'] / 2**20:.2f} MiB")
     print(f"  driver merge per batch: {1e3 * merge:.1f} ms ({1e3 * r2['merge'] / deals:.2f} ms "
           f"per deal)")
-    # The model: a deal costs t seconds of one worker; per deal the batch's serial part is
-    # the driver's merge m plus the replicas' merge of the same bundle m (they wait for it),
-    # plus the driver's network: b bytes in, and b out to each node (16 cores a node, one
-    # copy per node through the object store) at `bw` bytes/s; the batch's tail idles about
-    # half a deal per worker (batch 8W).
+    # The model: a deal costs t seconds of one worker. The driver merges each task's log as it
+    # arrives (`cfr.ordered_merge`), so its merge m and its receiving b bytes at `bw` bytes/s
+    # run beside the traversal: a pipeline stage of m + b / bw per deal. The workers' share:
+    # t / W per deal, the batch's tail idling about half a deal per worker (batch 8W), then,
+    # before the next batch, each replica applying the batch's changes (a per deal, measured)
+    # after the bundle reaches each node (16 cores a node, one copy per node through the
+    # object store, b bytes per deal as an upper bound). The slower stage sets the rate.
     t = runs["1 thread"]["wall"] / deals
     m = r2["merge"] / deals
+    a = f["ray_apply_seconds"] / f["ray_workers"] / deals
+    print(f"  replica apply of the batch's changes: {1e3 * a:.2f} ms per deal and replica")
     b = returned / deals
     bw = 1.25e9  # 10 Gb/s Ethernet at the driver
-    print(f"  scaling model (t = {1e3 * t:.0f} ms per deal and worker, merge m = "
-          f"{1e3 * m:.2f} ms per deal, b = {b / 2**10:.0f} KiB per deal, 10 Gb/s at the "
-          "driver, 16 cores a node, batch 8W):")
-    for w in (16, 64, 256):
+    print(f"  scaling model (t = {1e3 * t:.1f} ms per deal and worker, merge m = "
+          f"{1e3 * m:.2f} ms and apply a = {1e3 * a:.2f} ms per deal, b = {b / 2**10:.0f} KiB "
+          "per deal, 10 Gb/s at the driver, 16 cores a node, batch 8W):")
+
+    def stages(w: int) -> tuple[float, float]:
+        """(the workers' seconds per deal, the driver's) with w workers."""
         nodes = max(1, w // 16)
-        parallel = t / w * (1 + 1 / 16)
-        serial = 2 * m
-        network = b * (1 + nodes) / bw
-        rate = 1 / (parallel + serial + network)
-        bound = "merge" if serial >= network else "transfer"
-        print(f"    {w:>4} cores: {rate:8.1f} deals/s, {100 * parallel * rate:3.0f} % of the "
-              f"time traversing, x{rate * t:.1f} one worker ({bound} is the larger serial "
-              "part)")
-    knee = next((w for w in range(1, 1 << 16)
-                 if t / w * (1 + 1 / 16) <= 2 * m + b * (1 + max(1, w // 16)) / bw), None)
-    print(f"  the serial part (merge + transfer) reaches the traversal time near W = {knee} "
-          "workers: beyond it adding workers gains little")
+        return t / w * (1 + 1 / 16) + a + b * nodes / bw, m + b / bw
+
+    for w in (16, 64, 256):
+        workers, driver = stages(w)
+        rate = 1 / max(workers, driver)
+        bound = "the driver's merge and receipt" if driver >= workers else "the workers"
+        print(f"    {w:>4} cores: {rate:8.1f} deals/s, x{rate * t:.1f} one worker (bound: "
+              f"{bound})")
+    knee = next((w for w in range(1, 1 << 12) if stages(w)[0] <= stages(w)[1]), None)
+    if knee is None:
+        print(f"  the replicas' apply and the bundles' transfer, not the driver, bound it: "
+              f"at most {1 / (a + b / bw):.0f} deals/s however many workers")
+    else:
+        print(f"  the driver's merge becomes the bound near W = {knee} workers, at "
+              f"{1 / stages(knee)[1]:.0f} deals/s: beyond it adding workers gains nothing")
 
 
 def main() -> None:

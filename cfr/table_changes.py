@@ -19,7 +19,7 @@ from cfr.table import ACTIONS_MASK, InfoSetTable
 
 
 @njit(cache=True)
-def _mark_touched(lg_offset, lg_meta, n_entries, seen, indices, n_idx):
+def mark_touched(lg_offset, lg_meta, n_entries, seen, indices, n_idx):
     """Append to `indices` (from `n_idx`) the value positions of every info set the log
     touched that the table held before the merge (`offset >= 0`), each once; return the
     new count."""
@@ -34,7 +34,7 @@ def _mark_touched(lg_offset, lg_meta, n_entries, seen, indices, n_idx):
 
 
 @njit(cache=True)
-def _slots_from(meta, offsets, n_before, out):
+def slots_from(meta, offsets, n_before, out):
     """The slots whose info sets start at or after value `n_before` (inserted by the merge)
     into `out`; returns their count."""
     n = 0
@@ -54,11 +54,11 @@ def changes_of(table: InfoSetTable, logs: list, n_values_before: int) -> tuple:
     indices = np.empty(sum(int(log.counts[VALUES]) for log in logs), dtype=np.int64)
     n_idx = 0
     for log in logs:
-        n_idx = _mark_touched(log.offset, log.meta, int(log.counts[ENTRIES]), seen, indices,
+        n_idx = mark_touched(log.offset, log.meta, int(log.counts[ENTRIES]), seen, indices,
                               n_idx)
     idx = indices[:n_idx].astype(np.uint32)
     slots = np.empty(table.count, dtype=np.int64)
-    slots = slots[:_slots_from(table.meta, table.offsets, n_values_before, slots)]
+    slots = slots[:slots_from(table.meta, table.offsets, n_values_before, slots)]
     # values are handed out in insertion order, so the offsets sort the keys into it
     slots = slots[np.argsort(table.offsets[slots], kind="stable")]
     end = table.n_values

@@ -165,3 +165,39 @@ def test_es_mccfr_on_a_local_ray_says_threads_are_faster(ray_session, tmp_path, 
                                       "--workers", "2"])
     assert status == 0, err
     assert "note: es-mccfr deals take milliseconds" in err and err.count("\n") == 1
+
+
+def test_a_worker_killed_after_part_of_the_batch_is_merged_changes_nothing(
+        ray_session, tmp_path, monkeypatch):
+    """The driver merges tasks as they arrive; a worker lost after some were merged puts the
+    table back to the batch start for its replacement, and the run ends as a local one."""
+    from cfr.ordered_merge import OrderedMerge
+
+    undone = []
+    real_undo = OrderedMerge.undo
+
+    def recording_undo(self):
+        undone.append(len(self.merged))
+        real_undo(self)
+
+    monkeypatch.setattr(OrderedMerge, "undo", recording_undo)
+    stage = functools.partial(baseline_stage, SEED, 64, "simultaneous", "es-mccfr")
+    local = Trainer(RunDirectory(str(tmp_path / "local")), stage(), show_progress=False)
+    local.run(192)
+    # tasks of a few deals each: many arrive, and merge, before the batch is complete
+    executor = RayBatches(stage, workers=2, checksum_every=1, task_seconds=0.002)
+    killed = []
+
+    def kill_after_a_merge(ex):
+        if not killed and ex.merging is not None and ex.merging.merged and ex.version == 1:
+            os.kill(ex.pids[0], signal.SIGKILL)
+            killed.append(len(ex.merging.merged))
+
+    executor.fault_hook = kill_after_a_merge
+    remote = Trainer(RunDirectory(str(tmp_path / "ray")), stage(), show_progress=False,
+                     executor=executor)
+    summary = remote.run(192)
+    assert killed and summary["ray_replaced_actors"] == 1
+    assert any(n > 0 for n in undone)  # the undo put merged tasks back
+    assert summary["ray_checksums_ok"] == 3
+    assert same_run(str(tmp_path / "local"), str(tmp_path / "ray"))

@@ -17,9 +17,11 @@ starts. Every batch:
    (`cfr.episode_pass`: per info set and episode its offset, key, meta and the 2n float64
    increments);
 3. the driver merges the episodes in episode order into its own table, exactly as
-   `Trainer._run_batch` does (so the table equals `--workers 1`'s bit for bit), and keeps the
-   batch's changes as one update bundle (one `ray.put`): the keys it inserted and the new
-   values of every info set it touched (`cfr.table_changes`);
+   `Trainer._run_batch` does (so the table equals `--workers 1`'s bit for bit), each task's
+   log as soon as every earlier one is merged (`cfr.ordered_merge`: the merge overlaps the
+   traversal of the rest of the batch rather than idling the workers at its end), and once
+   the batch is complete keeps its changes as one update bundle (one `ray.put`): the keys it
+   inserted and the new values of every info set it touched (`cfr.table_changes`);
 4. the next task given to an actor carries the bundles it has not applied yet; the actor
    applies them in order (assigning the values: no lookups, no additions), so every replica
    stays bit-identical to the driver's table (`checksum_every` compares them in tests and
@@ -30,9 +32,10 @@ actors to the driver, and the batch's changed entries once to each node (the obj
 shares one copy between the actors of a node). `figures()` counts those bytes.
 
 Faults: an actor lost mid-batch (its process killed, its node gone) loses only its episodes in
-flight: they go back to the queue and a fresh actor, started from the driver's table (the
-batch start: nothing of a batch is merged before all of it is in), takes its place. A stop
-(Ctrl-C) kills the actors and abandons the batch; nothing of it is merged.
+flight: they go back to the queue, the driver puts its table back as it was at the batch
+start (`OrderedMerge.undo`: what the batch merged so far is merged again later, in order),
+and a fresh actor started from that table takes its place. A stop (Ctrl-C) kills the actors
+and abandons the batch, undoing what of it was merged.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ from collections import deque
 import numpy as np
 
 from cfr.episode_pass import VISITS, EpisodeStopped
-from cfr.increment_log import ENTRIES, VALUES, IncrementLog, merge
+from cfr.increment_log import ENTRIES, VALUES, IncrementLog
+from cfr.ordered_merge import OrderedMerge
 from cfr.table import InfoSetTable
 from cfr.table_changes import apply_changes, changes_of
 from train.errors import RunError
@@ -152,8 +156,11 @@ class Replica:
     def traverse(self, version: int, episodes: list[int], *updates) -> tuple:
         """Bring the replica to `version` with `updates`, traverse `episodes` (consecutive)
         against it into one log; return the root values, the log's entries as arrays
-        (`log_arrays`), the keyed visits and the seconds the traversals took."""
+        (`log_arrays`), the keyed visits, the seconds the traversals took and the seconds
+        applying `updates` took."""
+        start = time.perf_counter()
         self._apply(updates)
+        applied = time.perf_counter() - start
         if self.version != version:
             raise RuntimeError(f"replica at batch {self.version}, the task needs {version}")
         start = time.perf_counter()
@@ -161,7 +168,7 @@ class Replica:
         self.log.clear()
         values = [self.worker.traverse(self.table, t) for t in episodes]
         return (values, log_arrays(self.log), int(self.map.control[VISITS]) - visits0,
-                time.perf_counter() - start)
+                time.perf_counter() - start, applied)
 
     def checksum(self, *updates) -> tuple[int, str]:
         """The replica's version and `table_checksum` (after applying `updates`)."""
@@ -202,6 +209,7 @@ class RayBatches:
         self.checksum_every = int(checksum_every)
         self.ray_init = ray_init or {}
         self.fault_hook = None
+        self.merging = None  # the OrderedMerge of the batch in flight
         self.trainer = None
         self.actors: list = []  # live actor handles
         self.pids: dict = {}  # actor index -> process id
@@ -221,6 +229,7 @@ class RayBatches:
         self.retried_episodes = 0
         self.replaced_actors = 0
         self.checksums_ok = 0
+        self.apply_seconds = 0.0  # the replicas' time applying update bundles, all actors
 
     # ---- life cycle --------------------------------------------------------------------
     def open(self, trainer) -> None:
@@ -306,6 +315,7 @@ class RayBatches:
             "ray_retried_episodes": self.retried_episodes,
             "ray_replaced_actors": self.replaced_actors,
             "ray_checksums_ok": self.checksums_ok,
+            "ray_apply_seconds": self.apply_seconds,
         }
 
     # ---- one batch ---------------------------------------------------------------------
@@ -342,9 +352,21 @@ class RayBatches:
             for i, actor in enumerate(self.actors):
                 if actor is None:
                     self._start_actor(i, table_ref)
+        merger = self.merging = OrderedMerge(self.trainer.progress.table, first)
+        try:
+            return self._run_batch(first, last, merger)
+        except BaseException:
+            if not merger.finishing:
+                merger.undo()  # nothing of an unfinished batch stays merged
+            raise
+        finally:
+            self.merging = None
+
+    def _run_batch(self, first: int, last: int, merger: OrderedMerge) -> list | None:
+        ray = self.ray
         queue = deque(range(first, last + 1))
         in_flight: dict = {}  # ObjectRef -> (actor index, episodes)
-        results: dict = {}  # a task's first episode -> (its episodes, root values, log arrays)
+        results: dict = {}  # a task's first episode -> (its episodes, root values)
         visits = 0
         while queue or in_flight:
             if self._stop:
@@ -352,6 +374,7 @@ class RayBatches:
                     if actor is not None:
                         ray.kill(actor)
                 self.actors = [None] * self.workers
+                merger.undo()
                 return None
             busy = {}
             for i, _ in in_flight.values():
@@ -377,7 +400,7 @@ class RayBatches:
             for ref in ready:
                 i, episodes = in_flight.pop(ref)
                 try:
-                    values, arrays, v, seconds = ray.get(ref)
+                    values, arrays, v, seconds, applied = ray.get(ref)
                 except ray.exceptions.RayActorError:
                     # The actor is gone: every task it held is lost; retry them on a fresh one
                     lost = [episodes] + [eps for r, (j, eps) in list(in_flight.items())
@@ -387,28 +410,30 @@ class RayBatches:
                     for t in sorted((t for eps in lost for t in eps), reverse=True):
                         queue.appendleft(t)
                     self.retried_episodes += sum(len(eps) for eps in lost)
+                    merger.undo()  # its replacement starts from the batch's start
                     self._replace(i)
                     continue
                 self.acked[i] = self.version
+                self.apply_seconds += applied
                 visits += v
                 per_episode = seconds / len(episodes)
                 self.episode_seconds = per_episode if self.episode_seconds is None \
                     else 0.8 * self.episode_seconds + 0.2 * per_episode
-                results[episodes[0]] = (episodes, values, arrays)
+                results[episodes[0]] = (episodes, values)
                 self.bytes_returned += arrays_nbytes(arrays)
-        return self._merge(last, [results[t] for t in sorted(results)], visits)
+                start = time.perf_counter()  # merged now if every earlier task is
+                merger.offer(episodes[0], episodes[-1], IncrementLog.of(*arrays))
+                self.trainer.merge_seconds += time.perf_counter() - start
+        return self._merge(last, [results[t] for t in sorted(results)], visits, merger)
 
-    def _merge(self, last: int, tasks: list, visits: int) -> list:
-        """Merge the batch's tasks (in episode order) into the driver's table, then publish
-        the batch's changes for the replicas; the root values in episode order."""
+    def _merge(self, last: int, tasks: list, visits: int, merger: OrderedMerge) -> list:
+        """Merge what is left of the batch (in episode order) into the driver's table, then
+        publish the batch's changes for the replicas; the root values in episode order."""
         trainer = self.trainer
         start = time.perf_counter()
         table = trainer.progress.table
-        n_values = table.n_values
-        logs = [IncrementLog.of(*arrays) for _, _, arrays in tasks]
-        for log in logs:  # the episodes in order, as _run_batch merges them
-            merge(table, log)
-        changes = changes_of(table, logs, n_values)
+        logs = merger.finish()
+        changes = changes_of(table, logs, merger.n_values0)
         trainer.end_batch(table, last)
         trainer.merge_seconds += time.perf_counter() - start
         trainer.keyed_visits += visits
@@ -419,10 +444,10 @@ class RayBatches:
         for v in [v for v in self.bundles if v <= oldest]:
             del self.bundles[v], self.bundle_nbytes[v]
         self.batches += 1
-        self.deals += sum(len(episodes) for episodes, _, _ in tasks)
+        self.deals += sum(len(episodes) for episodes, _ in tasks)
         if self.checksum_every and self.batches % self.checksum_every == 0:
             self.verify_replicas()
-        return [value for _, values, _ in tasks for value in values]
+        return [value for _, values in tasks for value in values]
 
     def verify_replicas(self) -> None:
         """Bring every replica up to date and check it equals the driver's table bit for bit."""
