@@ -58,6 +58,9 @@ from games.setback.state import (
     WON,
 )
 
+# the engine's own apply_card, compiled inline into the search (the rules are not restated)
+_apply_card = njit(inline="always")(apply_card.py_func)  # inlined: nothing to cache
+
 INF = 100  # above any deal score difference (they lie in -8..4)
 MAX_DEPTH = 26  # 24 cards, plus room for the root
 MAX_CARDS = 13  # never more legal cards than this per seat (six, in fact)
@@ -79,7 +82,7 @@ CTX_SIGN = 3  # +1 when the bidder's team is team 0, else -1
 CTX_SIZE = 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _extra_word(state):
     """Trump, leader and the point state that still matters, packed into one int64."""
     trump = state[TRUMP]
@@ -90,7 +93,7 @@ def _extra_word(state):
     return trump | (state[LEADER] << 2) | (low_owner << 4) | (jack_owner << 6) | (game_diff << 8)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _slot(h0, h1, h2, h3, extra, mask):
     """Table index of a key (a multiplicative mix of its words)."""
     h = h0 * np.int64(0x9E3779B97F4A7C1)
@@ -102,7 +105,7 @@ def _slot(h0, h1, h2, h3, extra, mask):
     return h & mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def searched_cards(state):
     """The legal cards of the seat to act less the equivalent ones (module docstring): of each
     run of equivalent cards only the highest is kept."""
@@ -134,7 +137,7 @@ def searched_cards(state):
     return keep
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def ordered_moves(state, tt_move, out):
     """The moves to search for the seat to act into `out[:MAX_CARDS]`, best first (the rest of
     `out` is scratch for their scores); returns their count.
@@ -172,7 +175,7 @@ def ordered_moves(state, tt_move, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def value_bounds(state, team):
     """(lower, upper) bounds of the final value for bidder's team `team`, from the points
     already settled: the open points (Low not yet taken, a dealt Jack not yet taken, Game not yet
@@ -241,14 +244,14 @@ F_UPPER = 12
 FRAME_SIZE = 13
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _same_key(entry, state, extra, gen):
     return (entry[TT_GEN] == gen and entry[0] == state[HAND] and entry[1] == state[HAND + 1]
             and entry[2] == state[HAND + 2] and entry[3] == state[HAND + 3]
             and entry[4] == extra)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def _open(stack, moves, frames, depth, tt, ctx, fresh):
     """Enter the node at `depth` (its window already in its frame; `fresh`: the search's root,
     whose parent frame is not set). Returns (True, value) when
@@ -312,7 +315,7 @@ def _open(stack, moves, frames, depth, tt, ctx, fresh):
     return False, 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _absorb(frame, value, move):
     """A child of the frame's node returned `value`."""
     if frame[F_MAXIMIZE]:
@@ -328,7 +331,7 @@ def _absorb(frame, value, move):
             frame[F_BETA] = value
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def _close(stack, frames, depth, tt, ctx):
     """Leave the node at `depth`: store its bound in the table; return its value."""
     frame = frames[depth]
@@ -355,7 +358,7 @@ def _close(stack, frames, depth, tt, ctx):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search(stack, moves, frames, root, alpha, beta, tt, ctx):
     """Fail-soft alpha-beta value (bidder's team's view) of `stack[root]` within (alpha, beta)."""
     frames[root, F_ALPHA] = alpha
@@ -373,7 +376,7 @@ def _search(stack, moves, frames, root, alpha, beta, tt, ctx):
             child = stack[depth + 1]
             for j in range(STATE_SIZE):
                 child[j] = stack[depth, j]
-            apply_card(child, move)
+            _apply_card(child, move)
             frames[depth + 1, F_ALPHA] = frame[F_ALPHA]
             frames[depth + 1, F_BETA] = frame[F_BETA]
             done, value = _open(stack, moves, frames, depth + 1, tt, ctx, False)
@@ -389,7 +392,7 @@ def _search(stack, moves, frames, root, alpha, beta, tt, ctx):
         _absorb(frames[depth], value, moves[depth, frames[depth, F_I] - 1])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mtd(stack, moves, frames, root, guess, tt, ctx):
     """The exact value of `stack[root]` by null-window searches converging on it (MTD(f)): the
     values are a few integers, and each null-window test cuts far more than a full window,
@@ -407,7 +410,7 @@ def _mtd(stack, moves, frames, root, guess, tt, ctx):
     return g
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _begin(state, stack, tt, ctx):
     """Put `state` at the root of the stack and open a new table generation for its deal."""
     for j in range(STATE_SIZE):
@@ -417,7 +420,7 @@ def _begin(state, stack, tt, ctx):
     ctx[CTX_SIGN] = 1 if ctx[CTX_TEAM] == 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_moves(state, stack, moves, frames, tt, ctx, moves_out, values_out):
     """Every legal move of the seat to act and its exact value (bidder's team's view) into
     `moves_out` / `values_out` (ascending moves); returns their count. A card equivalent to
@@ -443,7 +446,7 @@ def solve_moves(state, stack, moves, frames, tt, ctx, moves_out, values_out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def solve_value(state, stack, moves, frames, tt, ctx):
     """The exact value (bidder's team's view) of `state`."""
     _begin(state, stack, tt, ctx)

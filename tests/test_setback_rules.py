@@ -49,6 +49,18 @@ def test_duplicate_and_wrong_size_hands_are_errors():
         Deal("S", hands)
 
 
+def test_game_points_of_a_mask_are_its_cards_points_summed():
+    """Ten 10, Ace 4, King 3, Queen 2, Jack 1 (the rules' Game count), whatever the suits."""
+    from games.setback.cards import game_points_of, mask_game_points
+
+    assert mask_game_points(parse_hand(["TS", "AH", "KC", "QD", "JS", "9H"])) == 20
+    rng = np.random.default_rng(5)
+    for _ in range(2000):
+        mask = np.int64(int(rng.integers(0, 1 << 52)))
+        cards = [c for c in range(52) if mask >> c & 1]
+        assert mask_game_points(mask) == sum(game_points_of(c) for c in cards)
+
+
 # --- deal ----------------------------------------------------------------------------------
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.bits import popcount
 from games.setback.errors import SetbackError
 
 N_CARDS = 52
@@ -66,16 +67,20 @@ def game_points_of(card):
     return GAME_POINTS_BY_RANK[card % 13 + 2]
 
 
-@njit(cache=True)
+def _rank_in_every_suit(rank_bit: int) -> np.int64:
+    return np.int64(sum(1 << (13 * suit + rank_bit) for suit in range(4)))
+
+
+# Ranks T J Q K A are bits 8..12 of a suit field: each rank's bit in all four suits
+_TENS, _JACKS, _QUEENS, _KINGS, _ACES = (_rank_in_every_suit(b) for b in range(8, 13))
+
+
+@njit(cache=True, inline="always")
 def mask_game_points(mask):
-    """Sum of the game points of the cards in `mask`."""
-    total = 0
-    for suit in range(4):
-        bits = (mask >> (13 * suit)) & SUIT_BITS
-        # Ranks T J Q K A are bits 8..12 of a suit field.
-        total += 10 * ((bits >> 8) & 1) + ((bits >> 9) & 1) + 2 * ((bits >> 10) & 1)
-        total += 3 * ((bits >> 11) & 1) + 4 * ((bits >> 12) & 1)
-    return total
+    """Sum of the game points of the cards in `mask` (five bit counts: the solver asks this
+    at every trick)."""
+    return (10 * popcount(mask & _TENS) + popcount(mask & _JACKS) + 2 * popcount(mask & _QUEENS)
+            + 3 * popcount(mask & _KINGS) + 4 * popcount(mask & _ACES))
 
 
 def parse_card(token: str) -> int:
