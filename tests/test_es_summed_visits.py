@@ -185,3 +185,5 @@ def test_new_setback_runs_sum_visits_and_runs_from_before_resume_per_visit(tmp_p
     (old / "run.json").write_text(json.dumps(doc), encoding="utf-8")
     _train(old, 16)
     assert _table(old).same_contents(_table(straight))
+    _train(new, 16)  # and summing would have given another table: the check has teeth
+    assert not _table(new).same_contents(_table(straight))
