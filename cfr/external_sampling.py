@@ -221,6 +221,20 @@ def _summed_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_me
     return pos
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _visit_entry(summed, summed_pos, lg_offset, lg_key, lg_meta, lg_values, lg_counts, offset,
+                 key, meta, n):
+    """Where a visit's increments are added: its info set's entry for the word (summed), or
+    an entry of its own, zeroed (-1 when the log is full)."""
+    if summed:
+        return summed_pos
+    pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts, offset, key, meta, n)
+    if pos >= 0:
+        for a in range(2 * n):
+            lg_values[pos + a] = 0.0
+    return pos
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_sample,
              root, states, actions, probs, cvals, keys, value, kind, count, index, offset,
@@ -305,18 +319,11 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 continue
             n = count[d]
             if kd == _SAMPLED:
-                if summed:
-                    pos = entry_pos[d]
-                    for a in range(n):
-                        lg_values[pos + n + a] += weight * probs[d, a]
-                    continue
-                p = index[d] >> 32
-                pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
-                                offset[d], keys[d], n | (p << 7), n)
+                pos = _visit_entry(summed, entry_pos[d], lg_offset, lg_key, lg_meta, lg_values,
+                                   lg_counts, offset[d], keys[d], n | ((index[d] >> 32) << 7), n)
                 if pos >= 0:
                     for a in range(n):
-                        lg_values[pos + a] = 0.0
-                        lg_values[pos + n + a] = weight * probs[d, a]
+                        lg_values[pos + n + a] += weight * probs[d, a]
                 continue  # the sampled child's value is the node's
             i = index[d]
             cvals[d, i] = ret
@@ -332,27 +339,16 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 entering = True
                 continue
             ret = value[d]
-            if summed:
-                pos = entry_pos[d]
+            pos = _visit_entry(summed, entry_pos[d], lg_offset, lg_key, lg_meta, lg_values,
+                               lg_counts, offset[d], keys[d], n | (traverser << 7), n)
+            if pos >= 0:
                 for a in range(n):
                     if prune and skip[d, a] != 0:
-                        continue
+                        continue  # a pruned action's regret is not updated
                     if traverser == 0:
                         lg_values[pos + a] += weight * (cvals[d, a] - ret)
                     else:
                         lg_values[pos + a] += weight * (ret - cvals[d, a])
-                continue
-            pos = log_entry(lg_offset, lg_key, lg_meta, lg_values, lg_counts,
-                            offset[d], keys[d], n | (traverser << 7), n)
-            if pos >= 0:
-                for a in range(n):
-                    if prune and skip[d, a] != 0:
-                        lg_values[pos + a] = 0.0
-                    elif traverser == 0:
-                        lg_values[pos + a] = weight * (cvals[d, a] - ret)
-                    else:
-                        lg_values[pos + a] = weight * (ret - cvals[d, a])
-                    lg_values[pos + n + a] = 0.0
 
 
 @njit([_es_sig(types.float64), _es_sig(types.float32)], cache=True, nogil=True, _nrt=False)
@@ -457,13 +453,11 @@ def _run_kernel(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsS
         overflow = int(log.counts[OVERFLOW])
         if not overflow:
             return float(v)
-        if isinstance(log, EpisodeLog):  # keeps the entries before this call
-            log.counts[ENTRIES], log.counts[VALUES] = start_entries, start_values
-            if overflow == OVERFLOW_MAP:
-                log.counts[OVERFLOW] = 0
-                emap.grow()
-            else:
-                log.grow()
+        # back to the entries before this call (an EpisodeLog keeps them as it grows)
+        log.counts[ENTRIES], log.counts[VALUES] = start_entries, start_values
+        if overflow == OVERFLOW_MAP:
+            log.counts[OVERFLOW] = 0
+            emap.grow()
         else:
             log.grow()
         sigma = log.sigma if summed else sigma
