@@ -62,6 +62,12 @@ class DatabasePlayer:
         self._moves = np.zeros(8, dtype=np.int64)
 
     # --- the Player interface --------------------------------------------------------
+    def seed(self, seed: int) -> None:
+        """Restart the sampling generator from `seed` (a player that plays the stored best
+        action draws nothing, so it keeps the generator it has)."""
+        if self.sample:
+            self.rng = np.random.default_rng(seed)
+
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
         return self._decide(view, None)

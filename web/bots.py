@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import threading
 
-import numpy as np
-
 from games.setback.api import format_move
 from play.player_spec import make_player
 
@@ -54,15 +52,11 @@ class Bots:
         player = self._player()
         if hasattr(player, "seed"):
             player.seed(seed)
-        elif hasattr(player, "rng"):
-            player.rng = np.random.default_rng(seed)  # a sampling strategy player
         if hasattr(player, "explain"):
-            trace = player.explain(view)
-            move = int(trace["move"])
-            explanation = dict(trace)
-            explanation["actions"] = [dict(a, move=format_move(a["move"]))
-                                      for a in trace["actions"]]
-            explanation["lookups"] = [dict(x) for x in trace["lookups"]]
+            explanation = player.explain(view)  # a fresh trace: ours to turn into text
+            move = int(explanation["move"])
+            for action in explanation["actions"]:
+                action["move"] = format_move(action["move"])
         else:
             move = int(player.choose(view))
             explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],

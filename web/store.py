@@ -9,13 +9,19 @@ Saving is optimistic: `save` updates the game's row only where its version is st
 the change was made from, so two servers on one file, or a write racing a reload, can never
 both apply a move; the loser gets `StoreConflict`. The journal is SQLite's WAL with
 `synchronous=NORMAL`: a commit is not lost when the server process dies, and costs no fsync.
+
+Writes go through one connection the store holds for its lifetime (the engine's, so it has
+the same pragmas), with two fixed statements: checking a pooled connection out and in through
+SQLAlchemy for every move cost more than the move's SQL.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 import time
+from contextlib import contextmanager
 
 from sqlalchemy import (
     BigInteger,
@@ -61,6 +67,8 @@ deals_table = Table("deals", metadata,
                     Column("moves", Text, nullable=False))  # space separated, e.g. "3 P P P AS"
 
 
+_INSERT_GAME = ("INSERT INTO games (id, seed, bots, version, status, winner, score_ew, "
+                "score_ns, n_deals, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _UPDATE_GAME = ("UPDATE games SET version = ?, status = ?, winner = ?, score_ew = ?, "
                 "score_ns = ?, n_deals = ?, updated = ? WHERE id = ? AND version = ?")
 _PUT_DEAL = ("INSERT OR REPLACE INTO deals (game_id, number, dealer, hands, moves) "
@@ -113,6 +121,8 @@ class GameStore:
             self.engine.dispose()
             text = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
             raise StoreError(f"{self.path}: not a setback-cfr games file ({text})") from None
+        self._writer = self.engine.raw_connection()
+        self._writing = threading.Lock()  # one transaction at a time on the writer
 
     def _check_format(self) -> None:
         with self.engine.begin() as conn:
@@ -133,27 +143,42 @@ class GameStore:
     # --- writing ---------------------------------------------------------------------
     def create(self, table) -> None:
         """Store a new game (`web.table.Table`) with its deals so far."""
-        now = int(time.time())
-        with self.engine.begin() as conn:
-            conn.execute(insert(games_table), {**self._game_row(table), "created": now})
-            conn.execute(insert(deals_table), [self._deal_row(table, r)
-                                               for r in table.records])
+        row = self._game_row(table)
+        with self._transaction() as cursor:
+            cursor.execute(_INSERT_GAME, (
+                row["id"], row["seed"], row["bots"], row["version"], row["status"],
+                row["winner"], row["score_ew"], row["score_ns"], row["n_deals"],
+                row["updated"], row["updated"]))
+            cursor.executemany(_PUT_DEAL, [self._deal_row(table, r) for r in table.records])
 
     def save(self, table, from_version: int, first_deal: int) -> None:
         """Store `table`'s new state, changed from version `from_version`: its game row and
         its deals from number `first_deal` on. Raises `StoreConflict` (and writes nothing)
         when the stored game is no longer at `from_version`."""
         row = self._game_row(table)
-        # Two fixed statements on the driver: building SQLAlchemy expressions for every move
-        # costed more than the game itself.
-        with self.engine.begin() as conn:
-            done = conn.exec_driver_sql(_UPDATE_GAME, (
+        with self._transaction() as cursor:
+            cursor.execute(_UPDATE_GAME, (
                 row["version"], row["status"], row["winner"], row["score_ew"],
                 row["score_ns"], row["n_deals"], row["updated"], table.id, from_version))
-            if done.rowcount != 1:
+            if cursor.rowcount != 1:
                 raise StoreConflict(f"game {table.id} changed since it was read")
-            conn.exec_driver_sql(_PUT_DEAL, [tuple(self._deal_row(table, r).values())
-                                             for r in table.records[first_deal:]])
+            cursor.executemany(_PUT_DEAL, [self._deal_row(table, r)
+                                           for r in table.records[first_deal:]])
+
+    @contextmanager
+    def _transaction(self):
+        """A cursor on the writer, committed when the block ends, rolled back if it raises."""
+        with self._writing:
+            cursor = self._writer.cursor()
+            try:
+                yield cursor
+            except BaseException:
+                self._writer.rollback()
+                raise
+            else:
+                self._writer.commit()
+            finally:
+                cursor.close()
 
     @staticmethod
     def _game_row(table) -> dict:
@@ -163,9 +188,9 @@ class GameStore:
                 "n_deals": len(table.records), "updated": int(time.time())}
 
     @staticmethod
-    def _deal_row(table, record) -> dict:
-        return {"game_id": table.id, "number": record.number, "dealer": record.dealer,
-                "hands": json.dumps(record.hands), "moves": " ".join(record.moves)}
+    def _deal_row(table, record) -> tuple:
+        return (table.id, record.number, record.dealer, json.dumps(record.hands),
+                " ".join(record.moves))
 
     # --- reading ---------------------------------------------------------------------
     def load(self, game_id: str) -> dict | None:
@@ -195,4 +220,6 @@ class GameStore:
 
     def close(self) -> None:
         """Release the connections."""
+        with self._writing:
+            self._writer.close()
         self.engine.dispose()

@@ -20,7 +20,7 @@ import numpy as np
 from games.rng import stream_seed
 from games.setback import state as S
 from games.setback.api import Deal, format_move
-from games.setback.cards import SEAT_CHARS, format_card
+from games.setback.cards import RANK_CHARS, SEAT_CHARS, format_card
 from games.setback.errors import SetbackError
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.view import SeatView
@@ -97,6 +97,12 @@ class Table:
         self.status = "playing"
         self.winner: str | None = None
         self.version = 0
+        # What the views share, replaced (never changed in place) when it changes: the
+        # events of one request each carry a view, and all are written out at the end.
+        self._history: list[dict] = []  # the finished deals' results
+        self._done: list[dict] = []  # this deal's completed tricks, as the view shows them
+        self._won: dict[str, list[str]] = {"EW": [], "NS": []}  # their cards, by team
+        self._hand: tuple = (None, None, [])  # (South's card mask, trump, sorted hand)
 
     # --- starting and restoring ------------------------------------------------------
     @classmethod
@@ -196,6 +202,7 @@ class Table:
         record = DealRecord(len(self.records), dealer, hands, [], dict(self.score))
         self.records.append(record)
         self.deal = Deal(dealer, hands)
+        self._done, self._won = [], {"EW": [], "NS": []}
         return record
 
     def _start_deal(self, dealer: str, events: list[dict] | None) -> None:
@@ -206,8 +213,14 @@ class Table:
                            "dealer": dealer, "view": self.view()})
 
     def _apply(self, token: str) -> None:
-        self.deal.play(token)
-        self.records[-1].moves.append(self.deal.moves[-1])
+        deal = self.deal
+        deal.play(token)
+        self.records[-1].moves.append(deal.moves[-1])
+        trick = deal.tricks[-1] if deal.tricks else None
+        if trick is not None and trick.winner is not None and len(self._done) < len(deal.tricks):
+            team = TEAM_OF[trick.winner]
+            self._done = self._done + [_trick_view(trick)]
+            self._won = {**self._won, team: self._won[team] + trick.cards}
 
     def _finish_deal(self, events: list[dict] | None) -> None:
         deal, record = self.deal, self.records[-1]
@@ -219,6 +232,8 @@ class Table:
         bidder = deal.seat_letter(int(deal.state[S.HIGH_BIDDER])) if high else None
         record.result = {"points": deal.points(), "deal_score": deal_score,
                          "score": dict(self.score), "bid": high, "bidder": bidder}
+        self._history = self._history + [{"number": record.number, "dealer": record.dealer,
+                                          **record.result}]
         if winner >= 0:
             self.status = "over"
             self.winner = ("EW", "NS")[winner]
@@ -249,27 +264,24 @@ class Table:
     def view(self) -> dict:
         """Everything the person at South may see, as JSON-ready data: their hand and legal
         moves, the auction, the trick on the table and the last one, the cards each team has
-        won this deal, how many cards each seat holds, the scores and each deal's result."""
+        won this deal, how many cards each seat holds, the scores and each deal's result.
+
+        Built for every event of every move, so it reads the state kept as the moves were
+        applied (completed tricks, cards won, results) instead of walking the deal again.
+        """
         deal, record = self.deal, self.records[-1]
-        d = SEAT_CHARS.index(record.dealer)
-        bid_order = [SEAT_CHARS[(d + 1 + i) % 4] for i in range(4)]
-        n_bids = self._bids_made()
-        bids = [{"seat": seat, "bid": move}
-                for seat, move in zip(bid_order, record.moves[:n_bids])]
-        held = {seat: 6 for seat in SEAT_CHARS}
-        won = {"EW": [], "NS": []}
-        tricks = []
-        for trick in deal.tricks:
-            seats = _seats_from(trick.leader, len(trick.cards))
-            for seat in seats:
-                held[seat] -= 1
-            tricks.append({"leader": trick.leader, "winner": trick.winner,
-                           "cards": [{"seat": s, "card": c} for s, c in zip(seats, trick.cards)]})
-            if trick.winner is not None:
-                won[TEAM_OF[trick.winner]].extend(trick.cards)
-        completed = [t for t in tricks if t["winner"] is not None]
-        high = int(deal.state[S.HIGH_BID])
+        state = deal.state
+        n_bids = int(state[S.N_BIDS])
+        high = int(state[S.HIGH_BID])
         to_act = deal.to_act if self.status == "playing" else None
+        done = self._done
+        held = dict.fromkeys(SEAT_CHARS, 6 - len(done))
+        trick = done[-1] if done else None
+        if deal.tricks and deal.tricks[-1].winner is None:  # a trick on the table
+            current = deal.tricks[-1]
+            for seat in SEATS_FROM[current.leader][:len(current.cards)]:
+                held[seat] -= 1
+            trick = _trick_view(current)
         return {
             "game": self.id,
             "version": self.version,
@@ -281,19 +293,30 @@ class Table:
             "phase": deal.phase,
             "to_act": to_act,
             "trump": deal.trump,
-            "bids": bids,
+            "bids": [{"seat": seat, "bid": move}
+                     for seat, move in zip(BID_ORDER[record.dealer], record.moves[:n_bids])],
             "high_bid": high,
-            "high_bidder": deal.seat_letter(int(deal.state[S.HIGH_BIDDER])) if high else None,
-            "hand": _sorted_hand(deal.hand(HUMAN), deal.trump),
+            "high_bidder": deal.seat_letter(int(state[S.HIGH_BIDDER])) if high else None,
+            "hand": self._sorted_hand(),
             "legal": deal.legal_moves() if to_act == HUMAN else [],
             "held": held,
-            "trick": tricks[-1] if tricks else None,
-            "last_trick": completed[-1] if completed else None,
-            "tricks_done": len(completed),
-            "won": won,
-            "history": [{"number": r.number, "dealer": r.dealer, **r.result}
-                        for r in self.records if r.result is not None],
+            "trick": trick,
+            "last_trick": done[-1] if done else None,
+            "tricks_done": len(done),
+            "won": {"EW": self._won["EW"], "NS": self._won["NS"]},
+            "history": self._history,
         }
+
+    def _sorted_hand(self) -> list[str]:
+        """South's hand grouped by suit (trump first once known), high cards first."""
+        deal = self.deal
+        mask, trump = int(deal.state[S.HAND + deal.relative(HUMAN)]), deal.trump
+        if self._hand[:2] != (mask, trump):
+            order = (trump or "") + SUIT_ORDER.replace(trump or "", "")
+            cards = _cards(mask)
+            self._hand = (mask, trump, sorted(
+                cards, key=lambda c: (order.index(c[1]), -RANK_CHARS.index(c[0]))))
+        return self._hand[2]
 
     def replay(self) -> dict:
         """The whole game as JSON: its seed, the final score and each deal as `replay` input."""
@@ -302,17 +325,17 @@ class Table:
                 "deals": [r.replay_spec() for r in self.records]}
 
 
-def _seats_from(leader: str, n: int) -> list[str]:
-    """The seats that played the first `n` cards of a trick led by `leader` (clockwise)."""
-    start = SEAT_CHARS.index(leader)
-    return [SEAT_CHARS[(start + i) % 4] for i in range(n)]
+SEATS_FROM = {seat: [SEAT_CHARS[(i + k) % 4] for k in range(4)]
+              for i, seat in enumerate(SEAT_CHARS)}  # a trick's seats, from its leader on
+BID_ORDER = {seat: SEATS_FROM[seat][1:] + [seat] for seat in SEAT_CHARS}  # by the dealer
 
 
-def _sorted_hand(cards: list[str], trump: str | None) -> list[str]:
-    """The hand grouped by suit (trump first once known), high cards first in each suit."""
-    ranks = "23456789TJQKA"
-    order = (trump or "") + SUIT_ORDER.replace(trump or "", "")
-    return sorted(cards, key=lambda c: (order.index(c[1]), -ranks.index(c[0])))
+def _trick_view(trick) -> dict:
+    """A trick as the view shows it: its leader, its winner (None while it is played) and
+    each card with the seat that played it."""
+    return {"leader": trick.leader, "winner": trick.winner,
+            "cards": [{"seat": s, "card": c}
+                      for s, c in zip(SEATS_FROM[trick.leader], trick.cards)]}
 
 
 def _cards(mask) -> list[str]:
