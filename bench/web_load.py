@@ -12,8 +12,9 @@ It prints the error count (a non-2xx reply, a broken reply, or a reply about ano
 and the latency of a move request, from sending it to having read the whole reply, which
 includes the bots' replies and the game's save: p50, p90, p99 and max. Targets (issue 12):
 zero errors, p99 < 50 ms with `db:` bots. With no think time the server is saturated and a
-request waits behind the others' (the event loop applies moves one at a time), so p99 there
-measures the queue; --think-ms 1000 is closer to people.
+request waits behind the others' (the event loop serves them one at a time, in arrival order:
+`web.turns`), so the latency there is the queue, about players x server CPU per request;
+--think-ms 1000 is closer to people.
 
     python bench/web_load.py [--bots heuristic|db:PATH|...] [--players 50] [--seconds 60]
                              [--think-ms 0] [--max-moves 100000] [--seed 0]

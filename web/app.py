@@ -12,10 +12,10 @@
 
 Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes nothing.
 
-One move at a time: the handlers are coroutines that never await between reading a game and
-saving it, so the server's event loop applies the moves of a game strictly one after another;
-a request made from a state the game has left (the `version` it sends is stale: another tab)
-gets 409. The store's version column does the same across processes sharing one games file.
+One move at a time: the handlers are plain functions that the event loop runs one after
+another, in the order their requests arrived (`web.turns`), so the moves of a game are applied
+strictly one after another; a request made from a state the game has left (the `version` it
+sends is stale: another tab) gets 409. The store's version column does the same across processes sharing one games file.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from web.bots import Bots
 from web.store import GameStore, StoreConflict
 from web.table import Conflict, Table, TableError
+from web.turns import Turns
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 MAX_SEED = (1 << 63) - 1
@@ -68,6 +69,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     players = Bots(bots)
     store = GameStore(games)
     live: OrderedDict[str, Table] = OrderedDict()
+    turns = Turns()
     app = FastAPI(title="setback-cfr", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
     app.state.live = live
@@ -126,11 +128,16 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     # --- routes ---------------------------------------------------------------------
     def api(path: str, method: str = "GET"):
-        """Register `handler(request)` for `method path` as a plain Starlette route: the
-        handlers read their own parameters, and FastAPI's per-request parameter machinery
-        cost a tenth of a move's server time."""
+        """Register `handler(request, data)` for `method path`, `data` being the request's
+        JSON object (POST) or {} (GET). Plain Starlette routes: the handlers read their own
+        parameters, and FastAPI's per-request parameter machinery cost a tenth of a move's
+        server time. Each handler runs in its turn (`web.turns`), in arrival order."""
         def register(handler):
-            app.add_route(path, handler, methods=[method])
+            async def endpoint(request: Request):
+                data = await body(request) if method == "POST" else {}
+                return await turns.run(handler, request, data)
+
+            app.add_route(path, endpoint, methods=[method], name=handler.__name__)
             return handler
         return register
 
@@ -142,19 +149,18 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @api("/api/config")
-    async def config(_request: Request):
+    def config(_request: Request, _data: dict):
         """The bots' name and the page's pace."""
         return reply({"bots": players.name, "delay_ms": int(delay_ms)})
 
     @api("/api/games")
-    async def list_games(_request: Request):
+    def list_games(_request: Request, _data: dict):
         """The recent games, newest first."""
         return reply({"games": store.games()})
 
     @api("/api/games", "POST")
-    async def new_game(request: Request):
+    def new_game(_request: Request, data: dict):
         """Start a game (seed optional); the bots play until South's turn."""
-        data = await body(request)
         unknown = set(data) - {"seed"}
         if unknown:
             raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}: a new game takes "
@@ -172,15 +178,14 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                      201)
 
     @api("/api/games/{game_id}")
-    async def get_game(request: Request):
+    def get_game(request: Request, _data: dict):
         """A game's view from South."""
         table = game(request.path_params["game_id"])
         return reply({"game": table.id, "view": table.view()})
 
     @api("/api/games/{game_id}/moves", "POST")
-    async def move(request: Request):
+    def move(request: Request, data: dict):
         """South's move, the bots' replies, saved before the reply."""
-        data = await body(request)
         table = game(request.path_params["game_id"])
         if "move" not in data:
             raise ApiError(400, 'the body needs a "move", e.g. {"move": "AS", "version": 3}')
@@ -204,12 +209,12 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         return reply({"events": events, "view": table.view()})
 
     @api("/api/games/{game_id}/hint")
-    async def hint(request: Request):
+    def hint(request: Request, _data: dict):
         """What the bots would play for South now, and why."""
         return reply(game(request.path_params["game_id"]).hint())
 
     @api("/api/games/{game_id}/replay")
-    async def replay(request: Request):
+    def replay(request: Request, _data: dict):
         """A finished game: its seed, score and each deal as `replay` input."""
         game_id = request.path_params["game_id"]
         table = game(game_id)
@@ -219,7 +224,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         return reply(table.replay())
 
     @api("/api/games/{game_id}/deals/{number}/replay")
-    async def replay_deal(request: Request):
+    def replay_deal(request: Request, _data: dict):
         """One finished deal as `setback-cfr replay` input."""
         game_id, text = request.path_params["game_id"], request.path_params["number"]
         if not (text.isascii() and text.isdigit()):
