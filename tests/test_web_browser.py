@@ -49,6 +49,8 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
             errors = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(server.url + "/")
+            page.wait_for_selector("#start-game")
+            welcome = page.text_content("#dialog")  # a fresh file: no games to resume
             page.click("#start-game")
             page.wait_for_function(SETTLED)
             game = page.evaluate("new URL(location.href).searchParams.get('game')")
@@ -92,6 +94,7 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
             last_trick = page.text_content("#dialog")
         finally:
             browser.close()
+    assert "You play South" in welcome and "null" not in welcome
     assert view["status"] == "over"
     assert f"{view['score']['NS']} – {view['score']['EW']}" in final
     assert ("You won!" if view["winner"] == "NS" else "West and East won") in final

@@ -158,7 +158,7 @@ function renderStatus(view, interactive) {
   } else if (view.to_act) {
     text = `${SEAT_NAMES[view.to_act]} is thinking…`;
   } else {
-    text = "";
+    text = "the deal is over.";  // its last card is played; the next deal is dealt after
   }
   status.textContent = `Deal ${view.deal + 1} · ${text}`;
   status.classList.toggle("your-turn", interactive && view.to_act === "S");
@@ -248,7 +248,7 @@ function renderExplain(x, title) {
 
 // --- dialogs ------------------------------------------------------------------------
 function dialog(...children) {
-  $("dialog").replaceChildren(...children);
+  $("dialog").replaceChildren(...children.filter((c) => c != null));  // null: a part left out
   $("overlay").hidden = false;
 }
 function closeDialog() { $("overlay").hidden = true; }
