@@ -15,7 +15,8 @@ Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes no
 One move at a time: the handlers are plain functions that the event loop runs one after
 another, in the order their requests arrived (`web.turns`), so the moves of a game are applied
 strictly one after another; a request made from a state the game has left (the `version` it
-sends is stale: another tab) gets 409. The store's version column does the same across processes sharing one games file.
+sends is stale: another tab) gets 409. The store's version column does the same across
+processes sharing one games file.
 """
 
 from __future__ import annotations
