@@ -189,7 +189,8 @@ def test_seed_determines_the_table():
 
 
 @pytest.mark.parametrize("options", [SamplingOptions(),
-                                     SamplingOptions(linear=True, prune_threshold=-0.2)])
+                                     SamplingOptions(linear=True, prune_threshold=-0.2),
+                                     SamplingOptions(sum_visits=True)])
 def test_checkpoint_resume_is_bit_identical(tmp_path, options):
     straight = Solver(LEDUC, "es-mccfr", seed=6, sampling=options)
     straight.iterate(40)
@@ -198,7 +199,7 @@ def test_checkpoint_resume_is_bit_identical(tmp_path, options):
     path = str(tmp_path / "es.ckpt")
     first.save(path)
     resumed = Solver.resume(LEDUC, path)
-    assert resumed.settings() == straight.settings()
+    assert resumed.sampling == options and resumed.settings() == straight.settings()
     resumed.iterate(20)
     assert resumed.table.same_contents(straight.table)
 

@@ -14,7 +14,6 @@ from cfr import rng
 from cfr.episode_pass import EpisodeLog, EpisodeMap
 from cfr.external_sampling import SamplingOptions, external_sampling_pass
 from cfr.increment_log import IncrementLog, merge
-from cfr.solver import Solver
 from cfr.table import InfoSetTable
 from games.kuhn import GAME as KUHN
 from games.leduc import GAME as LEDUC
@@ -123,19 +122,6 @@ def test_words_split_over_workers_and_grown_logs_and_maps_give_the_same_table():
 def test_summing_needs_a_log_that_carries_sigma():
     with pytest.raises(TypeError, match="EpisodeLog"):
         external_sampling_pass(KUHN, InfoSetTable(1), IncrementLog(1), 0, (1,), 1.0, SUMMED)
-
-
-def test_solver_records_summed_visits_and_resumes_bit_for_bit(tmp_path):
-    straight = Solver(LEDUC, "es-mccfr", seed=2, sampling=SUMMED)
-    straight.iterate(40)
-    first = Solver(LEDUC, "es-mccfr", seed=2, sampling=SUMMED)
-    first.iterate(20)
-    path = str(tmp_path / "es.ckpt")
-    first.save(path)
-    resumed = Solver.resume(LEDUC, path)
-    assert resumed.sampling.sum_visits and resumed.settings()["sum_visits"] is True
-    resumed.iterate(20)
-    assert resumed.table.same_contents(straight.table)
 
 
 def test_settings_older_than_the_option_mean_per_visit():
