@@ -113,17 +113,20 @@ def _merge_sig(val):
         types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
         types.int64[::1],  # log counts
         types.int64[::1],  # cursor: [entry, value position, status]
+        types.int64[::1],  # inserted: [count, entry indices...], or empty (not recorded)
     )
 
 
 @njit([_merge_sig(types.float64), _merge_sig(types.float32)], cache=True, _nrt=False)
 def merge_kernel(keys, meta, offsets, regrets, strategy, tcounts,
-                 lg_offset, lg_key, lg_meta, lg_values, lg_counts, cursor):
+                 lg_offset, lg_key, lg_meta, lg_values, lg_counts, cursor, inserted):
     """Apply log entries from `cursor` on: R[o + a] += dR(a), S[o + a] += dS(a), in log order.
 
-    A missing key is inserted at the end of the value arrays. Stops with cursor[2] = 1 when an
-    insert needs more slots or values (the caller grows the table and calls again), 2 when a key
-    arrives with another action count than the table holds, 0 when every entry is applied.
+    A missing key is inserted at the end of the value arrays (and, when `inserted` is not
+    empty, its entry's index appended: `inserted[0]` counts them, from `inserted[1]` on).
+    Stops with cursor[2] = 1 when an insert needs more slots or values (the caller grows the
+    table and calls again), 2 when a key arrives with another action count than the table
+    holds, 0 when every entry is applied.
     """
     e = cursor[0]
     pos = cursor[1]
@@ -142,6 +145,9 @@ def merge_kernel(keys, meta, offsets, regrets, strategy, tcounts,
                     keys[slot, w] = lg_key[e, w]
                 meta[slot] = lg_meta[e]
                 offsets[slot] = tcounts[1]
+                if inserted.shape[0] > 0:
+                    inserted[0] += 1
+                    inserted[inserted[0]] = e
                 tcounts[0] += 1
                 tcounts[1] += n
             elif np.int64(meta[slot] & ACTIONS_MASK) != n:
@@ -157,12 +163,17 @@ def merge_kernel(keys, meta, offsets, regrets, strategy, tcounts,
     cursor[1] = pos
 
 
-def merge(table: InfoSetTable, log: IncrementLog, segment: tuple[int, int, int] | None = None
-          ) -> None:
+_NOT_RECORDED = np.zeros(0, dtype=np.int64)
+
+
+def merge(table: InfoSetTable, log: IncrementLog, segment: tuple[int, int, int] | None = None,
+          inserted: np.ndarray | None = None) -> None:
     """Add every entry of `log` to `table` in order, inserting new keys and growing as needed.
 
     `segment` = (first entry, end entry, first entry's value position) merges only those
-    entries (one episode of a log that holds several)."""
+    entries (one episode of a log that holds several). `inserted` (int64, at least one more
+    than the log's entries, `inserted[0]` = 0 on the first call) receives the indices of the
+    entries that inserted a key, in order, after their count."""
     if log.overflowed:
         raise ValueError("cannot merge an overflowed increment log")
     cursor = np.zeros(3, dtype=np.int64)
@@ -174,7 +185,8 @@ def merge(table: InfoSetTable, log: IncrementLog, segment: tuple[int, int, int] 
     while True:
         tcounts[0], tcounts[1], tcounts[2] = table.count, table.n_values, table.max_count
         merge_kernel(table.keys, table.meta, table.offsets, table.regrets, table.strategy,
-                     tcounts, log.offset, log.key, log.meta, log.values, end, cursor)
+                     tcounts, log.offset, log.key, log.meta, log.values, end, cursor,
+                     _NOT_RECORDED if inserted is None else inserted)
         table.count, table.n_values = int(tcounts[0]), int(tcounts[1])
         if cursor[2] == 0:
             return

@@ -21,10 +21,23 @@ While the batch grows the table, both generations of arrays are held until it fi
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from cfr.increment_log import ENTRIES, IncrementLog, merge
-from cfr.table import ACTIONS_MASK, InfoSetTable
-from cfr.table_changes import mark_touched, slots_from
+from cfr.increment_log import IncrementLog
+from cfr.table import InfoSetTable
+from cfr.table_changes import BatchChanges
+
+
+@njit(cache=True)
+def slots_from(meta, offsets, n_before, out):
+    """The slots whose info sets start at or after value `n_before` (inserted by the merge)
+    into `out`; returns their count."""
+    n = 0
+    for slot in range(meta.shape[0]):
+        if meta[slot] != 0 and offsets[slot] >= n_before:
+            out[n] = slot
+            n += 1
+    return n
 
 
 class OrderedMerge:
@@ -38,7 +51,7 @@ class OrderedMerge:
         self._arrays0 = _arrays(table)  # the batch start's (growth replaces, never changes)
         self.pending: dict = {}  # first episode -> (last episode, log), not merged yet
         self.merged: list = []  # (first, last, log), merged, in order
-        self._seen = np.zeros(self.n_values0, dtype=np.uint8)
+        self.recorded = BatchChanges(table)  # what the merges change, for the replicas
         self._saved: list = []  # (value indices, their regrets, their strategy sums)
         self.finishing = False  # set by `finish`: from then on no undo
 
@@ -86,24 +99,22 @@ class OrderedMerge:
         for first, last, log in self.merged:
             self.pending[first] = (last, log)
         self.merged, self._saved, self.next = [], [], self.first
-        self._seen[:] = 0
+        self.recorded.reset()
+
+    def changes(self) -> tuple:
+        """What the batch's merges changed, for the replicas (`cfr.table_changes`)."""
+        return self.recorded.changes(self.table)
 
     def _advance(self) -> None:
         while self.next in self.pending:
             last, log = self.pending.pop(self.next)
+            # the batch-start values of the older info sets the log is about to change
+            idx = self.recorded.touched(log)
             if not self.finishing:
-                self._save(log)
-            merge(self.table, log)
+                self._saved.append((idx, self.table.regrets[idx], self.table.strategy[idx]))
+            self.recorded.merge(self.table, log)
             self.merged.append((self.next, last, log))
             self.next = last + 1
-
-    def _save(self, log: IncrementLog) -> None:
-        """Keep the batch-start values of the older info sets `log` is about to change."""
-        e = int(log.counts[ENTRIES])
-        indices = np.empty(int(np.sum(log.meta[:e] & ACTIONS_MASK, dtype=np.int64)),
-                           dtype=np.int64)
-        idx = indices[:mark_touched(log.offset, log.meta, e, self._seen, indices, 0)]
-        self._saved.append((idx, self.table.regrets[idx], self.table.strategy[idx]))
 
 
 def _arrays(table: InfoSetTable) -> tuple:

@@ -1,12 +1,12 @@
 """What merging increment logs changed in a table, as a compact update for a replica.
 
 A replica of the table (a Ray worker's) that was equal to the table before some merges
-becomes equal to it after, bit for bit, by `apply_changes(replica, changes_of(...))`: the keys
-the merges inserted, in insertion order (so the replica's slots, offsets and capacities grow
-exactly as the table's did), and the new values of every info set the logs touched (assigned,
-not added: no hash lookup and no float addition on the replica's side). An info set touched
-by many entries travels once, which is what makes this smaller than the logs once deals
-share most of their tree.
+becomes equal to it after, bit for bit, by `apply_changes(replica, changes)`, `changes` being
+what a `BatchChanges` recorded of the merges: the keys they inserted, in insertion order (so
+the replica's slots, offsets and capacities grow exactly as the table's did), and the new
+values of every info set the logs touched (assigned, not added: no hash lookup and no float
+addition on the replica's side). An info set touched by many entries travels once, which is
+what makes this smaller than the logs once deals share most of their tree.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cfr.increment_log import ENTRIES, VALUES, IncrementLog, merge
+from cfr.increment_log import ENTRIES, IncrementLog, merge
 from cfr.table import ACTIONS_MASK, InfoSetTable
 
 
@@ -33,38 +33,56 @@ def mark_touched(lg_offset, lg_meta, n_entries, seen, indices, n_idx):
     return n_idx
 
 
-@njit(cache=True)
-def slots_from(meta, offsets, n_before, out):
-    """The slots whose info sets start at or after value `n_before` (inserted by the merge)
-    into `out`; returns their count."""
-    n = 0
-    for slot in range(meta.shape[0]):
-        if meta[slot] != 0 and offsets[slot] >= n_before:
-            out[n] = slot
-            n += 1
-    return n
+class BatchChanges:
+    """What merging a batch's logs into a table changes, recorded as the logs are merged (no
+    scan of the table afterwards): `merge(table, log)` for each log in order, then
+    `changes(table)` for the replicas.
 
+    For each log it keeps the value indices of the info sets the table held at the batch
+    start that the log touches and no earlier log did (the log's entries carry their offsets,
+    so this needs no lookup), and the keys and meta of the entries that inserted a key (the
+    merge reports them), in insertion order."""
 
-def changes_of(table: InfoSetTable, logs: list, n_values_before: int) -> tuple:
-    """The changes that merging every log of `logs` into `table` made, taken right after the
-    merges; `n_values_before` is `table.n_values` before them. Returns (new keys and their
-    meta, in insertion order; value indices of the touched info sets the table already held,
-    their regrets and strategy sums; the regrets and strategy sums of the new info sets)."""
-    seen = np.zeros(n_values_before, dtype=np.uint8)
-    indices = np.empty(sum(int(log.counts[VALUES]) for log in logs), dtype=np.int64)
-    n_idx = 0
-    for log in logs:
-        n_idx = mark_touched(log.offset, log.meta, int(log.counts[ENTRIES]), seen, indices,
-                              n_idx)
-    idx = indices[:n_idx].astype(np.uint32)
-    slots = np.empty(table.count, dtype=np.int64)
-    slots = slots[:slots_from(table.meta, table.offsets, n_values_before, slots)]
-    # values are handed out in insertion order, so the offsets sort the keys into it
-    slots = slots[np.argsort(table.offsets[slots], kind="stable")]
-    end = table.n_values
-    return (table.keys[slots], table.meta[slots], idx, table.regrets[idx],
-            table.strategy[idx], table.regrets[n_values_before:end].copy(),
-            table.strategy[n_values_before:end].copy())
+    def __init__(self, table: InfoSetTable):
+        self.n_values0 = table.n_values
+        self._seen = np.zeros(self.n_values0, dtype=np.uint8)
+        self._touched: list = []  # value indices, per log
+        self._new: list = []  # (keys, meta) of the inserted info sets, per log
+
+    def touched(self, log: IncrementLog) -> np.ndarray:
+        """The value indices of the batch-start info sets `log` touches first in the batch
+        (recorded; call once per log, before or after merging it)."""
+        e = int(log.counts[ENTRIES])
+        indices = np.empty(int(np.sum(log.meta[:e] & ACTIONS_MASK, dtype=np.int64)),
+                           dtype=np.int64)
+        idx = indices[:mark_touched(log.offset, log.meta, e, self._seen, indices, 0)]
+        self._touched.append(idx)
+        return idx
+
+    def merge(self, table: InfoSetTable, log: IncrementLog) -> None:
+        """Merge `log` into `table`, recording the keys it inserts."""
+        inserted = np.zeros(int(log.counts[ENTRIES]) + 1, dtype=np.int64)
+        merge(table, log, inserted=inserted)
+        rows = inserted[1:1 + inserted[0]]
+        self._new.append((log.key[rows], log.meta[rows]))
+
+    def reset(self) -> None:
+        """Forget every log recorded (the table went back to the batch start)."""
+        self._seen[:] = 0
+        self._touched, self._new = [], []
+
+    def changes(self, table: InfoSetTable) -> tuple:
+        """The changes, taken right after the last merge: (new keys and their meta, in
+        insertion order; value indices of the touched info sets the table already held, their
+        regrets and strategy sums; the regrets and strategy sums of the new info sets)."""
+        idx = np.concatenate(self._touched or [np.zeros(0, np.int64)]).astype(np.uint32)
+        new_keys = np.concatenate([k for k, _ in self._new] or
+                                  [np.zeros((0, table.key_words), np.uint64)])
+        new_meta = np.concatenate([m for _, m in self._new] or [np.zeros(0, np.uint8)])
+        end = table.n_values
+        return (new_keys, new_meta, idx, table.regrets[idx], table.strategy[idx],
+                table.regrets[self.n_values0:end].copy(),
+                table.strategy[self.n_values0:end].copy())
 
 
 def apply_changes(table: InfoSetTable, changes: tuple) -> None:

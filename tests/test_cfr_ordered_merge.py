@@ -12,6 +12,7 @@ from cfr.external_sampling import external_sampling_pass
 from cfr.increment_log import IncrementLog, merge
 from cfr.ordered_merge import OrderedMerge
 from cfr.solver import Solver
+from cfr.table_changes import apply_changes
 from cfr.table import InfoSetTable
 from games.leduc import GAME as LEDUC
 
@@ -102,6 +103,9 @@ def test_undo_restores_the_batch_start_table_and_the_batch_merges_again(capacity
         merger.offer(*logs[0])
     merger.finish()
     assert table.same_contents(in_order(start, logs))
+    replica = start.copy()  # what the merges recorded survives the undo, once each
+    apply_changes(replica, merger.changes())
+    assert replica.same_contents(table) and replica.capacity == table.capacity
 
 
 def test_undo_after_merging_new_info_sets_empties_their_slots():

@@ -21,7 +21,8 @@ starts. Every batch:
    log as soon as every earlier one is merged (`cfr.ordered_merge`: the merge overlaps the
    traversal of the rest of the batch rather than idling the workers at its end), and once
    the batch is complete keeps its changes as one update bundle (one `ray.put`): the keys it
-   inserted and the new values of every info set it touched (`cfr.table_changes`);
+   inserted and the new values of every info set it touched (`cfr.table_changes`; recorded
+   while the logs merge, so the batch's end gathers only the new values);
 4. the next task given to an actor carries the bundles it has not applied yet; the actor
    applies them in order (assigning the values: no lookups, no additions), so every replica
    stays bit-identical to the driver's table (`checksum_every` compares them in tests and
@@ -52,7 +53,7 @@ from cfr.episode_pass import VISITS, EpisodeStopped
 from cfr.increment_log import ENTRIES, VALUES, IncrementLog
 from cfr.ordered_merge import OrderedMerge
 from cfr.table import InfoSetTable
-from cfr.table_changes import apply_changes, changes_of
+from cfr.table_changes import apply_changes
 from train.errors import RunError
 
 #: tasks an actor may have queued or running at once. Two when deals are short (es-mccfr):
@@ -432,8 +433,8 @@ class RayBatches:
         trainer = self.trainer
         start = time.perf_counter()
         table = trainer.progress.table
-        logs = merger.finish()
-        changes = changes_of(table, logs, merger.n_values0)
+        merger.finish()
+        changes = merger.changes()
         trainer.end_batch(table, last)
         trainer.merge_seconds += time.perf_counter() - start
         trainer.keyed_visits += visits
