@@ -108,11 +108,9 @@ class OrderedMerge:
     def _advance(self) -> None:
         while self.next in self.pending:
             last, log = self.pending.pop(self.next)
-            # the batch-start values of the older info sets the log is about to change
-            idx = self.recorded.touched(log)
-            if not self.finishing:
-                self._saved.append((idx, self.table.regrets[idx], self.table.strategy[idx]))
-            self.recorded.merge(self.table, log)
+            old = self.recorded.merge(self.table, log, keep_old=not self.finishing)
+            if old is not None:
+                self._saved.append(old)
             self.merged.append((self.next, last, log))
             self.next = last + 1
 

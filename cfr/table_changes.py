@@ -49,22 +49,21 @@ class BatchChanges:
         self._touched: list = []  # value indices, per log
         self._new: list = []  # (keys, meta) of the inserted info sets, per log
 
-    def touched(self, log: IncrementLog) -> np.ndarray:
-        """The value indices of the batch-start info sets `log` touches first in the batch
-        (recorded; call once per log, before or after merging it)."""
+    def merge(self, table: InfoSetTable, log: IncrementLog, keep_old: bool = False):
+        """Merge `log` into `table`, recording what it changes. With `keep_old`, return the
+        values it overwrites that the table held at the batch start (value indices, their
+        regrets, their strategy sums: what an undo puts back); else None."""
         e = int(log.counts[ENTRIES])
         indices = np.empty(int(np.sum(log.meta[:e] & ACTIONS_MASK, dtype=np.int64)),
                            dtype=np.int64)
         idx = indices[:mark_touched(log.offset, log.meta, e, self._seen, indices, 0)]
-        self._touched.append(idx)
-        return idx
-
-    def merge(self, table: InfoSetTable, log: IncrementLog) -> None:
-        """Merge `log` into `table`, recording the keys it inserts."""
-        inserted = np.zeros(int(log.counts[ENTRIES]) + 1, dtype=np.int64)
+        old = (idx, table.regrets[idx], table.strategy[idx]) if keep_old else None
+        inserted = np.zeros(e + 1, dtype=np.int64)
         merge(table, log, inserted=inserted)
         rows = inserted[1:1 + inserted[0]]
+        self._touched.append(idx)
         self._new.append((log.key[rows], log.meta[rows]))
+        return old
 
     def reset(self) -> None:
         """Forget every log recorded (the table went back to the batch start)."""

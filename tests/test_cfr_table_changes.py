@@ -31,8 +31,7 @@ def merged_changes(table: InfoSetTable, logs: list) -> tuple:
     """Merge `logs` into `table` in order; what `BatchChanges` recorded of it."""
     recorder = BatchChanges(table)
     for log in logs:
-        recorder.touched(log)
-        recorder.merge(table, log)
+        assert recorder.merge(table, log) is None
     return recorder.changes(table)
 
 
