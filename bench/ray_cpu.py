@@ -107,6 +107,11 @@ def main() -> None:
                         help="threads, and Ray workers (and the local Ray's CPUs) (2)")
     parser.add_argument("--seed", type=int, default=2, help="seed of the runs (2)")
     args = parser.parse_args()
+    for name in ("deals", "batch", "workers"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
+    if args.workers > args.batch:
+        parser.error("--workers exceeds --batch: every worker needs a deal per batch")
     with tempfile.TemporaryDirectory() as tmp:
         warm = Trainer(RunDirectory(tmp + "/warm"), baseline_stage(args.seed + 101, 1),
                        workers=1, checkpoint_every=1e9, show_progress=False)
