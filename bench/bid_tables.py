@@ -8,7 +8,9 @@ bidders, and, side by side in the same run, of a player asked through Python (a 
 player: five Python decisions per deal, the four bids and the pitch).
 `belief`: `setback-cfr inference --first-trick` with the tables: the log-likelihood of the true
 hidden hands at the first trick under the uniform, voids, policy, tables and tables+policy
-beliefs, and the cut in log-loss against uniform (the issue's target: >= 10 % for tables).
+beliefs, and the cut in log-loss against uniform (the issue's target: >= 10 % for tables),
+with the two exact ceilings (`--exact`: exact:auction caps any belief built on the auction and
+the pitch, the tables included; exact:all caps any belief at all).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def belief(args) -> None:
     from play.inference_eval import evaluate, format_table
 
     result = evaluate(args.policy, args.positions, args.seed, args.worlds, tables=args.tables,
-                      first_trick=True, progress=True)
+                      first_trick=True, progress=True, exact=True)
     print(format_table(result))
 
 

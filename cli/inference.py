@@ -20,7 +20,14 @@ true holder; and the policy weights' effective sample size. With --tables FILE (
 `setback-cfr bid-tables`) two more: tables (the worlds drawn from the tables' belief given the
 auction and the pitch; exact log-likelihood) and tables+policy (those worlds weighted by the
 policy's probability of the moves after the pitch). --first-trick judges positions of the first
-trick only (1 to 3 cards played)."""
+trick only (1 to 3 cards played).
+
+--exact adds two ceilings. The self-play player is deterministic (it plays its most probable
+action), so the true posterior over the hidden hands is uniform over the layouts in which that
+player makes exactly the moves seen; it is estimated by replaying the player on sampled layouts.
+exact:auction is that posterior given the auction and the pitch: no belief built on them (bid
+tables included) can beat it on average. exact:all is given every move seen: no belief can.
+Every cut against uniform comes with its 95 % interval over the positions."""
 
 
 def register(subparsers) -> None:
@@ -44,6 +51,14 @@ def register(subparsers) -> None:
                         help="bid tables file: add the tables and tables+policy beliefs")
     parser.add_argument("--first-trick", action="store_true",
                         help="judge positions of the first trick only (1-3 cards played)")
+    parser.add_argument("--exact", action="store_true",
+                        help="add the exact beliefs exact:auction and exact:all (the ceilings)")
+    parser.add_argument("--exact-hits", type=positive_int, default=50, metavar="H",
+                        help="with --exact: sample layouts until H of them reproduce the moves "
+                             "seen (default 50; log f is known to about 1/sqrt(H) nats)")
+    parser.add_argument("--exact-samples", type=positive_int, default=200_000, metavar="N",
+                        help="with --exact: but draw at most N layouts per position and belief "
+                             "(default 200000)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
 
@@ -65,7 +80,8 @@ def run(args) -> int:
     try:
         result = evaluate(args.policy, args.positions, args.seed, args.worlds, args.floor,
                           progress=not args.json, tables=args.tables,
-                          first_trick=args.first_trick)
+                          first_trick=args.first_trick, exact=args.exact,
+                          exact_hits=args.exact_hits, exact_samples=args.exact_samples)
     except PlayerSpecError as exc:
         raise UserError(str(exc)) from None
     print(json.dumps(result) if args.json else format_table(result))

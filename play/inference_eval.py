@@ -19,7 +19,12 @@ importance estimate log L(truth) - log(mean L over the sampled worlds) added to 
 figure), and for every card the other seats truly hold, whether the seat the belief thinks
 most likely holds it (from WORLDS sampled worlds) is the true one ("accuracy"), and the mean
 probability the belief gives the true holder. The policy weights' effective sample size is
-reported too.
+reported too. With `exact`, two ceilings (`play/exact_belief.py`): exact:auction, the exact
+posterior given the auction and the pitch (no belief built on them, bid tables included, can do
+better on average), and exact:all, given every move seen (no belief at all can); their holder
+figures come from the first WORLDS layouts that reproduce the moves. Each belief's cut against
+uniform carries a 95 % interval over the positions (1.96 standard errors of the per-position
+gain in log-likelihood, divided by the mean uniform log-loss).
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from search.sampler import log_layouts
 
 BELIEFS = ("uniform", "voids", "policy")
 TABLES_BELIEFS = ("tables", "tables+policy")
+EXACT_BELIEFS = ("exact:auction", "exact:all")
+EXACT_STREAM = 1 << 62  # the exact beliefs' layouts: a stream of the seed no deal uses
 
 
 def self_play_position(player, seed: int, index: int, rng, first_trick: bool = False):
@@ -95,20 +102,28 @@ def reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, history, s
 
 def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
              floor: float = DEFAULT_FLOOR, progress: bool = False, tables: str | None = None,
-             first_trick: bool = False) -> dict:
+             first_trick: bool = False, exact: bool = False, exact_hits: int = 50,
+             exact_samples: int = 200_000) -> dict:
     """The inference table (module docstring) over `positions` self-play positions; `tables`:
-    a bid tables file adds the tables beliefs; `first_trick`: positions of the first trick."""
+    a bid tables file adds the tables beliefs; `first_trick`: positions of the first trick;
+    `exact`: the exact beliefs, each position's fraction estimated to `exact_hits` layouts that
+    reproduce the moves or `exact_samples` drawn."""
     from play.player_spec import make_player
     from play.policy_model import PolicyModel
     from play.bid_tables import load_belief
+    from play.exact_belief import ExactBelief
 
     belief = load_belief(tables) if tables else None
-    beliefs = BELIEFS + (TABLES_BELIEFS if belief is not None else ())
+    beliefs = BELIEFS + (TABLES_BELIEFS if belief is not None else ()) + \
+        (EXACT_BELIEFS if exact else ())
     player = make_player(policy_spec, seed)
     model = PolicyModel(player.db, player.use_bootstrap)
     search = WorldSearch(seed)
+    exact_belief = ExactBelief(player, int(stream_seed(np.uint64(seed), np.uint64(EXACT_STREAM))),
+                               exact_hits, exact_samples) if exact else None
     rng = np.random.default_rng(seed)
     sums = {b: {"loglik": 0.0, "judged": 0, "correct": 0, "mass": 0.0} for b in beliefs}
+    gains = {b: [] for b in beliefs}  # per position: log-lik minus the uniform one
     ess, ess_tables, done, index = [], [], 0, 0
     while done < positions:
         found = self_play_position(player, seed, index, rng, first_trick)
@@ -137,10 +152,19 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
                 lls["tables"], drawn, truth, history, seat, model, dealer, floor, TABLES_SKIP)
             ess_tables.append(effective_sample_size(weights_t))
             judged_sets += [("tables", drawn, flat), ("tables+policy", drawn, weights_t)]
+        if exact_belief is not None:
+            played = cards_played_by(history)
+            for name, upto in (("exact:auction", min(TABLES_SKIP, len(history))),
+                               ("exact:all", len(history))):
+                hits, n, kept = exact_belief.fraction(view, seat, history, played, dealer, upto,
+                                                      keep=worlds)
+                lls[name] = exact_belief.loglik(voids_ll, hits, n)
+                judged_sets.append((name, kept, np.full(len(kept), 1.0 / max(len(kept), 1))))
         for belief_name, hands, w in judged_sets:
             judged, correct, mass = holder_scores(hands, w, truth, seat)
             entry = sums[belief_name]
             entry["loglik"] += lls[belief_name]
+            gains[belief_name].append(lls[belief_name] - lls["uniform"])
             entry["judged"] += judged
             entry["correct"] += correct
             entry["mass"] += mass
@@ -150,15 +174,23 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     if progress:
         print("\r", end="", file=sys.stderr)
     table = {}
+    uniform_loss = -sums["uniform"]["loglik"] / max(done, 1)
     for name in beliefs:
         e = sums[name]
+        gain = np.array(gains[name])
+        spread = float(gain.std(ddof=1) / math.sqrt(gain.size)) if gain.size > 1 else 0.0
         table[name] = {
             "loglik": e["loglik"] / max(done, 1),
+            "cut": float(gain.mean()) / uniform_loss if uniform_loss > 0 else 0.0,
+            "cut_ci95": 1.96 * spread / uniform_loss if uniform_loss > 0 else 0.0,
             "accuracy": e["correct"] / max(e["judged"], 1),
             "p_true_holder": e["mass"] / max(e["judged"], 1),
         }
     return {"policy": policy_spec, "positions": done, "seed": seed, "worlds": worlds,
             "floor": floor, "beliefs": table, "tables": tables, "first_trick": first_trick,
+            "exact_hits": exact_hits if exact else None,
+            "exact_samples": exact_samples if exact else None,
+            "exact_limited": exact_belief.limited if exact else None,
             "ess_mean": float(np.mean(ess)) if ess else 0.0,
             "ess_median": float(np.median(ess)) if ess else 0.0,
             "ess_tables_policy_mean": float(np.mean(ess_tables)) if ess_tables else None,
@@ -171,19 +203,27 @@ def format_table(result: dict) -> str:
     lines = [f"inference: {result['positions']} {where} positions of {result['policy']}, "
              f"seed {result['seed']}, {result['worlds']} worlds, floor {result['floor']}"
              + (f", tables {result['tables']}" if result.get("tables") else ""),
-             f"  {'belief':13} {'log-lik (nats)':>15} {'vs uniform':>11} {'holder accuracy':>16} "
-             f"{'P(true holder)':>15}"]
-    base = result["beliefs"]["uniform"]["loglik"]
+             f"  {'belief':13} {'log-lik (nats)':>15} {'vs uniform (95 %)':>18} "
+             f"{'holder accuracy':>16} {'P(true holder)':>15}"]
     for belief, row in result["beliefs"].items():
-        cut = f"{100 * (1 - row['loglik'] / base):+10.1f}%" if base else f"{'':>11}"
-        lines.append(f"  {belief:13} {row['loglik']:15.2f} {cut} {100 * row['accuracy']:15.1f}% "
-                     f"{row['p_true_holder']:15.3f}")
+        cut = f"{100 * row['cut']:+6.1f}% ± {100 * row['cut_ci95']:3.1f}"
+        lines.append(f"  {belief:13} {row['loglik']:15.2f} {cut:>18} "
+                     f"{100 * row['accuracy']:15.1f}% {row['p_true_holder']:15.3f}")
     lines.append(f"  policy weights' effective sample size: mean {result['ess_mean']:.1f}, "
                  f"median {result['ess_median']:.1f} of {result['worlds']}")
     if result.get("ess_tables_policy_mean") is not None:
         lines.append(f"  tables+policy weights' effective sample size: mean "
                      f"{result['ess_tables_policy_mean']:.1f} of {result['worlds']}")
-    lines.append("  (vs uniform: the cut in log-loss, -log-lik, against the uniform belief)")
+    lines.append("  (vs uniform: the cut in log-loss, -log-lik, against the uniform belief, and "
+                 "its 95 % interval over the positions)")
+    if result.get("exact_hits") is not None:
+        lines.append("  exact:auction caps any belief built on the auction and the pitch, "
+                     "exact:all any belief at all (on average);")
+        lines.append(f"  each replays the player on voids layouts until {result['exact_hits']} "
+                     f"reproduce its moves, at most {result['exact_samples']:,} drawn: "
+                     f"{result['exact_limited']} of {2 * result['positions']} estimates "
+                     "stopped short (a ceiling found with fewer "
+                     "hits is less precise, and understated when none)")
     lines.append(f"  policy keys looked up {result['model_lookups']:,}, "
                  f"missing {result['model_missing']:,} (counted as uniform)")
     return "\n".join(lines)

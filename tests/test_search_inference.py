@@ -137,6 +137,27 @@ def test_inference_command(tiny_db, capsys):
     assert status == 2 and "--policy must be" in err
 
 
+def test_inference_exact_ceilings(tiny_db, capsys):
+    status, out, err = run_cli(capsys, ["inference", "--policy", f"db:{tiny_db}", "--positions",
+                                        "3", "--worlds", "4", "--first-trick", "--exact",
+                                        "--exact-hits", "5", "--exact-samples", "3000", "--json"])
+    assert status == 0, err
+    result = json.loads(out)
+    for belief in ("exact:auction", "exact:all"):
+        row = result["beliefs"][belief]
+        assert row["loglik"] < 0 and row["cut_ci95"] >= 0 and 0 <= row["accuracy"] <= 1
+    # f <= 1: the exact belief never gives the truth less than the voids belief does
+    assert result["beliefs"]["exact:auction"]["loglik"] >= result["beliefs"]["voids"]["loglik"]
+    assert result["exact_hits"] == 5 and 0 <= result["exact_limited"] <= 6
+    status, out, err = run_cli(capsys, ["inference", "--policy", f"db:{tiny_db}", "--positions",
+                                        "2", "--worlds", "4", "--exact", "--exact-hits", "3",
+                                        "--exact-samples", "2000"])
+    assert status == 0 and "exact:all" in out and "±" in out, err
+    status, _, err = run_cli(capsys, ["inference", "--policy", f"db:{tiny_db}", "--exact-hits",
+                                      "0"])
+    assert status == 2 and "--exact-hits" in err
+
+
 def test_worlds_solved_on_threads_equal_one_thread():
     one, three = WorldSearch(9, threads=1), WorldSearch(9, threads=3)
     compared = 0
