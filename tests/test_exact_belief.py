@@ -3,7 +3,7 @@ holds one card, the fraction of layouts that reproduce the auction is the probab
 holder, which is known in closed form; the truth always reproduces its own moves; the same seed
 draws the same layouts; a sampling player is refused; `inference --exact` reports the ceilings
 with intervals
-(`tests/test_search_inference.py`)."""
+(that one in `tests/test_search_inference.py`, beside its database fixture)."""
 
 from __future__ import annotations
 
