@@ -27,11 +27,9 @@ import math
 
 import numpy as np
 
-from games.rng import new_rng
-from games.setback import state as S
-from games.setback.rules import apply_move
 from games.setback.view import SeatView
-from search.sampler import sample_worlds
+from search.inference import others_moves
+from search.pimc import WorldSearch
 
 CHUNK = 1000  # layouts drawn per round (fixed, so a seed gives the same rounds)
 
@@ -44,15 +42,9 @@ def reproduces(player, hands, played, history, observer: int, dealer: int, upto:
     """Whether `player`, holding the layout `hands` (current hands by seat, `played` the cards
     each seat played in `history`: `search.inference.cards_played_by`), makes every move of
     `history[:upto]` of the seats other than `observer` (the deal started at game score 0-0)."""
-    state = S.new_state()
-    S.reset_deal(state, np.asarray(hands, dtype=np.int64) | played)
-    for index in range(upto):
-        move = int(history[index])
-        if int(state[S.TO_ACT]) != observer:
-            view = SeatView.of(state, dealer, (0, 0), history[:index])
-            if int(player.choose(view)) != move:
-                return False  # most layouts fail at the first bid: stop there
-        apply_move(state, move)
+    for index, state, move in others_moves(hands, played, history, observer, upto=upto):
+        if int(player.choose(SeatView.of(state, dealer, (0, 0), history[:index]))) != move:
+            return False  # most layouts fail at the first bid: stop there
     return True
 
 
@@ -67,7 +59,7 @@ class ExactBelief:
         if min_hits < 1 or max_samples < 1:
             raise ValueError("min_hits and max_samples must be at least 1")
         self.player = player
-        self.rng = new_rng(seed)
+        self.search = WorldSearch(seed, threads=1)  # its sampler only
         self.min_hits = int(min_hits)
         self.max_samples = int(max_samples)
         self.limited = 0  # positions that stopped at max_samples before min_hits
@@ -78,11 +70,8 @@ class ExactBelief:
         voids layouts of `seat`'s view (`view_state`)."""
         hits = drawn = 0
         kept = []
-        hands = np.zeros((CHUNK, 4), dtype=np.int64)
         while hits < self.min_hits and drawn < self.max_samples:
-            if sample_worlds(view_state, seat, self.rng, True, hands) != CHUNK:
-                raise ValueError("no layout of the hidden cards is consistent with this view")
-            for row in hands:
+            for row in self.search.sample(view_state, seat, CHUNK):
                 if reproduces(self.player, row, played, history, seat, dealer, upto):
                     hits += 1
                     if len(kept) < keep:

@@ -39,6 +39,20 @@ def cards_played_by(history) -> np.ndarray:
     return played
 
 
+def others_moves(hands, played, history, observer: int, skip: int = 0, upto: int | None = None):
+    """Replay the deal from its first bid in the world whose current hands are `hands` (by
+    seat; `played` = `cards_played_by(history)`) and yield (index, state, move) before each
+    move of `history[skip:upto]` made by a seat other than `observer`, `state` the full state
+    before that move (valid until the next item is asked for)."""
+    state = S.new_state()
+    S.reset_deal(state, np.asarray(hands, dtype=np.int64) | played)
+    for index in range(len(history) if upto is None else upto):
+        move = int(history[index])
+        if index >= skip and int(state[S.TO_ACT]) != observer:
+            yield index, state, move
+        apply_move(state, move)
+
+
 def log_weight(hands, played, history, observer: int, model, dealer: int = 0,
                score=(0, 0), floor: float = DEFAULT_FLOOR, skip: int = 0) -> float:
     """Log of the probability of the other seats' moves in `history` under `model`, in the
@@ -46,19 +60,13 @@ def log_weight(hands, played, history, observer: int, model, dealer: int = 0,
     -inf when one of those moves is illegal in the world. `score`: the game score by absolute
     team (EW, NS) before the deal. The first `skip` moves are replayed but not scored (the
     auction and the pitch, when bid tables account for them: `search/bid_tables.py`)."""
-    state = S.new_state()
-    S.reset_deal(state, np.asarray(hands, dtype=np.int64) | played)
     total = 0.0
-    for index, move in enumerate(history):
-        move = int(move)
-        seat = int(state[S.TO_ACT])
-        if seat != observer and index >= skip:
-            if not is_legal(state, move):
-                return -math.inf
-            team = (dealer + seat) % 2
-            p = model(state, move, int(score[team]), int(score[1 - team]))
-            total += math.log(max(float(p), floor))
-        apply_move(state, move)
+    for _, state, move in others_moves(hands, played, history, observer, skip):
+        if not is_legal(state, move):
+            return -math.inf
+        team = (dealer + int(state[S.TO_ACT])) % 2
+        p = model(state, move, int(score[team]), int(score[1 - team]))
+        total += math.log(max(float(p), floor))
     return total
 
 
