@@ -1,10 +1,19 @@
-"""Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, and
-the PIMC card players `pimc[:WORLDS][,bid=SPEC]` and `pimc-pi[:WORLDS]:POLICY[,bid=SPEC]`
-(`play/pimc.py`).
+"""Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, the
+PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`), the SDS
+bidder `sds[:W][,play=SPEC]` (`play/sds.py`), and any of them with another player's bidding,
+`PLAYER,bid=BIDDER` (`play/composite.py`).
 
 `strategy:` takes one strategy file or several separated by commas (a baseline export and a
 bootstrap export, as `db load` takes them). Bad names and missing files are one clear error
 (`PlayerSpecError`).
+
+The grammar of `bid=`: a spec is `PLAYER[,bid=BIDDER]`, split at the FIRST `,bid=`. PLAYER is
+everything before it (its own options, such as pimc's `tables=`, come there); BIDDER is all
+the rest of the string, so it may hold commas and colons (`bid=strategy:a.msgpack,b.msgpack`,
+`bid=pimc-pi:20:db:y.db`), but not a `,bid=` of its own (a bidder that itself bids like a
+third player is that third player: name it directly). No path may contain `,bid=`. Bidding
+is the auction's decisions only; the pitch and the rest of the card play are PLAYER's. The
+composite's name (shown by tournaments and ratings) is the whole spec as written.
 """
 
 from __future__ import annotations
@@ -12,8 +21,10 @@ from __future__ import annotations
 import os
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
-             "pimc[:WORLDS][,tables=FILE][,bid=SPEC] or "
-             "pimc-pi[:WORLDS]:POLICY[,tables=FILE][,bid=SPEC]")
+             "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
+             "sds[:W][,play=SPEC] (the SDS bidder), each optionally followed by ,bid=SPEC "
+             "(bid like SPEC, play the cards as the first; bid= comes last)")
+BID_OPTION = ",bid="
 
 
 class PlayerSpecError(ValueError):
@@ -23,6 +34,58 @@ class PlayerSpecError(ValueError):
 def make_player(spec: str, seed: int = 0):
     """The player named by `spec` (see the module docstring)."""
     text = str(spec).strip()
+    base, sep, bid_spec = text.partition(BID_OPTION)
+    if sep:
+        if not base.strip():
+            raise PlayerSpecError(f"{text!r}: bid= needs a player before it, as in "
+                                  "db:strategy.db,bid=heuristic")
+        if not bid_spec.strip():
+            raise PlayerSpecError(f"{text!r}: bid= needs a player, as in bid=heuristic")
+        if BID_OPTION in bid_spec:
+            raise PlayerSpecError(f"{text!r}: bid= takes one player without a bid= of its own "
+                                  "(name the player that bids)")
+        if not _is_pimc(base):  # pimc's own bidder slot already does what a composite does
+            return _make_composite(text, base, bid_spec, seed)
+    return _make_single(text, seed)
+
+
+def _is_pimc(text: str) -> bool:
+    lower = text.strip().lower()
+    return lower.startswith(("pimc:", "pimc,", "pimc-pi:", "pimc-pi,")) or lower in (
+        "pimc", "pimc-pi")
+
+
+def _make_composite(text: str, base: str, bid_spec: str, seed: int):
+    """`base` playing the cards, `bid_spec` bidding, named `text`."""
+    from play.composite import CompositePlayer
+
+    player = _make_single(base.strip(), seed)
+    try:
+        bidder = _make_single(bid_spec.strip(), seed)
+    except PlayerSpecError as exc:
+        if hasattr(player, "close"):
+            player.close()
+        raise PlayerSpecError(f"in bid= of {text!r}: {exc}") from None
+    return CompositePlayer(player, bidder, name=text)
+
+
+def _make_sds(text: str, seed: int):
+    """The SDS bidder of `text`, from `play.sds` (written separately; may be absent)."""
+    try:
+        from play.sds import make_sds_player
+    except ModuleNotFoundError as exc:
+        if exc.name == "play.sds":
+            raise PlayerSpecError(f"{text!r}: sds bidder not available in this version "
+                                  "(play/sds.py is missing)") from None
+        raise
+    return make_sds_player(text, seed)
+
+
+def _make_single(text: str, seed: int):
+    """A player without a composite `bid=` (pimc's own bid= aside)."""
+    spec = text
+    if text.lower().startswith("sds"):
+        return _make_sds(text, seed)
     if text.lower().startswith(("pimc:", "pimc,", "pimc-pi:", "pimc-pi,")) or text.lower() in (
             "pimc", "pimc-pi"):
         from play.pimc import make_pimc_player
