@@ -1,12 +1,23 @@
-"""Load on `setback-cfr serve`: many simulated people playing whole games through the API.
+"""Load on `setback-cfr serve`: many simulated people playing whole games through the API,
+or programs asking `/api/decide` for decisions at a fixed rate.
 
 A server is started as its own process (`python -m cli.main serve --delay-ms 0`) on a free
 loopback port with a fresh games file; --players simulated people, each on its own keep-alive
-connection, start a game, play South with a seeded random legal move as soon as the reply
-comes (after --think-ms), start the next game when one ends, and stop at --seconds (or after
---max-moves moves each: the run is bounded in time and count). The clients are asyncio
-coroutines in this process with a minimal HTTP/1.1 client (little client CPU beside the
-server, which has the other core).
+connection and with its own owner cookie (each is a browser of its own: it keeps the cookie
+the server's first reply gives it, and sees only its own games), start a game, play South
+with a seeded random legal move as soon as the reply comes (after --think-ms), start the next
+game when one ends, and stop at --seconds (or after --max-moves moves each: the run is bounded
+in time and count). A simulated person starts a game every few seconds, far more than a person
+does, so the server runs with --games-per-minute 100000. The clients are asyncio coroutines
+in this process with a minimal HTTP/1.1 client (little client CPU beside the server, which
+has the other core).
+
+With --decide RATE, programs instead send `POST /api/decide` at RATE requests a second (open
+loop: request i is due at i / RATE s, whether or not the earlier ones were answered), spread
+over --players connections, with positions of random deals played to random points (random
+legal moves). Its latency runs from the time a request was due to the whole reply read, so a
+server falling behind shows. Target (issue 30): p99 < 5 ms at 200 requests a second with
+`db:` bots.
 
 It prints the error count (a non-2xx reply, a broken reply, or a reply about another game)
 and the latency of a move request, from sending it to having read the whole reply, which
@@ -18,6 +29,7 @@ request waits behind the others' (the event loop serves them one at a time, in a
 
     python bench/web_load.py [--bots heuristic|db:PATH|...] [--players 50] [--seconds 60]
                              [--think-ms 0] [--max-moves 100000] [--seed 0]
+    python bench/web_load.py --decide 200 [--bots db:PATH] [--players 20] [--seconds 60]
 """
 
 from __future__ import annotations
@@ -43,6 +55,7 @@ class Connection:
     def __init__(self, port: int):
         self.port = port
         self.reader = self.writer = None
+        self.cookie = b""  # the owner cookie the server gave this client, sent back
 
     async def open(self) -> None:
         """Connect to the server."""
@@ -52,8 +65,9 @@ class Connection:
         """Send one request; return the reply's status and JSON body."""
         data = b"" if body is None else json.dumps(body).encode()
         head = (f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
-        self.writer.write(head.encode() + data)
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n")
+        cookie = b"Cookie: " + self.cookie + b"\r\n" if self.cookie else b""
+        self.writer.write(head.encode() + cookie + b"\r\n" + data)
         await self.writer.drain()
         status_line = await self.reader.readline()
         status = int(status_line.split()[1])
@@ -63,8 +77,11 @@ class Connection:
             if line in (b"\r\n", b""):
                 break
             name, _, value = line.decode("latin-1").partition(":")
-            if name.strip().lower() == "content-length":
+            name = name.strip().lower()
+            if name == "content-length":
                 length = int(value)
+            elif name == "set-cookie":
+                self.cookie = value.strip().split(";")[0].encode("latin-1")
         payload = await self.reader.readexactly(length)
         return status, json.loads(payload)
 
@@ -81,13 +98,14 @@ class Totals:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.started = self.finished = 0
+        self.foreign = 0  # another person's game seen in one's list (must stay 0)
 
 
 async def person(index: int, port: int, args, deadline: float, totals: Totals) -> None:
     """One simulated person: whole games, one after another, until the deadline."""
     rng = random.Random(args.seed * 1000 + index)
     conn = Connection(port)
-    moves = 0
+    moves, mine = 0, set()
     try:
         await conn.open()
         while time.monotonic() < deadline and moves < args.max_moves:
@@ -98,6 +116,7 @@ async def person(index: int, port: int, args, deadline: float, totals: Totals) -
                 return
             totals.started += 1
             game, view = body["game"], body["view"]
+            mine.add(game)
             while view["status"] == "playing":
                 if time.monotonic() >= deadline or moves >= args.max_moves:
                     return
@@ -117,6 +136,11 @@ async def person(index: int, port: int, args, deadline: float, totals: Totals) -
                     return
                 view = body["view"]
             totals.finished += 1
+            status, body = await conn.request("GET", "/api/games")
+            if status != 200:
+                totals.errors.append(f"list: {status} {body}")
+                return
+            totals.foreign += sum(1 for g in body["games"] if g["id"] not in mine)
     except (OSError, ValueError, KeyError, asyncio.IncompleteReadError) as exc:
         totals.errors.append(f"person {index}: {type(exc).__name__}: {exc}")
     finally:
@@ -141,7 +165,8 @@ def start_server(bots: str, port: int, games: str) -> subprocess.Popen:
     """Start `setback-cfr serve` on `port` and wait until it accepts connections."""
     server = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--bots", bots, "--host", HOST,
-         "--port", str(port), "--games", games, "--delay-ms", "0"],
+         "--port", str(port), "--games", games, "--delay-ms", "0",
+         "--games-per-minute", "100000"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -156,10 +181,13 @@ def start_server(bots: str, port: int, games: str) -> subprocess.Popen:
     raise SystemExit("the server did not start in 120 s")
 
 
-async def warm_up(port: int) -> None:
-    """One game's first moves, so numba's compiled code is loaded before the clock starts."""
+async def warm_up(port: int, position: dict | None = None) -> None:
+    """One game's first moves (and a decision), so numba's compiled code is loaded before the
+    clock starts."""
     conn = Connection(port)
     await conn.open()
+    if position is not None:
+        await conn.request("POST", "/api/decide", position)
     _, body = await conn.request("POST", "/api/games", {"seed": 1})
     game, view, rng = body["game"], body["view"], random.Random(1)
     for _ in range(30):
@@ -169,6 +197,65 @@ async def warm_up(port: int) -> None:
                                      {"move": rng.choice(view["legal"])})
         view = body["view"]
     conn.close()
+
+
+def positions(n: int, seed: int) -> list[dict]:
+    """`n` positions for `/api/decide`: random deals played by random legal moves to a random
+    point, from the side of the seat to act (its hand as dealt, nothing else)."""
+    sys.path.insert(0, ROOT)
+    from games.setback.api import Deal
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        dealer = rng.choice("WNES")
+        deal = Deal.random(rng.randrange(2**32), dealer=dealer)
+        dealt = {seat: deal.hand(seat) for seat in "WNES"}
+        stop = rng.randrange(34)
+        while not deal.is_over and len(deal.moves) < stop:
+            deal.play(rng.choice(deal.legal_moves()))
+        if not deal.is_over:
+            out.append({"dealer": dealer, "hands": {deal.to_act: dealt[deal.to_act]},
+                        "score": {"EW": rng.randrange(-6, 11), "NS": rng.randrange(-6, 11)},
+                        "moves": list(deal.moves)})
+    return out
+
+
+async def decide_load(args, port: int, work: list[dict]) -> Totals:
+    """`POST /api/decide` at `args.decide` requests a second for `args.seconds`, over
+    `args.players` connections; latency from each request's due time."""
+    totals = Totals()
+    total = int(args.decide * args.seconds)
+    start = time.monotonic() + 0.1
+    queue: asyncio.Queue = asyncio.Queue()
+    for i in range(total):
+        queue.put_nowait(i)
+
+    async def client(index: int) -> None:
+        conn = Connection(port)
+        try:
+            await conn.open()
+            while True:
+                try:
+                    i = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                due = start + i / args.decide
+                wait = due - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                status, body = await conn.request("POST", "/api/decide", work[i % len(work)])
+                totals.latencies.append(time.monotonic() - due)
+                if status != 200 or "move" not in body:
+                    totals.errors.append(f"decide: {status} {body}")
+        except (OSError, ValueError, KeyError, asyncio.IncompleteReadError) as exc:
+            totals.errors.append(f"client {index}: {type(exc).__name__}: {exc}")
+        finally:
+            conn.close()
+
+    await asyncio.gather(*(client(i) for i in range(args.players)))
+    totals.started = total
+    return totals
 
 
 async def run(args, port: int) -> Totals:
@@ -199,20 +286,32 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=100_000,
                         help="moves per person at most (default 100000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the people's choices")
+    parser.add_argument("--decide", type=float, default=None, metavar="RATE",
+                        help="instead of people, POST /api/decide at RATE requests a second")
     args = parser.parse_args()
+    if args.players < 1 or args.seconds <= 0 or (args.decide is not None and args.decide <= 0):
+        parser.error("--players must be at least 1, --seconds and --decide above 0")
 
+    work = positions(2000, args.seed) if args.decide else None
     with tempfile.TemporaryDirectory(prefix="setback-web-load-") as folder:
         port = free_port()
         server = start_server(args.bots, port, os.path.join(folder, "games.db"))
         try:
-            asyncio.run(warm_up(port))  # numba's code loaded (or compiled) before the clock
+            # numba's code loaded (or compiled) before the clock
+            asyncio.run(warm_up(port, work[0] if work else None))
             cpu0, wall0 = cpu_seconds(server.pid), time.monotonic()
-            totals = asyncio.run(run(args, port))
+            if work:
+                totals = asyncio.run(decide_load(args, port, work))
+            else:
+                totals = asyncio.run(run(args, port))
             cpu1, wall1 = cpu_seconds(server.pid), time.monotonic()
         finally:
             server.terminate()
             server.wait(timeout=30)
     lat = sorted(1000 * x for x in totals.latencies)
+    if work:
+        report_decide(args, totals, lat, cpu1 - cpu0, wall1 - wall0)
+        return
     print(f"bots {args.bots}: {args.players} players, {args.seconds:g} s, "
           f"think {args.think_ms:g} ms")
     print(f"  games         {totals.started} started, {totals.finished} finished")
@@ -223,13 +322,29 @@ def main() -> None:
           f"(moves and new games; the load-independent figure: one event loop serves "
           f"{1000 / max(1000 * (cpu1 - cpu0) / max(requests, 1), 1e-9):.0f} requests/s "
           "on a core of its own)")
-    print(f"  errors        {len(totals.errors)}")
+    print(f"  errors        {len(totals.errors)}; another person's game in a list: "
+          f"{totals.foreign}")
     for error in totals.errors[:5]:
         print(f"    {error[:200]}")
     print(f"  move latency  p50 {percentile(lat, 0.50):.1f} ms  p90 {percentile(lat, 0.90):.1f} ms"
           f"  p99 {percentile(lat, 0.99):.1f} ms  max {lat[-1] if lat else float('nan'):.1f} ms")
     print(f"  targets       zero errors: {'met' if not totals.errors else 'MISSED'}; "
           f"p99 < 50 ms: {'met' if lat and percentile(lat, 0.99) < 50 else 'MISSED'}")
+
+
+def report_decide(args, totals: Totals, lat: list[float], cpu: float, wall: float) -> None:
+    """The figures of a --decide run."""
+    print(f"bots {args.bots}: POST /api/decide at {args.decide:g}/s over {args.players} "
+          f"connections, {args.seconds:g} s")
+    print(f"  requests      {len(lat)} of {totals.started} ({len(lat) / wall:.0f}/s), server "
+          f"CPU {cpu:.1f} s of {wall:.1f} s ({1000 * cpu / max(len(lat), 1):.2f} ms a request)")
+    print(f"  errors        {len(totals.errors)}")
+    for error in totals.errors[:5]:
+        print(f"    {error[:200]}")
+    print(f"  latency       p50 {percentile(lat, 0.50):.2f} ms  p90 {percentile(lat, 0.90):.2f} ms"
+          f"  p99 {percentile(lat, 0.99):.2f} ms  max {lat[-1] if lat else float('nan'):.2f} ms")
+    print(f"  targets       zero errors: {'met' if not totals.errors else 'MISSED'}; "
+          f"p99 < 5 ms: {'met' if lat and percentile(lat, 0.99) < 5 else 'MISSED'}")
 
 
 if __name__ == "__main__":

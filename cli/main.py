@@ -28,6 +28,7 @@ SUBCOMMAND_MODULES = (
     "cli.tournament",
     "cli.quickstart",
     "cli.serve",
+    "cli.decide",
     "cli.solve_deal",
     "cli.inference",
     "cli.bid_tables",

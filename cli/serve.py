@@ -21,7 +21,9 @@ def register(subparsers) -> None:
         "the cards won, each deal's points and the score, and on demand the bots' reasoning: "
         "the info-set key, the abstract actions and their probabilities. Every game is kept "
         "in the --games file as its deals and moves; after a restart each unfinished game "
-        "goes on where it stood. Needs the web extra: pip install -e '.[web]'.")
+        "goes on where it stood. Each browser's games are its own (an owner cookie). Other "
+        "programs ask the bots for one decision with POST /api/decide; the API is described "
+        "at /openapi.json and /docs. Needs the web extra: pip install -e '.[web]'.")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
                         help="the bots: random, heuristic, db:PATH or strategy:PATH[,PATH...] "
                         f"(default: db:{DEFAULT_DB} if it exists, else heuristic)")
@@ -36,7 +38,22 @@ def register(subparsers) -> None:
     parser.add_argument("--delay-ms", type=int, default=700, metavar="MS",
                         help="pause between two bot moves on the page, in milliseconds "
                         "(default 700; 0 shows them at once)")
+    parser.add_argument("--games-per-minute", type=positive_int, default=10, metavar="N",
+                        help="new games one owner (browser) may start in any minute; more get "
+                        "429 (default 10)")
     parser.set_defaults(func=run)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` only listens on this machine (127.0.0.0/8, ::1, localhost)."""
+    import ipaddress
+
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def default_bots() -> str:
@@ -44,8 +61,10 @@ def default_bots() -> str:
     return f"db:{DEFAULT_DB}" if os.path.isfile(DEFAULT_DB) else "heuristic"
 
 
-def build_app(bots: str | None, games: str | None, delay_ms: int):
-    """The web application, with every bad setting reported as a `UserError`."""
+def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minute: int = 10,
+              host: str = "127.0.0.1"):
+    """The web application, with every bad setting reported as a `UserError`. Games from
+    before owners existed may be claimed only on a loopback `host` (one person's machine)."""
     try:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
@@ -58,14 +77,15 @@ def build_app(bots: str | None, games: str | None, delay_ms: int):
     if delay_ms < 0:
         raise UserError(f"--delay-ms must be at least 0, not {delay_ms}")
     try:
-        return create_app(bots or default_bots(), games or default_games_path(), delay_ms)
+        return create_app(bots or default_bots(), games or default_games_path(), delay_ms,
+                          games_per_minute, claim_unowned=is_loopback(host))
     except (PlayerSpecError, StoreError) as exc:
         raise UserError(str(exc)) from None
 
 
 def run(args) -> int:
     """Serve until Ctrl-C."""
-    app = build_app(args.bots, args.games, args.delay_ms)
+    app = build_app(args.bots, args.games, args.delay_ms, args.games_per_minute, args.host)
     import uvicorn
 
     print(f"setback-cfr: playing against {app.state.bots_name} at "

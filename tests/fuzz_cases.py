@@ -544,6 +544,10 @@ class CliBoundary(Boundary):
         load_strategies([small], db, progress=False)
         not_a_file = os.path.join(workdir, "a-directory")
         os.makedirs(not_a_file, exist_ok=True)
+        position = os.path.join(workdir, "position.json")
+        with open(position, "w") as handle:  # the worked deal from East's side, to decide
+            json.dump(dict(WORKED, hands={"E": WORKED["hands"]["E"]},
+                           moves=WORKED["moves"][:6]), handle)
         self.base = {
             ("replay",): ["replay", deal],
             ("simulate",): ["simulate", "--games", "2", "--max-deals", "3", "--no-progress"],
@@ -568,6 +572,7 @@ class CliBoundary(Boundary):
                               "bt.tables", "--no-progress"],
             # Two bad settings, so that no single fuzzed value can start a server.
             ("serve",): ["serve", "--games", not_a_file, "--delay-ms", "-1"],
+            ("decide",): ["decide", position, "--bots", "heuristic"],
         }
         self.targets = []  # (command path, action)
 
@@ -611,18 +616,33 @@ class CliBoundary(Boundary):
         return action.choices is None or converted in action.choices
 
     def confined(self, value: str) -> str:
-        """`value`, or, when it names a path outside the working directory that does not
-        exist yet, the same path re-rooted inside it: a command that may create a new path
-        (`train --run /x`) must not create it on the machine running the fuzzer."""
+        """`value`, or, when it names a path outside the working directory, the same path
+        re-rooted inside it: a command that may create or write a path (`train --run /x`,
+        `train --run /mnt`, an empty folder) must not do it on the machine running the
+        fuzzer. What the outside path was is copied in: a folder (holding a file if the
+        original holds any), a file's first MiB; other kinds (devices) are left out."""
         try:
             full = os.path.abspath(value)
             home = os.path.abspath(self.workdir)
-            outside = os.path.commonpath([full, home]) != home
-            if not outside or os.path.lexists(full):
+            if os.path.commonpath([full, home]) == home:
                 return value
         except (ValueError, OSError):  # a NUL byte: no path at all
             return value
-        return os.path.join(self.workdir, "outside", full.lstrip(os.sep))
+        inside = os.path.join(self.workdir, "outside", full.lstrip(os.sep))
+        if os.path.lexists(inside) or not os.path.lexists(full):
+            return inside
+        try:
+            if os.path.isdir(full):
+                os.makedirs(inside, exist_ok=True)
+                if os.listdir(full):
+                    open(os.path.join(inside, "a-file"), "w").close()
+            elif os.path.isfile(full):
+                os.makedirs(os.path.dirname(inside), exist_ok=True)
+                with open(full, "rb") as source, open(inside, "wb") as copy:
+                    copy.write(source.read(1 << 20))
+        except OSError:  # unreadable: an empty folder stands for it
+            os.makedirs(inside, exist_ok=True)
+        return inside
 
     def check(self, case):
         index, value = case

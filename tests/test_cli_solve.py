@@ -162,26 +162,37 @@ def test_help_lists_every_option():
 
 
 def test_ctrl_c_saves_a_whole_iteration(tmp_path):
-    """SIGINT: exit 130, checkpoint of completed iterations that resumes bit for bit."""
+    """SIGINT: exit 130, checkpoint of completed iterations that resumes bit for bit.
+
+    The signal is sent once the run is seen iterating (its first checkpoint, written every 50
+    iterations, exists: the Ctrl-C handler is installed before the first iteration), never
+    after a fixed sleep, so a loaded machine that starts it slowly cannot fail the test."""
+    import re
     import signal
     import time
 
     from cfr.solver import Solver
     from games.leduc import GAME
 
-    ckpt = str(tmp_path / "int.ckpt")
+    ckpt = tmp_path / "int.ckpt"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "solve", "leduc", "--algorithm", "cfr+",
-         "--iterations", "10000000", "--report-every", "10000000", "--checkpoint", ckpt],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+         "--iterations", "10000000", "--report-every", "50", "--checkpoint", str(ckpt)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(2.5)
+    deadline = time.monotonic() + 600
+    while not ckpt.exists():  # written atomically (a rename): whole once it exists
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "the run wrote no checkpoint in 600 s"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=600)
     assert proc.returncode == 130, err
-    resumed = Solver.resume(GAME, ckpt, use_tree=True)
+    saved = re.search(r"saved (\d+) iterations", err)
+    assert saved, err
+    resumed = Solver.resume(GAME, str(ckpt), use_tree=True)
     n = resumed.iteration
-    assert n > 0
+    assert n == int(saved.group(1)) and n >= 50
     resumed.iterate(3)
     straight = Solver(GAME, "cfr+", use_tree=True)
     straight.iterate(n + 3)

@@ -15,8 +15,11 @@ from cli_runner import run_cli  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 
-def client(path, bots="heuristic"):
-    return TestClient(create_app(bots, str(path), delay_ms=0))
+def client(path, bots="heuristic", owner=None):
+    """A client of a new app on the games file `path`; `owner`: the owner cookie it starts
+    with (the same browser after a restart), else the first reply gives it one."""
+    cookies = None if owner is None else {"setback_owner": owner}
+    return TestClient(create_app(bots, str(path), delay_ms=0), cookies=cookies)
 
 
 def new_game(c, seed):
@@ -148,8 +151,9 @@ def test_a_restarted_server_resumes_every_game_where_it_stood(tmp_path, bots, mo
     with client(tmp_path / "restart.db", bots) as c:
         game2 = new_game(c, 8)["game"]
         half, _ = play_to_the_end(c, game2, choose, stop_after=25)
+        owner = c.cookies["setback_owner"]
         c.app.state.store.close()
-    with client(tmp_path / "restart.db", bots) as c:  # a new server on the same file
+    with client(tmp_path / "restart.db", bots, owner) as c:  # a new server, the same browser
         assert c.get(f"/api/games/{game2}").json()["view"] == half
         resumed, _ = play_to_the_end(c, game2, choose, None if moves is None else moves - 25)
         resumed_deals = c.app.state.store.load(game2)["deals"]

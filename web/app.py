@@ -2,15 +2,25 @@
 
     GET  /                                  the page (static/index.html, app.js, style.css)
     GET  /api/config                        {"bots", "delay_ms"}
-    GET  /api/games                         the recent games, newest first
+    GET  /api/games                         the caller's recent games, newest first
     POST /api/games            {"seed"?}    a new game -> 201 {"game", "events", "view"}
     GET  /api/games/{id}                    {"game", "view"}
     POST /api/games/{id}/moves {"move", "version"?, "seat"?}   -> {"events", "view"}
     GET  /api/games/{id}/hint               what the bots would play for you, and why
     GET  /api/games/{id}/replay             a finished game: each deal as `replay` input
     GET  /api/games/{id}/deals/{n}/replay   one finished deal as `setback-cfr replay` input
+    POST /api/decide           a position   the bots' move for one seat, and why
+    GET  /openapi.json, /docs               the API described (OpenAPI 3.1), and browsable
 
 Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes nothing.
+
+Each browser's games are its own (`web.guard`: an owner token in a cookie). A game belongs to
+the owner who started it: the list shows only the caller's games, and another owner's game
+answers 404 exactly as an unknown one does; game IDs carry 128 random bits. Games stored
+before owners existed have none: with `claim_unowned` (the default of a server on loopback,
+where one person plays) they are listed to every caller and the first owner to open one
+makes it theirs; otherwise they stay hidden. An owner may start `games_per_minute` games in
+any minute (429 beyond). Request bodies over 64 KiB get 413 before they are read whole.
 
 One move at a time: the handlers are plain functions that the event loop runs one after
 another, in the order their requests arrived (`web.turns`), so the moves of a game are applied
@@ -22,6 +32,7 @@ processes sharing one games file.
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 from collections import OrderedDict
@@ -31,7 +42,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from games.setback.errors import SetbackError
 from web.bots import Bots
+from web.guard import Guard, StartLimit
+from web.openapi import document as openapi_document
+from web.position import decision
 from web.store import GameStore, StoreConflict
 from web.table import Conflict, Table, TableError
 from web.turns import Turns
@@ -57,30 +72,42 @@ def reply(data, status: int = 200) -> Response:
 
 
 class ApiError(Exception):
-    """A refusal: HTTP `status` and a one-line message."""
+    """A refusal: HTTP `status`, a one-line message and any headers of the reply."""
 
-    def __init__(self, status: int, message: str):
+    def __init__(self, status: int, message: str, headers: dict | None = None):
         super().__init__(message)
         self.status = status
+        self.headers = headers
 
 
-def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int = 600) -> FastAPI:
+def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int = 600,
+               games_per_minute: int = 10, claim_unowned: bool = True) -> FastAPI:
     """The application: bots of the player spec `bots`, games kept in the file `games`, the
-    page showing each bot move `delay_ms` milliseconds after the previous one."""
+    page showing each bot move `delay_ms` milliseconds after the previous one; each owner may
+    start `games_per_minute` games a minute; `claim_unowned`: games from before owners are
+    shown to every owner, and the first to open one owns it (else they stay hidden)."""
     players = Bots(bots)
     store = GameStore(games)
     live: OrderedDict[str, Table] = OrderedDict()
     turns = Turns()
+    starts = StartLimit(games_per_minute)
     app = FastAPI(title="setback-cfr", docs_url=None, redoc_url=None, openapi_url=None)
+    app.add_middleware(Guard)
     app.state.store = store
     app.state.live = live
     app.state.bots_name = players.name
+    app.state.api_routes = []  # (method, path) of every API route, for the OpenAPI document
 
     # --- errors: one line of JSON --------------------------------------------------
     @app.exception_handler(ApiError)
     async def api_error(_request, exc: ApiError):
         """A refusal of ours: its status and one line."""
-        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(SetbackError)
+    async def position_error(_request, exc: SetbackError):
+        """A position `/api/decide` refuses: 422 and one line."""
+        return JSONResponse({"error": str(exc).replace("\n", " ")}, status_code=422)
 
     @app.exception_handler(TableError)
     async def table_error(_request, exc: TableError):
@@ -102,17 +129,29 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             live.popitem(last=False)
         return table
 
-    def game(game_id: str) -> Table:
-        """The game `game_id`, live or rebuilt from the file; 404 if there is none."""
+    def game(request: Request) -> Table:
+        """The caller's game named in the path, live or rebuilt from the file; 404 if there
+        is none, or if it is another owner's (the same reply: an ID reveals nothing)."""
+        game_id, owner = request.path_params["game_id"], request.scope["owner"]
         table = live.get(game_id)
-        if table is not None:
-            live.move_to_end(game_id)
-            return table
-        stored = store.load(game_id)
-        if stored is None:
+        if table is None:
+            stored = store.load(game_id)
+            if stored is None or not mine(stored["owner"], owner, game_id):
+                raise ApiError(404, f"no game {game_id!r}")
+            return remember(Table.restore(game_id, stored["seed"], players, stored["deals"],
+                                          stored["version"], owner))
+        if not mine(table.owner, owner, game_id):
             raise ApiError(404, f"no game {game_id!r}")
-        return remember(Table.restore(game_id, stored["seed"], players, stored["deals"],
-                                      stored["version"]))
+        table.owner = owner
+        live.move_to_end(game_id)
+        return table
+
+    def mine(game_owner: str | None, owner: str, game_id: str) -> bool:
+        """Whether a game owned by `game_owner` is `owner`'s; a game from before owners
+        becomes theirs here when `claim_unowned` allows (and nobody claimed it first)."""
+        if game_owner == owner:
+            return True
+        return game_owner is None and claim_unowned and store.claim(game_id, owner)
 
     async def body(request: Request) -> dict:
         """The request's JSON object ({} when empty); 400 for anything else."""
@@ -139,6 +178,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                 return await turns.run(handler, request, data)
 
             app.add_route(path, endpoint, methods=[method], name=handler.__name__)
+            app.state.api_routes.append((method, path))
             return handler
         return register
 
@@ -155,13 +195,14 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         return reply({"bots": players.name, "delay_ms": int(delay_ms)})
 
     @api("/api/games")
-    def list_games(_request: Request, _data: dict):
-        """The recent games, newest first."""
-        return reply({"games": store.games()})
+    def list_games(request: Request, _data: dict):
+        """The caller's recent games, newest first."""
+        return reply({"games": store.games(request.scope["owner"], claim_unowned)})
 
     @api("/api/games", "POST")
-    def new_game(_request: Request, data: dict):
+    def new_game(request: Request, data: dict):
         """Start a game (seed optional); the bots play until South's turn."""
+        owner = request.scope["owner"]
         unknown = set(data) - {"seed"}
         if unknown:
             raise ApiError(400, f"unknown field {sorted(unknown)[0]!r}: a new game takes "
@@ -171,8 +212,12 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             seed = secrets.randbelow(MAX_SEED)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise ApiError(400, f"bad seed {seed!r}: expected an integer 0..2**63-1")
-        game_id = secrets.token_hex(6)
-        table, events = Table.new(game_id, seed, players)
+        wait = starts.allow(owner)
+        if wait is not None:
+            raise ApiError(429, f"at most {starts.per_minute} new games a minute: try again "
+                                f"in {math.ceil(wait)} s", {"Retry-After": str(math.ceil(wait))})
+        game_id = secrets.token_hex(16)
+        table, events = Table.new(game_id, seed, players, owner)
         store.create(table)
         remember(table)
         return reply({"game": game_id, "seed": seed, "events": events, "view": table.view()},
@@ -181,13 +226,13 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     @api("/api/games/{game_id}")
     def get_game(request: Request, _data: dict):
         """A game's view from South."""
-        table = game(request.path_params["game_id"])
+        table = game(request)
         return reply({"game": table.id, "view": table.view()})
 
     @api("/api/games/{game_id}/moves", "POST")
     def move(request: Request, data: dict):
         """South's move, the bots' replies, saved before the reply."""
-        table = game(request.path_params["game_id"])
+        table = game(request)
         if "move" not in data:
             raise ApiError(400, 'the body needs a "move", e.g. {"move": "AS", "version": 3}')
         unknown = set(data) - {"move", "version", "seat"}
@@ -212,13 +257,13 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     @api("/api/games/{game_id}/hint")
     def hint(request: Request, _data: dict):
         """What the bots would play for South now, and why."""
-        return reply(game(request.path_params["game_id"]).hint())
+        return reply(game(request).hint())
 
     @api("/api/games/{game_id}/replay")
     def replay(request: Request, _data: dict):
         """A finished game: its seed, score and each deal as `replay` input."""
-        game_id = request.path_params["game_id"]
-        table = game(game_id)
+        table = game(request)
+        game_id = table.id
         if table.status != "over":
             raise ApiError(409, f"game {game_id} is not over: its deals are downloadable "
                                 "once it is")
@@ -230,9 +275,47 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         game_id, text = request.path_params["game_id"], request.path_params["number"]
         if not (text.isascii() and text.isdigit()):
             raise ApiError(400, f"bad deal number {text!r}: expected 0, 1, 2, ...")
-        table, number = game(game_id), int(text)
+        table, number = game(request), int(text)
         if not number < len(table.records) or table.records[number].result is None:
             raise ApiError(404, f"game {game_id} has no finished deal {number}")
         return reply(table.records[number].replay_spec())
 
+    @api("/api/decide", "POST")
+    def decide(_request: Request, data: dict):
+        """The bots' move for one seat's position (replay JSON with that seat's hand only),
+        its probabilities per abstract action and the Hint panel's explanation."""
+        return reply(decision(players, data))
+
+    # --- the API described ----------------------------------------------------------
+    described = _dumps(openapi_document(app.state.api_routes, players.name))
+
+    @app.get("/openapi.json", include_in_schema=False)
+    async def openapi():
+        """The OpenAPI document of the API (built once, when the app is made)."""
+        return Response(described, media_type="application/json")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs():
+        """The API's documentation page (Swagger UI, served from this server)."""
+        if SWAGGER is None:
+            raise ApiError(404, "the API page needs the web extra's fastapi-offline: pip install "
+                                "-e '.[web]' (the document itself is at /openapi.json)")
+        return FileResponse(os.path.join(STATIC, "docs.html"))
+
+    if SWAGGER is not None:
+        app.mount("/docs/assets", StaticFiles(directory=SWAGGER), name="docs-assets")
+
     return app
+
+
+def _swagger_assets() -> str | None:
+    """The folder of Swagger UI's script and style sheet (package fastapi-offline), or None."""
+    try:
+        import fastapi_offline
+    except ImportError:
+        return None
+    folder = os.path.join(os.path.dirname(fastapi_offline.__file__), "static")
+    return folder if os.path.isfile(os.path.join(folder, "swagger-ui-bundle.js")) else None
+
+
+SWAGGER = _swagger_assets()

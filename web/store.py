@@ -1,6 +1,10 @@
 """Every web game in SQLite (SQLAlchemy): the game's seed and version, and its deals as the
 hands dealt and the moves played.
 
+Each game has an owner (`web.guard`: the token of the browser that started it); games stored
+before owners existed (format 1, upgraded in place to 2 when the file is opened) have none,
+and `web.app` decides who may see those.
+
 A game is rebuilt by replaying its moves (`web.table.Table.restore`), so the file holds no
 derived state that could disagree with the moves. The file carries a format version
 (`web_meta`); a newer one, or a file that is not SQLite, is refused with one line.
@@ -26,22 +30,23 @@ from contextlib import contextmanager
 from sqlalchemy import (
     BigInteger,
     Column,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     Text,
-    and_,
     create_engine,
     event,
     insert,
+    or_,
     select,
     update,
 )
 from sqlalchemy.exc import DatabaseError as SQLDatabaseError
 
 FORMAT_NAME = "setback-cfr-web-games"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: games.owner
 
 metadata = MetaData()
 meta_table = Table("web_meta", metadata,
@@ -49,6 +54,7 @@ meta_table = Table("web_meta", metadata,
                    Column("value", Text, nullable=False))
 games_table = Table("games", metadata,
                     Column("id", String, primary_key=True),
+                    Column("owner", String),  # None: a game from before owners (format 1)
                     Column("seed", BigInteger, nullable=False),
                     Column("bots", Text, nullable=False),
                     Column("version", Integer, nullable=False),
@@ -58,7 +64,8 @@ games_table = Table("games", metadata,
                     Column("score_ns", Integer, nullable=False),
                     Column("n_deals", Integer, nullable=False),
                     Column("created", BigInteger, nullable=False),
-                    Column("updated", BigInteger, nullable=False))
+                    Column("updated", BigInteger, nullable=False),
+                    Index("games_by_owner", "owner", "updated"))
 deals_table = Table("deals", metadata,
                     Column("game_id", String, primary_key=True),
                     Column("number", Integer, primary_key=True),
@@ -67,10 +74,11 @@ deals_table = Table("deals", metadata,
                     Column("moves", Text, nullable=False))  # space separated, e.g. "3 P P P AS"
 
 
-_INSERT_GAME = ("INSERT INTO games (id, seed, bots, version, status, winner, score_ew, "
-                "score_ns, n_deals, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_GAME = ("INSERT INTO games (id, owner, seed, bots, version, status, winner, score_ew, "
+                "score_ns, n_deals, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _UPDATE_GAME = ("UPDATE games SET version = ?, status = ?, winner = ?, score_ew = ?, "
                 "score_ns = ?, n_deals = ?, updated = ? WHERE id = ? AND version = ?")
+_CLAIM_GAME = "UPDATE games SET owner = ? WHERE id = ? AND owner IS NULL"
 _PUT_DEAL = ("INSERT OR REPLACE INTO deals (game_id, number, dealer, hands, moves) "
              "VALUES (?, ?, ?, ?, ?)")
 
@@ -139,6 +147,13 @@ class GameStore:
         if not isinstance(version, int) or version > FORMAT_VERSION:
             raise StoreError(f"{self.path}: games file format {version} is newer than this "
                              f"program reads ({FORMAT_VERSION}); upgrade setback-cfr")
+        if version < 2:  # format 1: no owners; its games keep owner NULL
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("ALTER TABLE games ADD COLUMN owner VARCHAR")
+                conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS games_by_owner "
+                                     "ON games (owner, updated)")
+                conn.execute(update(meta_table).where(meta_table.c.name == "format_version")
+                             .values(value=json.dumps(FORMAT_VERSION)))
 
     # --- writing ---------------------------------------------------------------------
     def create(self, table) -> None:
@@ -146,7 +161,7 @@ class GameStore:
         row = self._game_row(table)
         with self._transaction() as cursor:
             cursor.execute(_INSERT_GAME, (
-                row["id"], row["seed"], row["bots"], row["version"], row["status"],
+                row["id"], row["owner"], row["seed"], row["bots"], row["version"], row["status"],
                 row["winner"], row["score_ew"], row["score_ns"], row["n_deals"],
                 row["updated"], row["updated"]))
             cursor.executemany(_PUT_DEAL, [self._deal_row(table, r) for r in table.records])
@@ -165,6 +180,12 @@ class GameStore:
             cursor.executemany(_PUT_DEAL, [self._deal_row(table, r)
                                            for r in table.records[first_deal:]])
 
+    def claim(self, game_id: str, owner: str) -> bool:
+        """Give the ownerless game `game_id` to `owner`; False if it has an owner already."""
+        with self._transaction() as cursor:
+            cursor.execute(_CLAIM_GAME, (owner, game_id))
+            return cursor.rowcount == 1
+
     @contextmanager
     def _transaction(self):
         """A cursor on the writer, committed when the block ends, rolled back if it raises."""
@@ -182,7 +203,7 @@ class GameStore:
 
     @staticmethod
     def _game_row(table) -> dict:
-        return {"id": table.id, "seed": table.seed, "bots": table.bots.spec,
+        return {"id": table.id, "owner": table.owner, "seed": table.seed, "bots": table.bots.spec,
                 "version": table.version, "status": table.status, "winner": table.winner,
                 "score_ew": table.score["EW"], "score_ns": table.score["NS"],
                 "n_deals": len(table.records), "updated": int(time.time())}
@@ -208,10 +229,14 @@ class GameStore:
                           "moves": d.moves.split()} for d in deals]
         return game
 
-    def games(self, limit: int = 50) -> list[dict]:
-        """The most recently played games, newest first (id, status, score, deals, times)."""
+    def games(self, owner: str, unowned: bool = False, limit: int = 50) -> list[dict]:
+        """`owner`'s most recently played games, newest first (id, status, score, deals,
+        times); with `unowned`, the games from before owners too."""
+        mine = games_table.c.owner == owner
+        if unowned:
+            mine = or_(mine, games_table.c.owner.is_(None))
         with self.engine.connect() as conn:
-            rows = conn.execute(select(games_table)
+            rows = conn.execute(select(games_table).where(mine)
                                 .order_by(games_table.c.updated.desc(), games_table.c.id)
                                 .limit(limit)).all()
         return [{"id": r.id, "status": r.status, "winner": r.winner, "bots": r.bots,

@@ -83,12 +83,14 @@ class DealRecord:
 
 
 class Table:
-    """One game: its deals (`records`, the last one being played), the game score, the
-    status (`playing` or `over`), the winning team and a version that counts the person's
-    accepted moves (the page sends it back, so a stale tab is refused)."""
+    """One game: its owner (`web.guard`; None for a game from before owners), its deals
+    (`records`, the last one being played), the game score, the status (`playing` or
+    `over`), the winning team and a version that counts the person's accepted moves (the
+    page sends it back, so a stale tab is refused)."""
 
-    def __init__(self, game_id: str, seed: int, bots):
+    def __init__(self, game_id: str, seed: int, bots, owner: str | None = None):
         self.id = game_id
+        self.owner = owner
         self.seed = int(seed)
         self.bots = bots
         self.records: list[DealRecord] = []
@@ -106,9 +108,10 @@ class Table:
 
     # --- starting and restoring ------------------------------------------------------
     @classmethod
-    def new(cls, game_id: str, seed: int, bots) -> tuple["Table", list[dict]]:
-        """A new game; returns it with the events of the bots' first moves."""
-        table = cls(game_id, seed, bots)
+    def new(cls, game_id: str, seed: int, bots,
+            owner: str | None = None) -> tuple["Table", list[dict]]:
+        """A new game of `owner`'s; returns it with the events of the bots' first moves."""
+        table = cls(game_id, seed, bots, owner)
         events: list[dict] = []
         table._start_deal(SEAT_CHARS[FIRST_DEALER], events)
         table._advance(events)
@@ -116,10 +119,10 @@ class Table:
 
     @classmethod
     def restore(cls, game_id: str, seed: int, bots, deals: list[dict],
-                version: int) -> "Table":
+                version: int, owner: str | None = None) -> "Table":
         """The game rebuilt from its stored deals (`{"dealer", "hands", "moves"}` in order):
         every move replayed through the rules, the scores recomputed."""
-        table = cls(game_id, seed, bots)
+        table = cls(game_id, seed, bots, owner)
         table.version = int(version)
         for stored in deals:
             table._open_deal(stored["dealer"], stored["hands"])

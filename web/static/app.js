@@ -235,7 +235,9 @@ function renderExplain(x, title) {
                     el("td", { text: "probability" }), el("td")));
     x.actions.forEach((a, i) => {
       const p = a.prob;
-      const bar = el("div", { class: "bar" }, el("span", { style: `width:${p == null ? 0 : Math.round(p * 100)}%` }));
+      const fill = el("span");
+      fill.style.width = `${p == null ? 0 : Math.round(p * 100)}%`;  // CSSOM: the CSP forbids style attributes
+      const bar = el("div", { class: "bar" }, fill);
       table.append(el("tr", { class: i === x.chosen ? "chosen" : "" },
         el("td", {}, el("span", { class: "key", text: a.action })),
         el("td", { text: moveText(a.move) }),

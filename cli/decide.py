@@ -1,0 +1,60 @@
+"""`setback-cfr decide FILE`: the bots' move for one seat's position, as `POST /api/decide`
+answers it (`web.position`)."""
+
+from __future__ import annotations
+
+import json
+
+from cli.errors import UserError
+
+HELP = """Ask the bots for one decision and print it as JSON.
+
+FILE (or - for stdin) is one seat's position: the replay JSON of the deal so far with only the
+hand of the seat to act, as dealt, e.g.
+  {"dealer": "S", "score": {"EW": 9, "NS": 8},
+   "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
+   "moves": ["3", "P", "P", "P", "AS", "4S"]}
+("score", the game score before the deal, defaults to 0-0). The seat to act follows from the
+dealer and the moves; the other hands stay hidden.
+
+Output, as `POST /api/decide` of `setback-cfr serve` answers: {"seat", "move", "legal",
+"probabilities": {abstract action: probability or null}, "explanation": {the key, whether it
+was found, each abstract action with its probability and card, the reason}}. A position that
+hides the acting seat's hand, shows another seat's, or that no deal can reach exits with
+status 2 and one line."""
+
+
+def register(subparsers) -> None:
+    """Add the `decide` subcommand."""
+    import argparse
+
+    from cli.replay import _indent
+
+    parser = subparsers.add_parser(
+        "decide", help="the bots' move for one seat's position (replay JSON, one hand)",
+        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
+    parser.add_argument("--bots", metavar="PLAYER", default=None,
+                        help="the player deciding: random, heuristic, db:PATH, "
+                        "strategy:PATH[,PATH...], pimc[:W] ... (default: serve's, "
+                        "db:quickstart-run/strategy.db if it exists, else heuristic)")
+    parser.add_argument("--indent", type=_indent, default=None, metavar="N",
+                        help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    """Decide the position in `args.file` and print the answer."""
+    from cli.replay import load_json
+    from cli.serve import default_bots
+    from play.player_spec import PlayerSpecError
+    from web.bots import Bots
+    from web.position import decision
+
+    spec = load_json(args.file)
+    try:
+        bots = Bots(args.bots or default_bots())
+    except PlayerSpecError as exc:
+        raise UserError(str(exc)) from None
+    print(json.dumps(decision(bots, spec), indent=args.indent))
+    return 0

@@ -1,0 +1,192 @@
+"""`POST /api/decide` and `setback-cfr decide`: one seat's position (replay JSON with only its
+hand) gets the move `DatabasePlayer` makes in that seat's place in the real deal, with the same
+probabilities and explanation; a position that hides the seat's own hand, shows another's, or
+that no deal reaches is refused with one line (422 / status 2)."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from db.player import DatabasePlayer
+from games.setback.api import Deal, format_move, parse_move
+from games.setback.view import SeatView
+from test_db_player import make_db
+from web.bots import Bots
+from web.position import PositionError, decision, position_view
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from cli_runner import run_cli  # noqa: E402
+from web.app import create_app  # noqa: E402
+
+SCORE = {"EW": 7, "NS": -2}
+
+
+def random_positions(n, seed):
+    """`n` (spec, deal, history) at random decisions of random deals (random legal play):
+    the position as the seat to act sends it, the real deal and its moves as engine moves."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        dealer = rng.choice("WNES")
+        deal = Deal.random(rng.randrange(2**32), dealer=dealer)
+        dealt = {s: deal.hand(s) for s in "WNES"}
+        history, stop = [], rng.randrange(34)
+        while not deal.is_over and len(history) < stop:
+            move = rng.choice(deal.legal_moves())
+            history.append(parse_move(move, deal.phase))
+            deal.play(move)
+        if deal.is_over:
+            continue
+        seat = deal.to_act
+        spec = {"dealer": dealer, "score": dict(SCORE), "hands": {seat: dealt[seat]},
+                "moves": list(deal.moves)}
+        out.append((spec, deal, history))
+    return out
+
+
+def true_view(deal, history):
+    """The view the seat to act gets in the real deal."""
+    return SeatView.of(deal.state, deal.dealer, (SCORE["EW"], SCORE["NS"]), history)
+
+
+@pytest.fixture(scope="module")
+def trained_db(tmp_path_factory):
+    """A database holding two thirds of the keys the random positions ask for (bootstrap and
+    baseline), with random probabilities: found keys, missing keys and fallbacks all occur."""
+    tmp = tmp_path_factory.mktemp("decide")
+    probe = DatabasePlayer(make_db(tmp, {"0": [1.0, 0, 0, 0]},
+                                   {"x./0/-1/0/zzzz": [1.0, 0, 0, 0]}, name="probe.db"))
+    rng = np.random.default_rng(3)
+    keys = {"baseline": {}, "bootstrap": {}}
+    for _, deal, history in random_positions(300, 1):
+        x = probe.explain(true_view(deal, history))
+        for look in x["lookups"]:
+            if rng.random() < 2 / 3:
+                stage = "bootstrap" if look["kind"] == "bootstrap" else "baseline"
+                n = len(x["actions"])
+                keys[stage][look["key"]] = list(rng.dirichlet(np.ones(n)))
+    probe.close()
+    return make_db(tmp, keys["baseline"], keys["bootstrap"], name="trained.db")
+
+
+def test_the_view_rebuilt_from_one_hand_is_the_real_seats_view():
+    for spec, deal, history in random_positions(300, 2):
+        view, seat = position_view(spec)
+        real = true_view(deal, history)
+        assert seat == deal.to_act
+        assert view.seat == real.seat and view.dealer == real.dealer
+        assert view.score == real.score and view.history == real.history
+        a, b = view.state.copy(), real.state.copy()
+        a[31] = b[31] = 0  # EXHAUSTED: a real view's flag depends on the hidden hands
+        assert np.array_equal(a, b)
+
+
+def test_decide_agrees_with_the_database_player_on_random_positions(trained_db, tmp_path):
+    player = DatabasePlayer(trained_db)
+    reasons = set()
+    with TestClient(create_app(f"db:{trained_db}", str(tmp_path / "g.db"), delay_ms=0)) as c:
+        for spec, deal, history in random_positions(250, 7):
+            r = c.post("/api/decide", json=spec)
+            assert r.status_code == 200, r.text
+            got = r.json()
+            x = player.explain(true_view(deal, history))
+            assert got["seat"] == deal.to_act
+            assert got["move"] == format_move(x["move"])
+            assert got["legal"] == deal.legal_moves()
+            probs = [a["prob"] for a in x["actions"]]
+            assert list(got["probabilities"].values()) == probs
+            assert list(got["probabilities"]) == [a["action"] for a in x["actions"]]
+            assert got["explanation"]["key"] == x["key"]
+            assert got["explanation"]["lookups"] == x["lookups"]
+            assert got["explanation"]["reason"] == x["reason"]
+            reasons.add(x["reason"])
+    assert reasons == {"found", "fallback", "forced"}
+
+
+def test_the_command_line_gives_the_apis_answer(trained_db, tmp_path, capsys):
+    bots = Bots(f"db:{trained_db}")
+    for i, (spec, _, _) in enumerate(random_positions(5, 11)):
+        path = tmp_path / f"p{i}.json"
+        path.write_text(json.dumps(spec))
+        status, out, err = run_cli(capsys, ["decide", path, "--bots", f"db:{trained_db}"])
+        assert status == 0, err
+        assert json.loads(out) == json.loads(json.dumps(decision(bots, spec)))
+
+
+def worked(**change):
+    """The worked deal of abstraction.md up to East's decision, from East's side."""
+    spec = {"dealer": "S", "score": {"EW": 9, "NS": 8},
+            "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
+            "moves": ["3", "P", "P", "P", "AS", "4S"]}
+    spec.update(change)
+    return spec
+
+
+BAD_POSITIONS = {
+    "no hand at all": (worked(hands={}), "hides the hand of E"),
+    "another seat's hand only": (worked(hands={"N": ["QH", "TH", "5D", "9C", "4S", "8C"]}),
+                                 "shows N's hand, but E is to act"),
+    "the seat's hand and another's": (
+        worked(hands={"E": ["AH", "TS", "6H", "2C", "JD", "QS"],
+                      "W": ["AS", "JS", "7S", "2S", "KH", "3D"]}), "shows 2 hands"),
+    "a short hand": (worked(hands={"E": ["AH", "TS"]}), "hand E"),
+    "a bad card": (worked(hands={"E": ["AH", "TS", "6H", "2C", "JD", "ZZ"]}), "bad card"),
+    "an unknown seat": (worked(hands={"X": []}), "unknown seat"),
+    "an illegal bid": (worked(moves=["3", "2"]), "illegal move 2"),
+    "a card played twice": (worked(moves=["3", "P", "P", "P", "AS", "AS"]),
+                            "AS was played already"),
+    "the seat's own card played by another": (worked(moves=["3", "P", "P", "P", "AS", "QS"]),
+                                              "in E's own hand"),
+    "a suit shown void, played later": (
+        worked(moves=["3", "P", "P", "P", "AS", "4S", "TS", "2H", "KS", "4C", "QS", "3S"]),
+        "S showed earlier that it holds no spades"),
+    "the deal is over": (worked(moves=["P", "P", "P", "P"]), "the deal is over"),
+    "a move that is not a move": (worked(moves=["3", None]), "a move is a string"),
+    "an unknown field": (worked(seat="E"), "unknown field 'seat'"),
+    "a bad score": (worked(score={"EW": "x", "NS": 0}), '"score" must look like'),
+    "no moves": ({"dealer": "S", "hands": {"W": []}}, "has no 'moves'"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_POSITIONS))
+def test_bad_positions_are_refused_in_one_line(name, tmp_path, capsys):
+    spec, message = BAD_POSITIONS[name]
+    with pytest.raises(PositionError) as caught:
+        position_view(spec)
+    assert message in str(caught.value)
+    with TestClient(create_app("heuristic", str(tmp_path / "g.db"), delay_ms=0)) as c:
+        r = c.post("/api/decide", json=spec)
+    assert r.status_code == 422 and list(r.json()) == ["error"], r.text
+    assert message in r.json()["error"] and "\n" not in r.text
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(spec))
+    status, out, err = run_cli(capsys, ["decide", path, "--bots", "heuristic"])
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+
+
+def test_a_position_no_deal_fits_is_refused():
+    """E holds 2D..7D. West shows it lacks spades (trump), clubs and hearts on the first three
+    tricks, so its last cards must be diamonds; by trick 5 every other diamond is played, and
+    no deal gives West its last card."""
+    moves = ["P", "2", "P", "P", "AS", "2D", "2S", "8D", "AC", "3D", "2C", "9D",
+             "AH", "4D", "2H", "TD", "JD", "5D", "QD", "KD", "AD", "3S"]
+    spec = {"dealer": "S", "hands": {"E": ["2D", "3D", "4D", "5D", "6D", "7D"]}, "moves": moves}
+    with pytest.raises(PositionError, match="no deal fits these moves"):
+        position_view(spec)
+    # N's JD lead leaves QD, KD and AD unseen: exactly West's three cards, a deal that fits.
+    assert position_view(dict(spec, moves=moves[:17]))[1] == "E"
+
+
+def test_malformed_requests_are_400(tmp_path):
+    with TestClient(create_app("heuristic", str(tmp_path / "g.db"), delay_ms=0)) as c:
+        assert c.post("/api/decide", content=b'{"dealer":').status_code == 400
+        r = c.post("/api/decide", content=b"[1, 2]")
+        assert r.status_code == 400 and "JSON object" in r.json()["error"]
+        good = c.post("/api/decide", json=worked())
+    assert good.status_code == 200
+    assert good.json()["seat"] == "E" and good.json()["move"] in ("TS", "QS")
+    assert good.json()["explanation"]["key"] == "...+0At4t..0TTTQ"

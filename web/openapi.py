@@ -1,0 +1,233 @@
+"""The OpenAPI 3.1 document of `setback-cfr serve`'s API, served at `/openapi.json` (and shown
+by Swagger UI at `/docs`).
+
+Written here by hand rather than derived by FastAPI: the routes are plain Starlette routes
+(FastAPI's per-request parameter machinery cost a tenth of a move's server time), so FastAPI
+knows nothing of them. The document is built once when the app is made, from the routes the
+app registered (`document(routes)`): a route without an entry here, or an entry without its
+route, is an error at start-up (and in `tests/test_web_owners.py`), so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+ERROR = {"$ref": "#/components/responses/Error"}
+GAME_ID = {"name": "game_id", "in": "path", "required": True,
+           "description": "the game's ID (32 hex digits: 128 random bits)",
+           "schema": {"type": "string"}}
+
+
+def _json(schema: dict, description: str, example=None) -> dict:
+    content = {"schema": schema}
+    if example is not None:
+        content["example"] = example
+    return {"description": description, "content": {"application/json": content}}
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+POSITION_EXAMPLE = {
+    "dealer": "S", "score": {"EW": 9, "NS": 8},
+    "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
+    "moves": ["3", "P", "P", "P", "AS", "4S"],
+}
+
+OPERATIONS = {
+    ("GET", "/api/config"): {
+        "summary": "The server's bots and the page's pace",
+        "responses": {"200": _json({"type": "object", "properties": {
+            "bots": {"type": "string"}, "delay_ms": {"type": "integer"}}}, "the settings")},
+    },
+    ("GET", "/api/games"): {
+        "summary": "The caller's recent games, newest first",
+        "description": "Only the games the caller's owner cookie started (and, on a server "
+                       "that lets them be claimed, games from before owners existed).",
+        "responses": {"200": _json({"type": "object", "properties": {
+            "games": {"type": "array", "items": _ref("GameSummary")}}}, "up to 50 games")},
+    },
+    ("POST", "/api/games"): {
+        "summary": "Start a game",
+        "description": "A game to 11 with the caller at South; the bots play until it is "
+                       "South's turn. An owner may start a limited number of games a minute.",
+        "requestBody": {"required": False, "content": {"application/json": {"schema": {
+            "type": "object", "additionalProperties": False, "properties": {
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1,
+                         "description": "the game's seed (default: random)"}}}}}},
+        "responses": {"201": _json({"type": "object", "properties": {
+            "game": {"type": "string"}, "seed": {"type": "integer"},
+            "events": {"type": "array", "items": _ref("Event")},
+            "view": _ref("View")}}, "the new game, the bots' first moves and South's view"),
+            "400": ERROR, "413": ERROR,
+            "429": {"description": "too many new games this minute (see Retry-After)",
+                    "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                    "content": {"application/json": {"schema": _ref("Error")}}}},
+    },
+    ("GET", "/api/games/{game_id}"): {
+        "summary": "A game's view from South",
+        "parameters": [GAME_ID],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "game": {"type": "string"}, "view": _ref("View")}}, "the game"),
+            "404": ERROR},
+    },
+    ("POST", "/api/games/{game_id}/moves"): {
+        "summary": "South's move; the bots reply",
+        "description": "Saved before the reply. A stale `version` (another tab) gets 409.",
+        "parameters": [GAME_ID],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["move"], "additionalProperties": False,
+            "properties": {
+                "move": {"type": "string", "description": "a card (AS, TH, 10H) or a bid "
+                                                          "(P, 2, 3, 4)"},
+                "version": {"type": "integer", "description": "the view's version the move "
+                                                              "was made from"},
+                "seat": {"type": "string", "description": "S if given"}}},
+            "example": {"move": "AS", "version": 3}}}},
+        "responses": {"200": _json({"type": "object", "properties": {
+            "events": {"type": "array", "items": _ref("Event")}, "view": _ref("View")}},
+            "what happened up to South's next decision"),
+            "400": ERROR, "404": ERROR, "409": ERROR, "413": ERROR, "422": ERROR},
+    },
+    ("GET", "/api/games/{game_id}/hint"): {
+        "summary": "What the bots would play for South now, and why",
+        "parameters": [GAME_ID],
+        "responses": {"200": _json(_ref("Explanation"), "the bots' explanation"),
+                      "404": ERROR, "409": ERROR},
+    },
+    ("GET", "/api/games/{game_id}/replay"): {
+        "summary": "A finished game: its seed, score and each deal as replay input",
+        "parameters": [GAME_ID],
+        "responses": {"200": _json({"type": "object", "properties": {
+            "game": {"type": "string"}, "seed": {"type": "integer"},
+            "bots": {"type": "string"}, "status": {"type": "string"},
+            "winner": {"type": ["string", "null"]}, "score": _ref("Score"),
+            "deals": {"type": "array", "items": _ref("Deal")}}}, "the game"),
+            "404": ERROR, "409": ERROR},
+    },
+    ("GET", "/api/games/{game_id}/deals/{number}/replay"): {
+        "summary": "One finished deal as `setback-cfr replay` input",
+        "parameters": [GAME_ID, {"name": "number", "in": "path", "required": True,
+                                 "description": "the deal's number, from 0",
+                                 "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {"200": _json(_ref("Deal"), "the deal"),
+                      "400": ERROR, "404": ERROR},
+    },
+    ("POST", "/api/decide"): {
+        "summary": "The bots' move for one seat's position",
+        "description": "For programs (a card room, a chat bot, another engine): the position "
+                       "is the replay JSON of the deal so far with only the hand of the seat "
+                       "to act, as dealt. The answer is the move of the server's bots, its "
+                       "probability per abstract action (null for rule-based bots or a key "
+                       "the strategy lacks) and the explanation the page's Hint panel "
+                       "shows. A position that hides the acting seat's hand, shows another "
+                       "seat's, or that no deal can reach is refused with 422. Needs no "
+                       "cookie; the same position always gets the same answer.",
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _ref("Position"), "example": POSITION_EXAMPLE}}},
+        "responses": {"200": _json(_ref("Decision"), "the decision"),
+                      "400": ERROR, "413": ERROR, "422": ERROR},
+    },
+}
+
+CARD = {"type": "string", "description": "rank then suit: AS, TH, 9C", "pattern":
+        "^([2-9TJQKA]|10)[CDHS]$"}
+SEAT = {"type": "string", "enum": ["W", "N", "E", "S"]}
+SCHEMAS = {
+    "Error": {"type": "object", "required": ["error"], "additionalProperties": False,
+              "properties": {"error": {"type": "string", "description": "one line"}}},
+    "Score": {"type": "object", "required": ["EW", "NS"],
+              "properties": {"EW": {"type": "integer"}, "NS": {"type": "integer"}}},
+    "Deal": {
+        "type": "object", "description": "a deal as `setback-cfr replay` input",
+        "required": ["dealer", "hands", "moves"],
+        "properties": {"dealer": SEAT, "score": _ref("Score"),
+                       "hands": {"type": "object", "additionalProperties": {
+                           "type": "array", "items": CARD, "minItems": 6, "maxItems": 6}},
+                       "moves": {"type": "array", "items": {"type": "string"}}}},
+    "Position": {
+        "type": "object", "required": ["dealer", "hands", "moves"],
+        "additionalProperties": False,
+        "properties": {
+            "dealer": SEAT,
+            "score": {"allOf": [_ref("Score")],
+                      "description": "the game score before this deal (default 0-0)"},
+            "hands": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                      "description": "the seat to act's six cards as dealt; no other hand",
+                      "additionalProperties": {"type": "array", "items": CARD,
+                                               "minItems": 6, "maxItems": 6}},
+            "moves": {"type": "array", "items": {"type": "string"},
+                      "description": "the bids (P, 2, 3, 4) then the cards, in order"}}},
+    "Action": {"type": "object", "properties": {
+        "action": {"type": "string", "description": "the abstract action"},
+        "move": {"type": "string", "description": "the card or bid it plays"},
+        "prob": {"type": ["number", "null"]}}},
+    "Explanation": {
+        "type": "object", "description": "what the bot saw and chose (the Hint panel)",
+        "properties": {
+            "player": {"type": "string"}, "move": {"type": "string"},
+            "reason": {"type": "string", "enum": ["found", "fallback", "forced", "rules"]},
+            "kind": {"type": ["string", "null"]}, "key": {"type": ["string", "null"]},
+            "found": {"type": ["boolean", "null"]},
+            "lookups": {"type": "array", "items": {"type": "object"}},
+            "actions": {"type": "array", "items": _ref("Action")},
+            "chosen": {"type": ["integer", "null"]}}},
+    "Decision": {
+        "type": "object", "required": ["seat", "move", "legal", "probabilities",
+                                       "explanation"],
+        "properties": {
+            "seat": SEAT, "move": {"type": "string"},
+            "legal": {"type": "array", "items": {"type": "string"}},
+            "probabilities": {"type": "object",
+                              "additionalProperties": {"type": ["number", "null"]}},
+            "explanation": _ref("Explanation")}},
+    "GameSummary": {"type": "object", "properties": {
+        "id": {"type": "string"}, "status": {"type": "string", "enum": ["playing", "over"]},
+        "winner": {"type": ["string", "null"]}, "bots": {"type": "string"},
+        "score": _ref("Score"), "deals": {"type": "integer"},
+        "created": {"type": "integer"}, "updated": {"type": "integer"}}},
+    "View": {"type": "object", "description": "everything South may see of the game",
+             "properties": {
+                 "game": {"type": "string"}, "version": {"type": "integer"},
+                 "status": {"type": "string"}, "score": _ref("Score"),
+                 "deal": {"type": "integer"}, "dealer": SEAT,
+                 "phase": {"type": ["string", "null"]}, "to_act": {"type": ["string", "null"]},
+                 "hand": {"type": "array", "items": CARD},
+                 "legal": {"type": "array", "items": {"type": "string"}}}},
+    "Event": {"type": "object", "properties": {
+        "type": {"type": "string", "enum": ["move", "deal", "deal_over", "game_over"]},
+        "view": _ref("View")}},
+}
+
+
+def document(routes, bots: str = "") -> dict:
+    """The OpenAPI document for the API routes `routes` ((method, path) pairs, as registered);
+    raises ValueError if a route is undocumented or a documented one is missing."""
+    routes = set(routes)
+    missing, extra = routes - set(OPERATIONS), set(OPERATIONS) - routes
+    if missing or extra:
+        raise ValueError(f"the OpenAPI document and the routes differ: undocumented "
+                         f"{sorted(missing)}, documented but absent {sorted(extra)}")
+    paths: dict = {}
+    for method, path in sorted(routes, key=lambda r: (r[1], r[0])):
+        paths.setdefault(path, {})[method.lower()] = OPERATIONS[method, path]
+    try:
+        release = version("setback-cfr")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        release = "0"
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "setback-cfr", "version": release,
+                 "description": "Play Setback against trained bots, and ask them for a "
+                                f"decision. This server's bots: {bots}. Each browser's games "
+                                "belong to the owner token in its HttpOnly `setback_owner` "
+                                "cookie, given on its first request. Every refusal is a 4xx "
+                                "with one line of JSON, {\"error\": \"...\"}."},
+        "paths": paths,
+        "components": {
+            "schemas": SCHEMAS,
+            "responses": {"Error": _json(_ref("Error"), "refused, with one line")},
+            "securitySchemes": {"owner": {"type": "apiKey", "in": "cookie",
+                                          "name": "setback_owner"}}},
+    }

@@ -1,0 +1,192 @@
+"""One seat's position, as a program outside sends it: the replay JSON of a deal so far with
+only the hand of the seat to act (`POST /api/decide`, `setback-cfr decide`).
+
+    {"dealer": "S", "score": {"EW": 3, "NS": 5},            # score optional (0-0)
+     "hands": {"N": ["QH", "TH", "5D", "9C", "4S", "8C"]},  # as dealt: the seat to act only
+     "moves": ["3", "P", "P", "P", "AS", "4S", "TS"]}
+
+The moves are replayed on the engine with the other seats' hands unknown: a card another seat
+plays is given to it as it is played. Every move is checked as the rules check it where the
+rules can see it (every bid, the seat's own cards: legal, from its hand); another seat's card
+must be one nobody has played and the seat to act does not hold, of no suit that seat has
+shown it lacks (`SHOWN_VOIDS`: then it could not have held the card), and once replayed some
+layout of the unseen cards must fit every hand size and void (`search.sampler.log_layouts`).
+Those are exactly the conditions under which some deal of the full rules makes these moves.
+
+The result is the `SeatView` the seat would get in a real game: the same key, the same legal
+moves, the same history. Two fields are set apart: `EXHAUSTED` is left 0 (a real view's flag
+depends on the hidden hands: whether the Jack was dealt), and no other seat's `HAND` or
+`DEALT` is known; a view has neither.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import numpy as np
+
+from games.setback import state as S
+from games.setback.api import format_move, parse_move
+from games.setback.cards import SEAT_CHARS, format_card, parse_hand, parse_seat
+from games.setback.errors import SetbackError
+from games.setback.rules import MAX_MOVES, apply_move, is_legal, legal_moves
+from games.setback.view import SeatView
+
+FIELDS = ("dealer", "hands", "moves", "score")
+MAX_SCORE = 10**9  # as `setback-cfr replay`: keeps the scores inside the key builder's int64
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+class PositionError(SetbackError):
+    """A position no deal can reach, or one that shows too little or too much; one line."""
+
+
+def position_view(spec) -> tuple[SeatView, str]:
+    """(the view of the seat to act, that seat's letter) for the position `spec` (see the
+    module docstring); bad input raises `PositionError` (a `SetbackError`) naming the problem."""
+    if not isinstance(spec, dict):
+        raise PositionError("the position must be a JSON object with dealer, hands and moves")
+    unknown = sorted(set(spec) - set(FIELDS))
+    if unknown:
+        raise PositionError(f"unknown field {unknown[0]!r}: a position has \"dealer\", "
+                            "\"hands\" (the seat to act only), \"moves\" and \"score\"")
+    for name in ("dealer", "hands", "moves"):
+        if name not in spec:
+            raise PositionError(f"the position has no {name!r}")
+    if not isinstance(spec["dealer"], str):
+        raise PositionError("'dealer' must be a seat: W, N, E or S")
+    dealer = parse_seat(spec["dealer"])
+    score = _score(spec.get("score"))
+    seat_letter, hand = _hand(spec["hands"])
+    moves = spec["moves"]
+    if not isinstance(moves, list):
+        raise PositionError("'moves' must be a list such as [\"3\", \"P\", \"AS\"]")
+
+    own = (parse_seat(seat_letter) - dealer) % 4 if seat_letter else -1
+    hands = np.zeros(4, dtype=np.int64)
+    if own >= 0:
+        hands[own] = hand
+    state = S.new_state()
+    S.reset_deal(state, hands)
+    history = []
+    for index, token in enumerate(moves):
+        if not isinstance(token, (str, int)) or isinstance(token, bool):
+            raise PositionError(f"move {index} ({token!r}): a move is a string such as \"P\", "
+                                "\"3\" or \"AS\"")
+        if int(state[S.PHASE]) == S.PHASE_OVER:
+            raise PositionError(f"move {index} ({token!r}): the deal is already over")
+        try:
+            move = _replay_move(state, str(token), own, dealer)
+        except SetbackError as exc:
+            raise PositionError(f"move {index} ({token!r}): {exc}") from None
+        history.append(move)
+    if int(state[S.PHASE]) == S.PHASE_OVER:
+        raise PositionError("the deal is over: there is no decision to make")
+    to_act = int(state[S.TO_ACT])
+    to_act_letter = SEAT_CHARS[(dealer + to_act) % 4]
+    if own < 0:
+        raise PositionError(f"the position hides the hand of {to_act_letter}, the seat to act: "
+                            f"give \"hands\": {{\"{to_act_letter}\": [its six cards as dealt]}}")
+    if to_act != own:
+        raise PositionError(f"the position shows {seat_letter}'s hand, but {to_act_letter} is to "
+                            f"act after these moves: give {to_act_letter}'s hand only")
+    if int(state[S.PHASE]) == S.PHASE_PLAY and not _layout_exists(state, own):
+        raise PositionError("no deal fits these moves: the other seats' cards cannot fill "
+                            "their hands without a suit they showed they lack")
+    state[S.EXHAUSTED] = 0
+    return SeatView.of(state, dealer, score, history), to_act_letter
+
+
+def _score(score) -> tuple[int, int]:
+    """(EW, NS) from the position's optional "score"."""
+    if score is None:
+        return 0, 0
+    if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
+            or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SCORE
+                       for v in score.values())):
+        raise PositionError('"score" must look like {"EW": 3, "NS": -2} (integers within '
+                            '+-1,000,000,000)')
+    return score["EW"], score["NS"]
+
+
+def _hand(hands) -> tuple[str | None, int]:
+    """(seat letter, card mask) of the one hand a position shows ((None, 0) when none)."""
+    if not isinstance(hands, dict):
+        raise PositionError("'hands' must map the seat to act to its six cards, as "
+                            "{\"N\": [\"QH\", \"TH\", \"5D\", \"9C\", \"4S\", \"8C\"]}")
+    letters = []
+    for key in hands:
+        try:
+            letters.append(SEAT_CHARS[parse_seat(key)])
+        except SetbackError:
+            raise PositionError(f"unknown seat {key!r} in 'hands': expected W, N, E or S") \
+                from None
+    if len(letters) > 1:
+        raise PositionError(f"the position shows {len(letters)} hands ({', '.join(letters)}): "
+                            "give only the hand of the seat to act; the others are hidden")
+    if not letters:
+        return None, 0
+    cards = next(iter(hands.values()))
+    if not isinstance(cards, list):
+        raise PositionError(f"hand {letters[0]}: expected a list of {S.HAND_SIZE} cards")
+    try:
+        return letters[0], parse_hand(cards, expected_size=S.HAND_SIZE)
+    except SetbackError as exc:
+        raise PositionError(f"hand {letters[0]}: {exc}") from None
+
+
+def _replay_move(state, token: str, own: int, dealer: int) -> int:
+    """Apply `token` for the seat to act in `state` and return the engine move. Another seat's
+    card is first given to it (see the module docstring for what is checked)."""
+    phase = int(state[S.PHASE])
+    if phase == S.PHASE_AUCTION:
+        kind = "bid"
+    else:
+        kind = "lead" if state[S.N_IN_TRICK] == 0 else "follow"
+    move = parse_move(token, kind)
+    seat = int(state[S.TO_ACT])
+    letter = SEAT_CHARS[(dealer + seat) % 4]
+    if kind != "bid" and seat != own:
+        bit = 1 << move
+        if state[S.PLAYED] >> move & 1:
+            raise SetbackError(f"{format_card(move)} was played already")
+        if own >= 0 and state[S.DEALT + own] >> move & 1:
+            raise SetbackError(f"{format_card(move)} is in {SEAT_CHARS[(dealer + own) % 4]}'s "
+                               "own hand")
+        suit = move // 13
+        if state[S.SHOWN_VOIDS] >> (4 * seat + suit) & 1:
+            raise SetbackError(f"{letter} showed earlier that it holds no "
+                               f"{SUIT_NAMES[format_card(move)[1]]}")
+        state[S.HAND + seat] |= bit
+        state[S.DEALT + seat] |= bit
+    elif not is_legal(state, move):
+        buffer = np.empty(MAX_MOVES, dtype=np.int64)
+        n = legal_moves(state, buffer)
+        raise SetbackError(f"illegal move {format_move(move)} for {letter} ({kind}); legal: "
+                           f"{' '.join(format_move(int(m)) for m in buffer[:n])}")
+    apply_move(state, move)
+    return move
+
+
+def _layout_exists(state, seat: int) -> bool:
+    """Whether the unseen cards can fill the other seats' hands, voids kept."""
+    from search.sampler import log_layouts
+
+    return math.isfinite(float(log_layouts(state, seat, True)))
+
+
+
+def decision(bots, spec) -> dict:
+    """The bots' decision for the position `spec`: `{"seat", "move", "legal",
+    "probabilities": {abstract action: probability or None}, "explanation"}`, the
+    explanation being the Hint panel's (`web.bots.Bots.decide`). The bots are seeded from the
+    position itself, so the same position always gets the same answer."""
+    view, seat = position_view(spec)
+    digest = hashlib.blake2b(view.state.tobytes() + np.asarray(view.history, np.int64).tobytes()
+                             + np.asarray(view.score, np.int64).tobytes(), digest_size=8)
+    _, explanation = bots.decide(view, int.from_bytes(digest.digest(), "little") >> 1)
+    return {"seat": seat, "move": explanation["move"],
+            "legal": [format_move(int(m)) for m in view.legal_moves()],
+            "probabilities": {a["action"]: a["prob"] for a in explanation["actions"]},
+            "explanation": explanation}
