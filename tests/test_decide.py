@@ -181,6 +181,28 @@ def test_a_position_no_deal_fits_is_refused():
     assert position_view(dict(spec, moves=moves[:17]))[1] == "E"
 
 
+def test_the_layout_check_agrees_with_the_samplers_count():
+    """`layout_exists` (Hall's condition) says yes exactly when `search.sampler` counts at
+    least one layout, on real positions given random voids (so that many have none)."""
+    from games.setback import state as S
+    from search.sampler import log_layouts
+    from web.position import layout_exists
+
+    rng = random.Random(8)
+    answers = set()
+    for spec, deal, _ in random_positions(400, 9):
+        if deal.phase == "bid":
+            continue
+        seat = int(deal.state[S.TO_ACT])
+        for _ in range(5):
+            state = deal.state.copy()
+            state[S.SHOWN_VOIDS] = rng.getrandbits(16) & rng.getrandbits(16) & ~(0xF << 4 * seat)
+            exists = layout_exists(state, seat)
+            assert exists == bool(np.isfinite(log_layouts(state, seat, True))), spec
+            answers.add(exists)
+    assert answers == {True, False}
+
+
 def test_malformed_requests_are_400(tmp_path):
     with TestClient(create_app("heuristic", str(tmp_path / "g.db"), delay_ms=0)) as c:
         assert c.post("/api/decide", content=b'{"dealer":').status_code == 400

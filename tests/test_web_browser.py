@@ -1,7 +1,10 @@
 """A real browser plays a whole game on the page: Debian's Chromium (/usr/bin/chromium) driven
 by Playwright for Python, against a live server on a loopback port. It bids and plays by
 clicking (only the legal cards are enabled), asks for a hint and the last trick, goes through
-every deal's result until the final score shows, and saves a screenshot.
+every deal's result until the final score shows, and saves a screenshot. The page runs under
+its Content-Security-Policy (no inline script, no eval), and nothing it does may break it: a
+violation the browser reports fails the test (so the test polls its conditions with
+`page.evaluate`, which the CSP does not govern, instead of `wait_for_function`, which evals).
 
 CI (CI=true) installs Chromium (.ci/run), so there a missing browser is a failure, not a skip.
 """
@@ -17,6 +20,17 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
                "--disable-sync"]
 SETTLED = ('document.querySelector("#status").classList.contains("your-turn")'
            ' || !document.querySelector("#overlay").hidden')
+
+
+def wait_until(page, expression, seconds=180):
+    """Poll `expression` in the page until it is true (a busy CI machine is slow, not
+    broken)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        time.sleep(0.05)
 
 
 def need(condition, why):
@@ -48,12 +62,20 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
             page.set_default_timeout(180_000)  # a busy CI machine is slow, not broken
             errors = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda msg: errors.append(msg.text)
+                    if "Content Security Policy" in msg.text else None)
             page.goto(server.url + "/")
             page.wait_for_selector("#start-game")
             welcome = page.text_content("#dialog")  # a fresh file: no games to resume
             page.click("#start-game")
-            page.wait_for_function(SETTLED)
+            wait_until(page, SETTLED)
             game = page.evaluate("new URL(location.href).searchParams.get('game')")
+            # The browser's owner cookie (HttpOnly: the page's script cannot read it), so that
+            # the test may read the game the browser plays.
+            cookies = page.context.cookies()
+            owner = {c["name"]: c["value"] for c in cookies}
+            assert set(owner) == {"setback_owner"} and page.evaluate("document.cookie") == ""
+            assert cookies[0]["httpOnly"] and cookies[0]["sameSite"] == "Strict"
             clicks = {"bids": 0, "cards": 0, "deals": 0, "hints": 0}
             while not page.is_visible("#final-score"):
                 assert sum(clicks.values()) < 1500, "the game does not end"
@@ -61,7 +83,8 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
                     page.click("#next-deal")
                     clicks["deals"] += 1
                 else:
-                    view = httpx.get(f"{server.url}/api/games/{game}", timeout=120).json()["view"]
+                    view = httpx.get(f"{server.url}/api/games/{game}", cookies=owner,
+                                     timeout=120).json()["view"]
                     assert view["to_act"] == "S"
                     hand = page.locator("#hand .card")
                     assert hand.count() == len(view["hand"])
@@ -73,9 +96,8 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
                         assert shown == view["legal"]
                         if clicks["hints"] == 0:  # the bot's view of this decision
                             page.click("#hint")
-                            page.wait_for_function(
-                                'document.querySelector("#explain-title").textContent'
-                                '.startsWith("Hint")')
+                            wait_until(page, 'document.querySelector("#explain-title")'
+                                             '.textContent.startsWith("Hint")')
                             clicks["hints"] += 1
                         bids.nth(rng.randrange(bids.count())).click()
                         clicks["bids"] += 1
@@ -85,10 +107,12 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
                         assert legal == sorted(view["legal"])
                         enabled.nth(rng.randrange(enabled.count())).click()
                         clicks["cards"] += 1
-                page.wait_for_function(SETTLED)
+                wait_until(page, SETTLED)
             final = page.text_content("#dialog")
             page.screenshot(path=str(shot))
-            view = httpx.get(f"{server.url}/api/games/{game}", timeout=120).json()["view"]
+            view = httpx.get(f"{server.url}/api/games/{game}", cookies=owner,
+                             timeout=120).json()["view"]
+            assert httpx.get(f"{server.url}/api/games/{game}", timeout=120).status_code == 404
             page.click("text=Look at the table")
             page.click("#last-trick")
             last_trick = page.text_content("#dialog")

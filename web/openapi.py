@@ -211,7 +211,8 @@ def document(routes, bots: str = "") -> dict:
                          f"{sorted(missing)}, documented but absent {sorted(extra)}")
     paths: dict = {}
     for method, path in sorted(routes, key=lambda r: (r[1], r[0])):
-        paths.setdefault(path, {})[method.lower()] = OPERATIONS[method, path]
+        tag = {"/api/decide": "bots", "/api/config": "server"}.get(path, "games")
+        paths.setdefault(path, {})[method.lower()] = {"tags": [tag], **OPERATIONS[method, path]}
     try:
         release = version("setback-cfr")
     except PackageNotFoundError:  # pragma: no cover - run from a source tree
@@ -225,9 +226,10 @@ def document(routes, bots: str = "") -> dict:
                                 "cookie, given on its first request. Every refusal is a 4xx "
                                 "with one line of JSON, {\"error\": \"...\"}."},
         "paths": paths,
+        "tags": [{"name": "bots", "description": "one decision, for other programs"},
+                 {"name": "games", "description": "the page's games: the caller's own"},
+                 {"name": "server", "description": "the server's settings"}],
         "components": {
             "schemas": SCHEMAS,
-            "responses": {"Error": _json(_ref("Error"), "refused, with one line")},
-            "securitySchemes": {"owner": {"type": "apiKey", "in": "cookie",
-                                          "name": "setback_owner"}}},
+            "responses": {"Error": _json(_ref("Error"), "refused, with one line")}},
     }

@@ -22,7 +22,6 @@ depends on the hidden hands: whether the Jack was dealt), and no other seat's `H
 from __future__ import annotations
 
 import hashlib
-import math
 
 import numpy as np
 
@@ -30,12 +29,18 @@ from games.setback import state as S
 from games.setback.api import format_move, parse_move
 from games.setback.cards import SEAT_CHARS, format_card, parse_hand, parse_seat
 from games.setback.errors import SetbackError
-from games.setback.rules import MAX_MOVES, apply_move, is_legal, legal_moves
+from games.setback.rules import BID_MOVE, MAX_MOVES, apply_move, is_legal, legal_moves
 from games.setback.view import SeatView
+from search.sampler import constraints
 
 FIELDS = ("dealer", "hands", "moves", "score")
 MAX_SCORE = 10**9  # as `setback-cfr replay`: keeps the scores inside the key builder's int64
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+# Every well-formed card token (upper case, `10` for Ten too) -> its card: a dict lookup per
+# move instead of `parse_move`'s parsing (which still words the errors).
+CARD_TOKENS = {**{format_card(c): c for c in range(52)},
+               **{"10" + format_card(c)[1]: c for c in range(52) if format_card(c)[0] == "T"}}
+BID_TOKENS = {format_move(m): m for m in (BID_MOVE, BID_MOVE + 2, BID_MOVE + 3, BID_MOVE + 4)}
 
 
 class PositionError(SetbackError):
@@ -91,7 +96,7 @@ def position_view(spec) -> tuple[SeatView, str]:
     if to_act != own:
         raise PositionError(f"the position shows {seat_letter}'s hand, but {to_act_letter} is to "
                             f"act after these moves: give {to_act_letter}'s hand only")
-    if int(state[S.PHASE]) == S.PHASE_PLAY and not _layout_exists(state, own):
+    if int(state[S.PHASE]) == S.PHASE_PLAY and not layout_exists(state, own):
         raise PositionError("no deal fits these moves: the other seats' cards cannot fill "
                             "their hands without a suit they showed they lack")
     state[S.EXHAUSTED] = 0
@@ -144,7 +149,9 @@ def _replay_move(state, token: str, own: int, dealer: int) -> int:
         kind = "bid"
     else:
         kind = "lead" if state[S.N_IN_TRICK] == 0 else "follow"
-    move = parse_move(token, kind)
+    move = (BID_TOKENS if kind == "bid" else CARD_TOKENS).get(token.strip().upper())
+    if move is None:
+        move = parse_move(token, kind)  # raises, naming what is wrong
     seat = int(state[S.TO_ACT])
     letter = SEAT_CHARS[(dealer + seat) % 4]
     if kind != "bid" and seat != own:
@@ -169,11 +176,24 @@ def _replay_move(state, token: str, own: int, dealer: int) -> int:
     return move
 
 
-def _layout_exists(state, seat: int) -> bool:
-    """Whether the unseen cards can fill the other seats' hands, voids kept."""
-    from search.sampler import log_layouts
-
-    return math.isfinite(float(log_layouts(state, seat, True)))
+def layout_exists(state, seat: int) -> bool:
+    """Whether the cards `seat` has not seen can fill the other seats' hands, no seat getting
+    a suit it showed it lacks: Hall's condition, every set of those seats needing no more
+    cards than the unseen cards of the suits one of them may hold (`search.sampler`'s
+    `layout_table` counts these layouts; this only asks whether there is one, in
+    microseconds)."""
+    needs, voids = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    unseen = int(constraints(state, seat, True, needs, voids))
+    per_suit = [(unseen >> (13 * suit) & 0x1FFF).bit_count() for suit in range(4)]
+    for subset in range(1, 8):
+        members = [i for i in range(3) if subset >> i & 1]
+        allowed = 0
+        for i in members:
+            allowed |= ~int(voids[i]) & 0xF
+        supply = sum(per_suit[suit] for suit in range(4) if allowed >> suit & 1)
+        if sum(int(needs[i]) for i in members) > supply:
+            return False
+    return True
 
 
 
