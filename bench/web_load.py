@@ -200,25 +200,12 @@ async def warm_up(port: int, position: dict | None = None) -> None:
 
 
 def positions(n: int, seed: int) -> list[dict]:
-    """`n` positions for `/api/decide`: random deals played by random legal moves to a random
-    point, from the side of the seat to act (its hand as dealt, nothing else)."""
-    sys.path.insert(0, ROOT)
-    from games.setback.api import Deal
+    """`n` positions for `/api/decide` (tests/decide_positions.py: random deals played by
+    random legal moves to a random point, from the side of the seat to act)."""
+    sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
+    from decide_positions import random_positions
 
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        dealer = rng.choice("WNES")
-        deal = Deal.random(rng.randrange(2**32), dealer=dealer)
-        dealt = {seat: deal.hand(seat) for seat in "WNES"}
-        stop = rng.randrange(34)
-        while not deal.is_over and len(deal.moves) < stop:
-            deal.play(rng.choice(deal.legal_moves()))
-        if not deal.is_over:
-            out.append({"dealer": dealer, "hands": {deal.to_act: dealt[deal.to_act]},
-                        "score": {"EW": rng.randrange(-6, 11), "NS": rng.randrange(-6, 11)},
-                        "moves": list(deal.moves)})
-    return out
+    return [position for position, _, _ in random_positions(n, seed)]
 
 
 async def decide_load(args, port: int, work: list[dict]) -> Totals:

@@ -9,8 +9,9 @@ import random
 import numpy as np
 import pytest
 
+import decide_positions
 from db.player import DatabasePlayer
-from games.setback.api import Deal, format_move, parse_move
+from games.setback.api import format_move
 from games.setback.view import SeatView
 from test_db_player import make_db
 from web.bots import Bots
@@ -26,26 +27,8 @@ SCORE = {"EW": 7, "NS": -2}
 
 
 def random_positions(n, seed):
-    """`n` (spec, deal, history) at random decisions of random deals (random legal play):
-    the position as the seat to act sends it, the real deal and its moves as engine moves."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        dealer = rng.choice("WNES")
-        deal = Deal.random(rng.randrange(2**32), dealer=dealer)
-        dealt = {s: deal.hand(s) for s in "WNES"}
-        history, stop = [], rng.randrange(34)
-        while not deal.is_over and len(history) < stop:
-            move = rng.choice(deal.legal_moves())
-            history.append(parse_move(move, deal.phase))
-            deal.play(move)
-        if deal.is_over:
-            continue
-        seat = deal.to_act
-        spec = {"dealer": dealer, "score": dict(SCORE), "hands": {seat: dealt[seat]},
-                "moves": list(deal.moves)}
-        out.append((spec, deal, history))
-    return out
+    """`n` (position, deal, history) at the score `SCORE` (`decide_positions`)."""
+    return decide_positions.random_positions(n, seed, SCORE)
 
 
 def true_view(deal, history):

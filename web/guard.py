@@ -135,6 +135,8 @@ class StartLimit:
     WINDOW = 60.0
 
     def __init__(self, per_minute: int, clock=time.monotonic):
+        if int(per_minute) < 1:
+            raise ValueError(f"games a minute must be at least 1, not {per_minute}")
         self.per_minute = int(per_minute)
         self.clock = clock
         self._starts: dict[str, deque] = {}
