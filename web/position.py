@@ -10,8 +10,8 @@ plays is given to it as it is played. Every move is checked as the rules check i
 rules can see it (every bid, the seat's own cards: legal, from its hand); another seat's card
 must be one nobody has played and the seat to act does not hold, of no suit that seat has
 shown it lacks (`SHOWN_VOIDS`: then it could not have held the card), and once replayed some
-layout of the unseen cards must fit every hand size and void (`search.sampler.log_layouts`).
-Those are exactly the conditions under which some deal of the full rules makes these moves.
+layout of the unseen cards must fit every hand size and void (`layout_exists`). Those are
+exactly the conditions under which some deal of the full rules makes these moves.
 
 The result is the `SeatView` the seat would get in a real game: the same key, the same legal
 moves, the same history. Two fields are set apart: `EXHAUSTED` is left 0 (a real view's flag
@@ -194,7 +194,6 @@ def layout_exists(state, seat: int) -> bool:
         if sum(int(needs[i]) for i in members) > supply:
             return False
     return True
-
 
 
 def decision(bots, spec) -> dict:
