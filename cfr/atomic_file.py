@@ -15,7 +15,7 @@ import glob
 import os
 import tempfile
 
-from cfr.errors import WriteFailedError
+from cfr.errors import CfrFileError, WriteFailedError
 
 TEMP_PREFIX = ".tmp-"
 # Errors of the write itself (as opposed to bad input read inside the block).
@@ -33,7 +33,11 @@ def atomic_path(path: str, suffix: str = ""):
     """Yield a temporary path in `path`'s directory; on success fsync it and rename it to
     `path` (then fsync the directory); on failure remove it. For writers that open the file
     themselves (SQLite, say). A write that fails for lack of space (or another OS write error)
-    raises `WriteFailedError` and leaves `path` as it was."""
+    raises `WriteFailedError` and leaves `path` as it was. A path naming no file (empty, or
+    ending in a separator) is refused at once (`CfrFileError`): its temporary file would have
+    landed in the parent of the working directory before the rename failed."""
+    if not os.path.basename(os.fspath(path)):
+        raise CfrFileError(f"{os.fspath(path)!r}: not a file name; nothing was written")
     directory = os.path.dirname(os.path.abspath(path)) or "."
     try:
         fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=suffix, dir=directory)

@@ -120,6 +120,21 @@ def test_an_export_that_cannot_be_written_keeps_the_old_file(base_run, tmp_path,
     assert out.read_bytes() == b"old" and os.listdir(tmp_path) == ["s.strategy"]
 
 
+def test_an_empty_output_path_is_refused_before_anything_is_written(tmp_path, capsys,
+                                                                     monkeypatch):
+    """`db load --db ''` once built the whole database as a temporary file in the parent of
+    the working directory, then failed to rename it (bench/fuzz.py's confinement saw it)."""
+    source = str(tmp_path / "s.strategy")
+    write_synthetic_strategy(source, "baseline", 50, seed=1)
+    work = tmp_path / "work"
+    (work / "sub").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    before = sorted(os.listdir(tmp_path)), sorted(os.listdir(work))
+    status, _, err = run_cli(capsys, ["db", "load", source, "--db", "", "--no-progress"])
+    assert status == 2 and "not a file name" in err and err.count("\n") == 1
+    assert (sorted(os.listdir(tmp_path)), sorted(os.listdir(work))) == before
+
+
 def test_a_full_log_is_cut_back_to_whole_rows(base_run, tmp_path, monkeypatch):
     import shutil
 
