@@ -7,7 +7,8 @@ import functools
 import json
 import sys
 
-from cli.arguments import add_sampling_options, non_negative_int, positive_float, positive_int
+from cli.arguments import add_sampling_options, duration, non_negative_int, positive_float
+from cli.arguments import positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
@@ -69,7 +70,30 @@ def _common(parser, default_algorithm: str) -> None:
                         help="run directory (created if new, resumed if it has a checkpoint)")
     parser.add_argument("--iterations", type=non_negative_int, default=None, metavar="N",
                         help="train until the run has N iterations in total (default: the "
-                        "run's total plus 1000)")
+                        "run's total plus 1000, unless --for is given)")
+    parser.add_argument("--for", dest="for_seconds", type=duration, default=None,
+                        metavar="DURATION",
+                        help="train until the run's training CPU time in total reaches "
+                        "DURATION (20s, 90m, 2h): the CPU of the training batches, every "
+                        "worker thread's (with --ray: the batches' wall time), without "
+                        "start-up, checkpoints or evaluation. Like --iterations it is the "
+                        "run's total, so the same command finishes an interrupted run; it "
+                        "stops at the first batch boundary past it. With --iterations, "
+                        "whichever comes first")
+    parser.add_argument("--eval-every", type=positive_float, default=None, metavar="MINUTES",
+                        help="every MINUTES of training CPU time, at a batch boundary, play "
+                        "the current average strategy straight from memory (a bootstrap run "
+                        "with its baseline, as `db load` combines them) in duplicate games "
+                        "and append a row to DIR/eval.csv: deals, training CPU seconds, win "
+                        "rate with its 95%% interval, games, the evaluation's own CPU seconds "
+                        "(never counted as training) and the opponent. The table is the same "
+                        "with or without it; a resumed run keeps the same grid")
+    parser.add_argument("--eval-games", type=positive_int, default=None, metavar="N",
+                        help="duplicate pairs per evaluation (2N games, default 200), on the "
+                        "same deals every time (drawn from the run's seed)")
+    parser.add_argument("--eval-against", default=None, metavar="SPEC",
+                        help="the opponent of the evaluations (default heuristic): a player "
+                        "as `tournament` takes it (random, heuristic, db:PATH, ...)")
     parser.add_argument("--checkpoint-every", type=positive_float, default=600.0,
                         metavar="SECONDS",
                         help="write a checkpoint at least this often (default 600); a crash "
@@ -158,17 +182,25 @@ def _train(args, stage, run_dir, stage_factory) -> int:
             print("note: es-mccfr deals take milliseconds, and on one machine the driver's "
                   "merge makes Ray slower than threads; --workers N trains faster here "
                   "(README: Training on a Ray cluster)", file=sys.stderr)
+    evaluation = _evaluation(args, stage, run_dir)  # a bad option fails before training
     trainer = Trainer(run_dir, stage, workers=workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
                       show_progress=not args.no_progress, executor=executor)
-    target = args.iterations if args.iterations is not None \
-        else trainer.progress.iteration + 1000
-    summary = trainer.run(target)
+    target = args.iterations
+    if target is None and args.for_seconds is None:
+        target = trainer.progress.iteration + 1000
+    summary = trainer.run(target, cpu_budget=args.for_seconds,
+                          evaluation=evaluation)
     rate = summary["iteration"] and summary["seconds"] and summary["iteration"] / summary["seconds"]
     print(f"{stage.name} run {run_dir.path}: {summary['iteration']:,} iterations, "
           f"payoff {summary['payoff']:.5f}, {summary['infosets']:,} info sets, "
           f"table {summary['memory_bytes'] / 2**20:.1f} MiB"
           + (f", {rate:.2f} deals/s overall" if rate else ""))
+    print(f"training CPU {summary['cpu_seconds'] / 60:.2f} min in total"
+          + (f" (budget {args.for_seconds / 60:.2f} min)" if args.for_seconds else "")
+          + (f"; {len(summary['eval_rows'])} evaluations, "
+             f"{summary['eval_cpu_seconds']:.1f} CPU-s apart from it"
+             if summary["eval_rows"] else ""))
     if summary.get("ray_workers"):
         print(f"Ray: {summary['ray_workers']} workers, "
               f"{summary['ray_bytes_per_deal'] / 2**10:.0f} KiB sent per deal after the table "
@@ -179,6 +211,24 @@ def _train(args, stage, run_dir, stage_factory) -> int:
               "again to resume.")
         return 130
     return 0
+
+
+def _evaluation(args, stage, run_dir):
+    """The `train.evaluation.Evaluation` that --eval-every asks for, or None."""
+    if args.eval_every is None:
+        for name in ("eval_games", "eval_against"):
+            if getattr(args, name) is not None:
+                raise UserError(f"--{name.replace('_', '-')} needs --eval-every MINUTES")
+        return None
+    from tqdm import tqdm
+
+    from train.evaluation import (DEFAULT_OPPONENT, DEFAULT_PAIRS, EvalOptions, Evaluation,
+                                  format_eval_row)
+
+    options = EvalOptions(60.0 * args.eval_every, args.eval_games or DEFAULT_PAIRS,
+                          args.eval_against or DEFAULT_OPPONENT)
+    return Evaluation(run_dir.path, stage, options, show_progress=not args.no_progress,
+                      report=lambda row: tqdm.write(format_eval_row(row)))
 
 
 def run_baseline(args) -> int:
