@@ -209,6 +209,7 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
                 bar.set_description(f"match {number}/{len(missing)}")
 
                 def keep(chunk_games, rows, match=match):
+                    """Store a completed chunk (one transaction)."""
                     store.add_pairs(match, chunk_games, rows)
 
                 played += play_pairs((entrants[a].player, entrants[b].player), seed, todo,

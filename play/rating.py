@@ -86,6 +86,7 @@ def check_connected(n: int, matches: list[Match], names: list[str] | None = None
     parent = list(range(n))
 
     def root(a):
+        """The representative of a's group (path halving)."""
         while parent[a] != a:
             parent[a] = parent[parent[a]]
             a = parent[a]
@@ -112,6 +113,7 @@ def fit_strengths(n: int, i: np.ndarray, j: np.ndarray, wins: np.ndarray,
     free = np.array([a for a in range(n) if a != anchor], dtype=np.int64)
 
     def loglik(t):
+        """The log-likelihood of strengths t."""
         d = t[i] - t[j]
         # log p = -log(1 + e^-d), stably
         return float(np.sum(-wins * np.logaddexp(0.0, -d) - (count - wins) * np.logaddexp(0.0, d)))
@@ -226,6 +228,7 @@ def cycles(matrix: list[list[dict | None]]) -> list[tuple[int, int, int]]:
     n = len(matrix)
 
     def beats(a, b):
+        """Whether a's pair score against b is above one half."""
         cell = matrix[a][b]
         return cell is not None and cell["rate"] > 0.5
 
