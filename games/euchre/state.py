@@ -109,3 +109,10 @@ def random_hand(rng, state, stick):
 def new_state() -> np.ndarray:
     """An empty hand state array."""
     return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+@njit(cache=True)
+def random_deal(rng, state):
+    """Shuffle with `rng` and start a hand with OpenSpiel's default rules (stick the dealer):
+    the registry's game-independent name for `random_hand`."""
+    random_hand(rng, state, 1)
