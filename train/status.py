@@ -132,12 +132,17 @@ def plot_status(run_path: str, out: str) -> None:
         top.set_ylabel("running payoff (non-dealer)")
         top.set_xlabel("iterations (deals)")
         top.set_title(f"{run_path}: no evaluations (train with --eval-every)", fontsize=10)
+    timed = bool(rows) and all("cpu_seconds" in r for r in rows)
+    xs = []
     if rows:
-        timed = all("cpu_seconds" in r for r in rows)
         xs = [r["cpu_seconds"] / 60 if timed else r["iteration"] for r in rows]
         bottom.plot(xs, [r["infosets"] for r in rows], marker=".", color="tab:orange")
         bottom.set_xlabel("training CPU minutes" if timed else "iterations (deals)")
     bottom.set_ylabel("info sets")
+    if evals and rows and timed:  # one time axis for both panels, from the start
+        right = max([r["train_cpu_seconds"] / 60 for r in evals] + xs) * 1.03
+        for axis in (top, bottom):
+            axis.set_xlim(0, right)
     fig.tight_layout()
     from cfr.atomic_file import atomic_path
 
