@@ -73,11 +73,11 @@ def _make_sds(text: str, seed: int):
     """The SDS bidder of `text`, from `play.sds` (written separately; may be absent)."""
     try:
         from play.sds import make_sds_player
-    except ModuleNotFoundError as exc:
-        if exc.name == "play.sds":
-            raise PlayerSpecError(f"{text!r}: sds bidder not available in this version "
-                                  "(play/sds.py is missing)") from None
-        raise
+    except ImportError as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name != "play.sds":
+            raise  # a dependency of play.sds is missing: a bug to see, not a bad spec
+        raise PlayerSpecError(f"{text!r}: sds bidder not available in this version "
+                              "(play/sds.py is missing or has no make_sds_player)") from None
     return make_sds_player(text, seed)
 
 
