@@ -323,7 +323,7 @@ class Evaluation:
         rate, low, high = win_rate_interval(np.array(rows), True)
         eval_cpu = time.process_time() - cpu + self._setup_cpu
         self._setup_cpu = 0.0
-        row = {"iteration": int(iteration), "train_cpu_seconds": f"{training_cpu:.2f}",
+        row = {"iteration": int(iteration), "train_cpu_seconds": f"{training_cpu:.3f}",
                "win_rate": f"{rate:.4f}", "ci_low": f"{low:.4f}", "ci_high": f"{high:.4f}",
                "games": 2 * self.options.pairs, "eval_cpu_seconds": f"{eval_cpu:.2f}",
                "opponent": self.options.against}
