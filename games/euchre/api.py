@@ -42,8 +42,7 @@ EXPECTED = {"order": "P or the upcard's suit letter", "name": "P or a suit lette
             "alone": "alone or partner"}
 
 
-def format_move(move: int) -> str:
-    """Text of an engine move: a card (`JD`), `P`, a suit letter, `alone` or `partner`."""
+def _move_text(move: int) -> str:
     if move == PASS_MOVE:
         return "P"
     if TRUMP_MOVE <= move < ALONE_MOVE:
@@ -53,6 +52,15 @@ def format_move(move: int) -> str:
     if move == PARTNER_MOVE:
         return "partner"
     return format_card(move)
+
+
+MOVE_TEXT = tuple(_move_text(m) for m in range(PARTNER_MOVE + 1))  # the text of every move
+CARD_BY_TEXT = {MOVE_TEXT[c]: c for c in range(PASS_MOVE)}  # "JD" -> card index
+
+
+def format_move(move: int) -> str:
+    """Text of an engine move: a card (`JD`), `P`, a suit letter, `alone` or `partner`."""
+    return MOVE_TEXT[move]
 
 
 def parse_move(token, phase: str) -> int:
@@ -70,7 +78,7 @@ def parse_move(token, phase: str) -> int:
         if text == "PARTNER":
             return PARTNER_MOVE
     else:
-        return parse_card(token)
+        return CARD_BY_TEXT[text] if text in CARD_BY_TEXT else parse_card(token)
     raise EuchreError(f"bad move {token!r} in the {phase} phase: expected {EXPECTED[phase]}")
 
 
@@ -207,7 +215,7 @@ class Hand:
         rank; P, then suits C D H S; alone, partner)."""
         buffer = np.empty(MAX_MOVES, dtype=np.int64)
         n = legal_moves(self.state, buffer)
-        return [format_move(int(m)) for m in buffer[:n]]
+        return [MOVE_TEXT[m] for m in buffer[:n].tolist()]
 
     # --- playing -----------------------------------------------------------------------
     def play(self, token) -> None:
