@@ -195,6 +195,11 @@ class Hand:
         return None if suit < 0 else SUIT_CHARS[suit]
 
     @property
+    def upcard(self) -> str:
+        """The card turned up."""
+        return format_card(int(self.state[S.UPCARD]))
+
+    @property
     def maker(self) -> str | None:
         """Seat letter of the player who named trump, None before."""
         seat = int(self.state[S.MAKER])
