@@ -177,3 +177,46 @@ def test_openspiel_sees_the_same_seats_and_legal_moves(moves):
     if "points" in result:
         returns = state.returns()
         assert returns[seats.index("N")] == result["points"]["NS"] - result["points"]["EW"]
+
+
+JUNK = [None, True, 0, -1, 2**70, 1.5, "", "x" * 300, "P", "alone", "JD", "10H", [], ["JD"],
+        {}, {"N": []}, [["JD"]], "\u00e9", "J\u0000D"]
+
+
+def test_fuzzed_specs_are_replayed_or_refused_in_one_line():
+    """Every field (and every move and card) replaced by junk: the replay either succeeds or
+    raises the game's error, never anything else."""
+    import random
+
+    from games.euchre.errors import EuchreError
+    from games.euchre.replay import replay as euchre_replay
+
+    rng = random.Random(29)
+    outcomes = {"ok": 0, "refused": 0}
+    for _ in range(600):
+        spec = json.loads(json.dumps(WORKED))
+        for _ in range(rng.randint(1, 3)):
+            where = rng.choice(["dealer", "upcard", "hands", "moves", "stick_the_dealer",
+                                "a move", "a card", "a hand", "cut moves"])
+            junk = rng.choice(JUNK)
+            if where == "a move" and spec.get("moves") and isinstance(spec["moves"], list):
+                spec["moves"][rng.randrange(len(spec["moves"]))] = junk
+            elif where == "cut moves" and isinstance(spec.get("moves"), list):
+                spec["moves"] = spec["moves"][:rng.randrange(len(spec["moves"]) + 1)]
+            elif where in ("a card", "a hand") and isinstance(spec.get("hands"), dict) \
+                    and spec["hands"]:
+                seat = rng.choice(sorted(spec["hands"]))
+                if where == "a hand" or not isinstance(spec["hands"][seat], list) \
+                        or not spec["hands"][seat]:
+                    spec["hands"][seat] = junk
+                else:
+                    spec["hands"][seat][rng.randrange(len(spec["hands"][seat]))] = junk
+            else:
+                spec[where.split()[-1]] = junk
+        try:
+            euchre_replay(spec)
+            outcomes["ok"] += 1
+        except EuchreError as exc:
+            assert str(exc) and "\n" not in str(exc)
+            outcomes["refused"] += 1
+    assert outcomes["ok"] > 10 and outcomes["refused"] > 300, outcomes
