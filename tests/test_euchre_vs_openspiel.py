@@ -62,8 +62,9 @@ def compare_hand(game, seed: int, state: np.ndarray, stick: bool = True,
     """Play hand `seed` in lockstep through pyspiel's `game` and our engine (in `state`);
     return None when they agree throughout, else a readable description of the first
     disagreement. `seen`, when given, counts the decisions checked and the kinds of hand met
-    (so a test can show the agreement covered every rule). Every fourth hand passes with probability 0.85 (when allowed) so the second
-    round and the stuck dealer come up often; the others choose uniformly."""
+    (so a test can show the agreement covered every rule). Every fourth hand passes with
+    probability 0.85 (when allowed) so the second round and the stuck dealer come up often;
+    the others choose uniformly."""
     rng = random.Random(seed)
     pass_bias = 0.85 if seed % 4 == 3 else None
     ours = state
