@@ -1,26 +1,26 @@
-"""A game to 10 played by Python players through the `Hand` API: what tournaments build on.
+"""A game to 10 between Euchre players: what tournaments build on.
 
-A player is a callable `choose(hand, seat) -> move text` given the live `Hand` (it must look
-only at what `seat` may see: its own cards, the upcard, the moves; a tournament wraps players
-accordingly) and returning one of `hand.legal_moves()`. Hand number k of a game with seed s is
-dealt from `stream_seed(s, k)`, so a game is reproducible from its seed and the players' own
-determinism; every hand is recorded in the replay format, so `setback-cfr replay --game
-euchre` replays it.
+A player implements `view.Player`: `choose(view) -> move` given only its seat's view (its own
+cards, the upcard, the public moves, the score), never the full state. Hand number k of a game
+with seed s is dealt from `stream_seed(s, k)`, so a game is reproducible from its seed and the
+players' own determinism; every hand is recorded in the replay format, so `setback-cfr replay
+--game euchre` replays it.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
-from typing import Callable
 
-from games.euchre.api import Hand
+from games.euchre.api import Hand, format_move
 from games.euchre.cards import SEAT_CHARS, TEAM_NAMES, format_cards, parse_seat
 from games.euchre.errors import EuchreError
 from games.euchre.game import FIRST_DEALER, game_winner, next_dealer
+from games.euchre.rules import is_legal
 from games.euchre.state import DEALT
+from games.euchre.view import Player, SeatView
 from games.rng import stream_seed
 
-Choose = Callable[[Hand, str], str]
 MAX_HANDS = 1000  # far beyond any real game (a hand always scores with stick the dealer)
 
 
@@ -40,11 +40,12 @@ def deal_hand(seed: int, index: int, dealer: str) -> Hand:
     return Hand.random(int(stream_seed(seed, index)), dealer)
 
 
-def play_game(players: dict[str, Choose], seed: int,
+def play_game(players: dict[str, Player], seed: int,
               first_dealer: str = SEAT_CHARS[FIRST_DEALER]) -> GameRecord:
-    """Play a game to 10 with `players` (seat letter -> choose) from `seed`; return its record.
+    """Play a game to 10 with `players` (seat letter -> player) from `seed`; return its record.
 
-    The deal passes clockwise after every hand; the first team to 10 wins.
+    The deal passes clockwise after every hand; the first team to 10 wins. A player's illegal
+    move is an error naming the player.
     """
     if set(players) != set(SEAT_CHARS):
         raise EuchreError("players must map each of the seats W, N, E, S to a player")
@@ -56,10 +57,16 @@ def play_game(players: dict[str, Choose], seed: int,
         spec = {"dealer": SEAT_CHARS[dealer], "upcard": hand.upcard,
                 "hands": {hand.seat_letter(rel): format_cards(hand.state[DEALT + rel])
                           for rel in range(4)}}
+        history: list[int] = []
         while not hand.is_over:
             seat = hand.to_act
-            move = players[seat](hand, seat)
-            hand.play(move)
+            view = SeatView.of(hand.state, dealer, (scores[0], scores[1]), history)
+            move = int(players[seat].choose(view))
+            if not is_legal(hand.state, move):
+                raise EuchreError(f"player {players[seat].name!r} ({seat}) chose the illegal "
+                                  f"move {move}; legal: {' '.join(hand.legal_moves())}")
+            hand.play(format_move(move))
+            history.append(move)
         points = hand.points()
         record.hands.append({**spec, "moves": list(hand.moves), "points": points})
         scores[0] += points["EW"]
@@ -73,16 +80,14 @@ def play_game(players: dict[str, Choose], seed: int,
     return record
 
 
-def random_player(seed: int) -> Choose:
+class RandomPlayer:
     """A player choosing uniformly among the legal moves, from its own seeded stream."""
-    import random
 
-    chooser = random.Random(seed)
+    def __init__(self, seed: int, name: str = "random"):
+        self.name = name
+        self._chooser = random.Random(seed)
 
-    def choose(hand: Hand, seat: str) -> str:
+    def choose(self, view: SeatView) -> int:
         """A uniformly random legal move."""
-        return chooser.choice(hand.legal_moves())
-
-    return choose
-
-
+        moves = view.legal_moves()
+        return int(moves[self._chooser.randrange(len(moves))])
