@@ -244,3 +244,19 @@ def test_a_newer_or_foreign_eval_log_is_refused_in_one_line(tmp_path, capsys):
         assert status == 2 and message in err and err.count("\n") == 1, err
         status, out, err = es_baseline(capsys, run, "--iterations", "8", *EVAL)
         assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("algorithm, iterations", [("es-mccfr", 8), ("cfr", 2)])
+def test_warming_the_kernels_before_the_clock_changes_no_table(algorithm, iterations, tmp_path,
+                                                               monkeypatch):
+    """`Trainer._warm` runs an episode on a throwaway table: the run's table is the one a
+    trainer that never warmed reaches, bit for bit."""
+    from train.baseline import baseline_stage
+    from train.run_directory import RunDirectory
+    from train.runner import Trainer
+
+    stage = baseline_stage(SEED, 2, algorithm=algorithm)
+    Trainer(RunDirectory(str(tmp_path / "warm")), stage, show_progress=False).run(iterations)
+    monkeypatch.setattr(Trainer, "_warm", lambda self: None)
+    Trainer(RunDirectory(str(tmp_path / "cold")), stage, show_progress=False).run(iterations)
+    assert same_run(str(tmp_path / "warm"), str(tmp_path / "cold"))

@@ -27,8 +27,9 @@ never stopped.
 Training time: `seconds` is the batches' wall time and `cpu_seconds` their CPU time (the
 process's CPU from a batch's start to its merge, every thread's; with Ray, whose workers are
 other processes, the batches' wall time). Both are recorded in the checkpoint and the log.
-Neither counts start-up (loading, numba compilation), checkpoint writes or evaluation, so
-they are the run's training time however it was interrupted, resumed or evaluated. A time
+Neither counts start-up (loading; numba's compiled pass and merge are loaded or compiled
+before the clock starts, `Trainer._warm`), checkpoint writes or evaluation, so they are the
+run's training time however it was interrupted, resumed or evaluated. A time
 budget (`run(..., cpu_budget=S)`, `--for`) is on `cpu_seconds`, for the run in total: the
 loop stops at the first batch boundary at or past it (on the batch grid, so a run resumed to
 a larger budget is bit for bit the one trained in one go). An evaluation
@@ -387,6 +388,33 @@ class Trainer:
         self.keyed_visits = sum(int(m.control[VISITS]) for m in self.maps)
         return [seg[4] for seg in ordered]
 
+    def _warm(self) -> None:
+        """Load the compiled pass and merge (numba's cache, or compile them) before the clock
+        starts, so that training time never holds start-up: an external-sampling episode
+        (milliseconds) merged into a throwaway table, or a CFR episode stopped after its first
+        few thousand nodes (`train.ray_backend.Replica.warm`). The run's table, counters and
+        episodes are untouched: every episode's draws come from its own word."""
+        if self.threaded or not self.cpu_is_local:
+            return  # the reference walk warms on its first deal; Ray workers warm themselves
+        worker = self.episode_workers[0]
+        scratch_table = InfoSetTable(key_words=self.stage.game.key_words,
+                                     dtype=self.progress.table.dtype)
+        try:
+            if worker.sampling is None:
+                worker.map.control[STOP] = 1
+                try:
+                    worker.traverse(scratch_table, 1)
+                except EpisodeStopped:
+                    pass
+                finally:
+                    worker.map.control[STOP] = 0
+                merge(scratch_table, worker.log, (0, 0, 0))
+            else:
+                worker.traverse(scratch_table, 1)
+                merge(scratch_table, worker.log, (0, int(worker.log.counts[ENTRIES]), 0))
+        finally:
+            worker.log.clear()
+
     def end_batch(self, table: InfoSetTable, last: int) -> None:
         """`end_batch(stage, table, last)` for this trainer's stage."""
         end_batch(self.stage, table, last, self.variant)
@@ -464,6 +492,8 @@ class Trainer:
         if evaluation is not None:
             evaluation.start(p.cpu_seconds)
         executor.open(self)
+        if p.iteration < limit and p.cpu_seconds < budget:
+            self._warm()
         last_save = time.monotonic()
         if self.target is not None:
             bar = tqdm(total=limit, initial=min(p.iteration, limit), unit="deal",
