@@ -14,6 +14,9 @@ Three jobs (one per run):
   points and made rates per bid level, the perfect-information bias, and the point-loss
   correction (`search/single_dummy.py`) fitted on the first half and checked on the second.
       python bench/sds_strength.py --calibrate 300 --worlds 20 --seed 3
+- `--timing N`: the decision times of `sds:W` on N random deals: all four seats bid by it
+  (the later seats' bids finished by the heuristic in each world) and its bidder pitches.
+      python bench/sds_strength.py --timing 50 --worlds 20
 - `--outcomes N`: N heuristic self-play deals; the counts of (dealer's team's deal score, other
   team's) that `search/win_probability.py` keeps as `DEAL_OUTCOMES`.
       python bench/sds_strength.py --outcomes 20000 --seed 0
@@ -102,8 +105,10 @@ def calibrate(deals: int, worlds: int, seed: int, progress: bool = True) -> dict
 
 def corrected_score(held: np.ndarray, level: int, q: float) -> float:
     """The bidder team's mean deal score over solved points `held` (-1 set) when a made
-    contract loses one point to the defenders with probability q (the correction of
-    `search/single_dummy.py`)."""
+    contract loses one point to the defenders with probability q, unless the points are the
+    same in every world (the correction of `search/single_dummy.py`)."""
+    if held.min() == held.max():
+        q = 0.0  # a lock is not corrected
     score = np.where(held >= 0, held, -level).astype(np.float64)
     lost = np.where(held - 1 >= level, held - 1, -level)
     shifted = np.where(held > 0, lost, score)
@@ -112,16 +117,11 @@ def corrected_score(held: np.ndarray, level: int, q: float) -> float:
 
 def corrected_made(held: np.ndarray, level: int, q: float) -> float:
     """The made rate of solved points `held` under the same correction."""
+    if held.min() == held.max():
+        q = 0.0  # a lock is not corrected
     made = (held >= 0).astype(np.float64)
     still = ((held - 1) >= level).astype(np.float64)
     return float(((1 - q) * made + q * np.where(held >= 0, still, 0.0)).mean())
-
-
-def count_points(state: np.ndarray, team: int) -> int:
-    """Deal points (High, Low, Jack, Game) the relative `team` owns in a finished deal."""
-    from games.setback.scoring import deal_points
-
-    return sum(owner == team for owner in deal_points(state))
 
 
 def summarize_calibration(rows: list) -> dict:
@@ -175,6 +175,32 @@ def summarize_calibration(rows: list) -> dict:
     return out
 
 
+def timing(deals: int, worlds: int, seed: int, progress: bool = True) -> np.ndarray:
+    """Seconds per sds decision (auction with two or more legal bids, and the pitch) over
+    `deals` random deals, every seat bidding by one `sds:W` player."""
+    from tqdm import tqdm
+
+    from play.sds import SdsPlayer
+
+    player = SdsPlayer(worlds, seed=seed)
+    for k in tqdm(range(deals), unit="deal", disable=not progress):
+        state = S.new_state()
+        S.random_deal(new_rng(int(stream_seed(np.uint64(seed), k))), state)
+        while int(state[S.PHASE]) == S.PHASE_AUCTION or (
+                int(state[S.PHASE]) == S.PHASE_PLAY and int(state[S.TRUMP]) < 0):
+            apply_move(state, int(player.choose(SeatView.of(state, 3))))
+    return np.array(player.decision_times)
+
+
+def print_times(label: str, seconds: np.ndarray) -> None:
+    """One line of decision-time percentiles."""
+    ms = np.asarray(seconds) * 1000
+    if ms.size:
+        p50, p90, p99 = np.percentile(ms, [50, 90, 99])
+        print(f"{label}: {ms.size:,} decisions, p50 {p50:.0f} ms, p90 {p90:.0f} ms, "
+              f"p99 {p99:.0f} ms, max {ms.max():.0f} ms")
+
+
 def strength(pairs: int, worlds: int, seed: int, workers: int) -> None:
     """Duplicate games sds:W (card play by the heuristic) vs heuristic; prints the figures."""
     from play.heuristic import HeuristicPlayer
@@ -187,12 +213,8 @@ def strength(pairs: int, worlds: int, seed: int, workers: int) -> None:
     rows = run_tournament(players, pairs, seed=seed, duplicate=True, workers=workers)
     seconds = time.perf_counter() - start
     print(format_summary(summarize(rows, (sds.name, "heuristic"), True, seed, seconds)))
-    times = np.array(sds.decision_times) * 1000
-    if times.size:
-        p50, p90, p99 = np.percentile(times, [50, 90, 99])
-        print(f"  sds decisions   {times.size:,} (auction and pitch): p50 {p50:.0f} ms, "
-              f"p90 {p90:.0f} ms, p99 {p99:.0f} ms, max {times.max():.0f} ms"
-              + ("" if workers <= 1 else " (main process only)"))
+    print_times("  sds decisions (auction and pitch" + (")" if workers <= 1
+                else "; main process only)"), np.array(sds.decision_times))
 
 
 def main() -> None:
@@ -204,6 +226,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of every random stream")
     parser.add_argument("--workers", type=int, default=1, help="tournament worker processes")
     parser.add_argument("--calibrate", type=int, metavar="N", help="calibration on N deals")
+    parser.add_argument("--timing", type=int, metavar="N",
+                        help="decision times of sds:W on N random deals")
     parser.add_argument("--outcomes", type=int, metavar="N",
                         help="count the deal outcomes of N heuristic self-play deals")
     args = parser.parse_args()
@@ -213,6 +237,8 @@ def main() -> None:
         for key in sorted(counts):
             print(f"    {key}: {counts[key]},")
         print("}")
+    elif args.timing:
+        print_times(f"sds:{args.worlds}", timing(args.timing, args.worlds, args.seed))
     elif args.calibrate:
         figures = calibrate(args.calibrate, args.worlds, args.seed)
         for level, f in figures.items():

@@ -2,7 +2,9 @@
 
 For a seat in the auction (or the bidder about to pitch), `SingleDummy`:
 1. draws W layouts of the other hands, uniform over those consistent with what the seat sees
-   (`search.sampler`: its hand; in the auction nothing else is known of the cards);
+   (`search.sampler`: its hand; in the auction nothing else is known of the cards), and,
+   with a `Continuation`, keeps those in which it would have made the bids seen so far
+   (rejection: the auction's evidence, as far as the continuation models the other seats);
 2. for each legal bid b of the seat (Pass included), finishes the auction in each world: the
    later seats bid by a `Continuation` (the sds player passes the heuristic's bidding) or
    all pass when none is given; the deal's contract is then (holder, level) or all-pass;
@@ -24,7 +26,8 @@ Pass first).
 
 Perfect information flatters the bidder (it never misguesses a finesse or a void), so the
 measured bias can be corrected (`Evaluation` `correction`: per bid level, the probability that
-one of the seat's solved points in a made contract goes to the defenders instead; measured by
+one of the seat's solved points in a made contract goes to the defenders instead, except for
+a contract whose points are the same in every world (a lock); measured by
 `bench/sds_strength.py --calibrate`, see `play/sds.py`).
 
 The hot work is the solver's (numba, `contract_values`, without the GIL on one thread per CPU,
@@ -180,6 +183,12 @@ class Evaluation:
                 q[(self.kind == OURS) & (self.level == int(level))] = float(p)
         q = np.broadcast_to(q[:, None, :], self.holder_points.shape)
         q = np.where(self.holder_points > 0, q, 0.0)  # only a made contract can lose a point
+        # a contract whose points are the same in every world does not depend on the layout:
+        # there is nothing to misguess, so it is not corrected (a lock stays a lock)
+        ours = (self.kind == OURS)[:, None, :]
+        lowest = np.where(ours, self.holder_points, 99).min(axis=2)
+        highest = np.where(ours, self.holder_points, -99).max(axis=2)
+        q = np.where((lowest == highest)[:, :, None], 0.0, q)
         if not q.any():
             return [(np.ones(self.holder_points.shape), *base)]
         lost = self.holder_points - 1
@@ -255,6 +264,7 @@ class SingleDummy:
         self._worlds = np.zeros((len(self.solvers), STATE_SIZE), dtype=np.int64)
         self.rng = new_rng(seed)
         self._pool = None
+        self.last_consistent = -1  # layouts of the last `consistent_hands` that agreed
 
     def seed(self, seed: int) -> None:
         """Restart the generator from `seed`."""
@@ -288,6 +298,34 @@ class SingleDummy:
             list(self._pool.map(part, range(step)))
         return out
 
+    def consistent_hands(self, view, worlds: int, continuation: Continuation,
+                         max_draws: int = 8) -> np.ndarray:
+        """`worlds` layouts in which the `continuation` would have made every bid seen so far
+        (drawn uniformly, the others rejected; up to `max_draws` * `worlds` draws, the
+        shortfall then filled with rejected layouts, the latest first). This is the
+        auction's evidence, as far as the continuation describes the other seats."""
+        state, seat = view.state, int(view.seat)
+        made = int(state[S.N_BIDS])
+        kept, rejected = [], []
+        dealer, score = int(view.dealer), tuple(view.score)
+        replay = np.zeros_like(state)
+        for _ in range(max_draws):
+            for hands in self.sample(state, seat, worlds):
+                S.reset_deal(replay, hands)
+                agrees = True
+                for k in range(made):
+                    bid = int(state[S.BID + (1 + k) % 4])
+                    if int(continuation.bid(replay, dealer, score)) != bid:
+                        agrees = False
+                        break
+                    apply_bid(replay, bid)
+                (kept if agrees else rejected).append(hands)
+            if len(kept) >= worlds:
+                break
+        self.last_consistent = min(len(kept), worlds)
+        chosen = kept[:worlds] + rejected[::-1][:worlds - len(kept[:worlds])]
+        return np.array(chosen, dtype=np.int64).reshape(worlds, 4)
+
     def evaluate_auction(self, view, worlds: int,
                          continuation: Continuation | None = None,
                          hands: np.ndarray | None = None) -> Evaluation:
@@ -297,7 +335,9 @@ class SingleDummy:
         if int(state[S.PHASE]) != S.PHASE_AUCTION:
             raise ValueError("evaluate_auction needs a seat to bid")
         bids = np.array([int(m) - BID_MOVE for m in view.legal_moves()], dtype=np.int64)
-        if hands is None:
+        if hands is None and continuation is not None and int(state[S.N_BIDS]) > 0:
+            hands = self.consistent_hands(view, worlds, continuation)
+        elif hands is None:
             hands = self.sample(state, seat, worlds)
         n_worlds = hands.shape[0]
         kind = np.zeros((bids.size, n_worlds), np.int64)

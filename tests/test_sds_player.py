@@ -85,3 +85,20 @@ def test_plays_complete_legal_games_and_repeats_by_seed():
         rows.append(play_game((player, HeuristicPlayer()), seed=4, game=0, max_deals=60))
     assert rows[0][WINNER] in (A_WON, B_WON)
     assert np.array_equal(rows[0], rows[1])
+
+
+def test_the_continuation_bids_as_the_heuristic_does():
+    from games.rng import new_rng
+    from play.sds import HeuristicContinuation
+
+    continuation, heuristic = HeuristicContinuation(), HeuristicPlayer()
+    for seed in range(60):
+        state = S.new_state()
+        S.random_deal(new_rng(seed), state)
+        score = (seed % 11, (3 * seed) % 12)
+        for _ in range(2):  # the second pass answers from the memo
+            replay = state.copy()
+            while int(replay[S.PHASE]) == S.PHASE_AUCTION:
+                bid = continuation.bid(replay, seed % 4, score)
+                assert BID_MOVE + bid == heuristic.choose(SeatView.of(replay, seed % 4, score))
+                apply_bid(replay, bid)

@@ -193,16 +193,17 @@ def test_score_aware_stops_the_opponents_going_out():
 
 def test_correction_moves_a_point_of_made_contracts_to_the_defenders():
     ev = two_options(1.0, (0, 0), worlds=4)
-    ev.holder_points[1, :, :] = 3
-    ev.other_points[1, :, :] = 1
-    assert ev.expected_scores()[1, 0] == pytest.approx(2.0)
-    # with q = 0.5, half the weight goes to 2-2 (still made at Two)
-    assert ev.expected_scores({2: 0.5})[1, 0] == pytest.approx(0.5 * 2 + 0.5 * 0)
-    ev.holder_points[1, :, :] = 2
-    ev.other_points[1, :, :] = 2
-    # a made Two that loses a point is set: -2 against 3
-    assert ev.expected_scores({2: 1.0})[1, 0] == pytest.approx(-5.0)
-    assert ev.expected_scores({3: 1.0})[1, 0] == pytest.approx(0.0)  # another level
+    ev.holder_points[1, :, :2], ev.other_points[1, :, :2] = 3, 1
+    ev.holder_points[1, :, 2:], ev.other_points[1, :, 2:] = 2, 2
+    assert ev.expected_scores()[1, 0] == pytest.approx((2 + 2 + 0 + 0) / 4)
+    # with q = 0.5, half the weight of 3-1 goes to 2-2 (still made at Two) and half of
+    # 2-2 to a set Two (-2 against 3)
+    assert ev.expected_scores({2: 0.5})[1, 0] == pytest.approx(
+        (2 * (0.5 * 2 + 0.5 * 0) + 2 * (0.5 * 0 + 0.5 * -5)) / 4)
+    assert ev.expected_scores({3: 1.0})[1, 0] == pytest.approx(1.0)  # another level
+    # a lock (the same points in every world) is not corrected
+    ev.holder_points[1, :, :], ev.other_points[1, :, :] = 3, 1
+    assert ev.expected_scores({2: 1.0})[1, 0] == pytest.approx(2.0)
 
 
 def test_win_table_follows_the_rules_of_the_game_end():
