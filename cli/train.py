@@ -7,6 +7,7 @@ import functools
 import json
 import sys
 
+from abstraction.setback import layouts  # plain data: nothing compiled for --help
 from cli.arguments import add_sampling_options, duration, non_negative_int, positive_float
 from cli.arguments import positive_int
 from cli.arguments import seed as seed_type
@@ -21,8 +22,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "train", help="train a Setback strategy (baseline, bootstrap) or show a run's status",
         description="Run the training stages. A run lives in its own directory (--run DIR): "
-        "run.json (settings), checkpoint.ckpt and log.csv. Running the same command again "
-        "resumes the run from its checkpoint.")
+        "run.json (settings), checkpoint.ckpt, log.csv and, with --eval-every, eval.csv. Running "
+        "the same command again resumes the run from its checkpoint.")
     stages = parser.add_subparsers(dest="stage", metavar="STAGE")
     stages.required = True
 
@@ -57,8 +58,11 @@ def register(subparsers) -> None:
     boot.set_defaults(func=run_bootstrap)
 
     status = stages.add_parser("status", help="print a run's settings and figures",
-                               description="Print a run's stage, settings and latest "
-                               "figures; optionally plot payoff and info sets as a PNG.")
+                               description="Print a run's stage, settings, latest figures "
+                               "and evaluations (eval.csv); optionally plot them as a PNG: the "
+                               "win rate with its 95% band against training CPU minutes when "
+                               "the run was evaluated (--eval-every), else the running payoff, "
+                               "over the info sets.")
     status.add_argument("--run", required=True, metavar="DIR", help="the run directory")
     status.add_argument("--plot", metavar="FILE.png", help="write a PNG of the run's progress")
     status.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -131,6 +135,12 @@ def _common(parser, default_algorithm: str) -> None:
                         "sampling Monte Carlo CFR, one team updated per deal (alternating), "
                         "the other team's moves sampled. Must match when resuming")
     add_sampling_options(parser, "deal", "team")
+    parser.add_argument("--abstraction", choices=layouts.names(), default=None,
+                        help=f"(default {layouts.DEFAULT}) the info-set key layout "
+                        "(abstraction/setback/layouts.py): "
+                        + "; ".join(f"{e.name}: {e.summary}" for e in layouts.LAYOUTS.values())
+                        + ". Recorded with the run (must match when resuming), its exports "
+                        "and databases; a bootstrap run takes its baseline's")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -147,6 +157,7 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     for name in ("seed", "batch", "algorithm"):
         value = getattr(args, name)
         chosen[name] = value if value is not None else recorded.get(name, defaults[name])
+    chosen["abstraction"] = args.abstraction or _recorded_layout(recorded)
     if args.ray is None and (args.workers or 1) > chosen["batch"]:
         raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
                         "every worker needs at least one deal per batch (raise --batch)")
@@ -165,6 +176,15 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     elif given:
         raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr only")
     return chosen
+
+
+def _recorded_layout(settings: dict) -> str:
+    """The key layout's name a run recorded (a new run, or one older than the choice:
+    `reference`)."""
+    try:
+        return layouts.of_header(settings).name
+    except layouts.LayoutError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _train(args, stage, run_dir, stage_factory) -> int:
@@ -252,7 +272,8 @@ def run_baseline(args) -> int:
             raise UserError("--updates reference is the reference's cfr walk: only with "
                             "--algorithm cfr")
         factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"], updates,
-                                    chosen["algorithm"], chosen["sampling"])
+                                    chosen["algorithm"], chosen["sampling"],
+                                    chosen["abstraction"])
         return _train(args, factory(), run_dir, factory)
 
 
@@ -267,7 +288,12 @@ def run_bootstrap(args) -> int:
     with run_dir.writer_lock():
         if _settings(args, DEFAULTS, run_dir) != chosen:  # another writer just created it
             raise UserError(f"{run_dir.path} changed while starting; run the command again")
-        factory = functools.partial(stage_from_policy, load_policy(args.baseline),
+        policy = load_policy(args.baseline)
+        if args.abstraction not in (None, policy.abstraction):
+            raise UserError(f"--abstraction {args.abstraction}: the baseline {args.baseline} "
+                            f"was trained with the {policy.abstraction} layout, whose keys its "
+                            "playouts ask (leave --abstraction out)")
+        factory = functools.partial(stage_from_policy, policy,
                                     chosen["seed"], chosen["batch"], chosen["algorithm"],
                                     chosen["sampling"])
         return _train(args, factory(), run_dir, factory)
