@@ -156,7 +156,8 @@ def collect(args) -> list[dict]:
                     sign = 1 if seat % 2 == int(state[S.HIGH_BIDDER]) % 2 else -1
                     by_card = dict(zip(cards.tolist(), (sign * values).tolist()))
                     records.append({
-                        "key": int(key), "tokens": int(tokens), "kind": "lead" if situation == SIT_LEAD else "follow",
+                        "key": int(key), "tokens": int(tokens),
+                        "kind": "lead" if situation == SIT_LEAD else "follow",
                         "trick": int(state[S.TRICK_NUMBER]) + 1,
                         "values": np.array([by_card[int(moves[j])] for j in range(n)], float),
                         "fields": refinement_fields(state, seat)})
