@@ -1,18 +1,20 @@
 """The single-dummy bidder `sds[:W][,play=SPEC]`: bids and pitches by solving sampled layouts;
 every other card is the play player's.
 
-- Auction: `search.single_dummy.SingleDummy` draws W layouts of the other hands (default 20),
-  finishes the auction in each for every legal bid of the seat (the later seats bid as the
-  heuristic would, and an other seat's contract is played in the trump the heuristic would
-  pitch), solves every contract exactly (the seat's own in every trump it holds) and bids
-  what maximises the expected probability of winning the game (`search.win_probability`:
-  P(win | score pair, who deals next), from heuristic self-play deal outcomes), or, with
-  `score_aware=False`, the expected deal score (our team's minus theirs). Each bid is judged
-  with its best trump.
+- Auction: `search.single_dummy.SingleDummy` draws W layouts of the other hands (default
+  20; only layouts in which the heuristic would have bid as the earlier seats did are kept,
+  up to 8 W draws, the shortfall filled with the rejected ones), finishes the auction in
+  each for every legal bid of the seat (the later seats bid as the heuristic would, and an
+  other seat's contract is played in the trump the heuristic would pitch), solves every
+  contract exactly (the seat's own in every trump it holds) and bids what maximises the
+  expected probability of winning the game (`search.win_probability`: P(win | score pair,
+  who deals next), from heuristic self-play deal outcomes), or, with `score_aware=False`,
+  the expected deal score (our team's minus theirs). Each bid is judged with its best trump.
 - Pitch (the bidder's first card, which sets trump): the same evaluation on W fresh layouts
-  at the bid won; the best trump's card is the one the play player would pitch if it
-  pitches that suit, else the highest card of the suit (it takes High if anything does, and
-  the perfect-information values of a suit's leads differ little).
+  (those in which the heuristic would have made the other seats' bids) at the bid won; the
+  best trump's card is the one the play player would pitch if it pitches that suit, else
+  the highest card of the suit (it takes High if anything does, and the
+  perfect-information values of a suit's leads differ little).
 - Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
   `heuristic`).
 
@@ -143,7 +145,8 @@ class SdsPlayer:
         suits = {c // 13 for c in range(52) if hand >> c & 1}
         if len(suits) == 1:
             return suits.pop()
-        evaluation = self.evaluator.evaluate_pitch(view, self.worlds)
+        evaluation = self.evaluator.evaluate_pitch(view, self.worlds,
+                                                   continuation=self.continuation)
         _, trump = choose_bid(evaluation.values(self.score_aware, self.correction),
                               evaluation.bids)
         return trump

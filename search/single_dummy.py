@@ -300,8 +300,8 @@ class SingleDummy:
 
     def consistent_hands(self, view, worlds: int, continuation: Continuation,
                          max_draws: int = 8) -> np.ndarray:
-        """`worlds` layouts in which the `continuation` would have made every bid seen so far
-        (drawn uniformly, the others rejected; up to `max_draws` * `worlds` draws, the
+        """`worlds` layouts in which the `continuation` would have made every other seat's
+        bid seen so far (drawn uniformly, the others rejected; up to `max_draws` * `worlds` draws, the
         shortfall then filled with rejected layouts, the latest first). This is the
         auction's evidence, as far as the continuation describes the other seats."""
         state, seat = view.state, int(view.seat)
@@ -314,8 +314,9 @@ class SingleDummy:
                 S.reset_deal(replay, hands)
                 agrees = True
                 for k in range(made):
-                    bid = int(state[S.BID + (1 + k) % 4])
-                    if int(continuation.bid(replay, dealer, score)) != bid:
+                    bidder = (1 + k) % 4
+                    bid = int(state[S.BID + bidder])
+                    if bidder != seat and int(continuation.bid(replay, dealer, score)) != bid:
                         agrees = False
                         break
                     apply_bid(replay, bid)
@@ -382,13 +383,17 @@ class SingleDummy:
         return self._evaluation(bids, kind, level, job_index, job_suit, jobs, solved, hands,
                                 own_suits, view)
 
-    def evaluate_pitch(self, view, worlds: int, hands: np.ndarray | None = None) -> Evaluation:
+    def evaluate_pitch(self, view, worlds: int, hands: np.ndarray | None = None,
+                       continuation: Continuation | None = None) -> Evaluation:
         """The trumps of the bidder about to pitch in `view` (one option: its bid), on
-        `worlds` uniform layouts (or the given `hands`)."""
+        `worlds` layouts (or the given `hands`): uniform, or with a `continuation`, those in
+        which it would have made the other seats' bids (`consistent_hands`)."""
         state, seat = view.state, int(view.seat)
         if int(state[S.TRUMP]) >= 0 or int(state[S.HIGH_BIDDER]) != seat:
             raise ValueError("evaluate_pitch needs the bidder about to lead the first card")
-        if hands is None:
+        if hands is None and continuation is not None:
+            hands = self.consistent_hands(view, worlds, continuation)
+        elif hands is None:
             hands = self.sample(state, seat, worlds)
         n_worlds = hands.shape[0]
         hand = int(state[S.HAND + seat])

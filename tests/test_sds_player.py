@@ -102,3 +102,29 @@ def test_the_continuation_bids_as_the_heuristic_does():
                 bid = continuation.bid(replay, seed % 4, score)
                 assert BID_MOVE + bid == heuristic.choose(SeatView.of(replay, seed % 4, score))
                 apply_bid(replay, bid)
+
+
+def test_worlds_agree_with_the_bids_seen():
+    from games.rng import new_rng
+    from play.sds import HeuristicContinuation
+    from search.single_dummy import SingleDummy
+
+    continuation, heuristic = HeuristicContinuation(), HeuristicPlayer()
+    evaluator = SingleDummy(seed=4, threads=1)
+    for seed in range(4):
+        state = S.new_state()
+        S.random_deal(new_rng(500 + seed), state)
+        for _ in range(3):
+            apply_bid(state, heuristic.choose(SeatView.of(state, 3)) - BID_MOVE)
+        view = SeatView.of(state, 3)
+        hands = evaluator.consistent_hands(view, 6, continuation)
+        assert hands.shape == (6, 4)
+        assert (hands[:, 0] == state[S.HAND]).all()  # the dealer's own hand in every world
+        for w in range(evaluator.last_consistent):
+            replay = S.new_state()
+            S.reset_deal(replay, hands[w])
+            for seat in (1, 2, 3):
+                bid = heuristic.choose(SeatView.of(replay, 3)) - BID_MOVE
+                assert bid == state[S.BID + seat]
+                apply_bid(replay, bid)
+        assert evaluator.last_consistent >= 1
