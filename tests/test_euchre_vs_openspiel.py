@@ -57,12 +57,26 @@ def hand_spec(dealer_os: int, hands_rel, upcard: int, moves: list[int], stick: b
     return spec
 
 
+def openspiel_hand(info: str) -> set[str]:
+    """The acting player's cards from OpenSpiel's information state string (its `Hand:`
+    section: one line a suit, `S KQJT9` or `S none`), as our card texts."""
+    lines = info.split("Hand:\n", 1)[1].splitlines()[:4]
+    cards = set()
+    for line in lines:
+        suit, ranks = line[0], line[2:]
+        if ranks != "none":
+            cards |= {rank + suit for rank in ranks}
+    return cards
+
+
 def compare_hand(game, seed: int, state: np.ndarray, stick: bool = True,
-                 seen: Counter | None = None) -> str | None:
+                 seen: Counter | None = None, check_hands: bool = False) -> str | None:
     """Play hand `seed` in lockstep through pyspiel's `game` and our engine (in `state`);
     return None when they agree throughout, else a readable description of the first
     disagreement. `seen`, when given, counts the decisions checked and the kinds of hand met
-    (so a test can show the agreement covered every rule). Every fourth hand passes with
+    (so a test can show the agreement covered every rule). With `check_hands`, the acting
+    seat's cards must also be those of OpenSpiel's information state (the upcard picked up,
+    the discard gone, every card played leaving its holder). Every fourth hand passes with
     probability 0.85 (when allowed) so the second round and the stuck dealer come up often;
     the others choose uniformly."""
     rng = random.Random(seed)
@@ -106,6 +120,14 @@ def compare_hand(game, seed: int, state: np.ndarray, stick: bool = True,
                         f"{moves_text(expected)} "
                         f"({[os_state.action_to_string(a) for a in actions]}), ours "
                         f"{moves_text(got)}")
+        if check_hands:
+            theirs = openspiel_hand(os_state.information_state_string())
+            mine = set(moves_text(int(ours[S.HAND + ours[S.TO_ACT]])))
+            if theirs != mine:
+                return diff(f"cards of {OS_SEATS[os_state.current_player()]}: OpenSpiel "
+                            f"{sorted(theirs)}, ours {sorted(mine)}")
+            if seen is not None:
+                seen["hands checked card by card"] += not moves
         if pass_bias is not None and 24 in actions and rng.random() < pass_bias:
             action = 24
         else:
@@ -142,17 +164,18 @@ def compare_hand(game, seed: int, state: np.ndarray, stick: bool = True,
     return None
 
 
-def compare_hands(first: int, count: int, stick: bool = True,
-                  progress=None) -> tuple[Counter, str | None]:
+def compare_hands(first: int, count: int, stick: bool = True, progress=None,
+                  check_hands: int = 0) -> tuple[Counter, str | None]:
     """Compare hands `first` .. `first + count - 1`; return (what was checked, the first
-    disagreement or None). `progress`, when given, is called after every hand."""
+    disagreement or None). The first `check_hands` hands also compare the acting seat's cards
+    at every decision. `progress`, when given, is called after every hand."""
     import pyspiel
 
     game = pyspiel.load_game("euchre", {"stick_the_dealer": stick})
     state = S.new_state()
     seen: Counter = Counter()
     for seed in range(first, first + count):
-        problem = compare_hand(game, seed, state, stick, seen)
+        problem = compare_hand(game, seed, state, stick, seen, seed < first + check_hands)
         if problem is not None:
             return seen, problem
         if progress is not None:
@@ -162,9 +185,10 @@ def compare_hands(first: int, count: int, stick: bool = True,
 
 def test_ten_thousand_random_hands_agree_with_openspiel():
     pytest.importorskip("pyspiel")
-    seen, problem = compare_hands(0, 10_000)
+    seen, problem = compare_hands(0, 10_000, check_hands=1_000)
     assert problem is None, problem
     assert seen["hands"] == 10_000 and seen["decisions"] > 200_000
+    assert seen["hands checked card by card"] == 1_000
     # every rule was exercised many times: both rounds, the stuck dealer, alone and not,
     # the left bower following trump, and every possible score for the makers
     for kind in ("ordered up", "named in round two", "dealer at the last call", "alone",
