@@ -172,6 +172,11 @@ def format_result(result) -> str:
             lines.append("  cycle: " + " > ".join(names[k] for k in c + (c[0],)))
     else:
         lines.append("  no cycle (no three players beating each other in a ring)")
+    for m in result.matches:
+        if m["uniform"]:
+            lines.append(f"  note: every pair of {m['a']} vs {m['b']} scored {m['score_a']:g}: "
+                         "the bootstrap cannot show that match's uncertainty, and its rating "
+                         "gap is set by the one virtual drawn pair (play more pairs)")
     lines.append("")
     lines.append(f"{result.played_pairs:,} pairs played now; store {result.store}: "
                  f"{result.store_counts['players']} players, "

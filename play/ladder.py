@@ -224,7 +224,9 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
         scores = store.scores(match, games)
         matches.append(Match(a, b, scores))
         info.append({"a": entrants[a].spec, "b": entrants[b].spec, "pairs": int(scores.size),
-                     "score_a": float(scores.mean()) if scores.size else None})
+                     "score_a": float(scores.mean()) if scores.size else None,
+                     # every pair alike (a whitewash, typically): resampling cannot vary it
+                     "uniform": bool(scores.size and np.all(scores == scores[0]))})
     ratings = fit(names, matches, anchor_index, anchor_rating, replicates, seed)
     matrix = win_matrix(len(names), matches)
     return LadderResult(entrants, ratings, matrix, cycles(matrix), info, played, store.path,

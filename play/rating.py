@@ -27,7 +27,9 @@ player's replicate ratings. When every match has the same number of pairs (a rat
 plays pair k of every match on the same deals: the same seed), one draw of pair indices is
 applied to all matches at once, so a deal that helps one matchup and hurts another stays
 paired as in the data; otherwise each match is resampled on its own. Seeded and
-deterministic. Pure numpy; nothing here is hot (a fit is a few small linear solves).
+deterministic. A match whose pairs all scored the same (a whitewash) resamples to itself:
+its uncertainty does not show in the intervals, and its gap is the virtual draw's (the
+command line says so under the table). Pure numpy; nothing here is hot (a fit is a few small linear solves).
 """
 
 from __future__ import annotations

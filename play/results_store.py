@@ -226,7 +226,9 @@ class ResultsStore:
         score = np.where(winner == A_WON, 1.0, np.where(winner == B_WON, 0.0, 0.5)).mean(1)
         with self._transaction():
             self.conn.executemany(
-                "INSERT INTO pairs (match, game, score, rows) VALUES (?, ?, ?, ?)",
+                # OR IGNORE: a pair is deterministic, so another run on the same store that
+                # stored it meanwhile stored the same result.
+                "INSERT OR IGNORE INTO pairs (match, game, score, rows) VALUES (?, ?, ?, ?)",
                 [(match, int(g), float(s), r.tobytes()) for g, s, r in zip(games, score, rows)])
 
     def counts(self) -> dict:
@@ -249,7 +251,10 @@ class _Transaction:
 
     def __enter__(self):
         if not self.conn.in_transaction:
-            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:  # locked by another writer for 30 s, read-only, ...
+                raise StoreError(f"cannot write {self.path}: {_first_line(exc)}") from None
             self.outer = True
         return self
 
@@ -264,6 +269,9 @@ class _Transaction:
                 raise StoreError(f"cannot write {self.path}: {_first_line(error)}") from None
         else:
             self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):  # a full disk, a read-only file: one line
+                raise StoreError(f"cannot write {self.path}: {_first_line(exc)}; the pairs "
+                                 "stored before are kept") from None
         return False
 
 
