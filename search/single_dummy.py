@@ -225,6 +225,19 @@ class Evaluation:
         rate = ((self.kind[:, None, :] == OURS) & (self.holder_points >= 0)).mean(axis=2)
         return np.where(self.trumps[None, :], rate, -np.inf)
 
+    def point_distribution(self, option: int, trump: int) -> np.ndarray:
+        """float64[6]: over the worlds where the seat holds the contract of `option` with
+        `trump`, the share in which its team takes 0..4 deal points (index 0..4) and the
+        share set (index 5, the points then being fewer than the bid); all zero where it
+        never holds it."""
+        held = self.holder_points[option, trump][self.kind[option] == OURS]
+        counts = np.zeros(6)
+        if held.size:
+            counts[:5] = np.bincount(held[held >= 0], minlength=5)[:5]
+            counts[5] = (held < 0).sum()
+            counts /= held.size
+        return counts
+
     def values(self, score_aware: bool = True, correction: dict | None = None) -> np.ndarray:
         """The table the bid is chosen from: win probabilities, or expected deal scores."""
         if score_aware:

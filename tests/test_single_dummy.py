@@ -68,6 +68,8 @@ def test_a_hand_with_every_trump_that_matters_takes_all_four_points(evaluator):
     assert choose_bid(scores, ev.bids) == (2, SPADES)
     assert choose_bid(ev.values(score_aware=True), ev.bids) == (2, SPADES)
     assert ev.made_rates()[1:, SPADES].tolist() == [1.0, 1.0, 1.0]
+    assert ev.point_distribution(3, SPADES).tolist() == [0, 0, 0, 0, 1, 0]
+    assert ev.point_distribution(0, SPADES).tolist() == [0] * 6  # Pass: never the holder
 
 
 def test_split_value_cases():
