@@ -52,7 +52,7 @@ def test_a_resumed_evaluated_run_equals_one_never_evaluated(tmp_path, capsys):
     lines = (evaluated / "eval.csv").read_text().splitlines()
     assert lines[0] == "# setback-cfr/eval 1"
     assert lines[1] == ("iteration,train_cpu_seconds,win_rate,ci_low,ci_high,games,"
-                        "eval_cpu_seconds,opponent")
+                        "eval_cpu_seconds,opponent,infosets")
     from train.evaluation import read_eval_log
 
     rows = read_eval_log(str(evaluated))
@@ -60,6 +60,7 @@ def test_a_resumed_evaluated_run_equals_one_never_evaluated(tmp_path, capsys):
     assert all(r["iteration"] % 4 == 0 and r["games"] == 4 and r["opponent"] == "random"
                for r in rows)
     assert all(0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1 for r in rows)
+    assert all(r["infosets"] > 100 for r in rows)
     assert any(r["iteration"] > 24 for r in rows) and any(r["iteration"] <= 24 for r in rows)
     # one row per grid point, in training order, across the resume
     cpu = [r["train_cpu_seconds"] for r in rows]
@@ -229,7 +230,8 @@ def test_the_next_evaluation_is_due_on_the_run_s_grid(tmp_path):
     assert evaluation.next_due == 180.0
     append_eval_row(str(run), {"iteration": 8, "train_cpu_seconds": "130.0", "win_rate": "0.5",
                                "ci_low": "0.4", "ci_high": "0.6", "games": 4,
-                               "eval_cpu_seconds": "1.0", "opponent": "random"})
+                               "eval_cpu_seconds": "1.0", "opponent": "random",
+                               "infosets": 100})
     evaluation.start(50.0)  # the checkpoint is older than the last evaluation
     assert evaluation.next_due == 180.0
 

@@ -18,7 +18,7 @@ without evaluation reaches.
 Each evaluation appends a row to DIR/eval.csv (`EVAL_COLUMNS`): the iteration, the training
 CPU seconds at that point (see `train.runner`: CPU of the training batches only), the win
 rate and its 95 % interval (pairs, as `tournament --duplicate`), the games, the CPU seconds the
-evaluation itself took (never counted as training) and the opponent. The file's first line
+evaluation itself took (never counted as training), the opponent and the table's info sets. The file's first line
 names its format and version (`# setback-cfr/eval 1`); a newer or foreign file is refused in
 one line. Rows are appended with fsync; a failed write cuts the file back to its last row.
 """
@@ -38,7 +38,7 @@ from train.run_directory import EVAL_FILE
 EVAL_FORMAT = "setback-cfr/eval"
 EVAL_VERSION = 1
 EVAL_COLUMNS = ("iteration", "train_cpu_seconds", "win_rate", "ci_low", "ci_high", "games",
-                "eval_cpu_seconds", "opponent")
+                "eval_cpu_seconds", "opponent", "infosets")
 DEFAULT_PAIRS = 200
 DEFAULT_OPPONENT = "heuristic"
 # The evaluation's deals: a stream of the run's seed that no training draw uses (training
@@ -171,8 +171,10 @@ def read_eval_log(run_path: str) -> list[dict]:
             rows = list(csv.DictReader(handle))
         out = []
         for row in rows:
-            item = {k: float(row[k]) for k in EVAL_COLUMNS if k != "opponent"}
+            item = {k: float(row[k]) for k in EVAL_COLUMNS if k not in ("opponent", "infosets")}
             item["opponent"] = row["opponent"]
+            # a log of this version written before the column existed has none
+            item["infosets"] = int(row["infosets"]) if row.get("infosets") else None
             out.append(item)
         return out
     except RunError:
@@ -215,7 +217,10 @@ def append_eval_row(run_path: str, row: dict) -> None:
     with open(path, "a", newline="", encoding="utf-8") as handle:
         size = handle.tell()
         try:
-            csv.writer(handle).writerow([row[c] for c in EVAL_COLUMNS])
+            with open(path, newline="", encoding="utf-8") as existing:
+                existing.readline()
+                header = next(csv.reader(existing), list(EVAL_COLUMNS))
+            csv.writer(handle).writerow([row[c] for c in header])
             handle.flush()
             os.fsync(handle.fileno())
         except OSError as exc:
@@ -326,7 +331,7 @@ class Evaluation:
         row = {"iteration": int(iteration), "train_cpu_seconds": f"{training_cpu:.3f}",
                "win_rate": f"{rate:.4f}", "ci_low": f"{low:.4f}", "ci_high": f"{high:.4f}",
                "games": 2 * self.options.pairs, "eval_cpu_seconds": f"{eval_cpu:.2f}",
-               "opponent": self.options.against}
+               "opponent": self.options.against, "infosets": int(table.count)}
         append_eval_row(self.run_path, row)
         parsed = {k: (v if k == "opponent" else float(v)) for k, v in row.items()}
         self.rows.append(parsed)

@@ -132,14 +132,19 @@ def plot_status(run_path: str, out: str) -> None:
         top.set_ylabel("running payoff (non-dealer)")
         top.set_xlabel("iterations (deals)")
         top.set_title(f"{run_path}: no evaluations (train with --eval-every)", fontsize=10)
+    # the info sets at every checkpoint and evaluation, in time order
     timed = bool(rows) and all("cpu_seconds" in r for r in rows)
-    xs = []
-    if rows:
-        xs = [r["cpu_seconds"] / 60 if timed else r["iteration"] for r in rows]
-        bottom.plot(xs, [r["infosets"] for r in rows], marker=".", color="tab:orange")
-        bottom.set_xlabel("training CPU minutes" if timed else "iterations (deals)")
+    if timed or not rows:
+        points = sorted([(r["cpu_seconds"] / 60, r["infosets"]) for r in rows]
+                        + [(r["train_cpu_seconds"] / 60, r["infosets"]) for r in evals
+                           if r["infosets"] is not None])
+    else:
+        points = [(r["iteration"], r["infosets"]) for r in rows]
+    xs = [x for x, _ in points]
+    bottom.plot(xs, [y for _, y in points], marker=".", color="tab:orange")
+    bottom.set_xlabel("training CPU minutes" if timed or not rows else "iterations (deals)")
     bottom.set_ylabel("info sets")
-    if evals and rows and timed:  # one time axis for both panels, from the start
+    if evals and (timed or not rows):  # one time axis for both panels, from the start
         right = max([r["train_cpu_seconds"] / 60 for r in evals] + xs) * 1.03
         for axis in (top, bottom):
             axis.set_xlim(0, right)
