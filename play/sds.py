@@ -75,8 +75,15 @@ class HeuristicContinuation:
         return bid
 
     def pitch_suit(self, state: np.ndarray, dealer: int, score: tuple[int, int]) -> int:
-        """The suit of the heuristic's pitch for the bidder to lead in `state`."""
-        return int(self.player.choose(SeatView.of(state, dealer, score))) // 13
+        """The suit of the heuristic's pitch for the bidder to lead in `state`: its best suit
+        by `play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the
+        heuristic itself would pick an empty suit from a hand where every suit is worth 0 to
+        it, a hand it never bids but a sampled world may give a bidder)."""
+        from play.heuristic import cards_of, suit_value
+
+        hand = cards_of(state[S.HAND + int(state[S.TO_ACT])])
+        held = sorted({c // 13 for c in hand})
+        return max(held, key=lambda s: (suit_value(hand, s), -s))
 
 
 def pitch_card(view, trump: int, play) -> int:
@@ -86,7 +93,12 @@ def pitch_card(view, trump: int, play) -> int:
     suit_cards = [c for c in range(13 * trump, 13 * trump + 13) if hand >> c & 1]
     if not suit_cards:
         raise ValueError(f"cannot pitch suit {trump}: not in the hand")
-    card = int(play.choose(view))
+    try:
+        card = int(play.choose(view))
+    except ValueError:
+        # the heuristic's own pitch fails on a hand where every held suit is worth 0 to it
+        # (it never bids such a hand; sds may): then the highest card of the suit
+        return max(suit_cards)
     return card if card // 13 == trump else max(suit_cards)
 
 

@@ -128,3 +128,17 @@ def test_worlds_agree_with_the_bids_seen():
                 assert bid == state[S.BID + seat]
                 apply_bid(replay, bid)
         assert evaluator.last_consistent >= 1
+
+
+def test_a_hand_the_heuristic_cannot_pitch_is_pitched_and_continued():
+    from play.sds import HeuristicContinuation
+
+    # no suit is worth anything to the heuristic: its own pitch fails on this hand
+    view = pitch_view(["5D", "6D", "5H", "7H", "6S", "8S"])  # no club: 0 for every suit
+    with pytest.raises(ValueError):
+        HeuristicPlayer().choose(view)
+    assert pitch_card(view, 2, HeuristicPlayer()) == parse_hand(["7H"]).bit_length() - 1
+    full = view.state.copy()
+    assert HeuristicContinuation().pitch_suit(full, 3, (0, 0)) in (0, 1, 2, 3)
+    card = SdsPlayer(4, seed=0, threads=1).choose(view)
+    assert card in view.legal_moves()
