@@ -25,8 +25,8 @@ checkpoint. Resuming from a checkpoint taken on the batch grid continues bit for
 never stopped.
 
 Training time: `seconds` is the batches' wall time and `cpu_seconds` their CPU time (the
-process's CPU from a batch's start to its merge, every thread's; with Ray, whose workers are
-other processes, the batches' wall time). Both are recorded in the checkpoint and the log.
+process's CPU from a batch's start to its merge and the loop's bookkeeping, every thread's;
+with Ray, whose workers are other processes, the batches' wall time). Both are recorded in the checkpoint and the log.
 Neither counts start-up (loading; numba's compiled pass and merge are loaded or compiled
 before the clock starts, `Trainer._warm`), checkpoint writes or evaluation, so they are the
 run's training time however it was interrupted, resumed or evaluated. A time
@@ -507,10 +507,11 @@ class Trainer:
             with self._signals_stop_the_batch():
                 while p.iteration < limit and p.cpu_seconds < budget \
                         and self._stop_signal is None:
+                    cpu_start = time.process_time()
                     first = p.iteration + 1
                     grid_end = (p.iteration // self.batch + 1) * self.batch
                     last = min(grid_end, limit)
-                    start, cpu_start = time.perf_counter(), time.process_time()
+                    start = time.perf_counter()
                     try:
                         root_values = executor.run_batch(first, last)
                     except TableFullError as exc:
@@ -522,13 +523,13 @@ class Trainer:
                     if root_values is None:  # stopped: the batch is abandoned, not merged
                         break
                     wall = time.perf_counter() - start
-                    cpu_before = p.cpu_seconds
                     p.seconds += wall
-                    p.cpu_seconds += (time.process_time() - cpu_start) if self.cpu_is_local \
-                        else wall
                     for v in root_values:  # episode by episode: exact whatever the workers
                         p.payoff_sum += self.stage.payoff_sign * float(v)
                     p.iteration = last
+                    cpu_before = p.cpu_seconds  # the batch and its bookkeeping, all threads
+                    p.cpu_seconds += (time.process_time() - cpu_start) if self.cpu_is_local \
+                        else wall
                     bar.set_postfix(infosets=f"{p.table.count:,}",
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",
                                     payoff=f"{p.payoff:.5f}", refresh=False)
