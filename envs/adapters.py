@@ -66,6 +66,12 @@ class GameAdapter:
     min_hand_payoff = 0.0  # a hand's score difference, team minus the other, at least ...
     max_hand_payoff = 0.0  # ... and at most
     obs_size = 0
+    all_moves_public = False  # every decision seen by every seat (no `public_move` needed)
+
+    def __deepcopy__(self, memo):
+        # one shared, stateless instance a game: OpenSpiel clones a state by deep copy, and
+        # copying the engine's numba dispatchers would pickle them (milliseconds a clone)
+        return self
 
     def deal(self, seed: int) -> np.ndarray:
         """The engine state of a hand shuffled and dealt from `seed`."""
@@ -97,6 +103,7 @@ class SetbackAdapter(GameAdapter):
     are bids; a deal ends once its score can no longer change (as tournaments score it)."""
 
     name = "setback"
+    all_moves_public = True
     num_actions = 57
     n_cards = 52
     cards_dealt = 24
@@ -127,6 +134,10 @@ class SetbackAdapter(GameAdapter):
         r.game_winner = game.game_winner
         r.deal_score = scoring.deal_score
         self.rules = r
+        self._phase, self._over, self._exhausted = state.PHASE, state.PHASE_OVER, state.EXHAUSTED
+        from games.setback.api import format_move
+
+        self._move_text = tuple(format_move(m) if m != 53 else "?" for m in range(57))
 
     def deal_hands(self, cards: list[int]) -> np.ndarray:
         """The state of a deal whose 24 cards came off the deck in the order `cards`, dealt
@@ -144,8 +155,9 @@ class SetbackAdapter(GameAdapter):
         return (i // 3 + 1) % 4
 
     def is_over(self, state) -> bool:
-        """Whether the deal's score is settled (it is over, or nothing can change it)."""
-        return bool(self.rules.is_exhausted(state))
+        """Whether the deal's score is settled (it is over, or nothing can change it): the
+        engine's `is_exhausted`, read in Python (a numba call costs more from Python)."""
+        return bool(state[self._phase] == self._over or state[self._exhausted] != 0)
 
     def hand_points(self, state) -> tuple[int, int]:
         """Each team's deal score (by team relative to the dealer), setbacks applied."""
@@ -210,15 +222,11 @@ class SetbackAdapter(GameAdapter):
 
     def move_text(self, move: int) -> str:
         """A move as the replay format writes it (`AS`, `P`, `2`)."""
-        from games.setback.api import format_move
-
-        return format_move(int(move))
+        return self._move_text[move]
 
     def card_text(self, card: int) -> str:
         """A card as text (`AS`)."""
-        from games.setback.cards import format_card
-
-        return format_card(int(card))
+        return self._move_text[card]
 
     def public_move(self, state_before, move: int, observer: int) -> int:
         """`move` (made in `state_before`) as relative seat `observer` sees it: every Setback
@@ -276,6 +284,9 @@ class EuchreAdapter(GameAdapter):
         r.hand_score = scoring.hand_score
         r.game_winner = game.game_winner
         self.rules = r
+        from games.euchre.api import MOVE_TEXT
+
+        self._move_text = MOVE_TEXT
 
     def deal_hands(self, cards: list[int]) -> np.ndarray:
         """The state of a hand whose 21 cards came off the deck in the order `cards`: five
@@ -365,15 +376,11 @@ class EuchreAdapter(GameAdapter):
 
     def move_text(self, move: int) -> str:
         """A move as the replay format writes it (`JD`, `P`, `H`, `alone`, `partner`)."""
-        from games.euchre.api import format_move
-
-        return format_move(int(move))
+        return self._move_text[move]
 
     def card_text(self, card: int) -> str:
         """A card as text (`JD`)."""
-        from games.euchre.cards import format_card
-
-        return format_card(int(card))
+        return self._move_text[card]
 
     def public_move(self, state_before, move: int, observer: int) -> int:
         """`move` (made in `state_before`) as relative seat `observer` sees it: the dealer's
