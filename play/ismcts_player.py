@@ -99,3 +99,67 @@ def make_ismcts_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
     except ImportError as exc:
         raise PlayerSpecError(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
                               "pip install -e '.[test]' brings it") from None
+
+
+class _Timed:
+    """A player wrapper that adds up the time and the number of its searched decisions."""
+
+    def __init__(self, player):
+        self.player = player
+        self.name = player.name
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def seed(self, seed: int) -> None:
+        """Reseed the wrapped player."""
+        self.player.seed(seed)
+
+    def choose(self, view) -> int:
+        """The wrapped player's move, timed."""
+        import time
+
+        start = time.perf_counter()
+        move = self.player.choose(view)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return move
+
+
+def main(argv=None) -> int:
+    """`python3 -m play.ismcts_player`: a duplicate match of ISMCTS against another player,
+    with the win rate's 95% interval and the bot's mean time a decision."""
+    import argparse
+
+    from play.player_spec import PlayerSpecError, make_player
+    from play.tournament import run_tournament, win_rate_interval
+
+    parser = argparse.ArgumentParser(
+        prog="python3 -m play.ismcts_player",
+        description="A duplicate Setback match (games to 11) of OpenSpiel's ISMCTS bot "
+                    "against another player.")
+    parser.add_argument("--sims", type=int, default=50,
+                        help="ISMCTS simulations a decision (default 50)")
+    parser.add_argument("--against", default="heuristic",
+                        help="the opponent, a player spec (default heuristic)")
+    parser.add_argument("--pairs", type=int, default=20,
+                        help="duplicate pairs of games (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="the tournament seed (default 0)")
+    args = parser.parse_args(argv)
+    if args.sims < 1 or args.pairs < 1 or args.seed < 0:
+        parser.error("--sims and --pairs must be positive and --seed non-negative")
+    try:
+        bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed))
+        other = make_player(args.against, args.seed)
+    except PlayerSpecError as exc:
+        parser.error(str(exc))
+    rows = run_tournament((bot, other), args.pairs, seed=args.seed, duplicate=True)
+    rate, low, high = win_rate_interval(rows, True)
+    print(f"{bot.name} vs {other.name}: {len(rows)} games ({args.pairs} duplicate pairs), "
+          f"win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
+          f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
+          f"over {bot.decisions} decisions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
