@@ -124,7 +124,7 @@ class SetbackAdapter(GameAdapter):
 
         r = _Rules()
         for name in ("STATE_SIZE", "new_state", "random_deal", "reset_deal", "HAND", "DEALT",
-                     "BID", "PHASE", "TO_ACT", "HIGH_BID", "HIGH_BIDDER", "TRUMP",
+                     "BID", "PHASE", "TO_ACT", "N_BIDS", "HIGH_BID", "HIGH_BIDDER", "TRUMP",
                      "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK", "WON", "PLAYED",
                      "SHOWN_VOIDS", "PHASE_AUCTION", "PHASE_PLAY", "PHASE_OVER"):
             setattr(r, name, getattr(state, name))
@@ -304,6 +304,29 @@ class EuchreAdapter(GameAdapter):
         upcard."""
         return i // 5 if i < 20 else -1
 
+    def trick_seats(self, state) -> list[int]:
+        """The seats (relative to the dealer) that played to the current trick, in order from
+        the leader; a seat sitting the hand out is skipped."""
+        r = self.rules
+        seats, seat = [], int(state[r.LEADER])
+        for _ in range(int(state[r.N_IN_TRICK])):
+            seats.append(seat)
+            seat = (seat + 1) % 4
+            if seat == int(state[r.OUT]):
+                seat = (seat + 1) % 4
+        return seats
+
+    def cards_held(self, state, seat: int) -> int:
+        """How many cards relative seat `seat` holds (public: five less those it played; the
+        dealer holds six between an order-up and its discard)."""
+        r = self.rules
+        if seat == int(state[r.OUT]):
+            return 5
+        held = 5 - int(state[r.TRICK_NUMBER]) - (seat in self.trick_seats(state))
+        if seat == 0 and int(state[r.PHASE]) == r.PHASE_DISCARD:
+            held += 1
+        return held
+
     def is_over(self, state) -> bool:
         """Whether the five tricks are played."""
         return int(state[self.rules.PHASE]) == self.rules.PHASE_OVER
@@ -334,8 +357,7 @@ class EuchreAdapter(GameAdapter):
         leader = int(state[r.LEADER])
         trick = np.zeros((3, 24), dtype=np.float32)
         in_trick = 0
-        for i in range(n_in):
-            player = (leader + i) % 4
+        for i, player in enumerate(self.trick_seats(state)):
             card = int(state[r.TRICK + i])
             in_trick |= 1 << card
             if player != seat:
@@ -391,7 +413,7 @@ class EuchreAdapter(GameAdapter):
 
     def resample(self, state, seat: int, seed: int) -> np.ndarray | None:
         """A full state consistent with what relative seat `seat` knows of `state` (drawn
-        from `seed`; `state` is a full state, the cards each seat holds counted in it): the
+        from `seed`; `state` may be the seat's view, the others' cards erased): the
         unseen cards (neither its own, nor played, nor the upcard while the dealer holds it;
         the dealer's hidden discard and the undealt cards among them) dealt to the other
         seats in the numbers they hold, each seat's shown voids respected (uniform over the
@@ -415,7 +437,7 @@ class EuchreAdapter(GameAdapter):
         others = [(seat + k) % 4 for k in (1, 2, 3)]
         needs = []
         for s in others:
-            n = bin(int(state[r.HAND + s])).count("1")
+            n = self.cards_held(state, s)
             if s == 0 and dealer_holds_upcard:
                 n -= 1  # the upcard is one of the dealer's cards, known to everyone
             needs.append(n)
@@ -447,7 +469,8 @@ class EuchreAdapter(GameAdapter):
                         mask |= 1 << int(state[r.UPCARD])
                     out[r.HAND + s] = mask
                     out[r.DEALT + s] = mask  # what it held since the deal is not recoverable
-                if seat != 0 and discard >= 0:  # the hidden discard: one of the rest
+                if seat != 0 and ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD:
+                    # the dealer's discard, hidden from this seat: one of the rest
                     rest = [c for c in pool if not any((h >> c) & 1 for h in hands)]
                     out[r.DISCARD] = rest[chooser.integers(len(rest))]
                 return out

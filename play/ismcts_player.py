@@ -1,29 +1,28 @@
 """An opponent nobody here wrote: OpenSpiel's ISMCTS bot (`open_spiel.python.algorithms.ismcts`)
-as a Setback player, through our OpenSpiel game (`envs.openspiel_games`, `python_setback`).
+as a Setback or Euchre player, through our OpenSpiel games (`envs.openspiel_games`,
+`python_setback` and `python_euchre`).
 
-At each decision the seat's view (`games.setback.view.SeatView`: its cards, every move of the
-deal) becomes an OpenSpiel state of the deal, the other seats' cards drawn uniformly over the
-layouts consistent with the view (`search.sampler`); the bot then runs its search from there,
-redrawing the hidden cards for every simulation through the state's
-`resample_from_infostate` (here through `set_resampler`, so the draws come from the player's own
-seeded stream). The settings, fixed so that the name says everything:
+At each decision the seat's view (`games.setback.view.SeatView` or `games.euchre.view.SeatView`:
+its cards, every move of the hand it saw) becomes an OpenSpiel state of the hand, the other
+seats' cards drawn among the layouts consistent with the view (Setback: uniformly,
+`search.sampler`; Euchre: uniformly by rejection, `envs.adapters.EuchreAdapter.resample`); the
+bot then runs its search from there, redrawing the hidden cards for every simulation through
+the state's `resample_from_infostate` (here through `set_resampler`, so the draws come from the
+player's own seeded stream). The settings, fixed so that the name says everything:
 
 * simulations: `SIMS` of the spec `ismcts[:SIMS]` (default 100) a decision;
-* evaluator: `RandomRolloutEvaluator` with one random rollout to the end of the deal;
-* UCT constant 4 (the deal's payoff, team minus other team, spans -8..8; Setback deals mostly
-  end within +-4), the final move the most visited (`MAX_VISIT_COUNT`), no limit on world
-  samples.
+* evaluator: `RandomRolloutEvaluator` with one random rollout to the end of the hand;
+* UCT constant 4 (a hand's payoff, team minus other team, spans -8..8 in Setback, -4..4 in
+  Euchre), the final move the most visited (`MAX_VISIT_COUNT`), no limit on world samples.
 
-The bot plays for the deal's score difference: it does not see the game score (the OpenSpiel
-game is one deal). A decision with one legal move is made without a search. Everything is
+The bot plays for the hand's score difference: it does not see the game score (the OpenSpiel
+game is one hand). A decision with one legal move is made without a search. Everything is
 deterministic from the seed the tournament gives the player (`seed(s)`).
 """
 
 from __future__ import annotations
 
 import numpy as np
-
-from games.setback import state as S
 
 DEFAULT_SIMULATIONS = 100
 MAX_SIMULATIONS = 1_000_000
@@ -32,15 +31,16 @@ ROLLOUTS = 1
 
 
 class ISMCTSPlayer:
-    """OpenSpiel's ISMCTSBot playing Setback from a `SeatView` (see the module docstring)."""
+    """OpenSpiel's ISMCTSBot playing `game` (`setback` or `euchre`) from a `SeatView` (see the
+    module docstring)."""
 
     def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
-                 name: str | None = None):
+                 name: str | None = None, game: str = "setback"):
         from envs.openspiel_games import load
 
         self.simulations = int(simulations)
         self.name = name or f"ismcts:{self.simulations}"
-        self.game = load("setback")
+        self.game = load(game)
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -67,7 +67,7 @@ class ISMCTSPlayer:
         legal = view.legal_moves()
         if len(legal) == 1:
             return int(legal[0])
-        made = int(view.state[S.N_BIDS]) + bin(int(view.state[S.PLAYED])).count("1")
+        made = _moves_made(self.game.adapter, view.state)
         if len(view.history) != made:
             raise ValueError(f"{self.name} needs the deal's moves in the view (history): "
                              f"{made} made, {len(view.history)} given")
@@ -79,9 +79,20 @@ class ISMCTSPlayer:
         return move
 
 
-def make_ismcts_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
-    """The player of the spec `ismcts[:SIMS]` (SIMS simulations a decision, default 100);
-    a bad spec is one `PlayerSpecError` line."""
+def _moves_made(g, state) -> int:
+    """How many decisions the hand in `state` has seen (as its public fields tell)."""
+    r = g.rules
+    played = bin(int(state[r.PLAYED])).count("1")
+    if g.name == "setback":
+        return int(state[r.N_BIDS]) + played
+    made = int(state[r.N_PASSES]) + (int(state[r.MAKER]) >= 0) + (int(state[r.ALONE]) >= 0)
+    ordered_up = int(state[r.MAKER]) >= 0 and int(state[r.N_PASSES]) < 4
+    return made + played + (ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD)
+
+
+def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback") -> ISMCTSPlayer:
+    """The player of the spec `ismcts[:SIMS]` (SIMS simulations a decision, default 100) for
+    `game`; a bad spec is one `PlayerSpecError` line."""
     from play.player_spec import PlayerSpecError
 
     text = str(spec).strip()
@@ -95,7 +106,7 @@ def make_ismcts_player(spec: str, seed: int = 0) -> ISMCTSPlayer:
                                   f"from 1 to {MAX_SIMULATIONS}, as in ismcts:100")
         simulations = int(argument)
     try:
-        return ISMCTSPlayer(simulations, seed, name=f"ismcts:{simulations}")
+        return ISMCTSPlayer(simulations, seed, name=f"ismcts:{simulations}", game=game)
     except ImportError as exc:
         raise PlayerSpecError(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
                               "pip install -e '.[test]' brings it") from None

@@ -143,3 +143,27 @@ def test_openspiel_ismcts_plays_our_games(name):
 def test_unknown_game_is_one_clear_error():
     with pytest.raises(registry.UnknownGameError, match="unknown game"):
         og.load("bridge")
+
+
+def test_euchre_state_from_a_seat_view_is_that_seats_information_state():
+    from games.euchre.view import SeatView
+
+    game = og.load("euchre")
+    rng = np.random.default_rng(4)
+    checked = 0
+    for _ in range(40):
+        state = _random_hand(game, rng, stop_after=int(rng.integers(0, 16)))
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        moves = state._seen[state.dealer]  # the dealer saw every move as it was
+        view = SeatView.of(state.engine_state(), state.dealer, history=moves)
+        assert list(view.history) == state._seen[player]
+        rebuilt = og.state_from_view(game, view.state, view.seat, view.dealer, view.history,
+                                     seed=int(rng.integers(1000)))
+        assert rebuilt.current_player() == player
+        assert rebuilt.information_state_string(player) == state.information_state_string(
+            player)
+        assert rebuilt.legal_actions() == state.legal_actions()
+        checked += 1
+    assert checked >= 20

@@ -51,3 +51,13 @@ def test_a_view_without_the_moves_is_refused():
         state, 3).legal_moves()
     with pytest.raises(ValueError, match="needs the deal's moves"):
         player.choose(SeatView.of(state, 3))
+
+
+def test_plays_a_complete_euchre_game_legally():
+    from games.euchre.match import RandomPlayer, play_game as play_euchre
+
+    bot = make_ismcts_player("ismcts:4", seed=2, game="euchre")
+    players = {"W": bot, "E": bot, "N": RandomPlayer(1), "S": RandomPlayer(2)}
+    record = play_euchre(players, seed=4)  # the referee refuses an illegal move
+    assert record.winner in ("EW", "NS")
+    assert max(record.score.values()) >= 10
