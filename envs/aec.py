@@ -15,11 +15,12 @@ Episodes (`episode=`):
   reward at its end is the team's hand score minus the other team's (Setback's setbacks
   applied; Euchre's 1, 2 or 4 points), so rewards sum to zero.
 
-Seeding: `reset(seed=s)` fixes every card of the episode: hand k is dealt from
-`stream_seed(s, k)` (a game's hand k is the same whatever was played before it; with
-`episode="game"` these are the deals `play.tournament` gives game 0 of a tournament seeded
-`stream_seed`-wise alike). `reset()` without a seed plays the next episode of the last seed's
-sequence, so a run is deterministic from the constructor's `seed` (default 0) on.
+Seeding: `reset(seed=s)` fixes every card of the episode: episode i after it (the seeded one
+is 0, each `reset()` without a seed the next) has seed `stream_seed(s, i)`, and its hand k is
+dealt from `stream_seed(that, k)`, so hand k is the same whatever was played before it. For
+Setback these are exactly the deals of game i of a tournament seeded s
+(`play.tournament.deal_state`). A run is deterministic from the constructor's `seed`
+(default 0) on.
 """
 
 from __future__ import annotations

@@ -93,11 +93,28 @@ def test_resample_keeps_the_information_state(name):
         for s in range(4):
             assert bin(hands[s]).count("1") == bin(int(engine[g.rules.HAND + s])).count("1")
             assert not hands[s] & int(engine[g.rules.PLAYED])
+        # the shown voids hold (Euchre: by effective suit, the left bower a trump)
+        shown, trump = int(engine[g.rules.SHOWN_VOIDS]), int(engine[g.rules.TRUMP])
+        for s in range(4):
+            for suit in range(4):
+                if shown >> (4 * s + suit) & 1:
+                    assert not hands[s] & _suit_cards(name, suit, trump), (s, suit)
         redrawn += any(hands[s] != engine[g.rules.HAND + s] for s in range(4))
         # the redrawn world plays on to an end
         while not other.is_terminal():
             other.apply_action(int(rng.choice(other.legal_actions())))
     assert redrawn >= 10
+
+
+def _suit_cards(name, suit, trump):
+    """The cards a seat void in `suit` cannot hold."""
+    if name == "euchre":
+        from games.euchre.cards import effective_suit_mask
+
+        return int(effective_suit_mask(suit, trump))
+    from games.setback.cards import suit_mask
+
+    return int(suit_mask(suit))
 
 
 def test_setback_state_from_a_seat_view_is_that_seats_information_state():

@@ -188,3 +188,16 @@ def test_render_shows_the_table():
     text = env.render()
     assert text.startswith("euchre: score EW 0 NS 0, dealer S")
     assert text.count(":") >= 5
+
+
+def test_setback_episodes_deal_the_tournaments_games():
+    from games.rng import stream_seed
+    from play.tournament import deal_state
+
+    env = CardGameEnv("setback")
+    env.reset(seed=5)
+    for game in range(3):
+        if game:
+            env.reset()
+        assert np.array_equal(env.state, deal_state(stream_seed(np.uint64(5), game), 0))
+        assert env.dealer == 3  # South deals first, as in the tournaments
