@@ -262,3 +262,20 @@ def test_warming_the_kernels_before_the_clock_changes_no_table(algorithm, iterat
     monkeypatch.setattr(Trainer, "_warm", lambda self: None)
     Trainer(RunDirectory(str(tmp_path / "cold")), stage, show_progress=False).run(iterations)
     assert same_run(str(tmp_path / "warm"), str(tmp_path / "cold"))
+
+
+def test_status_text_shows_the_latest_evaluations():
+    from train.status import SHOWN_EVALUATIONS, format_status
+
+    rows = [{"iteration": 100 * i, "train_cpu_seconds": 60.0 * i, "win_rate": 0.5,
+             "ci_low": 0.4, "ci_high": 0.6, "games": 400, "eval_cpu_seconds": 3.0,
+             "opponent": "heuristic", "infosets": 10 * i} for i in range(1, 26)]
+    status = {"run": "r", "stage": "baseline", "settings": {}, "log_rows": 1, "iteration": 2500,
+              "payoff": 0.1, "infosets": 250, "seconds": 100.0, "rss_bytes": 0,
+              "deals_per_second": 25.0, "recent_deals_per_second": None, "target": None,
+              "cpu_seconds": 1500.0, "cpu_budget": 1500.0, "evaluations": rows}
+    text = format_status(status)
+    assert "evaluations 25 (eval.csv)" in text and "... 5 earlier rows in eval.csv" in text
+    assert "2,500     25.00   50.0% (40.0-60.0)" in text and "     500 " not in text
+    assert text.count("heuristic") == SHOWN_EVALUATIONS
+    assert "training    25.00 CPU-min of a 25.00 CPU-min budget (--for)" in text

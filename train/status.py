@@ -11,6 +11,8 @@ from train.errors import RunError
 from train.evaluation import read_eval_log
 from train.run_directory import RunDirectory
 
+SHOWN_EVALUATIONS = 20  # the text shows the latest rows (--json has them all)
+
 
 def run_status(run_path: str) -> dict:
     """The run's stage, settings and latest logged figures (from run.json and log.csv)."""
@@ -79,7 +81,9 @@ def format_status(status: dict) -> str:
     if evals:
         lines.append(f"evaluations {len(evals)} (eval.csv): deals, training CPU-min, win rate "
                      "(95% CI), games, opponent, evaluation CPU-s")
-        for r in evals:
+        if len(evals) > SHOWN_EVALUATIONS:
+            lines.append(f"  ... {len(evals) - SHOWN_EVALUATIONS} earlier rows in eval.csv")
+        for r in evals[-SHOWN_EVALUATIONS:]:
             lines.append(f"  {int(r['iteration']):>12,}  {r['train_cpu_seconds'] / 60:8.2f}  "
                          f"{100 * r['win_rate']:5.1f}% ({100 * r['ci_low']:.1f}-"
                          f"{100 * r['ci_high']:.1f})  {int(r['games']):>6,}  {r['opponent']}  "
