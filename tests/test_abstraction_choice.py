@@ -110,6 +110,11 @@ def test_export_db_and_players_carry_the_layout(bidder_run, tmp_path, capsys):
     playout = [k for k in table if k[0] in "H."]
     assert playout and all(k[12] in "BD" and k[13] in "234" for k in playout)
     assert all(bidder.key_text(bidder.text_key(k)) == k for k in table)
+    from train.baseline_policy import load_policy
+
+    from_file, from_run = load_policy(str(out)), load_policy(str(bidder_run))
+    assert from_file.abstraction == from_run.abstraction == "bidder"
+    np.testing.assert_array_equal(from_file.keys, from_run.keys)  # parsed with bidder's codec
     db = tmp_path / "b.db"
     assert cli(capsys, "db", "load", str(out), "--db", str(db), "--no-progress")[0] == 0
     with StrategyDatabase(str(db)) as opened:
