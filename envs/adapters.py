@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.encoding import EUCHRE_SIZE, SCORE_CLIP, SETBACK_SIZE  # noqa: F401 (re-exported)
 from games.rng import new_rng, stream_seed
 
 SEATS = "WNES"
-SCORE_CLIP = 4.0  # game scores enter the observation divided by the target, clipped to +-4
 
 
 def relative_seat(absolute: int, dealer: int) -> int:
@@ -31,20 +31,6 @@ def relative_seat(absolute: int, dealer: int) -> int:
 def absolute_seat(relative: int, dealer: int) -> int:
     """Absolute seat (0..3 = W N E S) of the seat `relative` to the dealer."""
     return (relative + dealer) % 4
-
-
-def _bits(mask: int, size: int) -> np.ndarray:
-    """The cards of `mask` as a 0/1 vector of length `size`."""
-    mask = int(mask)
-    return np.array([(mask >> c) & 1 for c in range(size)], dtype=np.float32)
-
-
-def _one_hot(index: int, size: int) -> np.ndarray:
-    """A length-`size` vector with a 1 at `index` (all zeros for a negative index)."""
-    out = np.zeros(size, dtype=np.float32)
-    if 0 <= index < size:
-        out[index] = 1.0
-    return out
 
 
 def hand_seed(seed: int, index: int) -> int:
@@ -114,7 +100,7 @@ class SetbackAdapter(GameAdapter):
     # hand, dealt, played before this trick, this trick by the 3 others, won by us / them,
     # bids (4 seats x unknown/P/2/3/4), high bidder (4 + none), trump (4 + none), dealer,
     # leader, shown voids (4 x 4), phase (bid/lead/follow/over), trick number, score us/them
-    obs_size = 52 * 2 + 52 + 52 * 3 + 52 * 2 + 20 + 5 + 5 + 4 + 4 + 16 + 4 + 1 + 2
+    obs_size = SETBACK_SIZE
 
     def __init__(self):
         from games.setback import game, rules, scoring, state
@@ -174,51 +160,13 @@ class SetbackAdapter(GameAdapter):
         return out
 
     def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
-        """What relative seat `seat` knows of `state` (see the class docstring for the
-        layout), as a float32 vector of `obs_size`; `score_us_them` is the game score."""
-        r = self.rules
-        rel = [(seat + k) % 4 for k in range(4)]  # observer, left, partner, right
-        n_in = int(state[r.N_IN_TRICK])
-        leader = int(state[r.LEADER])
-        trick = np.zeros((3, 52), dtype=np.float32)
-        in_trick = 0
-        for i in range(n_in):
-            player = (leader + i) % 4
-            card = int(state[r.TRICK + i])
-            in_trick |= 1 << card
-            if player != seat:
-                trick[(player - seat) % 4 - 1, card] = 1.0
-        team = seat % 2
-        bids = np.zeros((4, 5), dtype=np.float32)
-        for k, s in enumerate(rel):
-            b = int(state[r.BID + s])
-            bids[k, {-1: 0, 0: 1, 2: 2, 3: 3, 4: 4}.get(b, 0)] = 1.0
-        high_bidder = int(state[r.HIGH_BIDDER])
-        phase = int(state[r.PHASE])
-        if phase == r.PHASE_OVER or r.is_exhausted(state):
-            phase_index = 3
-        elif phase == r.PHASE_AUCTION:
-            phase_index = 0
-        else:
-            phase_index = 1 if n_in == 0 else 2
-        voids = np.zeros((4, 4), dtype=np.float32)
-        shown = int(state[r.SHOWN_VOIDS])
-        for k, s in enumerate(rel):
-            for suit in range(4):
-                voids[k, suit] = (shown >> (4 * s + suit)) & 1
-        trump = int(state[r.TRUMP])
-        parts = [
-            _bits(state[r.HAND + seat], 52), _bits(state[r.DEALT + seat], 52),
-            _bits(int(state[r.PLAYED]) & ~in_trick, 52), trick.ravel(),
-            _bits(state[r.WON + team], 52), _bits(state[r.WON + 1 - team], 52), bids.ravel(),
-            _one_hot((high_bidder - seat) % 4 if high_bidder >= 0 else 4, 5),
-            _one_hot(trump if trump >= 0 else 4, 5), _one_hot((0 - seat) % 4, 4),
-            _one_hot((leader - seat) % 4 if state[r.PHASE] == r.PHASE_PLAY else -1, 4),
-            voids.ravel(), _one_hot(phase_index, 4),
-            np.array([state[r.TRICK_NUMBER] / 6.0], dtype=np.float32),
-            _score(score_us_them, self.target),
-        ]
-        return np.concatenate(parts)
+        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
+        (`envs.encoding.setback_observation`); `score_us_them` is the game score."""
+        from envs.encoding import setback_observation
+
+        out = np.empty(self.obs_size, dtype=np.float32)
+        setback_observation(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
+        return out
 
     def move_text(self, move: int) -> str:
         """A move as the replay format writes it (`AS`, `P`, `2`)."""
@@ -264,7 +212,7 @@ class EuchreAdapter(GameAdapter):
     # the 3 others, dealer, maker (4 + none), trump (4 + none), alone (undecided/partner/
     # alone), the seat sitting out (4 + none), leader, phase (order/name/discard/alone/lead/
     # follow/over), passes, tricks won us/them, shown voids (4 x 4), trick number, score
-    obs_size = 24 * 5 + 24 * 3 + 4 + 5 + 5 + 3 + 5 + 4 + 7 + 1 + 2 + 16 + 1 + 2
+    obs_size = EUCHRE_SIZE
 
     def __init__(self):
         from games.euchre import game, rules, scoring, state
@@ -350,51 +298,13 @@ class EuchreAdapter(GameAdapter):
         return out
 
     def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
-        """What relative seat `seat` knows of `state` (see the class docstring for the
-        layout), as a float32 vector of `obs_size`."""
-        r = self.rules
-        n_in = int(state[r.N_IN_TRICK])
-        leader = int(state[r.LEADER])
-        trick = np.zeros((3, 24), dtype=np.float32)
-        in_trick = 0
-        for i, player in enumerate(self.trick_seats(state)):
-            card = int(state[r.TRICK + i])
-            in_trick |= 1 << card
-            if player != seat:
-                trick[(player - seat) % 4 - 1, card] = 1.0
-        phase = int(state[r.PHASE])
-        phase_index = {r.PHASE_ORDER: 0, r.PHASE_NAME: 1, r.PHASE_DISCARD: 2,
-                       r.PHASE_ALONE: 3, r.PHASE_OVER: 6}.get(phase, 4 if n_in == 0 else 5)
-        maker = int(state[r.MAKER])
-        out_seat = int(state[r.OUT])
-        trump = int(state[r.TRUMP])
-        discard = int(state[r.DISCARD])
-        voids = np.zeros((4, 4), dtype=np.float32)
-        shown = int(state[r.SHOWN_VOIDS])
-        for k in range(4):
-            s = (seat + k) % 4
-            for suit in range(4):
-                voids[k, suit] = (shown >> (4 * s + suit)) & 1
-        team = seat % 2
-        parts = [
-            _bits(state[r.HAND + seat], 24), _bits(state[r.DEALT + seat], 24),
-            _one_hot(int(state[r.UPCARD]), 24),
-            _one_hot(discard if seat == 0 else -1, 24),
-            _bits(int(state[r.PLAYED]) & ~in_trick, 24), trick.ravel(),
-            _one_hot((0 - seat) % 4, 4),
-            _one_hot((maker - seat) % 4 if maker >= 0 else 4, 5),
-            _one_hot(trump if trump >= 0 else 4, 5),
-            _one_hot(int(state[r.ALONE]) + 1, 3),
-            _one_hot((out_seat - seat) % 4 if out_seat >= 0 else 4, 5),
-            _one_hot((leader - seat) % 4 if phase == r.PHASE_PLAY else -1, 4),
-            _one_hot(phase_index, 7),
-            np.array([state[r.N_PASSES] / 8.0], dtype=np.float32),
-            np.array([state[r.TRICKS_WON + team] / 5.0, state[r.TRICKS_WON + 1 - team] / 5.0],
-                     dtype=np.float32),
-            voids.ravel(), np.array([state[r.TRICK_NUMBER] / 5.0], dtype=np.float32),
-            _score(score_us_them, self.target),
-        ]
-        return np.concatenate(parts)
+        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
+        (`envs.encoding.euchre_observation`); `score_us_them` is the game score."""
+        from envs.encoding import euchre_observation
+
+        out = np.empty(self.obs_size, dtype=np.float32)
+        euchre_observation(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
+        return out
 
     def move_text(self, move: int) -> str:
         """A move as the replay format writes it (`JD`, `P`, `H`, `alone`, `partner`)."""
@@ -475,13 +385,6 @@ class EuchreAdapter(GameAdapter):
                     out[r.DISCARD] = rest[chooser.integers(len(rest))]
                 return out
         return None
-
-
-def _score(score_us_them, target: int) -> np.ndarray:
-    """The game score (us, them) divided by the target, clipped to +-SCORE_CLIP."""
-    us, them = score_us_them
-    return np.clip(np.array([us / target, them / target], dtype=np.float32),
-                   -SCORE_CLIP, SCORE_CLIP)
 
 
 _ADAPTERS: dict[str, GameAdapter] = {}

@@ -64,7 +64,7 @@ class CardGameEnv(AECEnv):
         n = self.game.obs_size
         low = np.zeros(n, dtype=np.float32)
         high = np.ones(n, dtype=np.float32)
-        low[-2:], high[-2:] = -SCORE_CLIP, SCORE_CLIP  # the game score, the vector's last two
+        low[-2:], high[-2:] = -SCORE_CLIP, SCORE_CLIP  # the game score: the last two
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.game.num_actions,),
