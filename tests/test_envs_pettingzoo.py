@@ -201,3 +201,24 @@ def test_setback_episodes_deal_the_tournaments_games():
             env.reset()
         assert np.array_equal(env.state, deal_state(stream_seed(np.uint64(5), game), 0))
         assert env.dealer == 3  # South deals first, as in the tournaments
+
+
+def test_observation_layout_reads_as_documented():
+    g = adapter("setback")
+    state = g.deal(4)
+    while int(state[g.rules.TRUMP]) < 0:  # bid high, then pitch
+        g.apply(state, g.legal_moves(state)[-1])
+    seat = g.to_act(state)
+    obs = g.observation(state, seat, (5, -2))
+    hand = int(state[g.rules.HAND + seat])
+    assert [int(x) for x in obs[0:52]] == [hand >> c & 1 for c in range(52)]
+    assert obs[441 + int(state[g.rules.TRUMP])] == 1 and obs[441:446].sum() == 1
+    assert obs[446 + (0 - seat) % 4] == 1  # the dealer, relative to the observer
+    assert obs[470 + 2] == 1  # following the pitch
+    assert np.allclose(obs[475:477], [5 / 11, -2 / 11])
+    e = adapter("euchre")
+    state = e.deal(4)
+    obs = e.observation(state, 1, (0, 12 * 10))
+    assert obs[48 + int(state[e.rules.UPCARD])] == 1 and obs[48:72].sum() == 1
+    assert obs[218] == 1  # the first round of naming trump
+    assert np.allclose(obs[245:247], [0.0, 4.0])  # the score clipped to +-4 targets

@@ -61,3 +61,12 @@ def test_plays_a_complete_euchre_game_legally():
     record = play_euchre(players, seed=4)  # the referee refuses an illegal move
     assert record.winner in ("EW", "NS")
     assert max(record.score.values()) >= 10
+
+
+def test_match_command_prints_the_win_rate_and_the_time(capsys):
+    from play.ismcts_player import main
+
+    assert main(["--sims", "2", "--pairs", "1", "--seed", "4"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert line.startswith("ismcts:2 vs heuristic: 2 games (1 duplicate pairs), win rate ")
+    assert "95% " in line and "ms a decision" in line
