@@ -18,9 +18,10 @@ every other card is the play player's.
 - Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
   `heuristic`).
 
-The perfect-information bias correction (`CORRECTION`) is applied to the seat's own
-contracts: per bid level, the probability that one of the points the solver gives the bidder
-in a made contract goes to the defenders. See `bench/sds_strength.py --calibrate`.
+The perfect-information bias correction (`CORRECTION`) is applied to every contract (the
+seat's own, its partner's, the opponents'): per bid level, the probability that one of the
+points the solver gives the bidder in a made contract goes to the defenders. See
+`bench/sds_strength.py --calibrate`.
 """
 
 from __future__ import annotations

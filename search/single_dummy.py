@@ -26,8 +26,9 @@ Pass first).
 
 Perfect information flatters the bidder (it never misguesses a finesse or a void), so the
 measured bias can be corrected (`Evaluation` `correction`: per bid level, the probability that
-one of the seat's solved points in a made contract goes to the defenders instead, except for
-a contract whose points are the same in every world (a lock); measured by
+one of the holder's solved points in a made contract goes to the defenders instead, whoever
+holds it, except for the seat's own contract when its points are the same in every world (a
+lock); measured by
 `bench/sds_strength.py --calibrate`, see `play/sds.py`).
 
 The hot work is the solver's (numba, `contract_values`, without the GIL on one thread per CPU,
@@ -165,8 +166,11 @@ class Evaluation:
 
     def branches(self, correction: dict | None = None):
         """The outcome branches [(weight[i, t, w], our gain, their gain)]: the solved outcome,
-        and with a correction, the same with one of our seat's points in a made contract moved
-        to the defenders, weighted by the correction's probability for the bid level."""
+        and with a correction, the same with one of the holder's points in a made contract
+        moved to the defenders, weighted by the correction's probability for the bid level.
+        Every contract is corrected, whoever holds it (perfect information flatters every
+        bidder: correcting only ours would make passing look worse than it is), except the
+        seat's own contract when its points are the same in every world (a lock)."""
         def gains(holder, other):
             """(our deal score, theirs) of holder/other points, by who holds the contract."""
             ours, theirs = deal_scores(holder, other, self.level[:, None, :])
@@ -180,7 +184,7 @@ class Evaluation:
         q = np.zeros(self.kind.shape)
         if correction:
             for level, p in correction.items():
-                q[(self.kind == OURS) & (self.level == int(level))] = float(p)
+                q[(self.kind != NONE) & (self.level == int(level))] = float(p)
         q = np.broadcast_to(q[:, None, :], self.holder_points.shape)
         q = np.where(self.holder_points > 0, q, 0.0)  # only a made contract can lose a point
         # a contract whose points are the same in every world does not depend on the layout:
@@ -188,7 +192,7 @@ class Evaluation:
         ours = (self.kind == OURS)[:, None, :]
         lowest = np.where(ours, self.holder_points, 99).min(axis=2)
         highest = np.where(ours, self.holder_points, -99).max(axis=2)
-        q = np.where((lowest == highest)[:, :, None], 0.0, q)
+        q = np.where((lowest == highest)[:, :, None] & ours, 0.0, q)
         if not q.any():
             return [(np.ones(self.holder_points.shape), *base)]
         lost = self.holder_points - 1

@@ -230,3 +230,14 @@ def test_evaluation_is_deterministic_by_seed():
     assert np.array_equal(a.other_points, b.other_points)
     assert np.array_equal(a.values(), b.values())
     assert not np.array_equal(a.holder_points, c.holder_points)
+
+
+def test_correction_applies_to_the_opponents_contracts_too():
+    worlds = 4
+    holder = np.full((1, 4, worlds), 3, np.int64)
+    other = np.full((1, 4, worlds), 1, np.int64)
+    ev = Evaluation(np.array([0]), np.full((1, worlds), THEIRS), np.full((1, worlds), 3),
+                    holder, other, np.ones(4, bool), (0, 0), False)
+    assert ev.expected_scores()[0, 0] == pytest.approx(1 - 3)
+    # their made Three that loses a point is set: -3 for them, 2 for us
+    assert ev.expected_scores({3: 0.5})[0, 0] == pytest.approx(0.5 * -2 + 0.5 * (2 + 3))
