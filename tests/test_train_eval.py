@@ -279,3 +279,31 @@ def test_status_text_shows_the_latest_evaluations():
     assert "2,500     25.00   50.0% (40.0-60.0)" in text and "     500 " not in text
     assert text.count("heuristic") == SHOWN_EVALUATIONS
     assert "training    25.00 CPU-min of a 25.00 CPU-min budget (--for)" in text
+
+
+def test_a_trainer_run_again_warms_without_touching_memory_it_does_not_own(tmp_path,
+                                                                          monkeypatch):
+    """A Trainer's second `run` (bench/race.py's snapshots) warms up again: the warm-up merges
+    only its own episode's entries into its throwaway table (a log entry's offset points into
+    the table it was traversed against; the last batch's entries would write past the
+    throwaway table's arrays), and the run equals one trained in one go."""
+    import train.runner as runner
+    from train.baseline import baseline_stage
+    from train.run_directory import RunDirectory
+    from train.runner import Trainer
+
+    real_merge = runner.merge
+
+    def checked_merge(table, log, segment=None, inserted=None):
+        first, end = (0, int(log.counts[0])) if segment is None else segment[:2]
+        offsets = log.offset[first:end]
+        assert (offsets < table.n_values).all(), "an entry's offset is past the table's values"
+        return real_merge(table, log, segment, inserted)
+
+    monkeypatch.setattr(runner, "merge", checked_merge)
+    stage = baseline_stage(SEED, 4)
+    twice = Trainer(RunDirectory(str(tmp_path / "twice")), stage, show_progress=False)
+    twice.run(8)
+    twice.run(16)
+    Trainer(RunDirectory(str(tmp_path / "once")), stage, show_progress=False).run(16)
+    assert same_run(str(tmp_path / "twice"), str(tmp_path / "once"))

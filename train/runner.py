@@ -399,6 +399,10 @@ class Trainer:
         worker = self.episode_workers[0]
         scratch_table = InfoSetTable(key_words=self.stage.game.key_words,
                                      dtype=self.progress.table.dtype)
+        # The log may still hold the last batch's entries (a trainer run again): their value
+        # offsets point into the run's table, and merged into the scratch table they would
+        # write past its arrays. Only the warm episode's own entries are merged.
+        worker.log.clear()
         try:
             if worker.sampling is None:
                 worker.map.control[STOP] = 1
