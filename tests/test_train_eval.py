@@ -81,21 +81,36 @@ def test_a_resumed_evaluated_run_equals_one_never_evaluated(tmp_path, capsys):
     assert f"evaluations {len(rows)} (eval.csv)" in out and " random " in out
 
 
-def test_the_live_player_plays_what_export_and_db_load_would(tmp_path, capsys):
+@pytest.mark.parametrize("layout", ["reference", "bidder"])
+def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, capsys):
+    from abstraction.setback import layouts
     from cfr.table import InfoSetTable
     from play.strategy_player import StrategyStore
     from train.evaluation import TableStore
 
     run = tmp_path / "run"
-    assert es_baseline(capsys, run, "--iterations", "16")[0] == 0
+    assert es_baseline(capsys, run, "--iterations", "16", "--abstraction", layout)[0] == 0
     out_file = tmp_path / "base.strategy"
     assert cli(capsys, "export", "--run", str(run), "--out", str(out_file))[0] == 0
     exported = StrategyStore([str(out_file)])
-    live = TableStore(checkpoint.load(str(run / "checkpoint.ckpt")).table, "live")
+    live = TableStore(checkpoint.load(str(run / "checkpoint.ckpt")).table, "live",
+                      layout=layouts.layout(layout))
+    assert exported.layout == live.layout
     assert exported.n_keys > 1000
     for key, (probs, best) in exported.table.items():
         got = live.lookup(key)
         assert got is not None and np.array_equal(got[0], probs) and got[1] == best, key
+    # the evaluation's player builds the run's keys and finds them in the live table
+    from play.tournament import play_game
+    from train.baseline import baseline_stage
+    from train.evaluation import EvalOptions, Evaluation, make_opponent
+
+    stage = baseline_stage(SEED, 4, abstraction=layout)
+    evaluation = Evaluation(str(run), stage, EvalOptions(60.0, 1, "random"))
+    player, _ = evaluation.player(live.table)
+    assert player.layout == live.layout
+    play_game((player, make_opponent("random")), 0, 0)
+    assert player.counts["found"] > 0
     # a key the table does not hold is absent, as in the database
     empty = InfoSetTable(key_words=1, dtype=np.float32)
     assert TableStore(empty, "empty").lookup(next(iter(exported.table))) is None

@@ -66,12 +66,19 @@ class TableStore:
     store is built for one evaluation and the table must not change while it is used."""
 
     def __init__(self, table, label: str, has_bootstrap: bool = False,
-                 threshold: float = EXPORT_THRESHOLD):
+                 threshold: float = EXPORT_THRESHOLD, layout=None):
+        from abstraction.setback import layouts
+
         self.table = table
         self.path = label
         self.threshold = float(threshold)
         self.has_bootstrap = bool(has_bootstrap)
-        self.metadata = {"game": "setback"}
+        # the run's key layout (`abstraction/setback/layouts.py`): the player builds its keys
+        # and this store reads their strings with the layout's codec
+        self.layout = layout or layouts.layout(layouts.DEFAULT)
+        self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
+                         "abstraction_version": self.layout.version}
+        self._text_key = layouts.load(self.layout.name).text_key
         self._cache: dict[str, tuple[np.ndarray, int] | None] = {}
         self._row = np.zeros(table.key_words, dtype=np.uint64)
 
@@ -85,12 +92,11 @@ class TableStore:
         return hit
 
     def _compute(self, key: str):
-        from abstraction.setback.codec import text_key
         from cfr.table import ACTIONS_MASK, find_slot
         from train.export import average_strategy
 
         table = self.table
-        self._row[0] = np.uint64(text_key(key))
+        self._row[0] = np.uint64(self._text_key(key))
         slot = int(find_slot(table.keys, table.meta, self._row))
         if table.meta[slot] == 0:
             return None
@@ -110,10 +116,19 @@ class CombinedStore:
     files: their keys never collide, bootstrap keys contain `/`)."""
 
     def __init__(self, stores: list, label: str):
+        from abstraction.setback import layouts
+
         self.stores = stores
         self.path = label
         self.has_bootstrap = any(s.has_bootstrap for s in stores)
-        self.metadata = {"game": "setback"}
+        self.layout = stores[0].layout
+        for store in stores[1:]:  # a bootstrap takes its baseline's layout: never two here
+            try:
+                layouts.same(self.layout, store.layout, label)
+            except layouts.LayoutError as exc:
+                raise RunError(f"evaluation: {exc}") from None
+        self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
+                         "abstraction_version": self.layout.version}
 
     def lookup(self, key: str):
         """The first store's (probs, best) for `key`, or None if none holds it."""
@@ -142,13 +157,19 @@ def baseline_store(settings: dict):
         run = RunDirectory(path)
         if not run.has_checkpoint():
             raise RunError(f"evaluation: the baseline {path} has no checkpoint")
+        from abstraction.setback import layouts
+
+        try:
+            layout = layouts.of_header(run.read_settings()["settings"])
+        except layouts.LayoutError as exc:
+            raise RunError(f"evaluation: the baseline {path}: {exc}") from None
         ckpt = checkpoint.load(run.checkpoint_path)
         expected = settings.get("baseline_iterations")
         if expected is not None and ckpt.iteration != expected:
             raise RunError(f"evaluation: the baseline {path} is at iteration "
                            f"{ckpt.iteration:,}, not the {expected:,} this bootstrap was "
                            "trained on")
-        return TableStore(ckpt.table, path)
+        return TableStore(ckpt.table, path, layout=layout)
     from db.errors import DatabaseError
     from play.strategy_player import StrategyStore
 
@@ -271,7 +292,13 @@ class Evaluation:
         self.options = options
         self.show_progress = show_progress
         self.report = report  # called with each new row (a dict), e.g. to print it
+        from abstraction.setback import layouts
+
         self.seed = eval_seed(int(stage.settings["seed"]))
+        try:
+            self.layout = layouts.of_header(stage.settings)  # the run's key layout
+        except layouts.LayoutError as exc:
+            raise RunError(f"evaluation: {exc}") from None
         self.next_due = options.every_seconds
         self.rows: list[dict] = []
         cpu = time.process_time()
@@ -297,7 +324,8 @@ class Evaluation:
         from db.player import DatabasePlayer
 
         label = f"live:{os.path.basename(os.path.normpath(self.run_path))}"
-        live = TableStore(table, label, has_bootstrap=self.stage.name == "bootstrap")
+        live = TableStore(table, label, has_bootstrap=self.stage.name == "bootstrap",
+                          layout=self.layout)
         store = live if self._base is None else CombinedStore([live, self._base], label)
         return DatabasePlayer(store, name=label), live
 
