@@ -136,9 +136,35 @@ class _Timed:
         return move
 
 
+def euchre_match(bot, pairs: int, seed: int, progress: bool = True):
+    """Duplicate Euchre games to 10 of `bot` against the random player: pair g is game seed
+    `stream_seed(seed, g)` played twice on the same hands, the bot East-West then North-South.
+    Returns (win rate, low, high) with the pairs' 95% interval (`tournament.pair_interval`)."""
+    from tqdm import tqdm
+
+    from games.euchre.match import RandomPlayer, play_game
+    from games.rng import stream_seed
+    from play.tournament import PLAYER_SEED_BASE, pair_interval
+
+    scores = []
+    for game in tqdm(range(pairs), unit="pair", disable=not progress, leave=False):
+        # halved: `match.play_game` hands its seed to numba as an int64
+        game_seed = int(stream_seed(np.uint64(seed), np.uint64(game))) >> 1
+        won = 0
+        for team in ("EW", "NS"):
+            bot.seed(int(stream_seed(np.uint64(game_seed), np.uint64(PLAYER_SEED_BASE))))
+            other = RandomPlayer(int(stream_seed(np.uint64(game_seed),
+                                                 np.uint64(PLAYER_SEED_BASE + 1))))
+            players = {s: bot if (s in "WE") == (team == "EW") else other for s in "WNES"}
+            won += play_game(players, game_seed).winner == team
+        scores.append(won / 2)
+    return pair_interval(np.array(scores, dtype=np.float64))
+
+
 def main(argv=None) -> int:
-    """`python3 -m play.ismcts_player`: a duplicate match of ISMCTS against another player,
-    with the win rate's 95% interval and the bot's mean time a decision."""
+    """`python3 -m play.ismcts_player`: a duplicate match of ISMCTS against another player
+    (Setback, or Euchre against random), with the win rate's 95% interval and the bot's mean
+    time a decision (forced moves included)."""
     import argparse
 
     from play.player_spec import PlayerSpecError, make_player
@@ -146,8 +172,8 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python3 -m play.ismcts_player",
-        description="A duplicate Setback match (games to 11) of OpenSpiel's ISMCTS bot "
-                    "against another player.")
+        description="A duplicate match (Setback games to 11, or Euchre games to 10) of "
+                    "OpenSpiel's ISMCTS bot against another player.")
     parser.add_argument("--sims", type=int, default=50,
                         help="ISMCTS simulations a decision (default 50)")
     parser.add_argument("--against", default="heuristic",
@@ -155,17 +181,38 @@ def main(argv=None) -> int:
     parser.add_argument("--pairs", type=int, default=20,
                         help="duplicate pairs of games (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="the tournament seed (default 0)")
+    parser.add_argument("--game", choices=("setback", "euchre"), default="setback",
+                        help="the game (default setback); Euchre is played to 10 against "
+                             "the random player, the only Euchre player the specs know yet")
     args = parser.parse_args(argv)
     if args.sims < 1 or args.pairs < 1 or args.seed < 0:
         parser.error("--sims and --pairs must be positive and --seed non-negative")
+    if args.game == "euchre":
+        if args.against != "heuristic" and args.against != "random":
+            parser.error("--game euchre plays against random only")
+        bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed, game="euchre"))
+        rate, low, high = euchre_match(bot, args.pairs, args.seed)
+        print(f"euchre {bot.name} vs random: {2 * args.pairs} games ({args.pairs} duplicate "
+              f"pairs), win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
+              f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
+              f"over {bot.decisions} decisions")
+        return 0
     try:
         bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed))
         other = make_player(args.against, args.seed)
     except PlayerSpecError as exc:
         parser.error(str(exc))
-    rows = run_tournament((bot, other), args.pairs, seed=args.seed, duplicate=True)
+    interrupted: list = []
+    # one pair a chunk: the bar moves every pair, and Ctrl-C keeps every finished pair
+    rows = run_tournament((bot, other), args.pairs, seed=args.seed, duplicate=True, chunk=1,
+                          interrupted=interrupted)
+    if len(rows) == 0:
+        print("interrupted before the first pair finished")
+        return 1
     rate, low, high = win_rate_interval(rows, True)
-    print(f"{bot.name} vs {other.name}: {len(rows)} games ({args.pairs} duplicate pairs), "
+    note = " (interrupted: the pairs finished so far)" if interrupted else ""
+    print(f"{bot.name} vs {other.name}: {len(rows)} games ({len(rows) // 2} duplicate pairs"
+          f"{note}), "
           f"win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
           f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
           f"over {bot.decisions} decisions")
