@@ -6,7 +6,7 @@ Three jobs (one per run):
 - default: duplicate games `sds:W` (card play by the heuristic) against `heuristic`, card
   play held equal (`play.tournament.run_tournament`): A's win rate with its 95 % interval,
   auctions won and made, and the sds decision-time percentiles.
-      python bench/sds_strength.py --pairs 100 --worlds 20 --seed 1
+      python bench/sds_strength.py --pairs 100 --worlds 20 --seed 1 [--expected]
 - `--calibrate N`: N random deals; the seat left of the dealer is made the bidder at each bid
   level (everyone else passes); the evaluator predicts its team's deal points (per bid, its
   best trump, W worlds), then the deal is played out for real (that trump pitched as
@@ -201,13 +201,18 @@ def print_times(label: str, seconds: np.ndarray) -> None:
               f"p99 {p99:.0f} ms, max {ms.max():.0f} ms")
 
 
-def strength(pairs: int, worlds: int, seed: int, workers: int) -> None:
-    """Duplicate games sds:W (card play by the heuristic) vs heuristic; prints the figures."""
+def strength(pairs: int, worlds: int, seed: int, workers: int,
+             score_aware: bool = True) -> None:
+    """Duplicate games sds:W (card play by the heuristic) vs heuristic; prints the figures.
+    `score_aware=False`: the sds player bids by expected deal score."""
     from play.heuristic import HeuristicPlayer
     from play.sds import make_sds_player
     from play.tournament import format_summary, run_tournament, summarize
 
     sds = make_sds_player(f"sds:{worlds}", seed)
+    sds.score_aware = score_aware
+    if not score_aware:
+        sds.name += " (expected score)"
     players = (sds, HeuristicPlayer())
     start = time.perf_counter()
     rows = run_tournament(players, pairs, seed=seed, duplicate=True, workers=workers)
@@ -226,6 +231,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of every random stream")
     parser.add_argument("--workers", type=int, default=1, help="tournament worker processes")
     parser.add_argument("--calibrate", type=int, metavar="N", help="calibration on N deals")
+    parser.add_argument("--expected", action="store_true",
+                        help="strength: sds bids by expected deal score, not win probability")
     parser.add_argument("--timing", type=int, metavar="N",
                         help="decision times of sds:W on N random deals")
     parser.add_argument("--outcomes", type=int, metavar="N",
@@ -254,7 +261,7 @@ def main() -> None:
         print("CORRECTION = {" + ", ".join(f"{lv}: {f['q']:.2f}" for lv, f in figures.items())
               + "}")
     else:
-        strength(args.pairs, args.worlds, args.seed, args.workers)
+        strength(args.pairs, args.worlds, args.seed, args.workers, not args.expected)
 
 
 if __name__ == "__main__":
