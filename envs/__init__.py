@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 
-_MODULES = {"setback_env", "euchre_env", "aec", "adapters", "openspiel_games"}
+_MODULES = {"setback_env", "euchre_env", "aec", "adapters", "encoding", "openspiel_games"}
 
 
 def make(name: str, **kwargs):
