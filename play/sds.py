@@ -1,5 +1,5 @@
-"""The single-dummy bidder `sds[:W][,play=SPEC]`: bids and pitches by solving sampled layouts;
-every other card is the play player's.
+"""The single-dummy bidder `sds[:W][,expected][,play=SPEC]`: bids and pitches by solving
+sampled layouts; every other card is the play player's.
 
 - Auction: `search.single_dummy.SingleDummy` draws W layouts of the other hands (default
   20; only layouts in which the heuristic would have bid as the earlier seats did are kept,
@@ -8,8 +8,9 @@ every other card is the play player's.
   other seat's contract is played in the trump the heuristic would pitch), solves every
   contract exactly (the seat's own in every trump it holds) and bids what maximises the
   expected probability of winning the game (`search.win_probability`: P(win | score pair,
-  who deals next), from heuristic self-play deal outcomes), or, with `score_aware=False`,
-  the expected deal score (our team's minus theirs). Each bid is judged with its best trump.
+  who deals next), from heuristic self-play deal outcomes), or, with `,expected`
+  (`score_aware=False`), the expected deal score (our team's minus theirs). Each bid is
+  judged with its best trump.
 - Pitch (the bidder's first card, which sets trump): the same evaluation on W fresh layouts
   (those in which the heuristic would have made the other seats' bids) at the bid won; the
   best trump's card is the one the play player would pitch if it pitches that suit, else
@@ -171,7 +172,8 @@ class SdsPlayer:
 
 
 def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
-    """The sds player of `sds[:W][,play=SPEC]` (module docstring); a bad spec raises
+    """The sds player of `sds[:W][,expected][,play=SPEC]` (module docstring; `,expected`
+    bids by expected deal score instead of win probability); a bad spec raises
     `play.player_spec.PlayerSpecError` in one line."""
     from play.player_spec import PlayerSpecError, make_player
 
@@ -179,9 +181,12 @@ def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
     body, sep, play_spec = text.partition(",play=")
     if sep and not play_spec.strip():
         raise PlayerSpecError(f"{text!r}: play= needs a player, as in play=heuristic")
+    score_aware = True
+    if body.lower().endswith(",expected"):
+        body, score_aware = body[:-len(",expected")], False
     kind, colon, worlds_text = body.partition(":")
     if kind.strip().lower() != "sds" or "," in body:
-        raise PlayerSpecError(f"{text!r}: expected sds[:W][,play=SPEC]")
+        raise PlayerSpecError(f"{text!r}: expected sds[:W][,expected][,play=SPEC]")
     worlds = DEFAULT_WORLDS
     if colon:
         if not worlds_text.strip().isdigit() or int(worlds_text) < 1:
@@ -189,5 +194,5 @@ def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
                                   "sds:20")
         worlds = int(worlds_text)
     play = make_player(play_spec.strip(), seed) if sep else None
-    return SdsPlayer(worlds, play=play, seed=seed, name=text)
+    return SdsPlayer(worlds, play=play, seed=seed, score_aware=score_aware, name=text)
 

@@ -20,8 +20,13 @@ def test_spec_parsing():
     player = make_sds_player("sds:8,play=random", seed=3)
     assert player.worlds == 8 and isinstance(player.play, RandomPlayer)
     assert isinstance(make_sds_player("sds:5").play, HeuristicPlayer)
+    assert make_sds_player("sds:5").score_aware
+    expected = make_sds_player("sds:6,expected,play=random")
+    assert not expected.score_aware and expected.worlds == 6
+    assert isinstance(expected.play, RandomPlayer)
+    assert not make_sds_player("sds,expected").score_aware
     for bad in ("sds:0", "sds:x", "sds:", "sds,play=", "sds:4,play=nonsense", "sdx:4",
-                "sds:4,worlds=3"):
+                "sds:4,worlds=3", "sds:4,expected,x"):
         with pytest.raises(PlayerSpecError) as info:
             make_sds_player(bad)
         assert "\n" not in str(info.value)
