@@ -152,8 +152,8 @@ def train_entrant(job) -> list[dict]:
     rows = []
     for mark in args.marks:
         # a trainer per snapshot, resuming from the last one's checkpoint (bit for bit the run
-        # trained in one go), built before the clock starts: a Trainer run a second time
-        # after bd2cce3's warm-up corrupts its table (a checkpoint whose slot count disagrees)
+        # trained in one go), built before the clock starts so that loading is not training
+        # (it also kept the race clear of bd2cce3's warm-up bug, fixed in 8f58a69)
         trainer = Trainer(RunDirectory(run), stage, checkpoint_every=1e12, show_progress=False)
         start = time.process_time()
         before = used
