@@ -1,19 +1,26 @@
 """`setback-cfr quickstart`: the whole pipeline in one command, on a small time budget.
 
-1. Train a baseline (`train baseline --for`) until its share of the budget is spent, in
-   training CPU time (`train.runner`: the batches' CPU, not start-up, checkpoints or
-   evaluation), evaluating it `EVAL_POINTS` times on the way (`--eval-every`: duplicate games
-   of the live strategy against the heuristic, their CPU apart from the budget).
+1. Train a baseline (`train baseline --for`) on every core the process may use (`--workers`
+   threads, batch `BATCH_PER_WORKER` deals a thread) until its share of the budget is spent.
+   The budget is `--minutes` on each of those cores, counted in training CPU time
+   (`train.runner`: the batches' CPU, not start-up, checkpoints or evaluation), so on an idle
+   machine it takes about `--minutes` of wall time, and a loaded machine does not cut the
+   training short. It is evaluated `EVAL_POINTS` times on the way (`--eval-every`: duplicate
+   games of the live strategy against the heuristic, their CPU apart from the budget).
 2. Train the bootstrap auction (`train bootstrap --for`) on that baseline, the same way
-   (without evaluations).
+   (without evaluations), if `BOOTSTRAP_SHARE` gives it any of the budget. It gives none:
+   measured on a 10-CPU-minute es-mccfr baseline (README, "The bootstrap, measured in
+   games"), a bootstrap of up to 5 CPU-minutes made the database player weaker against the
+   heuristic, so at the quickstart's budgets every minute goes to the baseline.
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
    --duplicate`), write a PNG summary of each, and the baseline's training curve: its win
    rate against the heuristic, with the 95 % band, over training CPU minutes.
 5. Print the figures and the path of everything written, and save them in `quickstart.json`.
 
-Each stage's share of the budget, algorithm, batch and workers are the constants below (the
-issue 26 measurements choose them).
+Each stage's share of the budget, algorithm and batch are the constants below (the issue 26
+measurements chose them). The final tournaments play on `TOURNAMENT_SEED`, deals the
+training never saw.
 
 Everything goes into one directory (default `./quickstart-run`). A previous quickstart there is
 replaced (the bootstrap run records the baseline it was trained on, so resuming one without the
@@ -31,16 +38,15 @@ from cli.arguments import positive_float, positive_int
 from cli.errors import UserError
 
 MARKER = "quickstart.json"
-# The small embedded default: the share of --minutes each stage gets, the settings.
-BASELINE_SHARE = 0.70
-BOOTSTRAP_SHARE = 0.10
+# The small embedded default: the share of the budget each stage gets, the settings
+# (README, "The bootstrap, measured in games": at these budgets the bootstrap costs strength).
+BASELINE_SHARE = 1.0
+BOOTSTRAP_SHARE = 0.0
 BASELINE_ALGORITHM = "es-mccfr"
-BASELINE_BATCH = 1
-BASELINE_WORKERS = 1  # threads; more than BASELINE_BATCH is refused
 BOOTSTRAP_ALGORITHM = "cfr"
-BOOTSTRAP_BATCH = 1
-BOOTSTRAP_WORKERS = 1
+BATCH_PER_WORKER = 128  # the runner's advice: a batch of 128 deals a thread (1 for one thread)
 SEED = 0
+TOURNAMENT_SEED = 1  # not the training's seed: the final games are on deals it never saw
 CHECKPOINT_SECONDS = 20.0  # a crash of the quickstart loses at most this much training
 EVAL_POINTS = 5  # evaluations of the baseline while it trains (the last at its budget's end)
 EVAL_PAIRS = 100  # duplicate pairs an evaluation (at most --games)
@@ -51,20 +57,21 @@ def register(subparsers) -> None:
     """Add the `quickstart` subcommand."""
     parser = subparsers.add_parser(
         "quickstart", help="train, export, load and play a small strategy in one command",
-        description="The whole pipeline on a small time budget: train a baseline for "
-        f"{int(BASELINE_SHARE * 100)}% of --minutes (of training CPU time), evaluating it "
+        description="The whole pipeline on a small time budget: train an es-mccfr baseline on "
+        "every core for --minutes, evaluating it "
         f"{EVAL_POINTS} times on the way against the {EVAL_OPPONENT} player (the curve is "
-        "baseline-training.png), a short bootstrap auction on it "
-        f"({int(BOOTSTRAP_SHARE * 100)}%), export both, load them into a SQLite database, "
+        "baseline-training.png), export it, load it into a SQLite database (a bootstrap "
+        "auction stage is left out: at these budgets it costs strength, README), "
         "then play the database player against the random and the heuristic players "
         "(duplicate games) and print the win rates with 95% intervals and the paths of "
         "everything written. A short baseline is far from converged: the figures show the "
         "pipeline working, and improve with longer training (`setback-cfr train baseline`).")
     parser.add_argument("--minutes", type=positive_float, default=5.0, metavar="M",
-                        help="training budget in minutes of training CPU time (default 5): "
-                        "the CPU of the training batches, as `train --for` counts it; the "
-                        "evaluations while training, the start-up and the tournaments come on "
-                        "top")
+                        help="training budget (default 5): M minutes on each of the --workers "
+                        "cores, counted as M x workers minutes of training CPU time (the CPU "
+                        "of the training batches, as `train --for` counts it), so about M "
+                        "minutes of wall time on an idle machine; the evaluations while "
+                        "training, the start-up and the tournaments come on top")
     parser.add_argument("--out", default="quickstart-run", metavar="DIR",
                         help="directory for everything written (default ./quickstart-run)")
     parser.add_argument("--games", type=positive_int, default=500, metavar="N",
@@ -72,8 +79,9 @@ def register(subparsers) -> None:
     parser.add_argument("--eval-games", type=positive_int, default=None, metavar="N",
                         help=f"duplicate pairs of each evaluation while the baseline trains "
                         f"(default {EVAL_PAIRS}, at most --games)")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
-                        help="tournament worker processes (default 1)")
+    parser.add_argument("--workers", type=positive_int, default=None, metavar="K",
+                        help="training threads and tournament processes (default: every core "
+                        "this process may use)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)
 
@@ -137,7 +145,7 @@ def run(args) -> int:
     """Run the pipeline and print the summary."""
     from cli.tournament import tournament, write_png
     from db.loader import load_strategies
-    from play.tournament import format_summary
+    from play.tournament import default_workers, format_summary
     from train.baseline import baseline_stage
     from train.bootstrap import bootstrap_stage
     from train.evaluation import EvalOptions, Evaluation, format_eval_row
@@ -147,12 +155,15 @@ def run(args) -> int:
         raise UserError("--minutes must be positive")
     if args.games <= 0:
         raise UserError("--games must be a positive number")
-    if args.workers < 1:
+    workers = args.workers if args.workers is not None else default_workers()
+    if workers < 1:
         raise UserError("--workers must be at least 1")
+    batch = 1 if workers == 1 else BATCH_PER_WORKER * workers
     out = args.out
     prepare_directory(out)
-    budget = 60.0 * args.minutes
+    budget = 60.0 * args.minutes * workers  # training CPU seconds
     progress = not args.no_progress
+    with_bootstrap = BOOTSTRAP_SHARE > 0
     paths = {
         "baseline_run": os.path.join(out, "baseline"),
         "bootstrap_run": os.path.join(out, "bootstrap"),
@@ -164,49 +175,58 @@ def run(args) -> int:
         "png_vs_heuristic": os.path.join(out, "db-vs-heuristic.png"),
         "summary": os.path.join(out, MARKER),
     }
+    if not with_bootstrap:
+        paths.pop("bootstrap_run")
+        paths.pop("bootstrap_strategy")
     start = time.monotonic()
 
     base_seconds = BASELINE_SHARE * budget
     eval_pairs = args.eval_games or min(EVAL_PAIRS, args.games)
-    print(f"[1/5] baseline: training for {base_seconds:.0f} CPU-s, evaluated every "
+    print(f"[1/5] baseline: training for {base_seconds:.0f} CPU-s on {workers} "
+          f"thread{'s' if workers > 1 else ''} (batch {batch}), evaluated every "
           f"{base_seconds / EVAL_POINTS:.0f} CPU-s ({eval_pairs:,} duplicate pairs vs "
           f"{EVAL_OPPONENT}, on top of the budget)")
-    stage = baseline_stage(SEED, BASELINE_BATCH, algorithm=BASELINE_ALGORITHM)
+    stage = baseline_stage(SEED, batch, algorithm=BASELINE_ALGORITHM)
     # the grid a hair early, so the last evaluation falls on the budget's last batch
     evaluation = Evaluation(paths["baseline_run"], stage,
                             EvalOptions(base_seconds / EVAL_POINTS * (1 - 1e-9), eval_pairs,
                                         EVAL_OPPONENT),
                             show_progress=progress,
                             report=lambda row: print("      " + format_eval_row(row)))
-    base = train_for(paths["baseline_run"], stage, base_seconds, progress, BASELINE_WORKERS,
+    base = train_for(paths["baseline_run"], stage, base_seconds, progress, workers,
                      evaluation)
     print(f"      {base['iteration']:,} deals, {base['infosets']:,} info sets, "
           f"{base['cpu_seconds']:.0f} training CPU-s ({base['wall_seconds']:.0f} s wall, "
           f"evaluations included)")
 
-    print(f"[2/5] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
-    boot = train_for(paths["bootstrap_run"],
-                     bootstrap_stage(paths["baseline_run"], SEED, BOOTSTRAP_BATCH,
-                                     BOOTSTRAP_ALGORITHM),
-                     BOOTSTRAP_SHARE * budget, progress, BOOTSTRAP_WORKERS)
-    print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets, "
-          f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
+    boot = None
+    if with_bootstrap:
+        print(f"[2/5] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
+        boot = train_for(paths["bootstrap_run"],
+                         bootstrap_stage(paths["baseline_run"], SEED, batch,
+                                         BOOTSTRAP_ALGORITHM),
+                         BOOTSTRAP_SHARE * budget, progress, workers)
+        print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets, "
+              f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
+    else:
+        print("[2/5] bootstrap: left out (at this budget it costs strength; README, \"The "
+              "bootstrap, measured in games\"); train one with `setback-cfr train bootstrap`")
 
     if not _plot_training(paths["baseline_run"], paths["png_training"]):
         paths.pop("png_training")
 
     print("[3/5] export and load")
-    exported = [export_run(paths["baseline_run"], paths["baseline_strategy"]),
-                export_run(paths["bootstrap_run"], paths["bootstrap_strategy"])]
-    report = load_strategies([paths["baseline_strategy"], paths["bootstrap_strategy"]],
+    stages = ["baseline"] + (["bootstrap"] if with_bootstrap else [])
+    exported = [export_run(paths[f"{name}_run"], paths[f"{name}_strategy"]) for name in stages]
+    report = load_strategies([paths[f"{name}_strategy"] for name in stages],
                              paths["database"], progress=progress)
     print(f"      {paths['database']}: {report.n_keys:,} keys")
 
     results = {}
     for step, opponent in ((4, "random"), (5, "heuristic")):
         print(f"[{step}/5] db player vs {opponent}: {args.games:,} duplicate pairs")
-        summary = tournament(f"db:{paths['database']}", opponent, args.games, SEED, True,
-                             args.workers, 200, progress)
+        summary = tournament(f"db:{paths['database']}", opponent, args.games,
+                             TOURNAMENT_SEED, True, workers, 200, progress)
         png = write_png(summary, paths[f"png_vs_{opponent}"])
         if png is None:
             paths.pop(f"png_vs_{opponent}")
@@ -215,11 +235,13 @@ def run(args) -> int:
 
     figures = {
         "minutes": args.minutes,
+        "workers": workers,
+        "batch": batch,
         "seconds": round(time.monotonic() - start, 1),
         "baseline": {k: base[k] for k in ("iteration", "infosets", "payoff", "cpu_seconds",
                                           "wall_seconds", "evaluations", "eval_cpu_seconds")},
-        "bootstrap": {k: boot[k] for k in ("iteration", "infosets", "cpu_seconds",
-                                           "wall_seconds")},
+        "bootstrap": boot and {k: boot[k] for k in ("iteration", "infosets", "cpu_seconds",
+                                                    "wall_seconds")},
         "exported_keys": [h["n_keys"] for h in exported],
         "database_keys": report.n_keys,
         "tournaments": results,
