@@ -1,5 +1,6 @@
 """The algorithms race (issue 11): which `train baseline --algorithm` gives the strongest player
-for the CPU time spent?
+for the CPU time spent? And, across key layouts (issue 27, `--abstractions`), which
+`train baseline --abstraction` does?
 
 Every entrant trains a baseline from an empty table on the same seed (so the same deals, in the
 same order), in its own process, `--parallel` at a time. Its clock is the CPU time of its
@@ -17,6 +18,8 @@ command: finished entrants and finished tournaments are read back, not redone.
     python bench/race.py --minutes 15 --snapshots 2,5,10,15 --algorithms cfr,es-mccfr
     python bench/race.py --minutes 120 --snapshots 20,40,60,90,120 --algorithms es-mccfr \
         --without-cfr                                       # one entrant, two CPU-hours
+    python bench/race.py --minutes 120 --snapshots 20,40,60,90,120 --algorithms es-mccfr \
+        --without-cfr --abstractions reference,bidder,contract   # the layouts race
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr")
+REFERENCE = "reference"  # the layout of the entrants named by their algorithm alone
 TOURNAMENT_SEED = 7  # the deals of every tournament (common to all entrants)
 
 
@@ -57,8 +61,18 @@ def parse_args(argv=None):
                         "against its snapshots (a long run of one entrant)")
     parser.add_argument("--linear-weighting", action="store_true",
                         help="es-mccfr entrant with linear weighting")
+    parser.add_argument("--abstractions", default=REFERENCE,
+                        help="key layouts, comma-separated (default reference): every algorithm "
+                        "is raced under each (abstraction/setback/layouts.py)")
     parser.add_argument("--out", default="race-out", help="directory (default ./race-out)")
     args = parser.parse_args(argv)
+    from abstraction.setback import layouts
+
+    args.abstractions = [a for a in args.abstractions.split(",") if a]
+    unknown = [a for a in args.abstractions if a not in layouts.names()]
+    if unknown or not args.abstractions:
+        parser.error(f"unknown abstraction {unknown[0] if unknown else ''!r} (choose from "
+                     f"{', '.join(layouts.names())})")
     args.algorithms = [a for a in args.algorithms.split(",") if a]
     bad = [a for a in args.algorithms if a not in ALGORITHMS]
     if bad:
@@ -73,24 +87,54 @@ def parse_args(argv=None):
     return args
 
 
+def entrant_name(algorithm: str, abstraction: str = REFERENCE) -> str:
+    """ALGORITHM under the reference layout (the names races had before layouts), else
+    ALGORITHM@LAYOUT."""
+    return algorithm if abstraction == REFERENCE else f"{algorithm}@{abstraction}"
+
+
+def entrants(args) -> list[tuple[str, str]]:
+    """(algorithm, abstraction) of every entrant: each algorithm under each layout, cfr (the
+    yardstick the others play) under the reference layout only."""
+    out = [("cfr", REFERENCE)] if "cfr" in args.algorithms and not args.without_cfr else []
+    for abstraction in args.abstractions:
+        out += [(a, abstraction) for a in args.algorithms if (a, abstraction) not in out
+                and not (a == "cfr" and not args.without_cfr)]
+    return out
+
+
+def row_entrant(row: dict) -> str:
+    """A row's entrant name (rows of races before layouts have only the algorithm)."""
+    return row.get("entrant", row["algorithm"])
+
+
 def snapshot_path(out: str, algorithm: str, minutes: float, ext: str) -> str:
+    """The file of an entrant's snapshot (`algorithm` is the entrant's name)."""
     return os.path.join(out, f"{algorithm}-{minutes:g}min.{ext}")
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory (each entrant trains in a fresh process)."""
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024  # KiB on Linux
 
 
 def train_entrant(job) -> list[dict]:
     """Train one entrant (in its own process) to every mark; export each snapshot. Returns
-    (and writes to ALGORITHM.json) one row per snapshot."""
-    algorithm, args = job
+    (and writes to ENTRANT.json) one row per snapshot."""
+    algorithm, abstraction, args = job
+    name = entrant_name(algorithm, abstraction)
     from train.baseline import baseline_stage
     from train.export import export_run
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 
-    done_file = os.path.join(args.out, f"{algorithm}.json")
+    done_file = os.path.join(args.out, f"{name}.json")
     if os.path.exists(done_file):
         with open(done_file) as handle:
             return json.load(handle)
-    run = os.path.join(args.out, f"{algorithm}-run")
+    run = os.path.join(args.out, f"{name}-run")
     if os.path.exists(run):  # an entrant stopped part-way starts again: its clock is lost
         import shutil
 
@@ -102,11 +146,15 @@ def train_entrant(job) -> list[dict]:
         from train.baseline import new_run_sampling
 
         sampling = dataclasses.replace(new_run_sampling(), linear=True)
-    stage = baseline_stage(args.seed, args.batch, "simultaneous", algorithm, sampling)
-    trainer = Trainer(RunDirectory(run), stage, checkpoint_every=1e12, show_progress=False)
+    stage = baseline_stage(args.seed, args.batch, "simultaneous", algorithm, sampling,
+                           abstraction)
     used = 0.0  # CPU seconds of training so far
     rows = []
     for mark in args.marks:
+        # a trainer per snapshot, resuming from the last one's checkpoint (bit for bit the run
+        # trained in one go), built before the clock starts so that loading is not training
+        # (it also kept the race clear of bd2cce3's warm-up bug, fixed in 8f58a69)
+        trainer = Trainer(RunDirectory(run), stage, checkpoint_every=1e12, show_progress=False)
         start = time.process_time()
         before = used
         clock = {"now": used}
@@ -117,12 +165,16 @@ def train_entrant(job) -> list[dict]:
 
         summary = trainer.run(2**62, until=until)
         used = clock["now"]
-        strategy = snapshot_path(args.out, algorithm, mark, "strategy")
+        strategy = snapshot_path(args.out, name, mark, "strategy")
         export_run(run, strategy)
-        rows.append({"algorithm": algorithm, "minutes": mark, "cpu_seconds": used,
+        rows.append({"algorithm": algorithm, "abstraction": abstraction, "entrant": name,
+                     "minutes": mark, "cpu_seconds": used,
                      "deals": summary["iteration"], "infosets": summary["infosets"],
+                     "table_bytes": summary["memory_bytes"],
+                     "bytes_per_infoset": summary["memory_bytes"] / max(1, summary["infosets"]),
+                     "peak_rss_bytes": peak_rss_bytes(),
                      "payoff": summary["payoff"], "strategy": strategy})
-        print(f"  {algorithm:9s} {mark:5g} CPU-min: {summary['iteration']:,} deals, "
+        print(f"  {name:9s} {mark:5g} CPU-min: {summary['iteration']:,} deals, "
               f"{summary['infosets']:,} info sets", flush=True)
     with open(done_file, "w") as handle:
         json.dump(rows, handle, indent=1)
@@ -133,7 +185,7 @@ def database_of(row: dict, out: str) -> str:
     """The snapshot's strategy database (built once)."""
     from db.loader import load_strategies
 
-    path = snapshot_path(out, row["algorithm"], row["minutes"], "db")
+    path = snapshot_path(out, row_entrant(row), row["minutes"], "db")
     if not os.path.exists(path):
         load_strategies([row["strategy"]], path, progress=False)
     return path
@@ -156,21 +208,21 @@ def evaluate(rows: list[dict], args) -> None:
     if os.path.exists(results_file):
         with open(results_file) as handle:
             for row in json.load(handle)["rows"]:
-                played[(row["algorithm"], row["minutes"])] = row
+                played[(row_entrant(row), row["minutes"])] = row
     cfr_db = {row["minutes"]: database_of(row, args.out) for row in rows
-              if row["algorithm"] == "cfr"}
+              if row_entrant(row) == "cfr"}
     for row in rows:
-        old = played.get((row["algorithm"], row["minutes"]), {})
+        old = played.get((row_entrant(row), row["minutes"]), {})
         if old.get("games") == args.games:
             row.update({k: old[k] for k in ("vs_heuristic", "vs_cfr", "games") if k in old})
             continue
         db = database_of(row, args.out)
         start = time.perf_counter()
         row["vs_heuristic"] = play(f"db:{db}", "heuristic", args)
-        if row["algorithm"] != "cfr" and row["minutes"] in cfr_db:
+        if row_entrant(row) != "cfr" and row["minutes"] in cfr_db:
             row["vs_cfr"] = play(f"db:{db}", f"db:{cfr_db[row['minutes']]}", args)
         row["games"] = args.games
-        print(f"  played {row['algorithm']} at {row['minutes']:g} min "
+        print(f"  played {row_entrant(row)} at {row['minutes']:g} min "
               f"({time.perf_counter() - start:.0f} s): vs heuristic "
               f"{100 * row['vs_heuristic']['win_rate']:.1f}%", flush=True)
         save(rows, args)
@@ -193,14 +245,18 @@ def pct(result: dict | None) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    lines = [f"{'algorithm':10s} {'CPU min':>7s} {'deals':>8s} {'info sets':>10s}  "
-             f"{'vs heuristic %':22s} {'vs cfr %':22s} {'bids made':>10s}"]
+    """The race as text: one line per snapshot."""
+    lines = [f"{'entrant':19s} {'CPU min':>7s} {'deals':>8s} {'info sets':>10s} "
+             f"{'B/set':>5s} {'peak MiB':>8s}  {'vs heuristic %':22s} {'vs cfr %':22s} "
+             f"{'bids made':>10s}"]
     for row in rows:
         h = row.get("vs_heuristic") or {}
         made = f"{h.get('made', 0)}/{h.get('bids', 0)}" if h else "-"
-        lines.append(f"{row['algorithm']:10s} {row['cpu_seconds'] / 60:7.1f} {row['deals']:8,} "
-                     f"{row['infosets']:10,}  {pct(h):22s} {pct(row.get('vs_cfr')):22s} "
-                     f"{made:>10s}")
+        per_set = f"{row['bytes_per_infoset']:5.0f}" if "bytes_per_infoset" in row else "    -"
+        peak = f"{row['peak_rss_bytes'] / 2**20:8.0f}" if "peak_rss_bytes" in row else "       -"
+        lines.append(f"{row_entrant(row):19s} {row['cpu_seconds'] / 60:7.1f} {row['deals']:8,} "
+                     f"{row['infosets']:10,} {per_set} {peak}  {pct(h):22s} "
+                     f"{pct(row.get('vs_cfr')):22s} {made:>10s}")
     return "\n".join(lines)
 
 
@@ -215,9 +271,10 @@ def plot(rows: list[dict], path: str) -> None:
     fig, axes = plt.subplots(1, panels, figsize=(6 * panels + 0.5 * (2 - panels), 4.5),
                              sharey=True, squeeze=False)
     left, right = axes[0][0], axes[0][-1]
-    colors = {a: f"C{i}" for i, a in enumerate(ALGORITHMS)}  # one color per entrant, both sides
-    for algorithm in dict.fromkeys(r["algorithm"] for r in rows):
-        mine = [r for r in rows if r["algorithm"] == algorithm]
+    names = list(dict.fromkeys(row_entrant(r) for r in rows))
+    colors = {a: f"C{i}" for i, a in enumerate(names)}  # one color per entrant, both sides
+    for algorithm in names:
+        mine = [r for r in rows if row_entrant(r) == algorithm]
         for axis, field in ((left, "vs_heuristic"), (right, "vs_cfr")):
             have = [r for r in mine if r.get(field)]
             if not have:
@@ -248,10 +305,11 @@ def plot(rows: list[dict], path: str) -> None:
 def main(argv=None) -> int:
     args = parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
-    print(f"race: {', '.join(args.algorithms)}; snapshots at {args.marks} CPU-min; "
-          f"seed {args.seed}, batch {args.batch}; {args.parallel} at a time", flush=True)
+    jobs = [(a, layout, args) for a, layout in entrants(args)]
+    print(f"race: {', '.join(entrant_name(a, layout) for a, layout, _ in jobs)}; snapshots at "
+          f"{args.marks} CPU-min; seed {args.seed}, batch {args.batch}; {args.parallel} at a "
+          "time", flush=True)
     context = multiprocessing.get_context("spawn")  # each entrant a fresh process and clock
-    jobs = [(a, args) for a in args.algorithms]
     with context.Pool(args.parallel, maxtasksperchild=1) as pool:
         rows = [row for entrant in pool.imap(train_entrant, jobs) for row in entrant]
     evaluate(rows, args)

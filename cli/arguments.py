@@ -102,3 +102,21 @@ def add_sampling_options(parser, step: str, updater: str) -> None:
     parser.add_argument("--prune-probability", type=unit_interval, default=None, metavar="P",
                         help=f"es-mccfr with --prune-threshold: the chance that a {step} "
                         "prunes (default 0.95, as Pluribus)")
+
+
+_DURATION_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def duration(text: str) -> float:
+    """A duration in seconds from a number and a unit: `20s`, `90m`, `2h`, `1.5h` (s, m, h;
+    above 0, at most 10,000 hours). Anything else (no unit, another unit, spaces) is refused."""
+    import re
+
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)([smh])", text.strip() if text else "")
+    if match is None or text != text.strip():
+        raise argparse.ArgumentTypeError(
+            f"not a duration: {text!r} (a number and a unit s, m or h: 20s, 90m, 2h)")
+    seconds = float(match.group(1)) * _DURATION_UNITS[match.group(2)]
+    if not 0 < seconds <= 10_000 * 3600.0:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 10000h: {text}")
+    return seconds

@@ -46,8 +46,9 @@ def register(subparsers) -> None:
     query = commands.add_parser(
         "query",
         help="print a key's actions and probabilities",
-        description="Print the actions of KEY (a key string of abstraction.md, e.g. `0AJx2` "
-        "or `...+0At4t..0TTTQ`; quote it in the shell) in canonical order with their "
+        description="Print the actions of KEY (a key string of the database's layout, "
+        "`db info` names it: abstraction.md's for reference, e.g. `0AJx2` or "
+        "`...+0At4t..0TTTQ`; quote it in the shell) in canonical order with their "
         "probabilities, marking the best. A key absent from the database is an error "
         "(status 2).",
     )

@@ -10,7 +10,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "export", help="write a run's average strategy as a msgpack strategy file",
         description="Write the average strategy of a training run (baseline or bootstrap) "
-        "as a strategy file: a versioned header, then every key string with its float32 "
+        "as a strategy file: a versioned header (with the run's key layout, train "
+        "--abstraction), then every key string with its float32 "
         "probabilities in canonical action order. Probabilities below --threshold are zeroed "
         "and the rest renormalised, as the reference does. The same checkpoint always gives "
         "the same file, byte for byte. The file is the input of `setback-cfr db load`.")

@@ -32,6 +32,7 @@ SUBCOMMAND_MODULES = (
     "cli.solve_deal",
     "cli.inference",
     "cli.bid_tables",
+    "cli.rating",
 )
 
 

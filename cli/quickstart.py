@@ -1,13 +1,26 @@
 """`setback-cfr quickstart`: the whole pipeline in one command, on a small time budget.
 
-1. Train a baseline (`train baseline`) until its share of the budget is spent: the runner is
-   given its iteration target in small steps sized from the measured deal rate, so a slow deal
-   never overruns the budget by much.
-2. Train the bootstrap auction (`train bootstrap`) on that baseline, the same way.
+1. Train a baseline (`train baseline --for`) on every core the process may use (`--workers`
+   threads, batch `BATCH_PER_WORKER` deals a thread) until its share of the budget is spent.
+   The budget is `--minutes` on each of those cores, counted in training CPU time
+   (`train.runner`: the batches' CPU, not start-up, checkpoints or evaluation), so on an idle
+   machine it takes about `--minutes` of wall time, and a loaded machine does not cut the
+   training short. It is evaluated `EVAL_POINTS` times on the way (`--eval-every`: duplicate
+   games of the live strategy against the heuristic, their CPU apart from the budget).
+2. Train the bootstrap auction (`train bootstrap --for`) on that baseline, the same way
+   (without evaluations), if `BOOTSTRAP_SHARE` gives it any of the budget. It gives none:
+   measured on a 10-CPU-minute es-mccfr baseline (README, "The bootstrap, measured in
+   games"), a bootstrap of up to 5 CPU-minutes made the database player weaker against the
+   heuristic, so at the quickstart's budgets every minute goes to the baseline.
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
-   --duplicate`), write a PNG summary of each, and the baseline's training curve.
+   --duplicate`), write a PNG summary of each, and the baseline's training curve: its win
+   rate against the heuristic, with the 95 % band, over training CPU minutes.
 5. Print the figures and the path of everything written, and save them in `quickstart.json`.
+
+Each stage's share of the budget, algorithm and batch are the constants below (the issue 26
+measurements chose them). The final tournaments play on `TOURNAMENT_SEED`, deals the
+training never saw.
 
 Everything goes into one directory (default `./quickstart-run`). A previous quickstart there is
 replaced (the bootstrap run records the baseline it was trained on, so resuming one without the
@@ -25,33 +38,50 @@ from cli.arguments import positive_float, positive_int
 from cli.errors import UserError
 
 MARKER = "quickstart.json"
-# The small embedded default: the share of --minutes each stage gets, the settings.
-BASELINE_SHARE = 0.70
-BOOTSTRAP_SHARE = 0.10
+# The small embedded default: the share of the budget each stage gets, the settings
+# (README, "The bootstrap, measured in games": at these budgets the bootstrap costs strength).
+BASELINE_SHARE = 1.0
+BOOTSTRAP_SHARE = 0.0
+BASELINE_ALGORITHM = "es-mccfr"
+BOOTSTRAP_ALGORITHM = "cfr"
+BATCH_PER_WORKER = 128  # the runner's advice: a batch of 128 deals a thread (1 for one thread)
 SEED = 0
-STEP_SECONDS = 20.0  # longest training step between two looks at the clock
+TOURNAMENT_SEED = 1  # not the training's seed: the final games are on deals it never saw
+CHECKPOINT_SECONDS = 20.0  # a crash of the quickstart loses at most this much training
+EVAL_POINTS = 5  # evaluations of the baseline while it trains (the last at its budget's end)
+EVAL_PAIRS = 100  # duplicate pairs an evaluation (at most --games)
+EVAL_OPPONENT = "heuristic"
 
 
 def register(subparsers) -> None:
     """Add the `quickstart` subcommand."""
     parser = subparsers.add_parser(
         "quickstart", help="train, export, load and play a small strategy in one command",
-        description="The whole pipeline on a small time budget: train a baseline for about "
-        f"{int(BASELINE_SHARE * 100)}% of --minutes, a short bootstrap auction on it "
-        f"({int(BOOTSTRAP_SHARE * 100)}%), export both, load them into a SQLite database, "
+        description="The whole pipeline on a small time budget: train an es-mccfr baseline on "
+        "every core for --minutes, evaluating it "
+        f"{EVAL_POINTS} times on the way against the {EVAL_OPPONENT} player (the curve is "
+        "baseline-training.png), export it, load it into a SQLite database (a bootstrap "
+        "auction stage is left out: at these budgets it costs strength, README), "
         "then play the database player against the random and the heuristic players "
         "(duplicate games) and print the win rates with 95% intervals and the paths of "
         "everything written. A short baseline is far from converged: the figures show the "
         "pipeline working, and improve with longer training (`setback-cfr train baseline`).")
     parser.add_argument("--minutes", type=positive_float, default=5.0, metavar="M",
-                        help="training budget in minutes (default 5); the tournaments come "
-                        "on top")
+                        help="training budget (default 5): M minutes on each of the --workers "
+                        "cores, counted as M x workers minutes of training CPU time (the CPU "
+                        "of the training batches, as `train --for` counts it), so about M "
+                        "minutes of wall time on an idle machine; the evaluations while "
+                        "training, the start-up and the tournaments come on top")
     parser.add_argument("--out", default="quickstart-run", metavar="DIR",
                         help="directory for everything written (default ./quickstart-run)")
     parser.add_argument("--games", type=positive_int, default=500, metavar="N",
                         help="duplicate pairs per tournament (default 500)")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="K",
-                        help="tournament worker processes (default 1)")
+    parser.add_argument("--eval-games", type=positive_int, default=None, metavar="N",
+                        help=f"duplicate pairs of each evaluation while the baseline trains "
+                        f"(default {EVAL_PAIRS}, at most --games)")
+    parser.add_argument("--workers", type=positive_int, default=None, metavar="K",
+                        help="training threads and tournament processes (default: every core "
+                        "this process may use)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)
 
@@ -71,77 +101,27 @@ def prepare_directory(path: str) -> None:
         json.dump({"status": "running"}, f)
 
 
-def _train_child(run_path: str, stage_name: str, baseline: str | None, checkpoint_every: float,
-                 progress: bool) -> None:
-    """Body of the training process: train in steps of about `checkpoint_every` seconds (the
-    runner writes a checkpoint after each) until SIGINT. A SIGINT during a step is the
-    runner's (it finishes the deal, saves, returns "stopped"); one that comes between steps,
-    or while the stage is still loading, is remembered here and ends the loop after the next
-    step, so every run gets at least one finished iteration and a checkpoint."""
-    import signal
-
-    pending = []
-    signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
-    from train.baseline import baseline_stage
-    from train.bootstrap import bootstrap_stage
+def train_for(run_path: str, stage, seconds: float, progress: bool, workers: int = 1,
+              evaluation=None) -> dict:
+    """Train `stage` in `run_path` until the run has `seconds` of training CPU time (`train
+    --for`), evaluating it if `evaluation` (a `train.evaluation.Evaluation`) is given; return
+    its status (`train status`), with the wall seconds it took. Ctrl-C stops it at a batch
+    boundary with a checkpoint (`UserError`, exit 2: the quickstart is not resumable)."""
     from train.run_directory import RunDirectory
     from train.runner import Trainer
-
-    stage = baseline_stage(SEED, 1) if stage_name == "baseline" \
-        else bootstrap_stage(baseline, SEED, 1)
-    trainer = Trainer(RunDirectory(run_path), stage, checkpoint_every=3600.0,
-                      show_progress=progress)
-    target = trainer.progress.iteration + 1
-    while True:
-        summary = trainer.run(target)
-        if summary["stopped"] or pending:
-            return
-        rate = summary["iteration"] / max(summary["seconds"], 1e-6)
-        target = summary["iteration"] + max(1, int(rate * checkpoint_every))
-
-
-def train_for(run_path: str, stage_name: str, seconds: float, progress: bool,
-              baseline: str | None = None) -> dict:
-    """Train a stage in `run_path` for about `seconds` of wall time; return its status.
-
-    The runner only stops between deals, and one baseline deal can take over a minute, so it
-    trains in a child process: at the deadline the child gets SIGINT (finish the deal, write a
-    checkpoint, exit); if it is still busy after a grace period and a checkpoint exists, it is
-    killed and the last checkpoint stands (at most `checkpoint_every` of work lost). Without
-    any checkpoint yet it is waited for: a run needs at least one finished deal."""
-    import multiprocessing
-    import signal
-
-    import train.baseline  # noqa: F401  (imported once here, inherited by the child)
-    import train.bootstrap  # noqa: F401
-    from train.run_directory import RunDirectory
     from train.status import run_status
 
-    checkpoint_every = max(2.0, min(STEP_SECONDS, seconds / 5))
-    grace = max(3.0, min(15.0, seconds / 10))
-    context = multiprocessing.get_context("fork")
-    child = context.Process(target=_train_child, args=(run_path, stage_name, baseline,
-                                                       checkpoint_every, progress))
     start = time.monotonic()
-    child.start()
-    try:
-        child.join(seconds)
-        if child.is_alive():
-            os.kill(child.pid, signal.SIGINT)
-            child.join(grace)
-        while child.is_alive():
-            if RunDirectory(run_path).has_checkpoint():
-                child.kill()
-            child.join(1.0)
-    finally:
-        if child.is_alive():
-            child.kill()
-            child.join()
-    if not RunDirectory(run_path).has_checkpoint():
-        raise UserError(f"{stage_name} training wrote no checkpoint (exit code "
-                        f"{child.exitcode}); see the messages above")
+    run = RunDirectory(run_path)
+    with run.writer_lock():
+        trainer = Trainer(run, stage, workers=workers, checkpoint_every=CHECKPOINT_SECONDS,
+                          show_progress=progress)
+        summary = trainer.run(None, cpu_budget=seconds, evaluation=evaluation)
+    if summary["stopped"]:
+        raise UserError(f"stopped by {summary['stopped']} while training {run_path}")
     status = run_status(run_path)
     status["wall_seconds"] = time.monotonic() - start
+    status["eval_cpu_seconds"] = summary["eval_cpu_seconds"]
     return status
 
 
@@ -165,19 +145,25 @@ def run(args) -> int:
     """Run the pipeline and print the summary."""
     from cli.tournament import tournament, write_png
     from db.loader import load_strategies
-    from play.tournament import format_summary
+    from play.tournament import default_workers, format_summary
+    from train.baseline import baseline_stage
+    from train.bootstrap import bootstrap_stage
+    from train.evaluation import EvalOptions, Evaluation, format_eval_row
     from train.export import export_run
 
     if args.minutes <= 0:
         raise UserError("--minutes must be positive")
     if args.games <= 0:
         raise UserError("--games must be a positive number")
-    if args.workers < 1:
+    workers = args.workers if args.workers is not None else default_workers()
+    if workers < 1:
         raise UserError("--workers must be at least 1")
+    batch = 1 if workers == 1 else BATCH_PER_WORKER * workers
     out = args.out
     prepare_directory(out)
-    budget = 60.0 * args.minutes
+    budget = 60.0 * args.minutes * workers  # training CPU seconds
     progress = not args.no_progress
+    with_bootstrap = BOOTSTRAP_SHARE > 0
     paths = {
         "baseline_run": os.path.join(out, "baseline"),
         "bootstrap_run": os.path.join(out, "bootstrap"),
@@ -189,34 +175,58 @@ def run(args) -> int:
         "png_vs_heuristic": os.path.join(out, "db-vs-heuristic.png"),
         "summary": os.path.join(out, MARKER),
     }
+    if not with_bootstrap:
+        paths.pop("bootstrap_run")
+        paths.pop("bootstrap_strategy")
     start = time.monotonic()
 
-    print(f"[1/5] baseline: training for {BASELINE_SHARE * budget:.0f} s")
-    base = train_for(paths["baseline_run"], "baseline", BASELINE_SHARE * budget, progress)
+    base_seconds = BASELINE_SHARE * budget
+    eval_pairs = args.eval_games or min(EVAL_PAIRS, args.games)
+    print(f"[1/5] baseline: training for {base_seconds:.0f} CPU-s on {workers} "
+          f"thread{'s' if workers > 1 else ''} (batch {batch}), evaluated every "
+          f"{base_seconds / EVAL_POINTS:.0f} CPU-s ({eval_pairs:,} duplicate pairs vs "
+          f"{EVAL_OPPONENT}, on top of the budget)")
+    stage = baseline_stage(SEED, batch, algorithm=BASELINE_ALGORITHM)
+    # the grid a hair early, so the last evaluation falls on the budget's last batch
+    evaluation = Evaluation(paths["baseline_run"], stage,
+                            EvalOptions(base_seconds / EVAL_POINTS * (1 - 1e-9), eval_pairs,
+                                        EVAL_OPPONENT),
+                            show_progress=progress,
+                            report=lambda row: print("      " + format_eval_row(row)))
+    base = train_for(paths["baseline_run"], stage, base_seconds, progress, workers,
+                     evaluation)
     print(f"      {base['iteration']:,} deals, {base['infosets']:,} info sets, "
-          f"payoff {base['payoff']} ({base['wall_seconds']:.0f} s)")
+          f"{base['cpu_seconds']:.0f} training CPU-s ({base['wall_seconds']:.0f} s wall, "
+          f"evaluations included)")
 
-    print(f"[2/5] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} s")
-    boot = train_for(paths["bootstrap_run"], "bootstrap", BOOTSTRAP_SHARE * budget, progress,
-                     baseline=paths["baseline_run"])
-    print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets "
-          f"({boot['wall_seconds']:.0f} s)")
+    boot = None
+    if with_bootstrap:
+        print(f"[2/5] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
+        boot = train_for(paths["bootstrap_run"],
+                         bootstrap_stage(paths["baseline_run"], SEED, batch,
+                                         BOOTSTRAP_ALGORITHM),
+                         BOOTSTRAP_SHARE * budget, progress, workers)
+        print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets, "
+              f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
+    else:
+        print("[2/5] bootstrap: left out (at this budget it costs strength; README, \"The "
+              "bootstrap, measured in games\"); train one with `setback-cfr train bootstrap`")
 
     if not _plot_training(paths["baseline_run"], paths["png_training"]):
         paths.pop("png_training")
 
     print("[3/5] export and load")
-    exported = [export_run(paths["baseline_run"], paths["baseline_strategy"]),
-                export_run(paths["bootstrap_run"], paths["bootstrap_strategy"])]
-    report = load_strategies([paths["baseline_strategy"], paths["bootstrap_strategy"]],
+    stages = ["baseline"] + (["bootstrap"] if with_bootstrap else [])
+    exported = [export_run(paths[f"{name}_run"], paths[f"{name}_strategy"]) for name in stages]
+    report = load_strategies([paths[f"{name}_strategy"] for name in stages],
                              paths["database"], progress=progress)
     print(f"      {paths['database']}: {report.n_keys:,} keys")
 
     results = {}
     for step, opponent in ((4, "random"), (5, "heuristic")):
         print(f"[{step}/5] db player vs {opponent}: {args.games:,} duplicate pairs")
-        summary = tournament(f"db:{paths['database']}", opponent, args.games, SEED, True,
-                             args.workers, 200, progress)
+        summary = tournament(f"db:{paths['database']}", opponent, args.games,
+                             TOURNAMENT_SEED, True, workers, 200, progress)
         png = write_png(summary, paths[f"png_vs_{opponent}"])
         if png is None:
             paths.pop(f"png_vs_{opponent}")
@@ -225,9 +235,13 @@ def run(args) -> int:
 
     figures = {
         "minutes": args.minutes,
+        "workers": workers,
+        "batch": batch,
         "seconds": round(time.monotonic() - start, 1),
-        "baseline": {k: base[k] for k in ("iteration", "infosets", "payoff", "wall_seconds")},
-        "bootstrap": {k: boot[k] for k in ("iteration", "infosets", "wall_seconds")},
+        "baseline": {k: base[k] for k in ("iteration", "infosets", "payoff", "cpu_seconds",
+                                          "wall_seconds", "evaluations", "eval_cpu_seconds")},
+        "bootstrap": boot and {k: boot[k] for k in ("iteration", "infosets", "cpu_seconds",
+                                                    "wall_seconds")},
         "exported_keys": [h["n_keys"] for h in exported],
         "database_keys": report.n_keys,
         "tournaments": results,

@@ -1,4 +1,6 @@
-"""`setback-cfr replay FILE`: replay a deal from JSON and print every decision as JSON."""
+"""`setback-cfr replay [--game NAME] FILE`: replay a deal from JSON and print every decision as
+JSON. The game's replay comes from the registry (`games.registry`); Setback's is enriched with
+the abstraction's keys."""
 
 from __future__ import annotations
 
@@ -6,10 +8,11 @@ import json
 import sys
 
 from cli.errors import UserError
+from games import registry
 
 MAX_SCORE = 10**9  # far beyond any real game; keeps the scores inside the key builder's int64
 
-HELP = """Replay one Setback deal and print JSON.
+HELP = """Replay one Setback deal (or, with --game euchre, one Euchre hand) and print JSON.
 
 FILE (or - for stdin) holds {"dealer": "S", "hands": {"W": [6 cards], "N": [...], "E": [...],
 "S": [...]}, "moves": ["3", "P", "P", "P", "AS", ...]}. Cards are rank+suit (AS, TH, 10H,
@@ -22,7 +25,19 @@ null, and, once the deal is over, "points": {"high", "low", "jack", "game"} and 
 "actions" its abstract actions in canonical order with the card or bid each plays
 ([{"action": "Tx", "move": "7S"}, ...]). With "score": {"EW": a, "NS": b} in the input,
 every bid also gets its score-aware "bootstrap_key". Bad input (a bad or
-duplicate card, a wrong hand size, an illegal move) exits with status 2 and one line on stderr."""
+duplicate card, a wrong hand size, an illegal move) exits with status 2 and one line on stderr.
+
+--game euchre: FILE holds {"dealer": "N", "hands": {"W": [5 cards], "N": [...], "E": [...],
+"S": [...]}, "upcard": "JD", "moves": ["P", "D", "9C", "partner", "AS", ...]}: cards 9 T J Q K A
+of C D H S; P passes; a suit letter orders up (first round: only the upcard's suit) or names
+trump (second round: another suit); after an order-up the dealer discards a card; the maker
+answers alone or partner; then the cards. The rules and the order of decisions are OpenSpiel
+2.0.2's euchre with its defaults (stick the dealer: the dealer may not pass last; add
+"stick_the_dealer": false to switch it off; no lone defender). Output: "decisions" (seat,
+phase: order, name, discard, alone, lead or follow; legal, in canonical order: cards by suit
+then rank, P, C D H S, alone, partner; move), "tricks", "next", and once the hand is over
+"contract" {"trump", "maker", "alone"}, "tricks_won" and "points": {"NS": a, "EW": b} (the
+side that scores gets 1, 2 or 4, the other 0)."""
 
 
 def register(subparsers) -> None:
@@ -32,6 +47,8 @@ def register(subparsers) -> None:
         description=HELP, formatter_class=_raw(),
     )
     parser.add_argument("file", metavar="FILE", help="JSON file with the deal, or - for stdin")
+    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+                        help="the game of the deal (default: %(default)s)")
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
@@ -96,10 +113,16 @@ def abstraction_describer(spec):
 
 
 def run(args) -> int:
-    """Replay the deal in `args.file` and print the result as JSON."""
-    from games.setback.replay import replay
-
+    """Replay the deal in `args.file` with the game's replay and print the result as JSON."""
+    game = registry.get(getattr(args, "game", registry.DEFAULT_GAME))
+    replay = game.load("replay")
     spec = load_json(args.file)
-    result = replay(spec, describe=abstraction_describer(spec))
+    try:
+        if game.name == "setback":  # the abstraction's keys exist for Setback only so far
+            result = replay(spec, describe=abstraction_describer(spec))
+        else:
+            result = replay(spec)
+    except game.load("error") as exc:
+        raise UserError(str(exc)) from None
     print(json.dumps(result, indent=args.indent))
     return 0

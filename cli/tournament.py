@@ -9,6 +9,8 @@ from cli.errors import UserError
 
 def register(subparsers) -> None:
     """Add the `tournament` subcommand."""
+    from play.player_spec import SPEC_HELP
+
     parser = subparsers.add_parser(
         "tournament", help="play complete games between two players and measure the win rate",
         description="Play complete games to 11 (South deals first, the deal passes clockwise) "
@@ -17,9 +19,10 @@ def register(subparsers) -> None:
         "so each player holds the other's cards once and card luck cancels. Prints A's win "
         "rate with a 95% confidence interval (Wilson; by duplicate pair with --duplicate), "
         "points per deal, bids made and set, and writes a PNG summary (needs the `plot` "
-        "extra). Deterministic for a seed, whatever --workers. PLAYER is random, heuristic, "
-        "db:PATH (a database from `setback-cfr db load`) or strategy:PATH[,PATH...] "
-        "(exported strategy files read into memory).")
+        "extra). Deterministic for a seed, whatever --workers. PLAYER is "
+        f"{SPEC_HELP}; db:PATH is a database from `setback-cfr db load`, strategy: reads "
+        "exported strategy files into memory, and PLAYER,bid=SPEC bids (the auction only) "
+        "like SPEC and plays the cards, the pitch included, like PLAYER.")
     parser.add_argument("--ew", required=True, metavar="PLAYER", help="player A, East-West")
     parser.add_argument("--ns", required=True, metavar="PLAYER", help="player B, North-South")
     parser.add_argument("--games", type=int, default=1000, metavar="N",

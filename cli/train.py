@@ -7,7 +7,9 @@ import functools
 import json
 import sys
 
-from cli.arguments import add_sampling_options, non_negative_int, positive_float, positive_int
+from abstraction.setback import layouts  # plain data: nothing compiled for --help
+from cli.arguments import add_sampling_options, duration, non_negative_int, positive_float
+from cli.arguments import positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
 
@@ -20,8 +22,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "train", help="train a Setback strategy (baseline, bootstrap) or show a run's status",
         description="Run the training stages. A run lives in its own directory (--run DIR): "
-        "run.json (settings), checkpoint.ckpt and log.csv. Running the same command again "
-        "resumes the run from its checkpoint.")
+        "run.json (settings), checkpoint.ckpt, log.csv and, with --eval-every, eval.csv. Running "
+        "the same command again resumes the run from its checkpoint.")
     stages = parser.add_subparsers(dest="stage", metavar="STAGE")
     stages.required = True
 
@@ -56,8 +58,11 @@ def register(subparsers) -> None:
     boot.set_defaults(func=run_bootstrap)
 
     status = stages.add_parser("status", help="print a run's settings and figures",
-                               description="Print a run's stage, settings and latest "
-                               "figures; optionally plot payoff and info sets as a PNG.")
+                               description="Print a run's stage, settings, latest figures "
+                               "and evaluations (eval.csv); optionally plot them as a PNG: the "
+                               "win rate with its 95% band against training CPU minutes when "
+                               "the run was evaluated (--eval-every), else the running payoff, "
+                               "over the info sets.")
     status.add_argument("--run", required=True, metavar="DIR", help="the run directory")
     status.add_argument("--plot", metavar="FILE.png", help="write a PNG of the run's progress")
     status.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -69,7 +74,30 @@ def _common(parser, default_algorithm: str) -> None:
                         help="run directory (created if new, resumed if it has a checkpoint)")
     parser.add_argument("--iterations", type=non_negative_int, default=None, metavar="N",
                         help="train until the run has N iterations in total (default: the "
-                        "run's total plus 1000)")
+                        "run's total plus 1000, unless --for is given)")
+    parser.add_argument("--for", dest="for_seconds", type=duration, default=None,
+                        metavar="DURATION",
+                        help="train until the run's training CPU time in total reaches "
+                        "DURATION (20s, 90m, 2h): the CPU of the training batches, every "
+                        "worker thread's (with --ray: the batches' wall time), without "
+                        "start-up, checkpoints or evaluation. Like --iterations it is the "
+                        "run's total, so the same command finishes an interrupted run; it "
+                        "stops at the first batch boundary past it. With --iterations, "
+                        "whichever comes first")
+    parser.add_argument("--eval-every", type=positive_float, default=None, metavar="MINUTES",
+                        help="every MINUTES of training CPU time, at a batch boundary, play "
+                        "the current average strategy straight from memory (a bootstrap run "
+                        "with its baseline, as `db load` combines them) in duplicate games "
+                        "and append a row to DIR/eval.csv: deals, training CPU seconds, win "
+                        "rate with its 95%% interval, games, the evaluation's own CPU seconds "
+                        "(never counted as training) and the opponent. The table is the same "
+                        "with or without it; a resumed run keeps the same grid")
+    parser.add_argument("--eval-games", type=positive_int, default=None, metavar="N",
+                        help="duplicate pairs per evaluation (2N games, default 200), on the "
+                        "same deals every time (drawn from the run's seed)")
+    parser.add_argument("--eval-against", default=None, metavar="SPEC",
+                        help="the opponent of the evaluations (default heuristic): a player "
+                        "as `tournament` takes it (random, heuristic, db:PATH, ...)")
     parser.add_argument("--checkpoint-every", type=positive_float, default=600.0,
                         metavar="SECONDS",
                         help="write a checkpoint at least this often (default 600); a crash "
@@ -107,6 +135,12 @@ def _common(parser, default_algorithm: str) -> None:
                         "sampling Monte Carlo CFR, one team updated per deal (alternating), "
                         "the other team's moves sampled. Must match when resuming")
     add_sampling_options(parser, "deal", "team")
+    parser.add_argument("--abstraction", choices=layouts.names(), default=None,
+                        help=f"(default {layouts.DEFAULT}) the info-set key layout "
+                        "(abstraction/setback/layouts.py): "
+                        + "; ".join(f"{e.name}: {e.summary}" for e in layouts.LAYOUTS.values())
+                        + ". Recorded with the run (must match when resuming), its exports "
+                        "and databases; a bootstrap run takes its baseline's")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -123,6 +157,7 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     for name in ("seed", "batch", "algorithm"):
         value = getattr(args, name)
         chosen[name] = value if value is not None else recorded.get(name, defaults[name])
+    chosen["abstraction"] = args.abstraction or _recorded_layout(recorded)
     if args.ray is None and (args.workers or 1) > chosen["batch"]:
         raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
                         "every worker needs at least one deal per batch (raise --batch)")
@@ -143,6 +178,15 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     return chosen
 
 
+def _recorded_layout(settings: dict) -> str:
+    """The key layout's name a run recorded (a new run, or one older than the choice:
+    `reference`)."""
+    try:
+        return layouts.of_header(settings).name
+    except layouts.LayoutError as exc:
+        raise UserError(str(exc)) from None
+
+
 def _train(args, stage, run_dir, stage_factory) -> int:
     """Train `stage` (`stage_factory()` rebuilds it in a Ray worker) to --iterations."""
     from train.runner import Trainer
@@ -158,17 +202,25 @@ def _train(args, stage, run_dir, stage_factory) -> int:
             print("note: es-mccfr deals take milliseconds, and on one machine the driver's "
                   "merge makes Ray slower than threads; --workers N trains faster here "
                   "(README: Training on a Ray cluster)", file=sys.stderr)
+    evaluation = _evaluation(args, stage, run_dir)  # a bad option fails before training
     trainer = Trainer(run_dir, stage, workers=workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
                       show_progress=not args.no_progress, executor=executor)
-    target = args.iterations if args.iterations is not None \
-        else trainer.progress.iteration + 1000
-    summary = trainer.run(target)
+    target = args.iterations
+    if target is None and args.for_seconds is None:
+        target = trainer.progress.iteration + 1000
+    summary = trainer.run(target, cpu_budget=args.for_seconds,
+                          evaluation=evaluation)
     rate = summary["iteration"] and summary["seconds"] and summary["iteration"] / summary["seconds"]
     print(f"{stage.name} run {run_dir.path}: {summary['iteration']:,} iterations, "
           f"payoff {summary['payoff']:.5f}, {summary['infosets']:,} info sets, "
           f"table {summary['memory_bytes'] / 2**20:.1f} MiB"
           + (f", {rate:.2f} deals/s overall" if rate else ""))
+    print(f"training CPU {summary['cpu_seconds'] / 60:.2f} min in total"
+          + (f" (budget {args.for_seconds / 60:.2f} min)" if args.for_seconds else "")
+          + (f"; {len(summary['eval_rows'])} evaluations, "
+             f"{summary['eval_cpu_seconds']:.1f} CPU-s apart from it"
+             if summary["eval_rows"] else ""))
     if summary.get("ray_workers"):
         print(f"Ray: {summary['ray_workers']} workers, "
               f"{summary['ray_bytes_per_deal'] / 2**10:.0f} KiB sent per deal after the table "
@@ -179,6 +231,24 @@ def _train(args, stage, run_dir, stage_factory) -> int:
               "again to resume.")
         return 130
     return 0
+
+
+def _evaluation(args, stage, run_dir):
+    """The `train.evaluation.Evaluation` that --eval-every asks for, or None."""
+    if args.eval_every is None:
+        for name in ("eval_games", "eval_against"):
+            if getattr(args, name) is not None:
+                raise UserError(f"--{name.replace('_', '-')} needs --eval-every MINUTES")
+        return None
+    from tqdm import tqdm
+
+    from train.evaluation import (DEFAULT_OPPONENT, DEFAULT_PAIRS, EvalOptions, Evaluation,
+                                  format_eval_row)
+
+    options = EvalOptions(60.0 * args.eval_every, args.eval_games or DEFAULT_PAIRS,
+                          args.eval_against or DEFAULT_OPPONENT)
+    return Evaluation(run_dir.path, stage, options, show_progress=not args.no_progress,
+                      report=lambda row: tqdm.write(format_eval_row(row)))
 
 
 def run_baseline(args) -> int:
@@ -202,7 +272,8 @@ def run_baseline(args) -> int:
             raise UserError("--updates reference is the reference's cfr walk: only with "
                             "--algorithm cfr")
         factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"], updates,
-                                    chosen["algorithm"], chosen["sampling"])
+                                    chosen["algorithm"], chosen["sampling"],
+                                    chosen["abstraction"])
         return _train(args, factory(), run_dir, factory)
 
 
@@ -217,7 +288,12 @@ def run_bootstrap(args) -> int:
     with run_dir.writer_lock():
         if _settings(args, DEFAULTS, run_dir) != chosen:  # another writer just created it
             raise UserError(f"{run_dir.path} changed while starting; run the command again")
-        factory = functools.partial(stage_from_policy, load_policy(args.baseline),
+        policy = load_policy(args.baseline)
+        if args.abstraction not in (None, policy.abstraction):
+            raise UserError(f"--abstraction {args.abstraction}: the baseline {args.baseline} "
+                            f"was trained with the {policy.abstraction} layout, whose keys its "
+                            "playouts ask (leave --abstraction out)")
+        factory = functools.partial(stage_from_policy, policy,
                                     chosen["seed"], chosen["batch"], chosen["algorithm"],
                                     chosen["sampling"])
         return _train(args, factory(), run_dir, factory)

@@ -5,7 +5,9 @@
 (SQLite shared locks; the loader replaces a database by renaming a new file over it, so open
 readers keep the old one). Before use the file is checked, and each problem is one
 `DatabaseError` line: missing; not SQLite or not ours (foreign); shorter than its header says
-(truncated); a newer schema version; unreadable pages (corrupt).
+(truncated); a newer schema version; unreadable pages (corrupt); a key layout (abstraction
+name and version, `abstraction/setback/layouts.py`) this program does not know. `layout` is the
+database's layout: its keys are that layout's strings.
 
 Lookups bind the key as a parameter (never formatted into SQL) and go through the DBAPI cursor
 of the SQLAlchemy connection with one precompiled statement: a lookup is one B-tree descent,
@@ -21,7 +23,7 @@ import sqlite3
 
 import numpy as np
 
-from abstraction.setback.version import ABSTRACTION_VERSION
+from abstraction.setback import layouts
 from db.errors import DatabaseError
 from db.schema import FORMAT_NAME, SCHEMA_VERSION, metadata_table, stages_table, strategy_table
 
@@ -140,10 +142,10 @@ class StrategyDatabase:
         if not isinstance(version, int) or version > SCHEMA_VERSION:
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this "
                                 f"program reads ({SCHEMA_VERSION}); upgrade setback-cfr")
-        if metadata.get("abstraction_version") != ABSTRACTION_VERSION:
-            raise DatabaseError(f"{self.path}: built for abstraction version "
-                                f"{metadata.get('abstraction_version')!r}, but this program's "
-                                f"keys are version {ABSTRACTION_VERSION}")
+        try:  # a layout (and version) this program knows: its keys are the ones asked
+            self.layout = layouts.of_header(metadata)
+        except layouts.LayoutError as exc:
+            raise DatabaseError(f"{self.path}: built for {exc}") from None
         try:
             rows = self._conn.execute(select(stages_table).order_by(stages_table.c.id))
             stages = [dict(row._mapping) for row in rows]

@@ -6,7 +6,8 @@ its score-aware auction keys. Other kinds of key found in a file are skipped and
 two auction layouts never collide (bootstrap keys contain `/`), so both are stored; "bootstrap
 keys win" is the player's rule: it asks for the bootstrap key first when any are loaded and the
 game score is known (`player.py`). At most one file per stage; every file must be for the same
-game and abstraction version.
+game and key layout (abstraction name and version, `abstraction/setback/layouts.py`), which the
+database's metadata records.
 
 How it is fast (hundreds of thousands of keys per second on one core): the database is built
 in a temporary file (`cfr.atomic_file.atomic_path`, renamed on success, removed on failure or
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from abstraction.setback.version import ABSTRACTION_VERSION
+from abstraction.setback import layouts
 from cfr.atomic_file import atomic_path, remove_stale_temporaries
 from cfr.errors import WriteFailedError
 from cfr.file_lock import WriterLock
@@ -121,7 +122,6 @@ def _open_readers(paths: list[str]) -> list[StrategyReader]:
         for path in paths:
             readers.append(StrategyReader(path))
         seen: dict[str, str] = {}
-        first = readers[0].header
         for reader in readers:
             head = reader.header
             if head["game"] != GAME:
@@ -134,19 +134,31 @@ def _open_readers(paths: list[str]) -> list[StrategyReader]:
                 raise DatabaseError(f"{reader.path}: a second {head['stage']} strategy (the "
                                     f"first is {seen[head['stage']]}); load one per stage")
             seen[head["stage"]] = reader.path
-            if head["abstraction_version"] != ABSTRACTION_VERSION:
-                raise DatabaseError(f"{reader.path}: trained under abstraction version "
-                                    f"{head['abstraction_version']!r}, but this program's keys "
-                                    f"are version {ABSTRACTION_VERSION}")
-            for name in ("abstraction", "abstraction_version"):
-                if head[name] != first[name]:
-                    raise DatabaseError(f"{reader.path}: {name} {head[name]!r} differs from "
-                                        f"{readers[0].path}'s {first[name]!r}")
+            _same_layout(reader, readers[0])
     except BaseException:
         for reader in readers:
             reader.close()
         raise
     return sorted(readers, key=lambda r: STAGE_ORDER.index(r.header["stage"]))
+
+
+def _same_layout(reader: StrategyReader, first: StrategyReader) -> None:
+    """Refuse (one line) a file of a key layout this program does not know, or of another
+    layout than the first file's: keys of two layouts never mix in one database."""
+    head = reader.header
+
+    def differs(name):
+        if head[name] != first.header[name]:
+            raise DatabaseError(f"{reader.path}: {name} {head[name]!r} differs from "
+                                f"{first.path}'s {first.header[name]!r}: keys of two layouts "
+                                "never mix in one database")
+
+    differs("abstraction")
+    try:
+        layouts.of_header(head)
+    except layouts.LayoutError as exc:
+        raise DatabaseError(f"{reader.path}: trained under {exc}") from None
+    differs("abstraction_version")
 
 
 def _insert_chunk(cursor, chunk: StrategyChunk) -> None:

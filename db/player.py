@@ -8,9 +8,9 @@ One decision (abstraction.md for the keys and actions):
    from its team, and looked up first; its actions are all the legal bids. If that key is
    absent (or bootstrap keys are not in use), the baseline auction key is used.
 3. Otherwise the baseline key (auction, establish-trump or playout) is built by the
-   abstraction's kernel `abstract_decision`, which also gives the abstract actions as concrete
-   moves in canonical order, turned into the spec's string by the abstraction's codec, and
-   looked up.
+   kernel `abstract_decision` of the database's key layout (`abstraction/setback/layouts.py`,
+   recorded in its metadata), which also gives the abstract actions as concrete moves in
+   canonical order, turned into the key's string by that layout's codec, and looked up.
 4. Found: the action is the stored best (default) or is sampled from the stored vector with the
    player's seeded generator; it maps to the concrete move at the same index.
    Missing: the reference's rule, bid Three if legal, else Pass; in the playout the first
@@ -24,9 +24,9 @@ from collections import Counter
 
 import numpy as np
 
+from abstraction.setback import layouts
 from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
-from abstraction.setback.codec import key_text
-from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH, abstract_decision
+from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH
 from abstraction.setback.describe import decision_tokens
 from db.database import StrategyDatabase
 from db.errors import DatabaseError
@@ -46,14 +46,27 @@ class DatabasePlayer:
     such as the in-memory strategy file of `play.strategy_player`. `sample`: choose by sampling the stored
     probabilities with a generator seeded by `seed`, instead of the best action.
     `use_bootstrap`: look up bootstrap keys for bids (default: iff the database holds some).
+    Keys are built with the database's key layout (its `layout`, else the one its metadata
+    records); `abstraction`: the layout the caller means to ask with (a name of
+    `layouts.py`), refused in one line when the database holds another's keys.
     """
 
     def __init__(self, database, sample: bool = False, seed: int = 0,
-                 use_bootstrap: bool | None = None, name: str | None = None):
+                 use_bootstrap: bool | None = None, name: str | None = None,
+                 abstraction: str | None = None):
         self.db = database if hasattr(database, "lookup") else StrategyDatabase(database)
         if self.db.metadata.get("game") != "setback":
             raise DatabaseError(f"{self.db.path}: a strategy database for game "
                                 f"{self.db.metadata.get('game')!r}, not 'setback'")
+        try:
+            self.layout = getattr(self.db, "layout", None) or layouts.of_header(self.db.metadata)
+            if abstraction is not None:
+                layouts.same(layouts.layout(abstraction), self.layout, self.db.path)
+        except layouts.LayoutError as exc:
+            raise DatabaseError(str(exc)) from None
+        module = layouts.load(self.layout.name)
+        self._abstract_decision = module.abstract_decision
+        self._key_text = module.key_text
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self.use_bootstrap = self.db.has_bootstrap if use_bootstrap is None else use_bootstrap
@@ -106,11 +119,11 @@ class DatabasePlayer:
             if n >= 2:
                 if trace is not None:
                     _trace_actions(trace, SIT_BID, int(bids), moves, n)
-                move = self._play_key(key_text(int(bootstrap_key(state, us, them))),
+                move = self._play_key(self._key_text(int(bootstrap_key(state, us, them))),
                                       "bootstrap", moves, n, trace)
                 if move is not None:
                     return move
-        n, situation, tokens, key = abstract_decision(state, moves)
+        n, situation, tokens, key = self._abstract_decision(state, moves)
         if n < 2:
             self.counts["forced"] += 1
             if trace is not None:
@@ -120,7 +133,7 @@ class DatabasePlayer:
         kind = KIND_OF_SITUATION.get(int(situation), "playout")
         if trace is not None:
             _trace_actions(trace, int(situation), int(tokens), moves, n)
-        move = self._play_key(key_text(int(key)), kind, moves, n, trace)
+        move = self._play_key(self._key_text(int(key)), kind, moves, n, trace)
         if move is not None:
             return move
         self.counts["fallback"] += 1

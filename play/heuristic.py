@@ -24,7 +24,9 @@ Bidding
    47% against these.)
 
 Play
-4. Pitching (the bidder's first lead): lead the best suit of rule 1, its top card.
+4. Pitching (the bidder's first lead): lead the best suit of rule 1, its top card (when every
+   suit is worth nothing, which this player never bids on but another bidder may, the lowest
+   suit it holds).
 5. Leading later: pull trump while it holds the top outstanding trump (protects its Jack and
    Low, and strips the opponents); else lead an off-suit Ace; else, when its team owns the
    bid, higher trumps may be out, and it holds two trumps besides the Jack, lead the lowest
@@ -158,6 +160,8 @@ class HeuristicPlayer:
         trump = int(state[S.TRUMP])
         if trump < 0:  # rule 4: the pitch
             suit, _ = best_suit(hand)
+            if not any(suit_of(c) == suit for c in hand):  # every suit worth 0: pick a held one
+                suit = min(suit_of(c) for c in hand)
             return max((c for c in hand if suit_of(c) == suit), key=rank_of)
         played = int(state[S.PLAYED])
         mine = int(state[S.HAND + seat])

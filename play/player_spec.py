@@ -1,6 +1,7 @@
 """Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, the
 PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`), the SDS
-bidder `sds[:W][,play=SPEC]` (`play/sds.py`), and any of them with another player's bidding,
+bidder `sds[:W][,play=SPEC]` (`play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
+(`play/ismcts_player.py`), and any of them with another player's bidding,
 `PLAYER,bid=BIDDER` (`play/composite.py`).
 
 `strategy:` takes one strategy file or several separated by commas (a baseline export and a
@@ -22,7 +23,8 @@ import os
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
              "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
-             "sds[:W][,play=SPEC] (the SDS bidder), each optionally followed by ,bid=SPEC "
+             "sds[:W][,play=SPEC] (the SDS bidder), ismcts[:SIMS] (OpenSpiel's ISMCTS "
+             "bot), each optionally followed by ,bid=SPEC "
              "(bid like SPEC, play the cards as the first; bid= comes last)")
 BID_OPTION = ",bid="
 
@@ -73,11 +75,11 @@ def _make_sds(text: str, seed: int):
     """The SDS bidder of `text`, from `play.sds` (written separately; may be absent)."""
     try:
         from play.sds import make_sds_player
-    except ModuleNotFoundError as exc:
-        if exc.name == "play.sds":
-            raise PlayerSpecError(f"{text!r}: sds bidder not available in this version "
-                                  "(play/sds.py is missing)") from None
-        raise
+    except ImportError as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name != "play.sds":
+            raise  # a dependency of play.sds is missing: a bug to see, not a bad spec
+        raise PlayerSpecError(f"{text!r}: sds bidder not available in this version "
+                              "(play/sds.py is missing or has no make_sds_player)") from None
     return make_sds_player(text, seed)
 
 
@@ -91,6 +93,10 @@ def _make_single(text: str, seed: int):
         from play.pimc import make_pimc_player
 
         return make_pimc_player(text, seed)
+    if text.lower() == "ismcts" or text.lower().startswith("ismcts:"):
+        from play.ismcts_player import make_ismcts_player
+
+        return make_ismcts_player(text, seed)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:

@@ -4,7 +4,9 @@ The choice logic is `db.player.DatabasePlayer`'s, unchanged: this module only su
 in-memory store with the database's reading face (`lookup(key) -> (probs, best)`), built from
 `cfr.strategy_file.read_strategy`. The best action is the first most probable one, as
 `setback-cfr db load` stores it. Several files (a baseline and a bootstrap export) merge into
-one store, as `db load` merges them into one database.
+one store, as `db load` merges them into one database: files of two key layouts
+(`abstraction/setback/layouts.py`) are refused, and the player builds the keys of the files'
+layout.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ class StrategyStore:
     """Keys of one or more strategy files in a dict: key -> (float32 probabilities, best)."""
 
     def __init__(self, paths: list[str]):
-        from abstraction.setback.version import ABSTRACTION_VERSION
+        from abstraction.setback import layouts
         from cfr.strategy_file import read_strategy
 
         if not paths:
@@ -29,6 +31,7 @@ class StrategyStore:
         self.path = ",".join(paths)
         self.table: dict[str, tuple[np.ndarray, int]] = {}
         self.has_bootstrap = False
+        self.layout = None  # the files' key layout (`layouts.Layout`)
         stages = []
         for path in paths:
             if not os.path.isfile(path):
@@ -37,15 +40,21 @@ class StrategyStore:
             if header.get("game") != "setback":
                 raise DatabaseError(f"{path}: a strategy for game {header.get('game')!r}, "
                                     "not 'setback'")
-            if header.get("abstraction_version") != ABSTRACTION_VERSION:
-                raise DatabaseError(f"{path}: built for abstraction version "
-                                    f"{header.get('abstraction_version')!r}, but this "
-                                    f"program's keys are version {ABSTRACTION_VERSION}")
+            try:
+                layout = layouts.of_header(header)
+                if self.layout is not None:
+                    layouts.same(self.layout, layout, f"{path} merged with {paths[0]}")
+            except layouts.LayoutError as exc:
+                raise DatabaseError(f"{path}: built for {exc}" if self.layout is None
+                                    else str(exc)) from None
+            self.layout = layout
             stages.append(header.get("stage"))
             self.has_bootstrap |= header.get("stage") == "bootstrap"
             for key, probs in keys.items():
                 self.table[key] = (probs, int(np.argmax(probs)))  # argmax: first on ties
-        self.metadata = {"game": "setback", "stages": stages, "n_keys": len(self.table)}
+        self.metadata = {"game": "setback", "stages": stages, "n_keys": len(self.table),
+                         "abstraction": self.layout.abstraction,
+                         "abstraction_version": self.layout.version}
         self.n_keys = len(self.table)
 
     def lookup(self, key: str):
@@ -57,9 +66,11 @@ class StrategyStore:
 
 
 def StrategyFilePlayer(paths, sample: bool = False, seed: int = 0,
-                       name: str | None = None) -> DatabasePlayer:
-    """A `DatabasePlayer` reading the strategy files `paths` (a path or a list) from memory."""
+                       name: str | None = None, abstraction: str | None = None) -> DatabasePlayer:
+    """A `DatabasePlayer` reading the strategy files `paths` (a path or a list) from memory,
+    with the keys of their layout (`abstraction`: the layout the caller expects, refused in one
+    line when the files are of another)."""
     paths = [paths] if isinstance(paths, str) else list(paths)
     store = StrategyStore(paths)
     label = name or "strategy:" + ",".join(os.path.basename(p) for p in paths)
-    return DatabasePlayer(store, sample=sample, seed=seed, name=label)
+    return DatabasePlayer(store, sample=sample, seed=seed, name=label, abstraction=abstraction)

@@ -2,6 +2,7 @@
 deals played to the last card with scores drawn at random; player names parse with clear
 errors; the strategy-file player chooses what the database player chooses."""
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -83,6 +84,28 @@ def test_heuristic_values_and_pitch():
     assert suit == 3 and value >= 2.8
     assert suit_value(hand, 2) == 0.0  # no hearts: no trump to pitch
     assert cards_of((1 << 5) | (1 << 40)) == [5, 40]
+
+
+def test_heuristic_pitches_a_worthless_hand_it_did_not_bid():
+    # Another bidder (a composite's, say) won the auction with a hand whose every suit is
+    # worth nothing to the heuristic, and which holds no card of the lowest suit: the pitch is
+    # still a card of the hand (it was max() of an empty sequence).
+    from games.setback.rules import BID_MOVE
+
+    worthless = [13 * suit + rank for suit in (1, 2, 3) for rank in (3, 4)]  # 5s and 6s
+    rest = [c for c in range(52) if c not in worthless]
+    hands = [sum(1 << c for c in cards)
+             for cards in (rest[0:6], worthless, rest[6:12], rest[12:18])]
+    state = S.new_state()
+    S.reset_deal(state, np.array(hands, dtype=np.int64))
+    history = []
+    for move in (BID_MOVE + 2, BID_MOVE, BID_MOVE, BID_MOVE):  # seat 1 bids Two, all pass
+        apply_move(state, move)
+        history.append(move)
+    assert int(state[S.TO_ACT]) == 1 and int(state[S.TRUMP]) < 0
+    assert best_suit(worthless) == (0, 0.0)  # the lowest suit, which it does not hold
+    pitch = HeuristicPlayer().choose(SeatView.of(state, 0, (0, 0), history))
+    assert pitch == 13 * 1 + 4  # the lowest suit it holds, its top card
 
 
 def test_strategy_file_player_matches_database_player(trained):

@@ -53,7 +53,7 @@ def test_baseline_end_to_end(base_run, tmp_path, capsys):
     assert figures["infosets"] > 1000 and figures["settings"]["seed"] == SEED
     with open(base_run / "log.csv") as handle:
         header, *rows = handle.read().splitlines()
-    assert header == "iteration,payoff,infosets,seconds,rss_bytes,target"
+    assert header == "iteration,payoff,infosets,seconds,rss_bytes,target,cpu_seconds,cpu_budget"
     assert rows[-1].startswith("2,")
     out_file = tmp_path / "base.strategy"
     status, out, err = cli(capsys, "export", "--run", str(base_run), "--out", str(out_file))

@@ -8,7 +8,7 @@ walks. The reported payoff is the running mean root value of the non-dealer team
 
 from __future__ import annotations
 
-from abstraction.setback.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
+from abstraction.setback import layouts
 from train.runner import Stage
 
 STAGE = "baseline"
@@ -30,7 +30,8 @@ def new_run_sampling():
 
 
 def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
-                     algorithm: str = "cfr", sampling=None, **more) -> dict:
+                     algorithm: str = "cfr", sampling=None, abstraction: str = layouts.DEFAULT,
+                     **more) -> dict:
     """The settings every Setback stage records (and a resume must match): seed, batch, the
     algorithm as run, and the abstraction; `more` adds the stage's own.
 
@@ -38,7 +39,8 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
     frozen for the batch) or "reference" (the reference's walk, `cfr.threaded_pass`: the
     table updated in place during the deal, one worker). `algorithm`: one of
     `train.runner.ALGORITHMS`; `sampling` (es-mccfr only): its `SamplingOptions`, recorded
-    with the run (default: `new_run_sampling()`)."""
+    with the run (default: `new_run_sampling()`). `abstraction`: the key layout's name
+    (`abstraction/setback/layouts.py`), recorded as its abstraction name and version."""
     from train.runner import ALGORITHMS, ES_MCCFR
 
     if updates not in UPDATES:
@@ -49,6 +51,7 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
         raise ValueError("--updates reference is the reference's cfr walk: only with cfr")
     if sampling is not None and algorithm != ES_MCCFR:
         raise ValueError("sampling options only apply to es-mccfr")
+    layout = layouts.layout(abstraction)
     extra = {}
     if algorithm == ES_MCCFR:
         extra = (sampling or new_run_sampling()).settings()
@@ -59,17 +62,32 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
         "algorithm": algorithm,
         **extra,
         "updates": updates,
-        "abstraction": ABSTRACTION_NAME,
-        "abstraction_version": ABSTRACTION_VERSION,
+        "abstraction": layout.abstraction,
+        "abstraction_version": layout.version,
         **more,
     }
 
 
-def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",
-                   algorithm: str = DEFAULTS["algorithm"], sampling=None) -> Stage:
-    """The baseline `Stage` for a seed, batch size, update rule and algorithm (the settings
-    that fix its results)."""
+def layout_game(abstraction: str = layouts.DEFAULT):
+    """The abstract Setback game (`train.setback_game.GAME`) keyed by the layout
+    `abstraction`: the same game but for its `decision`, named after the layout (the
+    reference's keeps the name `setback-baseline`), so a checkpoint of one layout is never
+    resumed under another."""
+    from dataclasses import replace
+
     from train.setback_game import GAME
 
-    return Stage(STAGE, GAME, setback_settings(seed, batch, updates, algorithm, sampling),
+    if abstraction == layouts.DEFAULT:
+        return GAME
+    module = layouts.load(abstraction)
+    return replace(GAME, name=f"{GAME.name}-{abstraction}", decision=module.decision)
+
+
+def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",
+                   algorithm: str = DEFAULTS["algorithm"], sampling=None,
+                   abstraction: str = layouts.DEFAULT) -> Stage:
+    """The baseline `Stage` for a seed, batch size, update rule, algorithm and key layout (the
+    settings that fix its results)."""
+    return Stage(STAGE, layout_game(abstraction),
+                 setback_settings(seed, batch, updates, algorithm, sampling, abstraction),
                  payoff_sign=-1.0)

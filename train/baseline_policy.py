@@ -2,6 +2,8 @@
 
 From a baseline run (its checkpoint: the best action is the argmax of the strategy sums, the
 first on ties) or from an exported baseline strategy file (argmax of the probabilities).
+The policy carries the key layout it was trained with (`abstraction/setback/layouts.py`): its
+keys are that layout's, so the playouts built on it must ask that layout's keys.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class BaselinePolicy:
     best: np.ndarray  # uint8
     source: str
     iterations: int
+    abstraction: str = "reference"  # the layout's name (`layouts.py`)
 
 
 @njit(cache=True)
@@ -41,11 +44,16 @@ def _best_actions(meta, offsets, strategy, slots, best):
 
 def policy_from_run(path: str) -> BaselinePolicy:
     """The best actions of a baseline run's latest checkpoint."""
+    from abstraction.setback import layouts
     from cfr import checkpoint
     from train.run_directory import RunDirectory
 
     run = RunDirectory(path)
     recorded = run.read_settings()
+    try:
+        layout = layouts.of_header(recorded["settings"])
+    except layouts.LayoutError as exc:
+        raise RunError(f"{path}: {exc}") from None
     if recorded["stage"] != "baseline":
         raise RunError(f"{path} is a {recorded['stage']} run, not a baseline")
     if not run.has_checkpoint():
@@ -58,18 +66,27 @@ def policy_from_run(path: str) -> BaselinePolicy:
     slots, keys = slots[order], keys[order]
     best = np.zeros(slots.size, dtype=np.uint8)
     _best_actions(table.meta, table.offsets, table.strategy, slots, best)
-    return BaselinePolicy(np.ascontiguousarray(keys), best, os.path.abspath(path), ckpt.iteration)
+    return BaselinePolicy(np.ascontiguousarray(keys), best, os.path.abspath(path), ckpt.iteration,
+                          layout.name)
 
 
 def policy_from_strategy(path: str) -> BaselinePolicy:
-    """The best actions of an exported baseline strategy file (baseline keys only)."""
-    from abstraction.setback.codec import KeyFormatError, text_key
+    """The best actions of an exported baseline strategy file (baseline keys only), parsed
+    with the codec of the layout its header records."""
+    from abstraction.setback import layouts
+    from abstraction.setback.codec import KeyFormatError
     from cfr.strategy_file import StrategyReader
 
     reader = StrategyReader(path)
     if reader.header.get("stage") != "baseline":
         reader.close()
         raise RunError(f"{path} is a {reader.header.get('stage')} strategy, not a baseline")
+    try:
+        layout = layouts.of_header(reader.header)
+    except layouts.LayoutError as exc:
+        reader.close()
+        raise RunError(f"{path}: {exc}") from None
+    text_key = layouts.load(layout.name).text_key
     keys, best = [], []
     for chunk in reader.chunks():
         for text, probs in chunk.items():
@@ -81,7 +98,7 @@ def policy_from_strategy(path: str) -> BaselinePolicy:
     keys_arr = np.array(keys, dtype=np.uint64)
     order = np.argsort(keys_arr, kind="stable")
     return BaselinePolicy(keys_arr[order], np.array(best, dtype=np.uint8)[order],
-                          os.path.abspath(path), int(reader.header["iterations"]))
+                          os.path.abspath(path), int(reader.header["iterations"]), layout.name)
 
 
 def load_policy(path: str) -> BaselinePolicy:

@@ -3,7 +3,8 @@
 For every info set, the average strategy is the strategy sums normalised (uniform where they
 are all zero); probabilities below the threshold (0.001 by default, as the reference does) are
 zeroed and the rest renormalised. Keys are written in ascending integer-key order, chunk by
-chunk, with their spec strings from the abstraction's codec: the same table always gives the
+chunk, with their strings from the codec of the run's key layout (`abstraction/setback/
+layouts.py`; the header records the layout's name and version): the same table always gives the
 same file, byte for byte (the header holds no timestamp).
 """
 
@@ -67,7 +68,7 @@ def _ranges(counts: np.ndarray) -> np.ndarray:
 
 def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD) -> dict:
     """Export the run at `run_path` to the strategy file `out`; return its header."""
-    from abstraction.setback.codec import key_text
+    from abstraction.setback import layouts
 
     if not 0.0 <= threshold < 1.0:
         raise RunError("--threshold must be in [0, 1)")
@@ -77,10 +78,15 @@ def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD) ->
         raise RunError(f"{run_path} has no checkpoint yet: train it first")
     ckpt = checkpoint.load(run.checkpoint_path)
     settings = recorded["settings"]
+    try:
+        layout = layouts.of_header(settings)
+    except layouts.LayoutError as exc:
+        raise RunError(f"{run_path}: {exc}") from None
+    key_text = layouts.load(layout.name).key_text
     header = {
         "game": "setback",
-        "abstraction": settings.get("abstraction"),
-        "abstraction_version": settings.get("abstraction_version"),
+        "abstraction": layout.abstraction,
+        "abstraction_version": layout.version,
         "stage": recorded["stage"],
         "iterations": ckpt.iteration,
         "seed": settings.get("seed"),

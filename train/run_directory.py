@@ -2,9 +2,13 @@
 
     DIR/run.json         the stage and every setting that determines the run's results
     DIR/checkpoint.ckpt  the latest checkpoint (replaced atomically)
-    DIR/log.csv          iteration,payoff,infosets,seconds,rss_bytes,target: one row per
-                         checkpoint (target: the --iterations the run was asked to reach;
-                         logs written before it existed have five columns and keep them)
+    DIR/log.csv          iteration,payoff,infosets,seconds,rss_bytes,target,cpu_seconds,
+                         cpu_budget: one row per checkpoint (seconds: the batches' wall
+                         time; cpu_seconds: the training CPU time, `train.runner`; target:
+                         the --iterations the run was asked to reach, cpu_budget: its --for
+                         in CPU seconds, each empty when not asked; a log written before a
+                         column existed keeps the columns it has)
+    DIR/eval.csv         the evaluations while training (`train.evaluation`), if asked
     DIR/writer.lock      while a process trains the run: its pid, under an advisory lock
 
 The checkpoint is written before its log row, so the log never runs ahead of the checkpoint.
@@ -27,8 +31,10 @@ from train.errors import RunError
 SETTINGS_FILE = "run.json"
 CHECKPOINT_FILE = "checkpoint.ckpt"
 LOG_FILE = "log.csv"
+EVAL_FILE = "eval.csv"  # train.evaluation's
 LOCK_FILE = "writer.lock"
-LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target")
+LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target",
+               "cpu_seconds", "cpu_budget")
 REQUIRED = LOG_COLUMNS[:5]  # a log from before the target column has only these
 RUN_FORMAT = "setback-cfr/run"
 RUN_VERSION = 1
@@ -69,7 +75,8 @@ class RunDirectory:
                            f"({exc.strerror})") from None
 
         def clear_leftovers():
-            for path in (self.settings_path, self.checkpoint_path):
+            for path in (self.settings_path, self.checkpoint_path,
+                         os.path.join(self.path, EVAL_FILE)):
                 remove_stale_temporaries(path)
 
         return WriterLock(os.path.join(self.path, LOCK_FILE), f"run directory {self.path}",

@@ -23,11 +23,23 @@ still the state at its start), the checkpoint is written and the loop returns; a
 signal exits at once without writing. A `kill -9` loses at most the work since the last
 checkpoint. Resuming from a checkpoint taken on the batch grid continues bit for bit as if
 never stopped.
+
+Training time: `seconds` is the batches' wall time and `cpu_seconds` their CPU time (the
+process's CPU from a batch's start to its merge and the loop's bookkeeping, every thread's;
+with Ray, whose workers are other processes, the batches' wall time). Both are recorded in the checkpoint and the log.
+Neither counts start-up (loading; numba's compiled pass and merge are loaded or compiled
+before the clock starts, `Trainer._warm`), checkpoint writes or evaluation, so they are the
+run's training time however it was interrupted, resumed or evaluated. A time
+budget (`run(..., cpu_budget=S)`, `--for`) is on `cpu_seconds`, for the run in total: the
+loop stops at the first batch boundary at or past it (on the batch grid, so a run resumed to
+a larger budget is bit for bit the one trained in one go). An evaluation
+(`train.evaluation`) is played between two batches when due; it only reads the table.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import threading
@@ -76,7 +88,8 @@ class Progress:
     table: InfoSetTable
     iteration: int = 0
     payoff_sum: float = 0.0
-    seconds: float = 0.0
+    seconds: float = 0.0  # wall time of the batches
+    cpu_seconds: float = 0.0  # training CPU time: the batches' CPU (module docstring)
 
     @property
     def payoff(self) -> float:
@@ -264,6 +277,10 @@ class Trainer:
         self.maps = [x.map for x in self.episode_workers]
         self._stop_signal: int | None = None
         self.target = self.progress.iteration  # the --iterations of the current `run`
+        self.cpu_budget: float | None = None  # the --for of the current `run` (CPU seconds)
+        # threads of this process: their CPU is the process's; Ray workers are elsewhere, so
+        # a Ray run counts its batches' wall time instead
+        self.cpu_is_local = isinstance(self.executor, ThreadBatches)
         self.keyed_visits = 0
         self.merge_seconds = 0.0  # wall time of the serial merges of this process
         self._threaded_scratch = None
@@ -289,8 +306,10 @@ class Trainer:
                                f"not {stage.game.name!r}")
             ckpt.table.max_bytes = memory_limit_bytes
             extra = ckpt.extra
+            seconds = float(extra.get("seconds", 0.0))
+            # a run from before the CPU count: its batches' wall time stands in for it
             return Progress(ckpt.table, ckpt.iteration, float(extra.get("payoff_sum", 0.0)),
-                            float(extra.get("seconds", 0.0)))
+                            seconds, float(extra.get("cpu_seconds", seconds)))
         run.write_settings(stage.name, stage.settings)
         dtype = np.dtype(stage.settings.get("dtype", "float32"))
         table = InfoSetTable(key_words=stage.game.key_words, dtype=dtype,
@@ -369,6 +388,37 @@ class Trainer:
         self.keyed_visits = sum(int(m.control[VISITS]) for m in self.maps)
         return [seg[4] for seg in ordered]
 
+    def _warm(self) -> None:
+        """Load the compiled pass and merge (numba's cache, or compile them) before the clock
+        starts, so that training time never holds start-up: an external-sampling episode
+        (milliseconds) merged into a throwaway table, or a CFR episode stopped after its first
+        few thousand nodes (`train.ray_backend.Replica.warm`). The run's table, counters and
+        episodes are untouched: every episode's draws come from its own word."""
+        if self.threaded or not self.cpu_is_local:
+            return  # the reference walk warms on its first deal; Ray workers warm themselves
+        worker = self.episode_workers[0]
+        scratch_table = InfoSetTable(key_words=self.stage.game.key_words,
+                                     dtype=self.progress.table.dtype)
+        # The log may still hold the last batch's entries (a trainer run again): their value
+        # offsets point into the run's table, and merged into the scratch table they would
+        # write past its arrays. Only the warm episode's own entries are merged.
+        worker.log.clear()
+        try:
+            if worker.sampling is None:
+                worker.map.control[STOP] = 1
+                try:
+                    worker.traverse(scratch_table, 1)
+                except EpisodeStopped:
+                    pass
+                finally:
+                    worker.map.control[STOP] = 0
+                merge(scratch_table, worker.log, (0, 0, 0))
+            else:
+                worker.traverse(scratch_table, 1)
+                merge(scratch_table, worker.log, (0, int(worker.log.counts[ENTRIES]), 0))
+        finally:
+            worker.log.clear()
+
     def end_batch(self, table: InfoSetTable, last: int) -> None:
         """`end_batch(stage, table, last)` for this trainer's stage."""
         end_batch(self.stage, table, last, self.variant)
@@ -386,14 +436,16 @@ class Trainer:
                         self.stage.settings.get("algorithm", "cfr"),
                         self.stage.settings, p.iteration, p.table,
                         extra={"stage": self.stage.name, "payoff_sum": p.payoff_sum,
-                               "seconds": p.seconds})
+                               "seconds": p.seconds, "cpu_seconds": p.cpu_seconds})
         self.run_dir.append_log({
             "iteration": p.iteration,
             "payoff": f"{p.payoff:.6f}",
             "infosets": p.table.count,
             "seconds": f"{p.seconds:.1f}",
             "rss_bytes": rss_bytes(),
-            "target": self.target,
+            "target": "" if self.target is None else self.target,
+            "cpu_seconds": f"{p.cpu_seconds:.2f}",
+            "cpu_budget": "" if self.cpu_budget is None else f"{self.cpu_budget:.1f}",
         })
 
     @contextlib.contextmanager
@@ -422,28 +474,47 @@ class Trainer:
         return f"iteration {int(rows[-1]['iteration'])}" if rows else "see its log"
 
     # ---- the loop ----------------------------------------------------------------------
-    def run(self, target_iterations: int, until: Callable[[], bool] | None = None) -> dict:
-        """Train until the run has `target_iterations` iterations (or a signal / memory limit
-        stops it, or `until()`, asked after every batch, says so); checkpoint; return a
-        summary."""
+    def run(self, target_iterations: int | None, until: Callable[[], bool] | None = None,
+            cpu_budget: float | None = None, evaluation=None) -> dict:
+        """Train until the run has `target_iterations` iterations (None: no such limit) or,
+        with `cpu_budget`, until its training CPU seconds (in total, over every invocation)
+        reach it, whichever comes first (or a signal / memory limit stops it, or `until()`,
+        asked after every batch, says so); checkpoint; return a summary. `evaluation` (a
+        `train.evaluation.Evaluation`) is played at the batch boundaries where it is due;
+        its CPU is never training CPU."""
         from tqdm import tqdm
 
+        if target_iterations is None and cpu_budget is None:
+            raise RunError("give an iteration target or a training time budget")
         p = self.progress
-        self.target = int(target_iterations)
+        self.target = None if target_iterations is None else int(target_iterations)
+        self.cpu_budget = None if cpu_budget is None else float(cpu_budget)
+        limit = 2**63 - 1 if self.target is None else self.target
+        budget = math.inf if self.cpu_budget is None else self.cpu_budget
         stopped = None
         executor = self.executor
+        if evaluation is not None:
+            evaluation.start(p.cpu_seconds)
         executor.open(self)
+        if p.iteration < limit and p.cpu_seconds < budget:
+            self._warm()
         last_save = time.monotonic()
-        bar = tqdm(total=target_iterations, initial=min(p.iteration, target_iterations),
-                   unit="deal", disable=not self.show_progress, dynamic_ncols=True)
+        if self.target is not None:
+            bar = tqdm(total=limit, initial=min(p.iteration, limit), unit="deal",
+                       disable=not self.show_progress, dynamic_ncols=True)
+        else:  # a time budget alone: the bar counts training CPU seconds
+            bar = tqdm(total=round(budget), initial=min(round(p.cpu_seconds), round(budget)),
+                       unit="cpu-s", disable=not self.show_progress, dynamic_ncols=True)
         # Even one worker runs in a thread (or elsewhere): the main thread stays free to
         # answer signals while the kernel runs.
         try:
             with self._signals_stop_the_batch():
-                while p.iteration < target_iterations and self._stop_signal is None:
+                while p.iteration < limit and p.cpu_seconds < budget \
+                        and self._stop_signal is None:
+                    cpu_start = time.process_time()
                     first = p.iteration + 1
                     grid_end = (p.iteration // self.batch + 1) * self.batch
-                    last = min(grid_end, target_iterations)
+                    last = min(grid_end, limit)
                     start = time.perf_counter()
                     try:
                         root_values = executor.run_batch(first, last)
@@ -455,14 +526,26 @@ class Trainer:
                                        "--memory-limit to go on") from None
                     if root_values is None:  # stopped: the batch is abandoned, not merged
                         break
-                    p.seconds += time.perf_counter() - start
+                    wall = time.perf_counter() - start
+                    p.seconds += wall
                     for v in root_values:  # episode by episode: exact whatever the workers
                         p.payoff_sum += self.stage.payoff_sign * float(v)
                     p.iteration = last
+                    cpu_before = p.cpu_seconds  # the batch and its bookkeeping, all threads
+                    p.cpu_seconds += (time.process_time() - cpu_start) if self.cpu_is_local \
+                        else wall
                     bar.set_postfix(infosets=f"{p.table.count:,}",
                                     mem=f"{p.table.memory_bytes() / 2**20:.0f}MiB",
                                     payoff=f"{p.payoff:.5f}", refresh=False)
-                    bar.update(last - first + 1)
+                    if self.target is not None:
+                        bar.update(last - first + 1)
+                    else:
+                        bar.update(min(round(p.cpu_seconds), round(budget))
+                                   - min(round(cpu_before), round(budget)))
+                    if evaluation is not None and evaluation.due(p.cpu_seconds):
+                        # between batches: the table is a state of the run, read only
+                        evaluation.run(p.table, p.iteration, p.cpu_seconds,
+                                       stop=lambda: self._stop_signal is not None)
                     if until is not None and until():
                         break
                     if self._stop_signal is None and \
@@ -483,7 +566,10 @@ class Trainer:
             # the workers' logs and episode maps: what the pass holds beside the table
             "work_bytes": sum(x.memory_bytes() for x in self.episode_workers),
             "seconds": p.seconds,
+            "cpu_seconds": p.cpu_seconds,
             "merge_seconds": self.merge_seconds,
+            "eval_rows": [] if evaluation is None else list(evaluation.rows),
+            "eval_cpu_seconds": 0.0 if evaluation is None else evaluation.cpu_seconds,
             "stopped": stopped,
             **executor.figures(),
         }

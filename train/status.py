@@ -1,9 +1,17 @@
-"""`train status`: a run's settings and figures, and a PNG of its progress."""
+"""`train status`: a run's settings and figures, and a PNG of its progress.
+
+The picture: with evaluations (DIR/eval.csv, `train.evaluation`), the win rate and its 95 %
+band against training CPU minutes, over the info sets; without, the running payoff (its first
+checkpoint left out: one deal's payoff dwarfs the mean that follows) over the info sets.
+"""
 
 from __future__ import annotations
 
 from train.errors import RunError
+from train.evaluation import read_eval_log
 from train.run_directory import RunDirectory
+
+SHOWN_EVALUATIONS = 20  # the text shows the latest rows (--json has them all)
 
 
 def run_status(run_path: str) -> dict:
@@ -17,6 +25,7 @@ def run_status(run_path: str) -> dict:
         recent = ((rows[-1]["iteration"] - rows[-2]["iteration"])
                   / (rows[-1]["seconds"] - rows[-2]["seconds"]))
     target = int(last["target"]) if last.get("target") else None
+    evals = read_eval_log(run_path)
     return {
         "run": run_path,
         "stage": recorded["stage"],
@@ -26,6 +35,8 @@ def run_status(run_path: str) -> dict:
         "payoff": last.get("payoff"),
         "infosets": int(last.get("infosets", 0)),
         "seconds": last.get("seconds", 0.0),
+        "cpu_seconds": last.get("cpu_seconds"),
+        "cpu_budget": last.get("cpu_budget"),
         "rss_bytes": int(last.get("rss_bytes", 0)),
         "deals_per_second": (last["iteration"] / last["seconds"]
                              if last and last.get("seconds") else None),
@@ -34,6 +45,7 @@ def run_status(run_path: str) -> dict:
         "eta_seconds": ((target - last["iteration"]) / recent
                         if recent and target and target > last["iteration"] else None),
         "log_rows": len(rows),
+        "evaluations": evals,
     }
 
 
@@ -56,11 +68,26 @@ def format_status(status: dict) -> str:
     if status["recent_deals_per_second"]:
         lines.append(f"recent      {status['recent_deals_per_second']:.2f} deals/s between the "
                      "last two checkpoints")
+    if status["cpu_seconds"] is not None:
+        budget = status["cpu_budget"]
+        lines.append(f"training    {status['cpu_seconds'] / 60:.2f} CPU-min"
+                     + (f" of a {budget / 60:.2f} CPU-min budget (--for)" if budget else ""))
     if status["target"]:
         eta = status["eta_seconds"]
         lines.append(f"target      {status['target']:,} iterations: "
                      + ("reached" if status["iteration"] >= status["target"] else
                         f"ETA {_duration(eta)} at the recent rate" if eta else "ETA unknown"))
+    evals = status.get("evaluations") or []
+    if evals:
+        lines.append(f"evaluations {len(evals)} (eval.csv): deals, training CPU-min, win rate "
+                     "(95% CI), games, opponent, evaluation CPU-s")
+        if len(evals) > SHOWN_EVALUATIONS:
+            lines.append(f"  ... {len(evals) - SHOWN_EVALUATIONS} earlier rows in eval.csv")
+        for r in evals[-SHOWN_EVALUATIONS:]:
+            lines.append(f"  {int(r['iteration']):>12,}  {r['train_cpu_seconds'] / 60:8.2f}  "
+                         f"{100 * r['win_rate']:5.1f}% ({100 * r['ci_low']:.1f}-"
+                         f"{100 * r['ci_high']:.1f})  {int(r['games']):>6,}  {r['opponent']}  "
+                         f"{r['eval_cpu_seconds']:.1f}")
     return "\n".join(lines)
 
 
@@ -75,7 +102,9 @@ def _duration(seconds: float) -> str:
 
 
 def plot_status(run_path: str, out: str) -> None:
-    """Write a PNG of payoff and info sets against iterations (needs matplotlib)."""
+    """Write a PNG of the run's progress (needs matplotlib): the win rate of its evaluations
+    with the 95 % band against training CPU minutes, when it has any, else the running payoff;
+    the info sets below."""
     try:
         import matplotlib
 
@@ -84,16 +113,45 @@ def plot_status(run_path: str, out: str) -> None:
     except ImportError:
         raise RunError("--plot needs matplotlib: pip install matplotlib") from None
     rows = RunDirectory(run_path).read_log()
-    if not rows:
+    evals = read_eval_log(run_path)
+    if not rows and not evals:
         raise RunError(f"{run_path} has no logged checkpoint to plot yet")
-    its = [r["iteration"] for r in rows]
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), sharex=True)
-    top.plot(its, [r["payoff"] for r in rows], marker=".")
-    top.set_ylabel("running payoff (non-dealer)")
-    bottom.plot(its, [r["infosets"] for r in rows], marker=".", color="tab:orange")
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 6), height_ratios=(2, 1))
+    if evals:
+        minutes = [r["train_cpu_seconds"] / 60 for r in evals]
+        top.fill_between(minutes, [100 * r["ci_low"] for r in evals],
+                         [100 * r["ci_high"] for r in evals], alpha=0.25, label="95% interval")
+        top.plot(minutes, [100 * r["win_rate"] for r in evals], marker="o", label="win rate")
+        opponents = sorted({r["opponent"] for r in evals})
+        pairs = sorted({int(r["games"]) // 2 for r in evals})
+        top.set_ylabel(f"% of games won vs {', '.join(opponents)}")
+        top.set_xlabel("training CPU minutes")
+        top.axhline(50, color="grey", linewidth=0.8, linestyle=":")
+        top.set_title(f"{run_path}: duplicate games, "
+                      f"{'/'.join(str(p) for p in pairs)} pairs an evaluation", fontsize=10)
+        top.legend(loc="lower right")
+    else:
+        shown = rows[1:] if len(rows) > 1 else rows  # the first running mean is one deal's
+        top.plot([r["iteration"] for r in shown], [r["payoff"] for r in shown], marker=".")
+        top.set_ylabel("running payoff (non-dealer)")
+        top.set_xlabel("iterations (deals)")
+        top.set_title(f"{run_path}: no evaluations (train with --eval-every)", fontsize=10)
+    # the info sets at every checkpoint and evaluation, in time order
+    timed = bool(rows) and all("cpu_seconds" in r for r in rows)
+    if timed or not rows:
+        points = sorted([(r["cpu_seconds"] / 60, r["infosets"]) for r in rows]
+                        + [(r["train_cpu_seconds"] / 60, r["infosets"]) for r in evals
+                           if r["infosets"] is not None])
+    else:
+        points = [(r["iteration"], r["infosets"]) for r in rows]
+    xs = [x for x, _ in points]
+    bottom.plot(xs, [y for _, y in points], marker=".", color="tab:orange")
+    bottom.set_xlabel("training CPU minutes" if timed or not rows else "iterations (deals)")
     bottom.set_ylabel("info sets")
-    bottom.set_xlabel("iterations (deals)")
-    fig.suptitle(run_path)
+    if evals and (timed or not rows):  # one time axis for both panels, from the start
+        right = max([r["train_cpu_seconds"] / 60 for r in evals] + xs) * 1.03
+        for axis in (top, bottom):
+            axis.set_xlim(0, right)
     fig.tight_layout()
     from cfr.atomic_file import atomic_path
 

@@ -19,10 +19,11 @@ import numpy as np
 from numba import njit, types
 
 from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
-from abstraction.setback.policy_playout import play_out
+from abstraction.setback.policy_playout import MAX_ABSTRACT_ACTIONS, play_out, policy_action
 from games.rng import below
 from games.setback.game import TARGET
-from games.setback.rules import BID_MOVE, apply_bid
+from games.setback.rules import BID_MOVE, apply_bid, apply_move
+from games.setback.scoring import deal_score, is_exhausted
 from games.setback.state import (
     HIGH_BID,
     HIGH_BIDDER,
@@ -30,6 +31,7 @@ from games.setback.state import (
     N_BIDS,
     PHASE,
     PHASE_AUCTION,
+    PHASE_OVER,
     PHASE_PLAY,
     STATE_SIZE,
     TO_ACT,
@@ -46,6 +48,7 @@ CHANCE = -1
 TERMINAL = -2
 MAX_ACTIONS = 4
 MAX_DEPTH = 5
+MAX_PLAYOUT_ACTIONS = MAX_ABSTRACT_ACTIONS
 
 _STATE = types.int64[::1]
 
@@ -72,6 +75,42 @@ def prepare_root(word, policy_keys, policy_best, root, misses):
             scratch[TO_ACT] = bidder
             scratch[LEADER] = bidder
             score0, score1 = play_out(scratch, policy_keys, policy_best, misses)
+            at = OUTCOME + 2 * (3 * bidder + bid - 2)
+            root[at] = score0
+            root[at + 1] = score1
+
+
+@njit(cache=True)
+def prepare_root_with(decide, word, policy_keys, policy_best, root, misses):
+    """`prepare_root` for any key layout: the playouts ask `decide` (a layout's game
+    `decision`, passed as a first-class function, `layouts.py`) for each decision's actions
+    and key. With the reference layout's `decision` it builds the roots `prepare_root` builds
+    (`abstract_game.decision` answers a single legal card as the one abstract action)."""
+    rng = np.empty(1, np.uint64)
+    rng[0] = word
+    deal = root[:STATE_SIZE]
+    random_deal(rng, deal)
+    root[SCORE] = SCORE_LOW + below(rng, SCORE_HIGH - SCORE_LOW + 1)
+    root[SCORE + 1] = SCORE_LOW + below(rng, SCORE_HIGH - SCORE_LOW + 1)
+    scratch = np.empty(STATE_SIZE, np.int64)
+    moves = np.empty(MAX_PLAYOUT_ACTIONS, np.int64)
+    key = np.zeros(1, np.uint64)
+    for bidder in range(4):
+        for bid in range(2, 5):
+            for i in range(STATE_SIZE):
+                scratch[i] = deal[i]
+            scratch[HIGH_BID] = bid
+            scratch[HIGH_BIDDER] = bidder
+            scratch[N_BIDS] = 4
+            scratch[PHASE] = PHASE_PLAY
+            scratch[TO_ACT] = bidder
+            scratch[LEADER] = bidder
+            while scratch[PHASE] != PHASE_OVER and not is_exhausted(scratch):
+                n = decide(scratch, moves, key)
+                choice = 0 if n == 1 else policy_action(policy_keys, policy_best, key[0],
+                                                        misses)
+                apply_move(scratch, moves[choice])
+            score0, score1 = deal_score(scratch)
             at = OUTCOME + 2 * (3 * bidder + bid - 2)
             root[at] = score0
             root[at + 1] = score1

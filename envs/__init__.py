@@ -1,0 +1,36 @@
+"""Our games in the field's toolkits: a PettingZoo AEC environment and an OpenSpiel Python game
+for every registered game that has an adapter (`envs.adapters`).
+
+    import envs
+    e = envs.make("setback")              # PettingZoo AEC, a game to 11
+    from envs import setback_env, euchre_env
+    e = euchre_env.env(episode="hand")    # one Euchre hand
+    from envs import openspiel_games      # registers python_setback, python_euchre
+    game = openspiel_games.load("setback")
+
+PettingZoo (and gymnasium) come with the `envs` extra (`pip install -e '.[envs]'`); OpenSpiel
+with the `test` extra. Nothing is imported until asked for, so `import envs` needs neither.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_MODULES = {"setback_env", "euchre_env", "aec", "adapters", "encoding", "openspiel_games"}
+
+
+def make(name: str, **kwargs):
+    """The PettingZoo AEC environment of registered game `name` (order-enforcing wrapper on;
+    keywords as `envs.aec.CardGameEnv`: episode, max_hands, seed, render_mode)."""
+    from pettingzoo.utils import wrappers
+
+    from envs.aec import CardGameEnv
+
+    return wrappers.OrderEnforcingWrapper(CardGameEnv(name, **kwargs))
+
+
+def __getattr__(name: str):
+    """`envs.setback_env` and the other submodules, imported on first use."""
+    if name in _MODULES:
+        return importlib.import_module(f"envs.{name}")
+    raise AttributeError(f"module 'envs' has no attribute {name!r}")

@@ -1,0 +1,409 @@
+"""What the toolkit adapters (PettingZoo, OpenSpiel) need of a game, one class a registered game.
+
+A `GameAdapter` wraps a game's numba rules engine (over its flat int64 state, seats relative
+to the dealer) with the few things both toolkits need and the engine does not say: the size of
+the action space, how a hand is dealt from a seed (and card by card, for OpenSpiel's chance
+nodes), when a hand is over and what it scores, the game's target, and the observation vector:
+a fixed-size float32 vector of what one seat knows (its own cards, the cards played, the
+bidding or the naming of trump, the trump, the scores), with every seat written relative to
+the observer (0 = the observer, 1 = its left, 2 = its partner, 3 = its right), so one policy
+serves every seat.
+
+Players and agents are absolute seats 0..3 = W N E S in both toolkits; the engine's seats are
+relative to the dealer (`relative = (absolute - dealer) % 4`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.encoding import EUCHRE_SIZE, SCORE_CLIP, SETBACK_SIZE  # noqa: F401 (re-exported)
+from games.rng import new_rng, stream_seed
+
+SEATS = "WNES"
+
+
+def relative_seat(absolute: int, dealer: int) -> int:
+    """Seat relative to the dealer (0 = dealer) of absolute seat `absolute`."""
+    return (absolute - dealer) % 4
+
+
+def absolute_seat(relative: int, dealer: int) -> int:
+    """Absolute seat (0..3 = W N E S) of the seat `relative` to the dealer."""
+    return (relative + dealer) % 4
+
+
+def hand_seed(seed: int, index: int) -> int:
+    """The seed of hand `index` of the episode (or game) seeded `seed`, as tournaments derive
+    it (`stream_seed`), so hand k is the same whatever was played before it."""
+    return int(stream_seed(np.uint64(seed % 2**64), np.uint64(index)))
+
+
+class GameAdapter:
+    """The common interface; see `SetbackAdapter` and `EuchreAdapter`."""
+
+    name = ""
+    num_actions = 0  # engine moves are 0..num_actions-1
+    n_cards = 0  # the deck (chance outcomes of the deal)
+    cards_dealt = 0  # chance nodes of a deal (cards, the upcard included)
+    target = 0  # the game is won at this score
+    first_dealer = 3  # South deals the first hand of a game
+    max_hand_length = 0  # decisions in a hand at most
+    min_hand_payoff = 0.0  # a hand's score difference, team minus the other, at least ...
+    max_hand_payoff = 0.0  # ... and at most
+    obs_size = 0
+    all_moves_public = False  # every decision seen by every seat (no `public_move` needed)
+
+    def __deepcopy__(self, memo):
+        # one shared, stateless instance a game: OpenSpiel clones a state by deep copy, and
+        # copying the engine's numba dispatchers would pickle them (milliseconds a clone)
+        return self
+
+    def deal(self, seed: int) -> np.ndarray:
+        """The engine state of a hand shuffled and dealt from `seed`."""
+        state = self.rules.new_state()
+        self.rules.random_deal(new_rng(seed), state)
+        return state
+
+    def legal_moves(self, state) -> list[int]:
+        """The legal moves (engine integers, ascending) of the seat to act."""
+        buffer = np.empty(self.rules.MAX_MOVES, dtype=np.int64)
+        n = self.rules.legal_moves(state, buffer)
+        return buffer[:n].tolist()
+
+    def apply(self, state, move: int) -> None:
+        """Play `move` for the seat to act."""
+        self.rules.apply_move(state, int(move))
+
+    def to_act(self, state) -> int:
+        """The seat to act, relative to the dealer."""
+        return int(state[self.rules.TO_ACT])
+
+    def game_winner(self, score_ew: int, score_ns: int) -> int:
+        """The absolute team that has won the game (0 EW, 1 NS), or -1 to play on."""
+        return int(self.rules.game_winner(int(score_ew), int(score_ns)))
+
+
+class SetbackAdapter(GameAdapter):
+    """Setback (Auction Pitch) to 11: moves 0..51 are cards, 52 + bid (P=52, 2..4 = 54..56)
+    are bids; a deal ends once its score can no longer change (as tournaments score it)."""
+
+    name = "setback"
+    all_moves_public = True
+    num_actions = 57
+    n_cards = 52
+    cards_dealt = 24
+    target = 11
+    max_hand_length = 4 + 24
+    min_hand_payoff = -8.0  # a set bid of 4 (-4) against the other side's four points
+    max_hand_payoff = 8.0
+    # hand, dealt, played before this trick, this trick by the 3 others, won by us / them,
+    # bids (4 seats x unknown/P/2/3/4), high bidder (4 + none), trump (4 + none), dealer,
+    # leader, shown voids (4 x 4), phase (bid/lead/follow/over), trick number, score us/them
+    obs_size = SETBACK_SIZE
+
+    def __init__(self):
+        from games.setback import game, rules, scoring, state
+
+        class _Rules:  # the engine's entry points under one name
+            pass
+
+        r = _Rules()
+        for name in ("STATE_SIZE", "new_state", "random_deal", "reset_deal", "HAND", "DEALT",
+                     "BID", "PHASE", "TO_ACT", "N_BIDS", "HIGH_BID", "HIGH_BIDDER", "TRUMP",
+                     "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK", "WON", "PLAYED",
+                     "SHOWN_VOIDS", "PHASE_AUCTION", "PHASE_PLAY", "PHASE_OVER"):
+            setattr(r, name, getattr(state, name))
+        for name in ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "BID_MOVE"):
+            setattr(r, name, getattr(rules, name))
+        r.is_exhausted = scoring.is_exhausted
+        r.game_winner = game.game_winner
+        r.deal_score = scoring.deal_score
+        self.rules = r
+        self._phase, self._over, self._exhausted = state.PHASE, state.PHASE_OVER, state.EXHAUSTED
+        from games.setback.api import format_move
+
+        self._move_text = tuple(format_move(m) if m != 53 else "?" for m in range(57))
+
+    def deal_hands(self, cards: list[int]) -> np.ndarray:
+        """The state of a deal whose 24 cards came off the deck in the order `cards`, dealt
+        3+3 from the dealer's left as the engine deals (`state.deal_hands`)."""
+        hands = np.zeros(4, dtype=np.int64)
+        for i, card in enumerate(cards):
+            hands[(i // 3 + 1) % 4] |= np.int64(1) << card
+        state = self.rules.new_state()
+        self.rules.reset_deal(state, hands)
+        return state
+
+    def chance_seat(self, i: int) -> int:
+        """The seat (relative to the dealer) that receives the deal's `i`-th card; -1 for
+        none (the upcard of Euchre)."""
+        return (i // 3 + 1) % 4
+
+    def is_over(self, state) -> bool:
+        """Whether the deal's score is settled (it is over, or nothing can change it): the
+        engine's `is_exhausted`, read in Python (a numba call costs more from Python)."""
+        return bool(state[self._phase] == self._over or state[self._exhausted] != 0)
+
+    def hand_points(self, state) -> tuple[int, int]:
+        """Each team's deal score (by team relative to the dealer), setbacks applied."""
+        a, b = self.rules.deal_score(state)
+        return int(a), int(b)
+
+    def hidden(self, state, seat: int) -> np.ndarray:
+        """`state` as relative seat `seat` sees it: the other seats' cards erased."""
+        out = state.copy()
+        for other in range(4):
+            if other != seat:
+                out[self.rules.HAND + other] = 0
+                out[self.rules.DEALT + other] = 0
+        return out
+
+    def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
+        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
+        (`envs.encoding.setback_observation`); `score_us_them` is the game score."""
+        from envs.encoding import setback_observation
+
+        out = np.empty(self.obs_size, dtype=np.float32)
+        setback_observation(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
+        return out
+
+    def move_text(self, move: int) -> str:
+        """A move as the replay format writes it (`AS`, `P`, `2`)."""
+        return self._move_text[move]
+
+    def card_text(self, card: int) -> str:
+        """A card as text (`AS`)."""
+        return self._move_text[card]
+
+    def public_move(self, state_before, move: int, observer: int) -> int:
+        """`move` (made in `state_before`) as relative seat `observer` sees it: every Setback
+        move is public."""
+        return int(move)
+
+    def resample(self, state, seat: int, seed: int) -> np.ndarray | None:
+        """A full state consistent with what relative seat `seat` knows of `state` (its cards,
+        the moves, the voids shown), the other seats' hidden cards drawn from `seed`
+        uniformly over every consistent layout (`search.sampler`); None when no layout is
+        consistent."""
+        from search.sampler import sample_worlds, world_state
+
+        hands = np.zeros((1, 4), dtype=np.int64)
+        if sample_worlds(state, seat, new_rng(seed), True, hands) == 0:
+            return None
+        out = np.empty_like(state)
+        world_state(state, seat, hands[0], out)
+        return out
+
+
+class EuchreAdapter(GameAdapter):
+    """Euchre as OpenSpiel 2.0.2 plays it (stick the dealer), to 10: moves 0..23 are cards,
+    24 pass, 25 + suit names trump, 29 alone, 30 with the partner."""
+
+    name = "euchre"
+    num_actions = 31
+    n_cards = 24
+    cards_dealt = 21  # five a seat and the upcard
+    target = 10
+    max_hand_length = 8 + 1 + 1 + 20
+    min_hand_payoff = -4.0
+    max_hand_payoff = 4.0
+    # hand, dealt, upcard, discard (the dealer's own), played before this trick, this trick by
+    # the 3 others, dealer, maker (4 + none), trump (4 + none), alone (undecided/partner/
+    # alone), the seat sitting out (4 + none), leader, phase (order/name/discard/alone/lead/
+    # follow/over), passes, tricks won us/them, shown voids (4 x 4), trick number, score
+    obs_size = EUCHRE_SIZE
+
+    def __init__(self):
+        from games.euchre import game, rules, scoring, state
+
+        class _Rules:
+            pass
+
+        r = _Rules()
+        for name in ("STATE_SIZE", "new_state", "random_deal", "reset_hand", "HAND", "DEALT",
+                     "UPCARD", "PHASE", "TO_ACT", "N_PASSES", "MAKER", "TRUMP", "ALONE",
+                     "OUT", "DISCARD", "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK",
+                     "TRICKS_WON", "PLAYED", "SHOWN_VOIDS", "PHASE_ORDER", "PHASE_NAME",
+                     "PHASE_DISCARD", "PHASE_ALONE", "PHASE_PLAY", "PHASE_OVER"):
+            setattr(r, name, getattr(state, name))
+        for name in ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "PASS_MOVE"):
+            setattr(r, name, getattr(rules, name))
+        r.hand_score = scoring.hand_score
+        r.game_winner = game.game_winner
+        self.rules = r
+        from games.euchre.api import MOVE_TEXT
+
+        self._move_text = MOVE_TEXT
+
+    def deal_hands(self, cards: list[int]) -> np.ndarray:
+        """The state of a hand whose 21 cards came off the deck in the order `cards`: five
+        a seat from the dealer (deck cards 5s..5s+4 to relative seat s, as the engine deals)
+        and the last one turned up; stick the dealer on."""
+        hands = np.zeros(4, dtype=np.int64)
+        for i, card in enumerate(cards[:20]):
+            hands[i // 5] |= np.int64(1) << card
+        state = self.rules.new_state()
+        self.rules.reset_hand(state, hands, int(cards[20]), 1)
+        return state
+
+    def chance_seat(self, i: int) -> int:
+        """The seat (relative to the dealer) receiving the hand's `i`-th card; -1 for the
+        upcard."""
+        return i // 5 if i < 20 else -1
+
+    def trick_seats(self, state) -> list[int]:
+        """The seats (relative to the dealer) that played to the current trick, in order from
+        the leader; a seat sitting the hand out is skipped."""
+        r = self.rules
+        seats, seat = [], int(state[r.LEADER])
+        for _ in range(int(state[r.N_IN_TRICK])):
+            seats.append(seat)
+            seat = (seat + 1) % 4
+            if seat == int(state[r.OUT]):
+                seat = (seat + 1) % 4
+        return seats
+
+    def cards_held(self, state, seat: int) -> int:
+        """How many cards relative seat `seat` holds (public: five less those it played; the
+        dealer holds six between an order-up and its discard)."""
+        r = self.rules
+        if seat == int(state[r.OUT]):
+            return 5
+        held = 5 - int(state[r.TRICK_NUMBER]) - (seat in self.trick_seats(state))
+        if seat == 0 and int(state[r.PHASE]) == r.PHASE_DISCARD:
+            held += 1
+        return held
+
+    def is_over(self, state) -> bool:
+        """Whether the five tricks are played."""
+        return int(state[self.rules.PHASE]) == self.rules.PHASE_OVER
+
+    def hand_points(self, state) -> tuple[int, int]:
+        """Each team's points (by team relative to the dealer): 1, 2 or 4 to the side that
+        scores, 0 to the other."""
+        a, b = self.rules.hand_score(state)
+        return int(a), int(b)
+
+    def hidden(self, state, seat: int) -> np.ndarray:
+        """`state` as relative seat `seat` sees it: the other seats' cards erased, and the
+        dealer's discard unless `seat` is the dealer."""
+        out = state.copy()
+        for other in range(4):
+            if other != seat:
+                out[self.rules.HAND + other] = 0
+                out[self.rules.DEALT + other] = 0
+        if seat != 0:
+            out[self.rules.DISCARD] = -1
+        return out
+
+    def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
+        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
+        (`envs.encoding.euchre_observation`); `score_us_them` is the game score."""
+        from envs.encoding import euchre_observation
+
+        out = np.empty(self.obs_size, dtype=np.float32)
+        euchre_observation(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
+        return out
+
+    def move_text(self, move: int) -> str:
+        """A move as the replay format writes it (`JD`, `P`, `H`, `alone`, `partner`)."""
+        return self._move_text[move]
+
+    def card_text(self, card: int) -> str:
+        """A card as text (`JD`)."""
+        return self._move_text[card]
+
+    def public_move(self, state_before, move: int, observer: int) -> int:
+        """`move` (made in `state_before`) as relative seat `observer` sees it: the dealer's
+        discard is the dealer's alone (-1 for the others); every other move is public."""
+        if int(state_before[self.rules.PHASE]) == self.rules.PHASE_DISCARD and observer != 0:
+            return -1
+        return int(move)
+
+    def resample(self, state, seat: int, seed: int) -> np.ndarray | None:
+        """A full state consistent with what relative seat `seat` knows of `state` (drawn
+        from `seed`; `state` may be the seat's view, the others' cards erased): the
+        unseen cards (neither its own, nor played, nor the upcard while the dealer holds it;
+        the dealer's hidden discard and the undealt cards among them) dealt to the other
+        seats in the numbers they hold, each seat's shown voids respected (uniform over the
+        consistent layouts: draws are rejected until one fits). None if none fits in 10,000
+        draws."""
+        from games.euchre.cards import effective_suit_mask
+
+        r = self.rules
+        trump = int(state[r.TRUMP])
+        played = int(state[r.PLAYED])
+        own = int(state[r.HAND + seat])
+        known = own | played | (1 << int(state[r.UPCARD]))
+        discard = int(state[r.DISCARD])
+        if seat == 0 and discard >= 0:
+            known |= 1 << discard
+        # an order-up in the first round (public) puts the upcard in the dealer's hand
+        ordered_up = int(state[r.MAKER]) >= 0 and int(state[r.N_PASSES]) < 4
+        dealer_holds_upcard = (seat != 0 and ordered_up
+                               and not (played >> int(state[r.UPCARD]) & 1))
+        pool = [c for c in range(24) if not (known >> c) & 1]
+        others = [(seat + k) % 4 for k in (1, 2, 3)]
+        needs = []
+        for s in others:
+            n = self.cards_held(state, s)
+            if s == 0 and dealer_holds_upcard:
+                n -= 1  # the upcard is one of the dealer's cards, known to everyone
+            needs.append(n)
+        void_masks = []
+        shown = int(state[r.SHOWN_VOIDS])
+        for s in others:
+            mask = 0
+            for suit in range(4):
+                if (shown >> (4 * s + suit)) & 1 and trump >= 0:
+                    mask |= int(effective_suit_mask(suit, trump))
+            void_masks.append(mask)
+        chooser = np.random.default_rng(seed)
+        for _ in range(10_000):
+            order = chooser.permutation(len(pool))
+            hands, start, ok = [], 0, True
+            for n, void in zip(needs, void_masks):
+                mask = 0
+                for index in order[start:start + n]:
+                    mask |= 1 << pool[index]
+                start += n
+                if mask & void:
+                    ok = False
+                    break
+                hands.append(mask)
+            if ok:
+                out = state.copy()
+                for s, mask in zip(others, hands):
+                    if s == 0 and dealer_holds_upcard:
+                        mask |= 1 << int(state[r.UPCARD])
+                    out[r.HAND + s] = mask
+                    out[r.DEALT + s] = mask  # what it held since the deal is not recoverable
+                if seat != 0 and ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD:
+                    # the dealer's discard, hidden from this seat: one of the rest
+                    rest = [c for c in pool if not any((h >> c) & 1 for h in hands)]
+                    out[r.DISCARD] = rest[chooser.integers(len(rest))]
+                return out
+        return None
+
+
+_ADAPTERS: dict[str, GameAdapter] = {}
+_CLASSES = {"setback": SetbackAdapter, "euchre": EuchreAdapter}
+
+
+def adapter(name: str) -> GameAdapter:
+    """The adapter of registered game `name` (one instance a game); an unknown name, or a
+    registered game with no adapter yet, is one clear error."""
+    from games import registry
+
+    registry.get(name)  # raises UnknownGameError for a name the registry does not know
+    if name not in _CLASSES:
+        raise registry.UnknownGameError(f"game {name!r} has no toolkit adapter in envs/ yet")
+    if name not in _ADAPTERS:
+        _ADAPTERS[name] = _CLASSES[name]()
+    return _ADAPTERS[name]
+
+
+def adapted_games() -> tuple[str, ...]:
+    """The registered games that have an adapter."""
+    return tuple(name for name in _CLASSES)

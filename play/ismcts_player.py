@@ -1,0 +1,223 @@
+"""An opponent nobody here wrote: OpenSpiel's ISMCTS bot (`open_spiel.python.algorithms.ismcts`)
+as a Setback or Euchre player, through our OpenSpiel games (`envs.openspiel_games`,
+`python_setback` and `python_euchre`).
+
+At each decision the seat's view (`games.setback.view.SeatView` or `games.euchre.view.SeatView`:
+its cards, every move of the hand it saw) becomes an OpenSpiel state of the hand, the other
+seats' cards drawn among the layouts consistent with the view (Setback: uniformly,
+`search.sampler`; Euchre: uniformly by rejection, `envs.adapters.EuchreAdapter.resample`); the
+bot then runs its search from there, redrawing the hidden cards for every simulation through
+the state's `resample_from_infostate` (here through `set_resampler`, so the draws come from the
+player's own seeded stream). The settings, fixed so that the name says everything:
+
+* simulations: `SIMS` of the spec `ismcts[:SIMS]` (default 100) a decision;
+* evaluator: `RandomRolloutEvaluator` with one random rollout to the end of the hand;
+* UCT constant 4 (a hand's payoff, team minus other team, spans -8..8 in Setback, -4..4 in
+  Euchre), the final move the most visited (`MAX_VISIT_COUNT`), no limit on world samples.
+
+The bot plays for the hand's score difference: it does not see the game score (the OpenSpiel
+game is one hand). A decision with one legal move is made without a search. Everything is
+deterministic from the seed the tournament gives the player (`seed(s)`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+DEFAULT_SIMULATIONS = 100
+MAX_SIMULATIONS = 1_000_000
+UCT_C = 4.0
+ROLLOUTS = 1
+
+
+class ISMCTSPlayer:
+    """OpenSpiel's ISMCTSBot playing `game` (`setback` or `euchre`) from a `SeatView` (see the
+    module docstring)."""
+
+    def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
+                 name: str | None = None, game: str = "setback"):
+        from envs.openspiel_games import load
+
+        self.simulations = int(simulations)
+        self.name = name or f"ismcts:{self.simulations}"
+        self.game = load(game)
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the player's random stream (the bot's choices, rollouts and world draws)
+        from `seed`."""
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        self._random = np.random.RandomState(int(seed) % 2**32)
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=ROLLOUTS, random_state=self._random)
+        self.bot = ismcts.ISMCTSBot(
+            game=self.game, evaluator=evaluator, uct_c=UCT_C,
+            max_simulations=self.simulations, random_state=self._random,
+            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
+        self.bot.set_resampler(self._resample)
+
+    def _resample(self, state, player):
+        """The bot's world draw, seeded from the player's own stream."""
+        return state.resampled(player, int(self._random.randint(2**31)))
+
+    def choose(self, view) -> int:
+        """The bot's move for the seat of `view` (engine integer)."""
+        from envs.openspiel_games import state_from_view
+
+        legal = view.legal_moves()
+        if len(legal) == 1:
+            return int(legal[0])
+        made = _moves_made(self.game.adapter, view.state)
+        if len(view.history) != made:
+            raise ValueError(f"{self.name} needs the deal's moves in the view (history): "
+                             f"{made} made, {len(view.history)} given")
+        state = state_from_view(self.game, view.state, view.seat, view.dealer, view.history,
+                                int(self._random.randint(2**31)))
+        move = int(self.bot.step(state))
+        if move not in legal:  # cannot happen: the bot picks among the state's legal moves
+            raise RuntimeError(f"{self.name} chose {move}, not among {legal.tolist()}")
+        return move
+
+
+def _moves_made(g, state) -> int:
+    """How many decisions the hand in `state` has seen (as its public fields tell)."""
+    r = g.rules
+    played = bin(int(state[r.PLAYED])).count("1")
+    if g.name == "setback":
+        return int(state[r.N_BIDS]) + played
+    made = int(state[r.N_PASSES]) + (int(state[r.MAKER]) >= 0) + (int(state[r.ALONE]) >= 0)
+    ordered_up = int(state[r.MAKER]) >= 0 and int(state[r.N_PASSES]) < 4
+    return made + played + (ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD)
+
+
+def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback") -> ISMCTSPlayer:
+    """The player of the spec `ismcts[:SIMS]` (SIMS simulations a decision, default 100) for
+    `game`; a bad spec is one `PlayerSpecError` line."""
+    from play.player_spec import PlayerSpecError
+
+    text = str(spec).strip()
+    kind, sep, argument = text.partition(":")
+    if kind.lower() != "ismcts":
+        raise PlayerSpecError(f"{text!r}: not an ismcts spec (ismcts[:SIMS])")
+    simulations = DEFAULT_SIMULATIONS
+    if sep:
+        if not argument.isdigit() or not 1 <= int(argument) <= MAX_SIMULATIONS:
+            raise PlayerSpecError(f"{text!r}: SIMS must be a whole number of simulations "
+                                  f"from 1 to {MAX_SIMULATIONS}, as in ismcts:100")
+        simulations = int(argument)
+    try:
+        return ISMCTSPlayer(simulations, seed, name=f"ismcts:{simulations}", game=game)
+    except ImportError as exc:
+        raise PlayerSpecError(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
+                              "pip install -e '.[test]' brings it") from None
+
+
+class _Timed:
+    """A player wrapper that adds up the time and the number of its searched decisions."""
+
+    def __init__(self, player):
+        self.player = player
+        self.name = player.name
+        self.seconds = 0.0
+        self.decisions = 0
+
+    def seed(self, seed: int) -> None:
+        """Reseed the wrapped player."""
+        self.player.seed(seed)
+
+    def choose(self, view) -> int:
+        """The wrapped player's move, timed."""
+        import time
+
+        start = time.perf_counter()
+        move = self.player.choose(view)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return move
+
+
+def euchre_match(bot, pairs: int, seed: int, progress: bool = True):
+    """Duplicate Euchre games to 10 of `bot` against the random player: pair g is game seed
+    `stream_seed(seed, g)` played twice on the same hands, the bot East-West then North-South.
+    Returns (win rate, low, high) with the pairs' 95% interval (`tournament.pair_interval`)."""
+    from tqdm import tqdm
+
+    from games.euchre.match import RandomPlayer, play_game
+    from games.rng import stream_seed
+    from play.tournament import PLAYER_SEED_BASE, pair_interval
+
+    scores = []
+    for game in tqdm(range(pairs), unit="pair", disable=not progress, leave=False):
+        # halved: `match.play_game` hands its seed to numba as an int64
+        game_seed = int(stream_seed(np.uint64(seed), np.uint64(game))) >> 1
+        won = 0
+        for team in ("EW", "NS"):
+            bot.seed(int(stream_seed(np.uint64(game_seed), np.uint64(PLAYER_SEED_BASE))))
+            other = RandomPlayer(int(stream_seed(np.uint64(game_seed),
+                                                 np.uint64(PLAYER_SEED_BASE + 1))))
+            players = {s: bot if (s in "WE") == (team == "EW") else other for s in "WNES"}
+            won += play_game(players, game_seed).winner == team
+        scores.append(won / 2)
+    return pair_interval(np.array(scores, dtype=np.float64))
+
+
+def main(argv=None) -> int:
+    """`python3 -m play.ismcts_player`: a duplicate match of ISMCTS against another player
+    (Setback, or Euchre against random), with the win rate's 95% interval and the bot's mean
+    time a decision (forced moves included)."""
+    import argparse
+
+    from play.player_spec import PlayerSpecError, make_player
+    from play.tournament import run_tournament, win_rate_interval
+
+    parser = argparse.ArgumentParser(
+        prog="python3 -m play.ismcts_player",
+        description="A duplicate match (Setback games to 11, or Euchre games to 10) of "
+                    "OpenSpiel's ISMCTS bot against another player.")
+    parser.add_argument("--sims", type=int, default=50,
+                        help="ISMCTS simulations a decision (default 50)")
+    parser.add_argument("--against", default="heuristic",
+                        help="the opponent, a player spec (default heuristic)")
+    parser.add_argument("--pairs", type=int, default=20,
+                        help="duplicate pairs of games (default 20)")
+    parser.add_argument("--seed", type=int, default=0, help="the tournament seed (default 0)")
+    parser.add_argument("--game", choices=("setback", "euchre"), default="setback",
+                        help="the game (default setback); Euchre is played to 10 against "
+                             "the random player, the only Euchre player the specs know yet")
+    args = parser.parse_args(argv)
+    if args.sims < 1 or args.pairs < 1 or args.seed < 0:
+        parser.error("--sims and --pairs must be positive and --seed non-negative")
+    if args.game == "euchre":
+        if args.against != "heuristic" and args.against != "random":
+            parser.error("--game euchre plays against random only")
+        bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed, game="euchre"))
+        rate, low, high = euchre_match(bot, args.pairs, args.seed)
+        print(f"euchre {bot.name} vs random: {2 * args.pairs} games ({args.pairs} duplicate "
+              f"pairs), win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
+              f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
+              f"over {bot.decisions} decisions")
+        return 0
+    try:
+        bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed))
+        other = make_player(args.against, args.seed)
+    except PlayerSpecError as exc:
+        parser.error(str(exc))
+    interrupted: list = []
+    # one pair a chunk: the bar moves every pair, and Ctrl-C keeps every finished pair
+    rows = run_tournament((bot, other), args.pairs, seed=args.seed, duplicate=True, chunk=1,
+                          interrupted=interrupted)
+    if len(rows) == 0:
+        print("interrupted before the first pair finished")
+        return 1
+    rate, low, high = win_rate_interval(rows, True)
+    note = " (interrupted: the pairs finished so far)" if interrupted else ""
+    print(f"{bot.name} vs {other.name}: {len(rows)} games ({len(rows) // 2} duplicate pairs"
+          f"{note}), "
+          f"win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
+          f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
+          f"over {bot.decisions} decisions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,381 @@
+"""Strength while training: the run's current average strategy played in duplicate games.
+
+`train baseline|bootstrap --eval-every MINUTES` asks the runner to call `Evaluation.run` at a
+batch boundary every MINUTES of training CPU time. It plays the table as it is in memory (no
+export, no database): `TableStore` gives `db.player.DatabasePlayer` the reading face of a
+strategy database over the live `InfoSetTable`, with exactly the probabilities and best
+actions `export` then `db load` would store (the same `average_strategy` with the export's
+threshold, the first most probable action on ties). A bootstrap run is played as `db load
+BASE BOOT` would combine it: its baseline (the run directory's checkpoint or the strategy
+file it was trained on) plus the live bootstrap table.
+
+The games are `play.tournament.play_game` pairs, duplicate, against the player SPEC
+(`play.player_spec`), always on the same deals for a run (the tournament seed is derived from
+the run's seed alone): two rows differ by the strategy, not by the cards. Evaluation only
+reads the table and draws from its own streams, so the table is bit for bit the one a run
+without evaluation reaches.
+
+Each evaluation appends a row to DIR/eval.csv (`EVAL_COLUMNS`): the iteration, the training
+CPU seconds at that point (see `train.runner`: CPU of the training batches only), the win
+rate and its 95 % interval (pairs, as `tournament --duplicate`), the games, the CPU seconds the
+evaluation itself took (never counted as training), the opponent and the table's info sets. The file's first line
+names its format and version (`# setback-cfr/eval 1`); a newer or foreign file is refused in
+one line. Rows are appended with fsync; a failed write cuts the file back to its last row.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from train.errors import RunError
+from train.run_directory import EVAL_FILE
+EVAL_FORMAT = "setback-cfr/eval"
+EVAL_VERSION = 1
+EVAL_COLUMNS = ("iteration", "train_cpu_seconds", "win_rate", "ci_low", "ci_high", "games",
+                "eval_cpu_seconds", "opponent", "infosets")
+DEFAULT_PAIRS = 200
+DEFAULT_OPPONENT = "heuristic"
+# The evaluation's deals: a stream of the run's seed that no training draw uses (training
+# words come from `cfr.rng`, the tournament's deals from `games.rng` streams of this seed).
+EVAL_STREAM = 0x4556414C  # "EVAL"
+EXPORT_THRESHOLD = 0.001  # train.export.DEFAULT_THRESHOLD (what `export` writes by default)
+
+
+def eval_path(run_path: str) -> str:
+    """DIR/eval.csv."""
+    return os.path.join(run_path, EVAL_FILE)
+
+
+def eval_seed(run_seed: int) -> int:
+    """The tournament seed of every evaluation of a run of seed `run_seed`."""
+    from games.rng import stream_seed
+
+    return int(stream_seed(np.uint64(run_seed), np.uint64(EVAL_STREAM)))
+
+
+# --- the live table as a strategy store --------------------------------------------------
+class TableStore:
+    """A read-only strategy store over an `InfoSetTable` (`lookup(key text) -> (probs,
+    best)`), for `DatabasePlayer`. Probabilities are computed on first lookup and cached: the
+    store is built for one evaluation and the table must not change while it is used."""
+
+    def __init__(self, table, label: str, has_bootstrap: bool = False,
+                 threshold: float = EXPORT_THRESHOLD, layout=None):
+        from abstraction.setback import layouts
+
+        self.table = table
+        self.path = label
+        self.threshold = float(threshold)
+        self.has_bootstrap = bool(has_bootstrap)
+        # the run's key layout (`abstraction/setback/layouts.py`): the player builds its keys
+        # and this store reads their strings with the layout's codec
+        self.layout = layout or layouts.layout(layouts.DEFAULT)
+        self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
+                         "abstraction_version": self.layout.version}
+        self._text_key = layouts.load(self.layout.name).text_key
+        self._cache: dict[str, tuple[np.ndarray, int] | None] = {}
+        self._row = np.zeros(table.key_words, dtype=np.uint64)
+
+    def lookup(self, key: str):
+        """(float32 probabilities, best action index) of `key`, or None if it is absent."""
+        hit = self._cache.get(key, False)
+        if hit is not False:
+            return hit
+        hit = self._compute(key)
+        self._cache[key] = hit
+        return hit
+
+    def _compute(self, key: str):
+        from cfr.table import ACTIONS_MASK, find_slot
+        from train.export import average_strategy
+
+        table = self.table
+        self._row[0] = np.uint64(self._text_key(key))
+        slot = int(find_slot(table.keys, table.meta, self._row))
+        if table.meta[slot] == 0:
+            return None
+        n = int(table.meta[slot] & ACTIONS_MASK)
+        offset = int(table.offsets[slot])
+        probs = average_strategy(table.strategy[offset:offset + n],
+                                 np.array([n], dtype=np.uint8), self.threshold)
+        return probs, int(np.argmax(probs))  # argmax: the first on ties, as `db load`
+
+    def close(self) -> None:
+        """Drop the cache (the table is the caller's)."""
+        self._cache.clear()
+
+
+class CombinedStore:
+    """Several stores read as one (a baseline and a bootstrap, as `db load` merges their
+    files: their keys never collide, bootstrap keys contain `/`)."""
+
+    def __init__(self, stores: list, label: str):
+        from abstraction.setback import layouts
+
+        self.stores = stores
+        self.path = label
+        self.has_bootstrap = any(s.has_bootstrap for s in stores)
+        self.layout = stores[0].layout
+        for store in stores[1:]:  # a bootstrap takes its baseline's layout: never two here
+            try:
+                layouts.same(self.layout, store.layout, label)
+            except layouts.LayoutError as exc:
+                raise RunError(f"evaluation: {exc}") from None
+        self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
+                         "abstraction_version": self.layout.version}
+
+    def lookup(self, key: str):
+        """The first store's (probs, best) for `key`, or None if none holds it."""
+        for store in self.stores:
+            hit = store.lookup(key)
+            if hit is not None:
+                return hit
+        return None
+
+    def close(self) -> None:
+        """Close the stores."""
+        for store in self.stores:
+            store.close()
+
+
+def baseline_store(settings: dict):
+    """The store of a bootstrap run's baseline (`settings["baseline"]`: a run directory or a
+    strategy file), checked to be the state the bootstrap was trained on."""
+    path = settings.get("baseline")
+    if not path:
+        raise RunError("this bootstrap run records no baseline to evaluate it with")
+    if os.path.isdir(path):
+        from cfr import checkpoint
+        from train.run_directory import RunDirectory
+
+        run = RunDirectory(path)
+        if not run.has_checkpoint():
+            raise RunError(f"evaluation: the baseline {path} has no checkpoint")
+        from abstraction.setback import layouts
+
+        try:
+            layout = layouts.of_header(run.read_settings()["settings"])
+        except layouts.LayoutError as exc:
+            raise RunError(f"evaluation: the baseline {path}: {exc}") from None
+        ckpt = checkpoint.load(run.checkpoint_path)
+        expected = settings.get("baseline_iterations")
+        if expected is not None and ckpt.iteration != expected:
+            raise RunError(f"evaluation: the baseline {path} is at iteration "
+                           f"{ckpt.iteration:,}, not the {expected:,} this bootstrap was "
+                           "trained on")
+        return TableStore(ckpt.table, path, layout=layout)
+    from db.errors import DatabaseError
+    from play.strategy_player import StrategyStore
+
+    try:
+        return StrategyStore([path])
+    except DatabaseError as exc:
+        raise RunError(f"evaluation: {exc}") from None
+
+
+# --- the eval log --------------------------------------------------------------------------
+def read_eval_log(run_path: str) -> list[dict]:
+    """The rows of DIR/eval.csv (numbers as floats, the opponent as text); [] without one."""
+    path = eval_path(run_path)
+    if not os.path.exists(path):
+        return []
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            first = handle.readline().strip()
+            _check_format_line(path, first)
+            rows = list(csv.DictReader(handle))
+        out = []
+        for row in rows:
+            item = {k: float(row[k]) for k in EVAL_COLUMNS if k not in ("opponent", "infosets")}
+            item["opponent"] = row["opponent"]
+            # a log of this version written before the column existed has none
+            item["infosets"] = int(row["infosets"]) if row.get("infosets") else None
+            out.append(item)
+        return out
+    except RunError:
+        raise
+    except (OSError, UnicodeDecodeError, csv.Error, KeyError, TypeError, ValueError):
+        raise RunError(f"{path}: unreadable evaluation log (expected the columns "
+                       f"{','.join(EVAL_COLUMNS)})") from None
+
+
+def _check_format_line(path: str, line: str) -> None:
+    prefix = f"# {EVAL_FORMAT} "
+    if not line.startswith(prefix):
+        raise RunError(f"{path}: not a setback-cfr evaluation log (no '{prefix.strip()} N' "
+                       "first line)")
+    try:
+        version = int(line[len(prefix):])
+    except ValueError:
+        raise RunError(f"{path}: bad evaluation log version {line[len(prefix):]!r}") from None
+    if version > EVAL_VERSION:
+        raise RunError(f"{path}: evaluation log version {version} is newer than this program "
+                       "reads; upgrade setback-cfr")
+    if version < 1:
+        raise RunError(f"{path}: bad evaluation log version {version}")
+
+
+def append_eval_row(run_path: str, row: dict) -> None:
+    """Append one row to DIR/eval.csv, creating it (format line and header, atomically)
+    first. A failed append cuts the file back to its previous rows (`WriteFailedError`)."""
+    from cfr.atomic_file import atomic_writer
+    from cfr.errors import WriteFailedError
+
+    path = eval_path(run_path)
+    if not os.path.exists(path):
+        with atomic_writer(path, suffix=".csv") as handle:
+            handle.write(f"# {EVAL_FORMAT} {EVAL_VERSION}\n{','.join(EVAL_COLUMNS)}\n"
+                         .encode())
+    else:
+        with open(path, encoding="utf-8") as handle:
+            _check_format_line(path, handle.readline().strip())
+    with open(path, "a", newline="", encoding="utf-8") as handle:
+        size = handle.tell()
+        try:
+            with open(path, newline="", encoding="utf-8") as existing:
+                existing.readline()
+                header = next(csv.reader(existing), list(EVAL_COLUMNS))
+            csv.writer(handle).writerow([row[c] for c in header])
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError as exc:
+            try:
+                os.truncate(path, size)
+            except OSError:
+                pass
+            raise WriteFailedError(f"cannot write {path}: {exc.strerror or exc}; the "
+                                   "evaluation log keeps its earlier rows") from None
+
+
+# --- the evaluation ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EvalOptions:
+    """What `--eval-every`, `--eval-games` and `--eval-against` ask for."""
+
+    every_seconds: float  # of training CPU time
+    pairs: int = DEFAULT_PAIRS
+    against: str = DEFAULT_OPPONENT
+
+    def __post_init__(self):
+        if not (math.isfinite(self.every_seconds) and self.every_seconds > 0):
+            raise RunError("--eval-every must be a positive number of minutes")
+        if self.pairs < 1:
+            raise RunError("--eval-games must be at least 1")
+
+
+def make_opponent(spec: str, seed: int = 0):
+    """The opponent player of SPEC, a bad spec refused in one line (`RunError`)."""
+    from play.player_spec import PlayerSpecError, make_player
+
+    try:
+        return make_player(spec, seed)
+    except PlayerSpecError as exc:
+        raise RunError(f"--eval-against: {exc}") from None
+
+
+class Evaluation:
+    """The evaluations of one training invocation: when they are due, playing them, their
+    rows. `start(training_cpu)` fixes the next due point from the run's recorded training
+    CPU and its eval log, so a resumed run evaluates on the same grid (every
+    `every_seconds` of training CPU) and never twice at one grid point."""
+
+    def __init__(self, run_path: str, stage, options: EvalOptions, show_progress: bool = True,
+                 report=None):
+        self.run_path = run_path
+        self.stage = stage
+        self.options = options
+        self.show_progress = show_progress
+        self.report = report  # called with each new row (a dict), e.g. to print it
+        from abstraction.setback import layouts
+
+        self.seed = eval_seed(int(stage.settings["seed"]))
+        try:
+            self.layout = layouts.of_header(stage.settings)  # the run's key layout
+        except layouts.LayoutError as exc:
+            raise RunError(f"evaluation: {exc}") from None
+        self.next_due = options.every_seconds
+        self.rows: list[dict] = []
+        cpu = time.process_time()
+        make_opponent(options.against)  # a bad spec fails now, not after an hour of training
+        self._base = baseline_store(stage.settings) if stage.name == "bootstrap" else None
+        self._setup_cpu = time.process_time() - cpu  # added to the first row's eval CPU
+
+    def start(self, training_cpu: float) -> None:
+        """Set the next due point: the first grid point past both the run's training CPU and
+        its last logged evaluation."""
+        every = self.options.every_seconds
+        done = [r["train_cpu_seconds"] for r in read_eval_log(self.run_path)]
+        reached = max([training_cpu] + done)
+        self.next_due = (math.floor(reached / every) + 1) * every
+
+    def due(self, training_cpu: float) -> bool:
+        """Whether an evaluation is due at this training CPU."""
+        return training_cpu >= self.next_due
+
+    def player(self, table):
+        """The evaluated player over the live `table` (with the baseline, for a bootstrap),
+        and the live table's store (to close once played: it caches probabilities)."""
+        from db.player import DatabasePlayer
+
+        label = f"live:{os.path.basename(os.path.normpath(self.run_path))}"
+        live = TableStore(table, label, has_bootstrap=self.stage.name == "bootstrap",
+                          layout=self.layout)
+        store = live if self._base is None else CombinedStore([live, self._base], label)
+        return DatabasePlayer(store, name=label), live
+
+    def run(self, table, iteration: int, training_cpu: float, stop=None) -> dict | None:
+        """Play the evaluation of `table` at `iteration` / `training_cpu`, append its row and
+        return it; None (no row) when `stop()` turned true part-way. Moves the next due point
+        past `training_cpu`."""
+        from tqdm import tqdm
+
+        from play.tournament import play_game, win_rate_interval
+
+        every = self.options.every_seconds
+        self.next_due = (math.floor(training_cpu / every) + 1) * every
+        cpu = time.process_time()
+        player, live = self.player(table)
+        opponent = make_opponent(self.options.against, self.seed)
+        players = (player, opponent)
+        rows = []
+        with tqdm(total=self.options.pairs, unit="pair", leave=False,
+                  disable=not self.show_progress, desc="evaluating") as bar:
+            for game in range(self.options.pairs):
+                if stop is not None and stop():
+                    return None
+                rows.append(play_game(players, self.seed, game, False))
+                rows.append(play_game(players, self.seed, game, True))
+                bar.update(1)
+        live.close()
+        rate, low, high = win_rate_interval(np.array(rows), True)
+        eval_cpu = time.process_time() - cpu + self._setup_cpu
+        self._setup_cpu = 0.0
+        row = {"iteration": int(iteration), "train_cpu_seconds": f"{training_cpu:.3f}",
+               "win_rate": f"{rate:.4f}", "ci_low": f"{low:.4f}", "ci_high": f"{high:.4f}",
+               "games": 2 * self.options.pairs, "eval_cpu_seconds": f"{eval_cpu:.2f}",
+               "opponent": self.options.against, "infosets": int(table.count)}
+        append_eval_row(self.run_path, row)
+        parsed = {k: (v if k == "opponent" else float(v)) for k, v in row.items()}
+        self.rows.append(parsed)
+        if self.report is not None:
+            self.report(parsed)
+        return parsed
+
+    @property
+    def cpu_seconds(self) -> float:
+        """The evaluations' CPU seconds in this invocation."""
+        return sum(r["eval_cpu_seconds"] for r in self.rows)
+
+
+def format_eval_row(row: dict) -> str:
+    """One line for an evaluation row."""
+    return (f"eval at {int(row['iteration']):,} deals, {row['train_cpu_seconds'] / 60:.2f} "
+            f"training CPU-min: win rate {100 * row['win_rate']:.1f}% (95% CI "
+            f"{100 * row['ci_low']:.1f}-{100 * row['ci_high']:.1f}%) of {int(row['games']):,} "
+            f"games vs {row['opponent']} ({row['eval_cpu_seconds']:.1f} CPU-s)")
