@@ -78,9 +78,8 @@ class HeuristicContinuation:
 
     def pitch_suit(self, state: np.ndarray, dealer: int, score: tuple[int, int]) -> int:
         """The suit of the heuristic's pitch for the bidder to lead in `state`: its best suit
-        by `play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the
-        heuristic itself would pick an empty suit from a hand where every suit is worth 0 to
-        it, a hand it never bids but a sampled world may give a bidder)."""
+        by `play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the lowest
+        held suit when every suit is worth 0, as the heuristic's own pitch does)."""
         from play.heuristic import cards_of, suit_value
 
         hand = cards_of(state[S.HAND + int(state[S.TO_ACT])])
@@ -95,12 +94,7 @@ def pitch_card(view, trump: int, play) -> int:
     suit_cards = [c for c in range(13 * trump, 13 * trump + 13) if hand >> c & 1]
     if not suit_cards:
         raise ValueError(f"cannot pitch suit {trump}: not in the hand")
-    try:
-        card = int(play.choose(view))
-    except ValueError:
-        # the heuristic's own pitch fails on a hand where every held suit is worth 0 to it
-        # (it never bids such a hand; sds may): then the highest card of the suit
-        return max(suit_cards)
+    card = int(play.choose(view))
     return card if card // 13 == trump else max(suit_cards)
 
 

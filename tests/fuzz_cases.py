@@ -522,7 +522,7 @@ class CliBoundary(Boundary):
     # Options whose accepted values can make a command run for long.
     EXPENSIVE = {"--games", "--max-deals", "--deals", "--iterations", "--report-every",
                  "--minutes", "--workers", "--seed", "--batch", "--positions",
-                 "--worlds"}  # (when above 2)
+                 "--worlds", "--bootstrap"}  # (when above 2)
 
     def setup(self, workdir):
         super().setup(workdir)
@@ -573,6 +573,8 @@ class CliBoundary(Boundary):
             # Two bad settings, so that no single fuzzed value can start a server.
             ("serve",): ["serve", "--games", not_a_file, "--delay-ms", "-1"],
             ("decide",): ["decide", position, "--bots", "heuristic"],
+            ("rating",): ["rating", "random", "heuristic", "--games", "1", "--max-deals", "2",
+                          "--bootstrap", "2", "--store", "ratings.db", "--no-progress"],
         }
         self.targets = []  # (command path, action)
 
