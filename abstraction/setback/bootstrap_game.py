@@ -54,26 +54,40 @@ _STATE = types.int64[::1]
 
 
 @njit(cache=True)
-def prepare_root(word, policy_keys, policy_best, root, misses):
-    """Deal from `word`, draw both game scores, and store the deal score of each of the twelve
-    auction outcomes played out by the policy; `root` becomes the episode's first bid."""
+def _deal_root(word, root):
+    """Deal the episode drawn from `word` into `root` and draw both game scores; return the
+    deal (a view of `root`). Shared by both `prepare_root`s, so their episodes are the same."""
     rng = np.empty(1, np.uint64)
     rng[0] = word
     deal = root[:STATE_SIZE]
     random_deal(rng, deal)
     root[SCORE] = SCORE_LOW + below(rng, SCORE_HIGH - SCORE_LOW + 1)
     root[SCORE + 1] = SCORE_LOW + below(rng, SCORE_HIGH - SCORE_LOW + 1)
+    return deal
+
+
+@njit(cache=True)
+def _contract_state(deal, scratch, bidder, bid):
+    """`scratch` becomes `deal` with the auction over: `bidder` won it at `bid` and leads."""
+    for i in range(STATE_SIZE):
+        scratch[i] = deal[i]
+    scratch[HIGH_BID] = bid
+    scratch[HIGH_BIDDER] = bidder
+    scratch[N_BIDS] = 4
+    scratch[PHASE] = PHASE_PLAY
+    scratch[TO_ACT] = bidder
+    scratch[LEADER] = bidder
+
+
+@njit(cache=True)
+def prepare_root(word, policy_keys, policy_best, root, misses):
+    """Deal from `word`, draw both game scores, and store the deal score of each of the twelve
+    auction outcomes played out by the policy; `root` becomes the episode's first bid."""
+    deal = _deal_root(word, root)
     scratch = np.empty(STATE_SIZE, np.int64)
     for bidder in range(4):
         for bid in range(2, 5):
-            for i in range(STATE_SIZE):
-                scratch[i] = deal[i]
-            scratch[HIGH_BID] = bid
-            scratch[HIGH_BIDDER] = bidder
-            scratch[N_BIDS] = 4
-            scratch[PHASE] = PHASE_PLAY
-            scratch[TO_ACT] = bidder
-            scratch[LEADER] = bidder
+            _contract_state(deal, scratch, bidder, bid)
             score0, score1 = play_out(scratch, policy_keys, policy_best, misses)
             at = OUTCOME + 2 * (3 * bidder + bid - 2)
             root[at] = score0
@@ -86,25 +100,13 @@ def prepare_root_with(decide, word, policy_keys, policy_best, root, misses):
     `decision`, passed as a first-class function, `layouts.py`) for each decision's actions
     and key. With the reference layout's `decision` it builds the roots `prepare_root` builds
     (`abstract_game.decision` answers a single legal card as the one abstract action)."""
-    rng = np.empty(1, np.uint64)
-    rng[0] = word
-    deal = root[:STATE_SIZE]
-    random_deal(rng, deal)
-    root[SCORE] = SCORE_LOW + below(rng, SCORE_HIGH - SCORE_LOW + 1)
-    root[SCORE + 1] = SCORE_LOW + below(rng, SCORE_HIGH - SCORE_LOW + 1)
+    deal = _deal_root(word, root)
     scratch = np.empty(STATE_SIZE, np.int64)
     moves = np.empty(MAX_PLAYOUT_ACTIONS, np.int64)
     key = np.zeros(1, np.uint64)
     for bidder in range(4):
         for bid in range(2, 5):
-            for i in range(STATE_SIZE):
-                scratch[i] = deal[i]
-            scratch[HIGH_BID] = bid
-            scratch[HIGH_BIDDER] = bidder
-            scratch[N_BIDS] = 4
-            scratch[PHASE] = PHASE_PLAY
-            scratch[TO_ACT] = bidder
-            scratch[LEADER] = bidder
+            _contract_state(deal, scratch, bidder, bid)
             while scratch[PHASE] != PHASE_OVER and not is_exhausted(scratch):
                 n = decide(scratch, moves, key)
                 choice = 0 if n == 1 else policy_action(policy_keys, policy_best, key[0],
