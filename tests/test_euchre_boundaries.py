@@ -1,7 +1,8 @@
-"""The Euchre plug-in keeps the layer rules of `test_package_boundaries.py` (which lists the
-packages it knows): `games/euchre` and the registry import nothing above the rules (no cfr,
-abstraction, train, db, cli, play, search, web), the plug-in imports no other game, and every
-public function and class in them is documented."""
+"""The Euchre plug-in beyond the layer rules `test_package_boundaries.py` checks for
+`games/euchre` (nothing above the rules, every public function documented): the plug-in and
+the registry import no other game's package, the registry no game at all at import time, and
+the registry (a single module, outside the packages listed there) keeps the same layer and
+docstring rules."""
 
 from __future__ import annotations
 
@@ -9,21 +10,11 @@ import ast
 import pathlib
 
 import pytest
+from test_package_boundaries import imported_names
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ABOVE_THE_RULES = ("cfr", "abstraction", "train", "db", "cli", "play", "search", "web")
 FILES = sorted((ROOT / "games" / "euchre").rglob("*.py")) + [ROOT / "games" / "registry.py"]
-
-
-def imported_names(tree: ast.AST) -> list[str]:
-    """Every module name a parsed file imports."""
-    names = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            names.append(node.module or "")
-    return names
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
@@ -39,7 +30,7 @@ def test_imports_stay_below_the_rules_and_inside_the_game(path):
 
 def test_every_module_and_public_function_is_documented():
     missing = []
-    for path in FILES:
+    for path in (ROOT / "games" / "registry.py",):  # games/euchre: test_package_boundaries
         tree = ast.parse(path.read_text())
         if not ast.get_docstring(tree):
             missing.append(f"{path.relative_to(ROOT)} (module)")
