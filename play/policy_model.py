@@ -2,8 +2,9 @@
 
 It reads a decision as `db.player.DatabasePlayer` plays it: a bid first looks up the bootstrap
 key (when the store holds bootstrap keys), then the baseline key; a card looks up the baseline
-key of the abstraction (`abstract_decision`), whose abstract actions are played as their
-representative cards. The move's probability is that of the action it represents: 0 for a move
+key of the store's key layout (`abstraction/setback/layouts.py`, the one its metadata records,
+as the database player reads it), whose abstract actions are played as their representative
+cards. The move's probability is that of the action it represents: 0 for a move
 that represents no action (a card the policy never plays as such), 1 for a forced move. A key
 missing from the store counts as uniform over the legal abstract actions. Lookups are memoized.
 """
@@ -12,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from abstraction.setback import layouts
 from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
 from abstraction.setback.codec import key_text
-from abstraction.setback.decision import abstract_decision
 from games.setback import state as S
 from games.setback.rules import MAX_MOVES, legal_moves
 
@@ -26,6 +27,13 @@ class PolicyModel:
     def __init__(self, store, use_bootstrap: bool | None = None):
         self.store = store
         self.use_bootstrap = store.has_bootstrap if use_bootstrap is None else use_bootstrap
+        # The baseline keys are the store's layout's (a store that records none is the
+        # reference's); bootstrap keys are the same in every layout.
+        layout = getattr(store, "layout", None) or layouts.of_header(
+            getattr(store, "metadata", None) or {})
+        module = layouts.load(layout.name)
+        self._abstract_decision = module.abstract_decision
+        self._layout_key_text = module.key_text
         self._moves = np.zeros(MAX_MOVES, dtype=np.int64)
         self._memo: dict[str, np.ndarray | None] = {}
         self.lookups = 0
@@ -58,10 +66,10 @@ class PolicyModel:
                 probs = self._probs(key_text(int(bootstrap_key(state, us, them))))
                 if probs is not None and probs.size == n:
                     return self._of(probs, moves, n, move)
-        n, _, _, key = abstract_decision(state, moves)
+        n, _, _, key = self._abstract_decision(state, moves)
         if n < 2:
             return 1.0 if moves[0] == move else 0.0
-        probs = self._probs(key_text(int(key)))
+        probs = self._probs(self._layout_key_text(int(key)))
         if probs is None or probs.size != n:
             probs = np.ones(n)  # missing: uniform over the legal abstract actions
         return self._of(probs, moves, n, move)

@@ -157,6 +157,30 @@ def test_a_player_asks_the_keys_of_its_files_layout(name, key, tmp_path):
     assert format_card(trace["move"]) == "JS"
 
 
+@pytest.mark.parametrize("name, key", [
+    ("reference", "Hx.+0.......TxT2TJS.W"),
+    ("bidder", "Hx.+0.......B3TxT2TJS.W"),
+    ("contract", "Hx.+0.......B31.TxT2TJS.W"),
+])
+def test_the_policy_model_reads_the_keys_of_its_databases_layout(name, key, tmp_path, capsys):
+    """pimc-pi's model of the other seats (play/policy_model.py) asks the database's layout."""
+    from db.database import StrategyDatabase
+    from games.setback.cards import parse_card
+    from play.policy_model import PolicyModel
+
+    entry = layouts.layout(name)
+    path, db = tmp_path / f"{name}.strategy", tmp_path / f"{name}.db"
+    write_table(str(path), "baseline", {key: [0.0, 0.0, 1.0, 0.0, 0.0]},
+                abstraction=entry.abstraction, abstraction_version=entry.version)
+    assert cli(capsys, "db", "load", str(path), "--db", str(db), "--no-progress")[0] == 0
+    with StrategyDatabase(str(db)) as store:
+        model = PolicyModel(store)
+        state = worked(WORKED_LEAD)
+        assert model(state, parse_card("JS")) == 1.0
+        assert model(state, parse_card("7S")) == 0.0
+        assert model.missing == 0
+
+
 def test_the_bootstrap_playouts_of_any_layout(bidder_run, tmp_path, capsys):
     """`prepare_root_with` the reference's game decision builds `prepare_root`'s roots; a
     bootstrap run takes its baseline's layout and refuses another in one line."""
