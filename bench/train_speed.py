@@ -232,7 +232,7 @@ def main() -> None:
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path.insert(0, here)
     from train.baseline import DEFAULTS
-    from train.runner import ALGORITHMS
+    from train.algorithms import ALGORITHMS
 
     algorithm = args.algorithm or DEFAULTS["algorithm"]
     if algorithm not in ALGORITHMS:

@@ -12,9 +12,9 @@ from cli.arguments import add_sampling_options, duration, non_negative_int, posi
 from cli.arguments import positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
+from train.algorithms import ALGORITHMS, UPDATES  # plain data: no numba at parse time
 
 GIB = 2**30
-ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", "es-mccfr")  # train.runner's, without importing numba
 
 
 def register(subparsers) -> None:
@@ -38,7 +38,7 @@ def register(subparsers) -> None:
         "and exits with status 130; a second Ctrl-C exits at once without writing. One "
         "process trains a run at a time: a second one on the same DIR is refused, naming the "
         "first one's pid.")
-    base.add_argument("--updates", choices=("simultaneous", "reference"), default=None,
+    base.add_argument("--updates", choices=UPDATES, default=None,
                       help="simultaneous (default): each deal traversed against the strategy "
                       "frozen for the batch, any number of workers; reference: the reference "
                       "program's walk, the table updated in place during the deal (an update "

@@ -9,15 +9,13 @@ walks. The reported payoff is the running mean root value of the non-dealer team
 from __future__ import annotations
 
 from abstraction.setback import layouts
+from train.algorithms import ALGORITHMS, ES_MCCFR, UPDATES
 from train.runner import Stage
 
 STAGE = "baseline"
 # es-mccfr won bench/race.py (issue 11): the strongest player per CPU-minute from an empty
 # table; cfr (the reference's algorithm) stays one --algorithm away.
 DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "es-mccfr"}
-
-
-UPDATES = ("simultaneous", "reference")
 
 
 def new_run_sampling():
@@ -38,11 +36,9 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
     `updates`: "simultaneous" (both teams' increments from one pass against the strategy
     frozen for the batch) or "reference" (the reference's walk, `cfr.threaded_pass`: the
     table updated in place during the deal, one worker). `algorithm`: one of
-    `train.runner.ALGORITHMS`; `sampling` (es-mccfr only): its `SamplingOptions`, recorded
+    `train.algorithms.ALGORITHMS`; `sampling` (es-mccfr only): its `SamplingOptions`, recorded
     with the run (default: `new_run_sampling()`). `abstraction`: the key layout's name
     (`abstraction/setback/layouts.py`), recorded as its abstraction name and version."""
-    from train.runner import ALGORITHMS, ES_MCCFR
-
     if updates not in UPDATES:
         raise ValueError(f"updates must be one of {', '.join(UPDATES)}")
     if algorithm not in ALGORITHMS:

@@ -26,6 +26,7 @@ import os
 
 from cfr.atomic_file import TEMP_PREFIX, atomic_writer, remove_stale_temporaries
 from cfr.file_lock import WriterLock
+from train.algorithms import ALGORITHMS, UPDATES
 from train.errors import RunError
 
 SETTINGS_FILE = "run.json"
@@ -203,9 +204,6 @@ def _check_settings(path: str, doc: dict) -> None:
 def _check_algorithm_settings(path: str, settings: dict) -> None:
     """Refuse (one line) a recorded algorithm, update rule or sampling option that no run can
     have written (absent ones take their defaults: runs older than the option)."""
-    from train.baseline import UPDATES
-    from train.runner import ALGORITHMS
-
     algorithm = settings.get("algorithm", "cfr")
     if algorithm not in ALGORITHMS:
         raise RunError(f"{path}: the run's algorithm {algorithm!r} is not one of "

@@ -58,6 +58,7 @@ from cfr.increment_log import ENTRIES, VALUES, merge
 from cfr.table import InfoSetTable
 from cfr.traversal import Scratch
 from cfr.variants import Variant, end_iteration, make_variant
+from train.algorithms import ALGORITHMS, ES_MCCFR
 from train.errors import RunError
 from train.run_directory import RunDirectory
 
@@ -97,8 +98,6 @@ class Progress:
         return self.payoff_sum / self.iteration if self.iteration else 0.0
 
 
-ES_MCCFR = "es-mccfr"
-ALGORITHMS = ("cfr", "cfr+", "lcfr", "dcfr", ES_MCCFR)
 # The stream of an es-mccfr episode's draws when its root was built from the episode's word
 # (so that the pass's draws do not repeat the ones that built the root).
 _ES_STREAM = np.uint64(1 << 62)
