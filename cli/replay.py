@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
+from abstraction.setback import layouts  # plain data: nothing compiled for --help
 from cli.errors import UserError
 from games import registry
 
@@ -49,6 +50,10 @@ def register(subparsers) -> None:
     parser.add_argument("file", metavar="FILE", help="JSON file with the deal, or - for stdin")
     parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
                         help="the game of the deal (default: %(default)s)")
+    parser.add_argument("--abstraction", choices=layouts.names(), default=None,
+                        help="the key layout whose baseline keys the decisions show (Setback; "
+                             "default: reference, the spec's): what a database trained with "
+                             "`train --abstraction NAME` looks up")
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
@@ -93,7 +98,7 @@ def load_json(path: str):
         raise UserError(f"{path} is not valid JSON: {str(exc).splitlines()[0]}") from None
 
 
-def abstraction_describer(spec):
+def abstraction_describer(spec, layout: str = "reference"):
     """The replay hook adding the abstraction's `key`, `actions` and (with a `score` in the
     input) `bootstrap_key` to every decision."""
     from abstraction.setback.describe import describe_decision
@@ -107,7 +112,7 @@ def abstraction_describer(spec):
                             '+-1,000,000,000)')
 
     def describe(deal, _spec) -> dict:
-        return describe_decision(deal.state, score, deal.dealer)
+        return describe_decision(deal.state, score, deal.dealer, layout)
 
     return describe
 
@@ -119,8 +124,12 @@ def run(args) -> int:
     spec = load_json(args.file)
     try:
         if game.name == "setback":  # the abstraction's keys exist for Setback only so far
-            result = replay(spec, describe=abstraction_describer(spec))
+            result = replay(spec, describe=abstraction_describer(
+                spec, args.abstraction or layouts.DEFAULT))
         else:
+            if args.abstraction is not None:
+                raise UserError(f"--abstraction names a Setback key layout; the game is "
+                                f"{game.name}")
             result = replay(spec)
     except game.load("error") as exc:
         raise UserError(str(exc)) from None

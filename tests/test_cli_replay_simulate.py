@@ -156,3 +156,24 @@ def test_replay_without_a_score_has_no_bootstrap_keys(tmp_path, capsys):
 def test_replay_rejects_a_bad_score(tmp_path, capsys):
     status, _, err = replay(tmp_path, capsys, {**WORKED, "score": {"EW": "nine", "NS": 1}})
     assert status == 2 and '"score" must look like' in err
+
+
+@pytest.mark.parametrize("layout, key", [("bidder", "Hx.+0.......B3TxT2TJS.W"),
+                                         ("contract", "Hx.+0.......B31.TxT2TJS.W")])
+def test_replay_shows_the_keys_of_the_layout_asked(tmp_path, capsys, layout, key):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(WORKED))
+    status, out, err = run_cli(capsys, ["replay", str(path), "--abstraction", layout])
+    assert status == 0, err
+    decision = json.loads(out)["decisions"][8]
+    assert decision["key"] == key  # the reference's "Hx.+0.......TxT2TJS.W", refined
+    assert [a["action"] for a in decision["actions"]] == ["Tx", "T2", "TJ", "S.", "W."]
+
+
+def test_replay_refuses_a_setback_layout_for_another_game(tmp_path, capsys):
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps({"dealer": "N", "hands": {}, "upcard": "JD", "moves": []}))
+    status, _, err = run_cli(capsys, ["replay", str(path), "--game", "euchre",
+                                      "--abstraction", "bidder"])
+    assert status == 2 and "--abstraction names a Setback key layout" in err
+    assert len(err.strip().splitlines()) == 1

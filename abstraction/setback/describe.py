@@ -43,24 +43,30 @@ def team_scores(score: dict, dealer: int, seat: int) -> tuple[int, int]:
     return int(score[ours]), int(score[theirs])
 
 
-def describe_decision(state: np.ndarray, score: dict | None = None, dealer: int = 0) -> dict:
+def describe_decision(state: np.ndarray, score: dict | None = None, dealer: int = 0,
+                      layout: str = "reference") -> dict:
     """`{"key", "actions", ["bootstrap_key"]}` for the seat to act in `state` (abstraction.md).
 
     `key`: the baseline key string, None when the move is forced (one abstract action).
     `actions`: `[{"action": "Tx", "move": "7S"}, ...]` in canonical order (bids: action and
     move both `P`, `2`, `3`, `4`). `bootstrap_key`: only in the auction and only when `score`
     (absolute game scores {"EW": a, "NS": b}) is given; `dealer` (0..3 = W N E S) maps the
-    teams; None when the bidder has a single legal bid (no key exists then).
+    teams; None when the bidder has a single legal bid (no key exists then). `layout`: the
+    key layout of the baseline key (a name of `layouts.py`; the actions and the bootstrap key
+    are the same in every layout).
     """
+    from abstraction.setback import layouts
+
+    module = layouts.load(layout)
     state = np.ascontiguousarray(state, dtype=np.int64)
     phase = int(state[PHASE])
     if phase not in (PHASE_AUCTION, PHASE_PLAY):
         raise ValueError("the deal is over: there is no decision to describe")
     moves = np.zeros(_MOVES, dtype=np.int64)
-    n, situation, tokens, key = abstract_decision(state, moves)
+    n, situation, tokens, key = module.abstract_decision(state, moves)
     names = decision_tokens(int(situation), int(tokens))
     out = {
-        "key": key_text(int(key)) if n >= 2 else None,
+        "key": module.key_text(int(key)) if n >= 2 else None,
         "actions": [{"action": names[i], "move": move_text(moves[i])} for i in range(int(n))],
     }
     if phase == PHASE_AUCTION and score is not None:
