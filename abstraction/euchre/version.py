@@ -1,0 +1,6 @@
+"""The Euchre abstraction's name and version, as runs, strategy files and databases record
+them (plain data: nothing compiled). Bump the version whenever a key or an action changes."""
+
+ABSTRACTION_NAME = "euchre-basic"
+ABSTRACTION_VERSION = 1
+
