@@ -151,6 +151,9 @@ def test_worked_keys_on_a_hand_made_deal():
     # boss of clubs (S0-)
     assert kind == 3 and key_text(key) == "P0p000---3 S0-.T0-.T3-'"  # West: not the dealer's
     assert action_names(key_text(key), n) == ["S0-", "T0-", "T3-"]
+    # T0- is represented by the weakest of JH JD AH: the ace of hearts
+    assert [hand.state[S.HAND + 1] >> int(c) & 1 for c in moves[:n]] == [1, 1, 1]
+    assert moves[1] == 2 * 6 + 5 and moves[2] == 2 * 6 + 0 and moves[0] == 5
     hand.play("AH")
     n, kind, key = abstract_decision(hand.state, moves)  # North follows: 9C TC QC KC 9S
     # North (the dealer's partner, a defender: role 1) is second (position 1) to a trump lead
@@ -160,9 +163,6 @@ def test_worked_keys_on_a_hand_made_deal():
     assert key_text(key) == "P1p001ToT3 S1-.S2-.S3-"
     assert action_names(key_text(key), n) == ["S1-", "S2-", "S3-"]
     assert moves.tolist()[:3] == [0 * 6 + 3, 0 * 6 + 0, 3 * 6 + 0]  # QC, 9C (the lowest), 9S
-    # T0- is represented by the weakest of JH JD AH: the ace of hearts
-    assert [hand.state[S.HAND + 1] >> int(c) & 1 for c in moves[:n]] == [1, 1, 1]
-    assert moves[1] == 2 * 6 + 5 and moves[2] == 2 * 6 + 0 and moves[0] == 5
 
 
 class _SameCount(tuple):
