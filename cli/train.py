@@ -12,6 +12,7 @@ from cli.arguments import add_sampling_options, duration, non_negative_int, posi
 from cli.arguments import positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
+from games import registry  # plain data: imports no game
 from train.algorithms import ALGORITHMS, UPDATES  # plain data: no numba at parse time
 
 GIB = 2**30
@@ -45,6 +46,14 @@ def register(subparsers) -> None:
                       "to a key inside its own subtree is lost), one worker, --algorithm cfr (what "
                       "a new run gets with it); must match when resuming")
     _common(base, "es-mccfr")
+    base.add_argument("--game", choices=registry.names(), default=None,
+                      help=f"(default {registry.DEFAULT_GAME}, or the run's when resuming) the "
+                      "game to train: " + "; ".join(f"{e.name}: {e.description}"
+                                                    for e in registry.GAMES.values())
+                      + ". Euchre trains its own abstraction (abstraction/euchre/keys.py) with "
+                      "the same runner: batches, workers, checkpoints, resume, --for, --ray "
+                      "(not --abstraction, --updates reference or --eval-every). Recorded "
+                      "with the run: a resume under another game is refused")
     base.set_defaults(func=run_baseline)
 
     boot = stages.add_parser(
@@ -251,12 +260,75 @@ def _evaluation(args, stage, run_dir):
                       report=lambda row: tqdm.write(format_eval_row(row)))
 
 
+def recorded_game(run_dir) -> str:
+    """The game a run recorded in its settings (a run without one is Setback's: runs from
+    before `--game`, and every Setback run, record none)."""
+    if not run_dir.has_checkpoint():
+        return None
+    return run_dir.read_settings()["settings"].get("game", registry.DEFAULT_GAME)
+
+
+def _game_of(args, run_dir) -> str:
+    """--game, else the run's, else the default; a --game that is not the run's is refused."""
+    recorded = recorded_game(run_dir)
+    if args.game is not None and recorded is not None and args.game != recorded:
+        raise UserError(f"{run_dir.path} is a {recorded} run, not {args.game}: leave --game "
+                        "out to resume it, or give another --run directory")
+    return args.game or recorded or registry.DEFAULT_GAME
+
+
+def run_euchre_baseline(args, run_dir) -> int:
+    """Create or resume a Euchre baseline run (`train.euchre_game`) and train it."""
+    from train.euchre_game import DEFAULTS, euchre_baseline_stage
+
+    for option, value in (("--abstraction", args.abstraction), ("--eval-every", args.eval_every),
+                          ("--eval-games", args.eval_games),
+                          ("--eval-against", args.eval_against)):
+        if value is not None:
+            raise UserError(f"{option} is Setback's: the Euchre baseline has one abstraction "
+                            "and no in-training evaluation (play it with `tournament --game "
+                            "euchre` after `export` and `db load`)")
+    if args.updates == "reference":
+        raise UserError("--updates reference is the Setback reference's walk: not with "
+                        "--game euchre")
+    with run_dir.writer_lock():
+        _game_of(args, run_dir)  # again, now that nobody else writes it
+        recorded = run_dir.read_settings()["settings"] if run_dir.has_checkpoint() else {}
+        chosen = {name: getattr(args, name) if getattr(args, name) is not None
+                  else recorded.get(name, DEFAULTS[name]) for name in ("seed", "batch",
+                                                                       "algorithm")}
+        if args.ray is None and (args.workers or 1) > chosen["batch"]:
+            raise UserError(f"--workers {args.workers} exceeds the batch size "
+                            f"{chosen['batch']}: every worker needs at least one hand per "
+                            "batch (raise --batch)")
+        given = [name for name in SAMPLING_OPTIONS if getattr(args, name) is not None]
+        sampling = None
+        if chosen["algorithm"] == "es-mccfr":
+            from cfr.external_sampling import SamplingOptions
+            from train.baseline import new_run_sampling
+
+            options = SamplingOptions.from_settings(recorded) if recorded \
+                else new_run_sampling()
+            fields = {"linear_weighting": "linear", "prune_threshold": "prune_threshold",
+                      "prune_probability": "prune_probability"}
+            sampling = dataclasses.replace(
+                options, **{fields[name]: getattr(args, name) for name in given})
+        elif given:
+            raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr "
+                            "only")
+        factory = functools.partial(euchre_baseline_stage, chosen["seed"], chosen["batch"],
+                                    chosen["algorithm"], sampling)
+        return _train(args, factory(), run_dir, factory)
+
+
 def run_baseline(args) -> int:
     """Create or resume a baseline run and train it to --iterations."""
     from train.baseline import DEFAULTS, baseline_stage
     from train.run_directory import RunDirectory
 
     run_dir = RunDirectory(args.run)
+    if _game_of(args, run_dir) == "euchre":
+        return run_euchre_baseline(args, run_dir)
     chosen = _settings(args, DEFAULTS, run_dir)
     with run_dir.writer_lock():
         chosen = _settings(args, DEFAULTS, run_dir)  # again, now that nobody else writes it
