@@ -33,6 +33,7 @@ SUBCOMMAND_MODULES = (
     "cli.inference",
     "cli.bid_tables",
     "cli.rating",
+    "cli.learn",
 )
 
 

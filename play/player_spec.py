@@ -23,10 +23,12 @@ import os
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
              "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
-             "sds[:W][,play=SPEC] (the SDS bidder), ismcts[:SIMS] (OpenSpiel's ISMCTS "
-             "bot), each optionally followed by ,bid=SPEC "
+             "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,expected][,play=SPEC] (the "
+             "learned bidder), db:PATH,gaps=BIDDER (the database's missing auction keys "
+             "bid by BIDDER), ismcts[:SIMS] (OpenSpiel's ISMCTS bot), each optionally followed by ,bid=SPEC "
              "(bid like SPEC, play the cards as the first; bid= comes last)")
 BID_OPTION = ",bid="
+GAPS_OPTION = ",gaps="
 
 
 class PlayerSpecError(ValueError):
@@ -71,6 +73,23 @@ def _make_composite(text: str, base: str, bid_spec: str, seed: int):
     return CompositePlayer(player, bidder, name=text)
 
 
+def _make_gap_filled(text: str, seed: int):
+    """`db:PATH,gaps=BIDDER`: the database player, its auction fallbacks bid by BIDDER (split
+    at the first `,gaps=`; BIDDER is the rest, so it may hold commas: `gaps=nn:m.nn,expected`)."""
+    from play.gap_filled import GapFilledPlayer
+
+    base, _, gaps_spec = text.partition(GAPS_OPTION)
+    if not gaps_spec.strip():
+        raise PlayerSpecError(f"{text!r}: gaps= needs a bidder, as in gaps=nn:model.nn")
+    database = _make_single(base.strip(), seed)
+    try:
+        gaps = _make_single(gaps_spec.strip(), seed)
+    except PlayerSpecError as exc:
+        database.close()
+        raise PlayerSpecError(f"in gaps= of {text!r}: {exc}") from None
+    return GapFilledPlayer(database, gaps, name=text)
+
+
 def _make_sds(text: str, seed: int):
     """The SDS bidder of `text`, from `play.sds` (written separately; may be absent)."""
     try:
@@ -88,6 +107,12 @@ def _make_single(text: str, seed: int):
     spec = text
     if text.lower().startswith("sds"):
         return _make_sds(text, seed)
+    if text.lower().startswith("nn:") or text.lower() == "nn":
+        from play.nn_bidder import make_nn_player
+
+        return make_nn_player(text, seed)
+    if text.lower().startswith("db:") and GAPS_OPTION in text:
+        return _make_gap_filled(text, seed)
     if text.lower().startswith(("pimc:", "pimc,", "pimc-pi:", "pimc-pi,")) or text.lower() in (
             "pimc", "pimc-pi"):
         from play.pimc import make_pimc_player

@@ -1,0 +1,131 @@
+"""The learned bidder `nn:MODEL[,expected][,play=SPEC]`: bids and pitches by the learned
+auction evaluator (`search.learned_evaluator`, a model file of `setback-cfr learn train`);
+every other card is the play player's.
+
+- Auction: for each legal bid and each trump the seat holds, the network's distribution of
+  the deal score pair (ours, theirs) after that bid (the other seats finishing the auction as
+  in the training data); each bid takes its best trump and the best bid wins (ties to the
+  lower bid, `search.single_dummy.choose_bid`, as sds). The value is the probability of
+  winning the game after the deal (`search.win_probability`, the default, as sds) or, with
+  `,expected`, the expected deal score (ours minus theirs). No sampling, no solving: a few
+  forward passes of a small network, tens of microseconds.
+- Pitch: the same network's distribution of our own contract at the bid won, per trump; the
+  card is the play player's pitch if it pitches that suit, else the suit's top card
+  (`play.sds.pitch_card`).
+- Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
+  `heuristic`).
+
+The perfect-information correction, for a model trained on solver labels, is inside the
+model (its targets were corrected, `play.learn_data.solver_pairs`); a model trained on
+played-out deals needs none.
+"""
+
+from __future__ import annotations
+
+import time
+
+from games.setback import state as S
+from games.setback.rules import BID_MOVE
+from search.learned_evaluator import LearnedEvaluator
+from search.single_dummy import choose_bid
+
+
+class NnPlayer:
+    """The learned bidder of the module docstring (`games.setback.view.Player`)."""
+
+    def __init__(self, evaluator: LearnedEvaluator, play=None, score_aware: bool = True,
+                 name: str | None = None):
+        if play is None:
+            from play.heuristic import HeuristicPlayer
+
+            play = HeuristicPlayer()
+        self.evaluator = evaluator
+        self.play = play
+        self.score_aware = bool(score_aware)
+        self.name = name or "nn"
+        self.decision_times: list[float] = []  # seconds, every auction and pitch evaluation
+
+    def seed(self, seed: int) -> None:
+        """Reseed the play player (the network draws nothing)."""
+        if hasattr(self.play, "seed"):
+            self.play.seed(seed)
+
+    def _context(self, view):
+        """(hand, seat, bids by seat, score (us, them), our team deals next) of `view`."""
+        state = view.state
+        seat = int(view.seat)
+        return (int(state[S.HAND + seat]), seat, state[S.BID:S.BID + 4],
+                view.score_us_them, seat % 2 == 1)
+
+    def bid_values(self, view, legal_bids):
+        """float64[len(legal_bids), 4]: the value table of the seat's legal bids."""
+        hand, seat, bids, score, deal_next = self._context(view)
+        return self.evaluator.auction_values(hand, seat, bids, legal_bids, self.score_aware,
+                                             score, deal_next)
+
+    def choose(self, view) -> int:
+        """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
+        state = view.state
+        legal = view.legal_moves()
+        if int(state[S.PHASE]) == S.PHASE_AUCTION:
+            if legal.size == 1:
+                return int(legal[0])
+            start = time.perf_counter()
+            bids = [int(m) - BID_MOVE for m in legal]
+            bid, _ = choose_bid(self.bid_values(view, bids), bids)
+            self.decision_times.append(time.perf_counter() - start)
+            return BID_MOVE + bid
+        if int(state[S.TRUMP]) < 0 and int(state[S.HIGH_BIDDER]) == int(view.seat):
+            from play.sds import pitch_card
+
+            start = time.perf_counter()
+            trump = self.best_trump(view)
+            self.decision_times.append(time.perf_counter() - start)
+            return pitch_card(view, trump, self.play)
+        return int(self.play.choose(view))
+
+    def best_trump(self, view) -> int:
+        """The trump the network picks for the bidder about to pitch in `view`."""
+        hand, seat, bids, score, deal_next = self._context(view)
+        level = int(view.state[S.HIGH_BID])
+        values = self.evaluator.pitch_values(hand, seat, bids, level, self.score_aware, score,
+                                             deal_next)
+        return choose_bid(values, [level])[1]
+
+    def close(self) -> None:
+        """Close the play player (a database player holds a connection)."""
+        if hasattr(self.play, "close"):
+            self.play.close()
+
+
+def parse_nn_spec(spec: str) -> tuple[str, bool, str | None]:
+    """(model path, score-aware, play spec or None) of `nn:MODEL[,expected][,play=SPEC]`;
+    `play.player_spec.PlayerSpecError` in one line when malformed."""
+    from play.player_spec import PlayerSpecError
+
+    text = str(spec).strip()
+    body, sep, play_spec = text.partition(",play=")
+    if sep and not play_spec.strip():
+        raise PlayerSpecError(f"{text!r}: play= needs a player, as in play=heuristic")
+    score_aware = True
+    if body.lower().endswith(",expected"):
+        body, score_aware = body[:-len(",expected")], False
+    kind, colon, model = body.partition(":")
+    if kind.strip().lower() != "nn" or not colon or not model.strip():
+        raise PlayerSpecError(f"{text!r}: expected nn:MODEL[,expected][,play=SPEC]")
+    return model.strip(), score_aware, (play_spec.strip() if sep else None)
+
+
+def make_nn_player(spec: str, seed: int = 0) -> NnPlayer:
+    """The learned bidder of `nn:MODEL[,expected][,play=SPEC]` (module docstring); a bad spec
+    or a refused model file raises `play.player_spec.PlayerSpecError` in one line."""
+    from play.player_spec import PlayerSpecError, make_player
+    from search.learned_evaluator import ModelFileError
+
+    model, score_aware, play_spec = parse_nn_spec(spec)
+    try:
+        evaluator = LearnedEvaluator.load(model)
+    except ModelFileError as exc:
+        raise PlayerSpecError(str(exc)) from None
+    play = make_player(play_spec, seed) if play_spec else None
+    return NnPlayer(evaluator, play=play, score_aware=score_aware, name=str(spec).strip())
