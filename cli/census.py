@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from abstraction.setback import layouts  # plain data: nothing compiled for --help
 from cli.arguments import positive_int, seed as seed_type
 
 DESCRIPTION = """\
@@ -19,6 +20,7 @@ EPILOG = """\
 examples:
   setback-cfr census --deals 1000 --seed 1
   setback-cfr census --deals 100 --seed 7 --json
+  setback-cfr census --deals 1000 --abstraction bidder
 """
 
 
@@ -35,6 +37,9 @@ def register(subparsers) -> None:
                    help="number of random deals to walk")
     p.add_argument("--seed", type=seed_type, default=0, metavar="S",
                    help="seed of the deals (default: 0)")
+    p.add_argument("--abstraction", choices=layouts.names(), default=layouts.DEFAULT,
+                   help="the key layout whose info sets are counted (default: %(default)s, "
+                        "the spec's keys)")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object instead of a table")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -54,12 +59,14 @@ def run(args) -> int:
         bar.set_postfix(info_sets=f"{result.info_sets:,}", refresh=False)
 
     try:
-        result = run_census(args.deals, args.seed, progress=bar.update, on_deal=show)
+        result = run_census(args.deals, args.seed, progress=bar.update, on_deal=show,
+                            abstraction=args.abstraction)
     finally:
         bar.close()
     if args.json:
-        print(json.dumps(result.as_dict()))
+        print(json.dumps({**result.as_dict(), "abstraction": args.abstraction}))
         return 0
+    print(f"layout           {args.abstraction}")
     print(f"deals            {result.deals:,} (seed {result.seed})")
     print(f"time             {result.seconds:.1f} s, {result.deals_per_second:.2f} deals/s")
     print(f"decisions        {result.decisions:,} visited with a key")

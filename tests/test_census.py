@@ -65,3 +65,20 @@ def test_cli_rejects_bad_arguments(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["census", "--deals", "0"])
     assert exc.value.code == 2
+
+
+def test_census_of_a_finer_layout_splits_only_the_playout_keys(capsys):
+    reference = run_census(1, SEED)
+    for name in ("bidder", "contract"):
+        finer = run_census(1, SEED, abstraction=name)
+        # the layouts refine the playout key alone: the same auction and establish keys, and
+        # every reference playout key split into one or more (never merged)
+        assert finer.by_kind["auction"] == reference.by_kind["auction"]
+        assert finer.by_kind["establish"] == reference.by_kind["establish"]
+        assert finer.by_kind["playout"] > reference.by_kind["playout"]
+        assert finer.decisions == reference.decisions  # the same trees walked
+    assert main(["census", "--deals", "1", "--seed", str(SEED), "--abstraction", "bidder",
+                 "--json", "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["abstraction"] == "bidder"
+    assert out["by_kind"] == run_census(1, SEED, abstraction="bidder").by_kind

@@ -1,5 +1,8 @@
 """The census: how many distinct info sets the abstract Setback game shows over N deals.
 
+The game is the one a baseline run of the key layout trains (`train.baseline.layout_game`:
+`train.setback_game.GAME` for the reference's keys).
+
 It runs the pass the trainer runs (`cfr.episode_pass.run_episode` on
 `train.setback_game.GAME`, simultaneous updates, chance sampled: one deal per pass) and merges
 each pass's increments into an info-set table (`cfr.increment_log.merge`), exactly as the
@@ -64,8 +67,12 @@ def count_by_kind(keys: np.ndarray) -> dict[str, int]:
     return {name: int(counts[KIND_NAMES.index(name)]) for name in BASELINE_KINDS}
 
 
-def run_census(deals: int, seed: int, progress=None, on_deal=None) -> CensusResult:
+def run_census(deals: int, seed: int, progress=None, on_deal=None,
+               abstraction: str = "reference") -> CensusResult:
     """Walk `deals` deals drawn from `seed` through the trainer's pass; count info sets.
+
+    `abstraction`: the key layout (a name of `abstraction/setback/layouts.py`); every layout
+    keeps the kind tag where the reference has it, so the counts by kind compare.
 
     `progress`: a callable taking the number of deals just finished (a tqdm `update`), or
     None. `on_deal(t, result_so_far)`: called after each deal with the running result.
@@ -75,8 +82,9 @@ def run_census(deals: int, seed: int, progress=None, on_deal=None) -> CensusResu
     from cfr.increment_log import merge
     from cfr.table import InfoSetTable
     from cfr.traversal import Scratch
-    from train.setback_game import GAME
+    from train.baseline import layout_game
 
+    GAME = layout_game(abstraction)
     uniform = InfoSetTable(key_words=1, dtype=np.float32)  # stays empty: uniform strategy
     table = InfoSetTable(key_words=1, dtype=np.float32)
     log, episode_map, scratch = EpisodeLog(1), EpisodeMap(1), Scratch(GAME)
