@@ -104,20 +104,20 @@ def run_load(args) -> int:
 
 def run_query(args) -> int:
     """Print one key's actions and probabilities."""
-    from db.action_names import action_names
     from db.database import StrategyDatabase
-    from db.key_kind import KIND_NAMES, UNKNOWN, key_kind
+    from db.game_keys import codec_for
 
     with StrategyDatabase(args.db) as database:
         hit = database.lookup(args.key)
+        codec = codec_for(database.game)  # the game's key kinds and action names
     if hit is None:
         raise UserError(f"key {args.key!r} is not in {args.db}")
     probs, best = hit
-    names = action_names(args.key, probs.size)
-    kind = key_kind(args.key)
+    names = codec.action_names(args.key, probs.size)
+    kind = int(codec.key_kinds([args.key])[0])
     answer = {
         "key": args.key,
-        "kind": KIND_NAMES[kind] if kind != UNKNOWN else None,
+        "kind": codec.kind_names[kind] if kind != codec.unknown else None,
         "actions": [{"action": n, "probability": round(float(p), 6)}
                     for n, p in zip(names, probs)],
         "best": names[best],

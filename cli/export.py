@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cli.arguments import probability
+from games import registry  # plain data: imports no game
 
 
 def register(subparsers) -> None:
@@ -19,6 +20,10 @@ def register(subparsers) -> None:
     parser.add_argument("--out", required=True, metavar="FILE", help="strategy file to write")
     parser.add_argument("--threshold", type=probability, default=0.001, metavar="P",
                         help="zero probabilities below P and renormalise (default 0.001)")
+    parser.add_argument("--game", choices=registry.names(), default=None,
+                        help="the run's game (default: the one the run records, Setback for "
+                        "runs that record none); a run of another game is refused. The "
+                        "strategy file's header records it, and `db load` reads it from there")
     parser.set_defaults(func=run)
 
 
@@ -26,7 +31,8 @@ def run(args) -> int:
     """Export the run's average strategy."""
     from train.export import export_run
 
-    header = export_run(args.run, args.out, args.threshold)
-    print(f"wrote {args.out}: {header['n_keys']:,} keys, {header['stage']} stage after "
+    header = export_run(args.run, args.out, args.threshold, args.game)
+    game = "" if header["game"] == "setback" else f"{header['game']} "
+    print(f"wrote {args.out}: {header['n_keys']:,} {game}keys, {header['stage']} stage after "
           f"{header['iterations']:,} iterations (threshold {header['threshold']})")
     return 0

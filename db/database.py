@@ -6,8 +6,9 @@
 readers keep the old one). Before use the file is checked, and each problem is one
 `DatabaseError` line: missing; not SQLite or not ours (foreign); shorter than its header says
 (truncated); a newer schema version; unreadable pages (corrupt); a key layout (abstraction
-name and version, `abstraction/setback/layouts.py`) this program does not know. `layout` is the
-database's layout: its keys are that layout's strings.
+name and version, `abstraction/setback/layouts.py`, or another game's abstraction as its key
+codec checks it) this program does not know. `game` is the database's game; `layout` is a
+Setback database's layout (its keys are that layout's strings), None for another game's.
 
 Lookups bind the key as a parameter (never formatted into SQL) and go through the DBAPI cursor
 of the SQLAlchemy connection with one precompiled statement: a lookup is one B-tree descent,
@@ -142,9 +143,16 @@ class StrategyDatabase:
         if not isinstance(version, int) or version > SCHEMA_VERSION:
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this "
                                 f"program reads ({SCHEMA_VERSION}); upgrade setback-cfr")
+        self.game = metadata.get("game", "setback")
         try:  # a layout (and version) this program knows: its keys are the ones asked
-            self.layout = layouts.of_header(metadata)
-        except layouts.LayoutError as exc:
+            if self.game == "setback":
+                self.layout = layouts.of_header(metadata)
+            else:  # another game's abstraction, checked by its key codec
+                from db.game_keys import codec_for
+
+                self.layout = None
+                codec_for(self.game).check_header(metadata)
+        except (layouts.LayoutError, ValueError) as exc:
             raise DatabaseError(f"{self.path}: built for {exc}") from None
         try:
             rows = self._conn.execute(select(stages_table).order_by(stages_table.c.id))

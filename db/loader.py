@@ -7,7 +7,9 @@ two auction layouts never collide (bootstrap keys contain `/`), so both are stor
 keys win" is the player's rule: it asks for the bootstrap key first when any are loaded and the
 game score is known (`player.py`). At most one file per stage; every file must be for the same
 game and key layout (abstraction name and version, `abstraction/setback/layouts.py`), which the
-database's metadata records.
+database's metadata records. The game is the files' (their header's `game`): its key kinds and
+the abstraction check come from its registered key codec (`games/registry.py`, `key_codec`;
+Setback's is `db/setback_keys.py`), so a Euchre export loads the same way.
 
 How it is fast (hundreds of thousands of keys per second on one core): the database is built
 in a temporary file (`cfr.atomic_file.atomic_path`, renamed on success, removed on failure or
@@ -42,7 +44,7 @@ from cfr.errors import WriteFailedError
 from cfr.file_lock import WriterLock
 from cfr.strategy_file import StrategyChunk, StrategyReader
 from db.errors import DatabaseError
-from db.key_kind import KIND_NAMES, STAGE_KINDS, UNKNOWN, key_kinds
+from db.game_keys import codec_for
 from db.schema import (
     FORMAT_NAME,
     SCHEMA_VERSION,
@@ -51,7 +53,7 @@ from db.schema import (
     stages_table,
 )
 
-GAME = "setback"
+GAME = "setback"  # the game of files that record none
 ROWS_PER_STATEMENT = 100
 PAGE_SIZE = 16384
 CACHE_KIB = 512 * 1024
@@ -124,10 +126,11 @@ def _open_readers(paths: list[str]) -> list[StrategyReader]:
         seen: dict[str, str] = {}
         for reader in readers:
             head = reader.header
-            if head["game"] != GAME:
+            game = readers[0].header["game"]
+            if head["game"] != game:
                 raise DatabaseError(f"{reader.path}: a strategy for game {head['game']!r}, not "
-                                    f"{GAME!r}")
-            if head["stage"] not in STAGE_KINDS:
+                                    f"{game!r} (as {readers[0].path}): one game a database")
+            if head["stage"] not in codec_for(game).stage_kinds:
                 raise DatabaseError(f"{reader.path}: unknown stage {head['stage']!r} (expected "
                                     "baseline or bootstrap)")
             if head["stage"] in seen:
@@ -155,8 +158,8 @@ def _same_layout(reader: StrategyReader, first: StrategyReader) -> None:
 
     differs("abstraction")
     try:
-        layouts.of_header(head)
-    except layouts.LayoutError as exc:
+        codec_for(head["game"]).check_header(head)
+    except (layouts.LayoutError, ValueError) as exc:
         raise DatabaseError(f"{reader.path}: trained under {exc}") from None
     differs("abstraction_version")
 
@@ -210,8 +213,9 @@ def _load(paths: list[str], db_path: str, progress: bool, start: float) -> LoadR
     from tqdm import tqdm
 
     readers = _open_readers(list(paths))
+    codec = codec_for(readers[0].header["game"])
     report = LoadReport(db_path)
-    counts = np.zeros(UNKNOWN + 1, dtype=np.int64)
+    counts = np.zeros(codec.unknown + 1, dtype=np.int64)
     total = sum(int(r.header["n_keys"]) for r in readers)
     try:
         with atomic_path(db_path, suffix=".db") as tmp:
@@ -227,12 +231,12 @@ def _load(paths: list[str], db_path: str, progress: bool, start: float) -> LoadR
                     metadata_obj.create_all(conn)
                     cursor = conn.connection.dbapi_connection.cursor()
                     for reader in readers:
-                        stage = _load_file(cursor, reader, counts, bar)
+                        stage = _load_file(cursor, reader, counts, bar, codec)
                         conn.execute(insert(stages_table), stage)
                         report.stages.append(stage)
-                    report.n_keys = int(counts[:UNKNOWN].sum())
+                    report.n_keys = int(counts[:codec.unknown].sum())
                     report.kind_counts = {name: int(counts[k]) for k, name in
-                                          enumerate(KIND_NAMES)}
+                                          enumerate(codec.kind_names)}
                     head = readers[0].header
                     meta = {
                         "format": FORMAT_NAME,
@@ -264,20 +268,23 @@ def _load(paths: list[str], db_path: str, progress: bool, start: float) -> LoadR
     return report
 
 
-def _load_file(cursor, reader: StrategyReader, counts: np.ndarray, bar) -> dict:
-    """Insert one file's keys of the kinds its stage contributes; return its `stages` row."""
+def _load_file(cursor, reader: StrategyReader, counts: np.ndarray, bar, codec) -> dict:
+    """Insert one file's keys of the kinds its stage contributes (`codec`: the game's key
+    codec); return its `stages` row."""
+    UNKNOWN = codec.unknown
     wanted = np.zeros(UNKNOWN + 1, dtype=bool)
-    wanted[list(STAGE_KINDS[reader.header["stage"]])] = True
+    wanted[list(codec.stage_kinds[reader.header["stage"]])] = True
     loaded = skipped = 0
     for chunk in reader.chunks():
         if chunk.n_actions.size and int(chunk.n_actions.min()) < 1:
             raise DatabaseError(f"{reader.path}: a key with no actions")
         if not np.isfinite(chunk.probs).all():
             raise DatabaseError(f"{reader.path}: a probability that is not a finite number")
-        kinds = key_kinds(chunk.keys)
+        kinds = codec.key_kinds(chunk.keys)
         if (kinds == UNKNOWN).any():
             bad = chunk.keys[int(np.argmax(kinds == UNKNOWN))]
-            raise DatabaseError(f"{reader.path}: {bad!r} is not a Setback key")
+            raise DatabaseError(f"{reader.path}: {bad!r} is not a "
+                                f"{codec.game.capitalize()} key")
         keep = wanted[kinds]
         if not keep.all():
             skipped += int((~keep).sum())

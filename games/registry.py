@@ -13,7 +13,16 @@ What a game provides (the plug-in boundary, as far as it is built today):
   `random_deal(rng, state)` (a `games.rng` generator), `legal_moves(state, moves) -> n`
   (ascending move numbers into a buffer of `MAX_MOVES`), `is_legal(state, move)`,
   `apply_move(state, move)`, the over test `state[PHASE] == PHASE_OVER`, and
-  `score_difference(state)` (team 0's payoff minus team 1's; teams relative to the dealer).
+  `score_difference(state)` (team 0's payoff minus team 1's; teams relative to the dealer);
+* `key_codec`: what the strategy files and the database need of its abstraction's keys (one
+  object: `game`, `kind_names`, `unknown`, `stage_kinds` (stage -> kinds its export holds),
+  `key_kinds(texts)`, `action_names(text, n)`, `check_header(header)` (the recorded
+  abstraction and version, refused in one line when this program's keys are others) and
+  `key_text(key)` (None when the text depends on a layout chosen per run)).
+
+Beyond these entry points a game brings (see the README's "adding a game"): its abstract game
+for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
+and a heuristic player, and a tournament (`tournament --game`).
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from dataclasses import dataclass, field
 # The entry points every game names, and what the rules engine entry points are.
 RULES_ENTRY_POINTS = ("STATE_SIZE", "new_state", "random_deal", "MAX_MOVES", "legal_moves",
                       "is_legal", "apply_move", "PHASE", "PHASE_OVER", "score_difference")
-ENTRY_POINTS = ("replay", "error") + RULES_ENTRY_POINTS
+ENTRY_POINTS = ("replay", "error", "key_codec") + RULES_ENTRY_POINTS
 
 
 class UnknownGameError(ValueError):
@@ -54,8 +63,8 @@ class GameEntry:
 
 
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,
-           scoring: str, replay: str, error: str) -> GameEntry:
-    places = {"replay": f"{replay}:replay", "error": error,
+           scoring: str, replay: str, error: str, key_codec: str) -> GameEntry:
+    places = {"replay": f"{replay}:replay", "error": error, "key_codec": key_codec,
               "score_difference": f"{scoring}:score_difference"}
     for attribute in ("STATE_SIZE", "new_state", "random_deal", "PHASE", "PHASE_OVER"):
         places[attribute] = f"{state}:{attribute}"
@@ -69,12 +78,14 @@ GAMES = {
         _entry("setback", "Setback (Auction Pitch) to 11, no smudge", "games.setback",
                state="games.setback.state", rules="games.setback.rules",
                scoring="games.setback.scoring", replay="games.setback.replay",
-               error="games.setback.errors:SetbackError"),
+               error="games.setback.errors:SetbackError",
+               key_codec="db.setback_keys:KEY_CODEC"),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",
                "games.euchre",
                state="games.euchre.state", rules="games.euchre.rules",
                scoring="games.euchre.scoring", replay="games.euchre.replay",
-               error="games.euchre.errors:EuchreError"),
+               error="games.euchre.errors:EuchreError",
+               key_codec="abstraction.euchre.codec:KEY_CODEC"),
     )
 }
 DEFAULT_GAME = "setback"

@@ -4,7 +4,8 @@ For every info set, the average strategy is the strategy sums normalised (unifor
 are all zero); probabilities below the threshold (0.001 by default, as the reference does) are
 zeroed and the rest renormalised. Keys are written in ascending integer-key order, chunk by
 chunk, with their strings from the codec of the run's key layout (`abstraction/setback/
-layouts.py`; the header records the layout's name and version): the same table always gives the
+layouts.py`; another game's: its registered `key_codec`; the header records the game and the
+abstraction's name and version): the same table always gives the
 same file, byte for byte (the header holds no timestamp).
 """
 
@@ -66,27 +67,48 @@ def _ranges(counts: np.ndarray) -> np.ndarray:
     return np.arange(int(ends[-1]) if counts.size else 0) - np.repeat(ends - counts, counts)
 
 
-def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD) -> dict:
-    """Export the run at `run_path` to the strategy file `out`; return its header."""
-    from abstraction.setback import layouts
+def _key_text(run_path: str, game: str, settings: dict):
+    """(abstraction, version, key_text) of a run of `game`: Setback's from the run's key
+    layout, another game's from its registered key codec (`games/registry.py`)."""
+    if game == "setback":
+        from abstraction.setback import layouts
 
+        try:
+            layout = layouts.of_header(settings)
+        except layouts.LayoutError as exc:
+            raise RunError(f"{run_path}: {exc}") from None
+        return layout.abstraction, layout.version, layouts.load(layout.name).key_text
+    from games import registry
+
+    codec = registry.get(game).load("key_codec")
+    try:
+        abstraction, version = codec.check_header(settings)
+    except ValueError as exc:
+        raise RunError(f"{run_path}: {exc}") from None
+    return abstraction, version, codec.key_text
+
+
+def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
+               game: str | None = None) -> dict:
+    """Export the run at `run_path` to the strategy file `out`; return its header. The game is
+    the run's (its settings' `game`, Setback when it records none); `game`, when given, must be
+    it (`RunError` otherwise)."""
     if not 0.0 <= threshold < 1.0:
         raise RunError("--threshold must be in [0, 1)")
     run = RunDirectory(run_path)
     recorded = run.read_settings()
     if not run.has_checkpoint():
         raise RunError(f"{run_path} has no checkpoint yet: train it first")
-    ckpt = checkpoint.load(run.checkpoint_path)
     settings = recorded["settings"]
-    try:
-        layout = layouts.of_header(settings)
-    except layouts.LayoutError as exc:
-        raise RunError(f"{run_path}: {exc}") from None
-    key_text = layouts.load(layout.name).key_text
+    run_game = settings.get("game", "setback")
+    if game is not None and game != run_game:
+        raise RunError(f"{run_path} is a {run_game} run, not {game}")
+    abstraction, version, key_text = _key_text(run_path, run_game, settings)
+    ckpt = checkpoint.load(run.checkpoint_path)
     header = {
-        "game": "setback",
-        "abstraction": layout.abstraction,
-        "abstraction_version": layout.version,
+        "game": run_game,
+        "abstraction": abstraction,
+        "abstraction_version": version,
         "stage": recorded["stage"],
         "iterations": ckpt.iteration,
         "seed": settings.get("seed"),

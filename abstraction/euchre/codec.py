@@ -164,3 +164,52 @@ def action_names(text: str, n_actions: int) -> list[str]:
         names = text.partition(" ")[2].rstrip("'").split(".")
     names = names[:n_actions]
     return names + [f"?{i}" for i in range(len(names), n_actions)]
+
+
+STAGE_KINDS = {"baseline": (0, 1, 2, 3)}  # a Euchre baseline export holds every kind
+
+
+def check_header(header: dict) -> tuple[str, int]:
+    """The (abstraction, version) a run, strategy file or database records, checked against
+    this program's Euchre abstraction; `KeyTextError` (one line) for another."""
+    from abstraction.euchre.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
+
+    name, version = header.get("abstraction"), header.get("abstraction_version")
+    if name != ABSTRACTION_NAME or version != ABSTRACTION_VERSION:
+        raise KeyTextError(f"abstraction {name!r} version {version!r}, but this program's "
+                           f"Euchre keys are {ABSTRACTION_NAME!r} version {ABSTRACTION_VERSION}")
+    return name, version
+
+
+class KeyCodec:
+    """What the database and the exporter need of a game's keys, as one object (the registry's
+    `key_codec` entry point): the kinds, which stage holds which, kinds of many keys, action
+    names, the header check and the key's text."""
+
+    game = "euchre"
+    kind_names = KIND_NAMES
+    unknown = UNKNOWN
+    stage_kinds = STAGE_KINDS
+
+    @staticmethod
+    def key_kinds(texts):
+        """`key_kinds`."""
+        return key_kinds(texts)
+
+    @staticmethod
+    def action_names(text, n_actions):
+        """`action_names`."""
+        return action_names(text, n_actions)
+
+    @staticmethod
+    def check_header(header):
+        """`check_header`."""
+        return check_header(header)
+
+    @staticmethod
+    def key_text(key):
+        """`key_text`."""
+        return key_text(key)
+
+
+KEY_CODEC = KeyCodec()

@@ -1,0 +1,105 @@
+"""`EuchreDatabasePlayer`: plays Euchre from a strategy database built from a Euchre export.
+
+One decision (`abstraction/euchre/keys.py` for the keys and actions):
+1. A seat with one legal move plays it; so does a seat whose legal moves form one abstract
+   action (its representative card), and the dealer's discard (the abstraction's rule).
+2. Otherwise the key is built by the kernel `abstract_decision` (the same one the trainer
+   walks), which also gives the abstract actions as moves in the key's action order; its
+   text (`abstraction/euchre/codec.py`) is looked up.
+3. Found: the stored best action (default), or one sampled from the stored vector with the
+   player's seeded generator; it maps to the move at the same index. Missing: the heuristic's
+   move (`play.euchre_heuristic`), counted by kind in `report()`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+
+from abstraction.euchre.codec import KIND_NAMES, key_text
+from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
+from db.database import StrategyDatabase
+from db.errors import DatabaseError
+from games.euchre.state import PHASE, PHASE_OVER
+
+
+class EuchreDatabasePlayer:
+    """A Euchre player (`games.euchre.view.Player`) backed by a strategy database.
+
+    `database`: a path or an open `StrategyDatabase` of game `euchre`; `sample`: sample the
+    stored probabilities (seeded by `seed`) instead of playing the best action."""
+
+    def __init__(self, database, sample: bool = False, seed: int = 0, name: str | None = None):
+        from play.euchre_heuristic import EuchreHeuristicPlayer
+
+        self.db = database if hasattr(database, "lookup") else StrategyDatabase(database)
+        if self.db.metadata.get("game") != "euchre":
+            game = self.db.metadata.get("game")
+            self.db.close()
+            raise DatabaseError(f"{self.db.path}: a strategy database for game {game!r}, "
+                                "not 'euchre'")
+        self.sample = bool(sample)
+        self.rng = np.random.default_rng(seed)
+        self.name = name or f"db:{os.path.basename(self.db.path)}"
+        self.fallback = EuchreHeuristicPlayer()
+        self.counts: Counter = Counter()
+        self._moves = np.zeros(MOVES_BUFFER, dtype=np.int64)
+
+    def seed(self, seed: int) -> None:
+        """Restart the sampling generator (a best-action player draws nothing)."""
+        if self.sample:
+            self.rng = np.random.default_rng(seed)
+
+    def choose(self, view) -> int:
+        """The move for the seat to act in `view` (a `games.euchre.view.SeatView`)."""
+        state = view.state
+        if int(state[PHASE]) == PHASE_OVER:
+            raise ValueError("the hand is over: there is no move to choose")
+        self.counts["decisions"] += 1
+        legal = view.legal_moves()
+        if legal.size == 1:
+            self.counts["forced"] += 1
+            return int(legal[0])
+        moves = self._moves
+        n, kind, key = abstract_decision(state, moves)
+        if n < 2:
+            self.counts["forced"] += 1
+            return int(moves[0])
+        text = key_text(int(key))
+        self.counts["lookups"] += 1
+        hit = self.db.lookup(text)
+        if hit is None:
+            self.counts[f"missing_{KIND_NAMES[int(kind)]}"] += 1
+            self.counts["fallback"] += 1
+            return int(self.fallback.choose(view))
+        probs, best = hit
+        if probs.size != n:
+            raise DatabaseError(f"{self.db.path}: key {text!r} has {probs.size} actions in the "
+                                f"database but {n} in this abstraction")
+        self.counts["found"] += 1
+        if self.sample:
+            cumulative = np.cumsum(probs, dtype=np.float64)
+            best = min(int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1],
+                                           side="right")), n - 1)
+        return int(moves[best])
+
+    @property
+    def missing(self) -> int:
+        """Keys looked up and not found."""
+        return sum(v for k, v in self.counts.items() if k.startswith("missing_"))
+
+    def report(self) -> dict:
+        """Decision counts: decisions, forced, lookups, found, missing (total and by kind),
+        fallback (moves chosen by the heuristic)."""
+        out = {name: int(self.counts[name]) for name in
+               ("decisions", "forced", "lookups", "found", "fallback")}
+        out["missing"] = self.missing
+        out["missing_by_kind"] = {k[len("missing_"):]: int(v) for k, v in
+                                  sorted(self.counts.items()) if k.startswith("missing_")}
+        return out
+
+    def close(self) -> None:
+        """Close the database."""
+        self.db.close()
