@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from cli.errors import UserError
+from games import registry  # plain data: imports no game
 
 
 def register(subparsers) -> None:
@@ -40,11 +41,55 @@ def register(subparsers) -> None:
                         "'none' to skip)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+                        help="the game (default setback). euchre: games to 10 "
+                        "(games/euchre/match.py) between Euchre players: "
+                        "random, heuristic (play/euchre_heuristic.py), db:PATH[,sample] (a "
+                        "database of a Euchre export) or ismcts[:SIMS]; prints A's win rate "
+                        "and the points a hand, each with its 95%% interval (--max-deals and "
+                        "--png are Setback's)")
+    parser.add_argument("--hands", action="store_true",
+                        help="(--game euchre) play --games single hands instead of games to "
+                        "10, each scored alone: the figure that counts is the points a hand")
     parser.set_defaults(func=run)
+
+
+def run_euchre(args) -> int:
+    """`tournament --game euchre`: play Euchre games to 10 (or hands) and print the figures."""
+    import time
+
+    from play.euchre_tournament import (EuchreSpecError, format_euchre_summary,
+                                        make_euchre_player, run_euchre_tournament,
+                                        summarize_euchre)
+
+    if not 0 < args.games < 2**63:
+        raise UserError("--games must be a positive number (below 2**63)")
+    if not 0 <= args.seed < 2**64:
+        raise UserError("--seed must be a non-negative integer (below 2**64)")
+    if not 1 <= args.workers < 2**63:
+        raise UserError("--workers must be at least 1 (and below 2**63)")
+    try:
+        players = (make_euchre_player(args.ew, args.seed), make_euchre_player(args.ns, args.seed))
+    except EuchreSpecError as exc:
+        raise UserError(str(exc)) from None
+    start = time.perf_counter()
+    rows = run_euchre_tournament(players, args.games, args.seed, args.duplicate, args.hands,
+                                 args.workers, not args.no_progress)
+    summary = summarize_euchre(rows, (players[0].name, players[1].name), args.duplicate,
+                               args.hands, args.seed, time.perf_counter() - start)
+    if args.json:
+        print(json.dumps(summary.as_dict()))
+    else:
+        print(format_euchre_summary(summary))
+    return 0
 
 
 def run(args) -> int:
     """Play the tournament and print its figures."""
+    if args.game == "euchre":
+        return run_euchre(args)
+    if args.hands:
+        raise UserError("--hands is for --game euchre")
     summary = tournament(args.ew, args.ns, args.games, args.seed, args.duplicate,
                          args.workers, args.max_deals, not args.no_progress)
     png = write_png(summary, args.png)
