@@ -77,10 +77,18 @@ def run_euchre(args) -> int:
                                  args.workers, not args.no_progress)
     summary = summarize_euchre(rows, (players[0].name, players[1].name), args.duplicate,
                                args.hands, args.seed, time.perf_counter() - start)
+    # a database player's lookups (the parent's only when the games ran here, --workers 1)
+    lookups = {p.name: p.report() for p in players if hasattr(p, "report")}
     if args.json:
-        print(json.dumps(summary.as_dict()))
+        print(json.dumps({**summary.as_dict(), "lookups": lookups}))
     else:
         print(format_euchre_summary(summary))
+        for name, report in lookups.items():
+            if report["lookups"]:
+                print(f"  {name}: {report['found']:,} of {report['lookups']:,} keys found "
+                      f"({100 * report['found'] / report['lookups']:.1f} %), the rest played "
+                      "by the heuristic" + (" (counted in this process only)"
+                                            if args.workers > 1 else ""))
     return 0
 
 
