@@ -51,8 +51,8 @@ def register(subparsers) -> None:
                       "game to train: " + "; ".join(f"{e.name}: {e.description}"
                                                     for e in registry.GAMES.values())
                       + ". Euchre trains its own abstraction (abstraction/euchre/keys.py) with "
-                      "the same runner: batches, workers, checkpoints, resume, --for (not "
-                      "--abstraction, --updates reference or --eval-every). Recorded "
+                      "the same runner: batches, workers, checkpoints, resume, --for, --ray "
+                      "(not --abstraction, --updates reference or --eval-every). Recorded "
                       "with the run: a resume under another game is refused")
     base.set_defaults(func=run_baseline)
 
