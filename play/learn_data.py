@@ -457,7 +457,7 @@ def write_calibration_png(metrics: dict, path: str) -> str:
         xs = [opt["pred"][which == b].mean() for b in range(12) if (which == b).any()]
         ys = [opt["truth"][which == b].mean() for b in range(12) if (which == b).any()]
         right.plot(xs, ys, "o-", label=f"{name} (MSE {opt['mse']:.2f})")
-    for ax, lo, hi in ((left, 0, 1), (right, -4, 4)):
+    for ax, lo, hi in ((left, 0, 1), (right, -6, 4)):
         ax.plot([lo, hi], [lo, hi], color="grey", linestyle="--", linewidth=1)
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)

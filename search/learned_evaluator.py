@@ -135,6 +135,7 @@ class LearnedEvaluator:
         self.meta = meta or {}
         self._x = np.zeros(N_FEATURES, np.float64)
         self._bids = np.zeros(4, np.int64)
+        self._worth: dict = {}  # (score, we deal next) -> class values, score-aware
 
     @classmethod
     def load(cls, path: str) -> "LearnedEvaluator":
@@ -158,9 +159,14 @@ class LearnedEvaluator:
         the probability of winning the game after it (`search.win_probability`)."""
         if not score_aware:
             return DIFF
-        from search.win_probability import win_after
+        key = (int(score[0]), int(score[1]), bool(we_deal_next))
+        worth = self._worth.get(key)
+        if worth is None:  # a game has few score pairs: remember them (the table is fixed)
+            from search.win_probability import win_after
 
-        return win_after(int(score[0]), int(score[1]), _US, _THEM, bool(we_deal_next))
+            worth = win_after(key[0], key[1], _US, _THEM, key[2])
+            self._worth[key] = worth
+        return worth
 
     def auction_values(self, hand: int, seat: int, bids, legal_bids, score_aware: bool = False,
                        score=(0, 0), we_deal_next: bool = False) -> np.ndarray:
