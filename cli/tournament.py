@@ -73,8 +73,18 @@ def run_euchre(args) -> int:
     except EuchreSpecError as exc:
         raise UserError(str(exc)) from None
     start = time.perf_counter()
-    rows = run_euchre_tournament(players, args.games, args.seed, args.duplicate, args.hands,
-                                 args.workers, not args.no_progress)
+    rows = _interruptible(lambda stop: run_euchre_tournament(
+        players, args.games, args.seed, args.duplicate, args.hands, args.workers,
+        not args.no_progress, stop=stop))
+    played = rows.shape[0] // (2 if args.duplicate else 1)
+    if played == 0:
+        raise KeyboardInterrupt
+    if played < args.games:
+        import sys
+
+        what = "duplicate pairs" if args.duplicate else "hands" if args.hands else "games"
+        print(f"setback-cfr: interrupted: the figures below are for the {played:,} {what} "
+              "completed", file=sys.stderr)
     summary = summarize_euchre(rows, (players[0].name, players[1].name), args.duplicate,
                                args.hands, args.seed, time.perf_counter() - start)
     # a database player's lookups (the parent's only when the games ran here, --workers 1)
@@ -90,6 +100,27 @@ def run_euchre(args) -> int:
                       "by the heuristic" + (" (counted in this process only)"
                                             if args.workers > 1 else ""))
     return 0
+
+
+def _interruptible(work):
+    """`work(stop)` with Ctrl-C and SIGTERM turned into `stop()` becoming true (the first
+    signal; a second one exits at once), the previous handlers restored after."""
+    import os
+    import signal
+
+    asked: list = []
+
+    def handler(signum, frame):
+        if asked:
+            os._exit(128 + signum)
+        asked.append(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return work(lambda: bool(asked))
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def run(args) -> int:

@@ -21,6 +21,8 @@ all hands, with the same interval by pair (duplicate) or by unit.
 
 Workers: units are split into fixed chunks played by forked processes (a database or a search
 player is shared by the fork) and put back in order, so the figures never depend on --workers.
+A stop request (Ctrl-C or SIGTERM in the command) ends the tournament after the chunks in
+flight; the figures are then those of the units finished, said so.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 import math
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, TimeoutError
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -175,22 +177,28 @@ def _play_chunk(task) -> np.ndarray:
 
 
 def run_euchre_tournament(players, units: int, seed: int = 0, duplicate: bool = False,
-                          hands: bool = False, workers: int = 1, progress: bool = True
-                          ) -> np.ndarray:
+                          hands: bool = False, workers: int = 1, progress: bool = True,
+                          stop=None) -> np.ndarray:
     """Play `units` games (or hands; twice each with `duplicate`) between players (A, B);
     return the rows (WON, HANDS, POINTS_A, POINTS_B) in unit order (a duplicate unit's two
-    rows together, A on East-West first)."""
+    rows together, A on East-West first). `stop()` (optional), asked between chunks, ends the
+    tournament early: the rows are then those of the chunks finished, in order (one unit a
+    chunk with one worker, so an interrupted run keeps every finished unit)."""
     global _PLAYERS
     from tqdm import tqdm
 
     _PLAYERS = players
-    tasks = [(seed, first, min(first + CHUNK, units), duplicate, hands)
-             for first in range(0, units, CHUNK)]
+    size = 1 if workers <= 1 else CHUNK
+    tasks = [(seed, first, min(first + size, units), duplicate, hands)
+             for first in range(0, units, size)]
+    stop = stop or (lambda: False)
     parts = []
     with tqdm(total=units, unit="hand" if hands else "game", disable=not progress,
               leave=False) as bar:
         if workers <= 1:
             for task in tasks:
+                if stop():
+                    break
                 parts.append(_play_chunk(task))
                 bar.update(task[2] - task[1])
         else:
@@ -198,8 +206,18 @@ def run_euchre_tournament(players, units: int, seed: int = 0, duplicate: bool = 
 
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")
                                      ) as pool:
-                for task, part in zip(tasks, pool.map(_play_chunk, tasks)):
-                    parts.append(part)
+                futures = [pool.submit(_play_chunk, task) for task in tasks]
+                for task, future in zip(tasks, futures):
+                    while not stop():
+                        try:
+                            parts.append(future.result(timeout=0.5))
+                            break
+                        except TimeoutError:
+                            continue
+                    if stop():
+                        for other in futures:
+                            other.cancel()
+                        break
                     bar.update(task[2] - task[1])
     return np.concatenate(parts) if parts else np.zeros((0, 4), dtype=np.int64)
 
