@@ -154,3 +154,18 @@ def test_random_players_are_seeded():
     rows2 = run_euchre_tournament((a, make_euchre_player("random", 3)), 3, seed=9,
                                   progress=False)
     assert np.array_equal(rows1, rows2)
+
+
+def test_a_stopped_tournament_keeps_the_units_finished():
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) > 3
+
+    rows = run_euchre_tournament((make_euchre_player("heuristic"), make_euchre_player("random")),
+                                 10, seed=5, duplicate=True, progress=False, stop=stop)
+    whole = run_euchre_tournament((make_euchre_player("heuristic"),
+                                   make_euchre_player("random")), 3, seed=5, duplicate=True,
+                                  progress=False)
+    assert np.array_equal(rows, whole)  # the first three pairs, as a run of three plays them
