@@ -32,7 +32,9 @@ def register(subparsers) -> None:
         description="Build the database FILE from exported strategy files (`setback-cfr "
         "export`). From a baseline strategy: its playout, establish-trump and auction keys; "
         "from a bootstrap strategy: its score-aware auction keys (players prefer those when "
-        "bidding with a known score). At most one file per stage. FILE is built in a "
+        "bidding with a known score); from a Euchre baseline strategy (`export` of a `train "
+        "baseline --game euchre` run): all its keys. The game is read from the files (one game "
+        "a database, recorded in it). At most one file per stage. FILE is built in a "
         "temporary file beside it and renamed over it only on success, so an interrupted or "
         "failed load leaves any old FILE untouched.",
     )
