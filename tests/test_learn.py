@@ -82,7 +82,7 @@ def data():
 
 @pytest.fixture(scope="module")
 def trained(data):
-    model, meta, _ = train_model(data, "playout", None, (32, 32), 25, 32, 3e-3, 5, 0.0,
+    model, meta, _ = train_model(data, "playout", None, (32, 32), 10, 32, 5e-3, 5, 0.0,
                                  progress=False)
     return model, meta
 
