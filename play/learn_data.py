@@ -200,8 +200,9 @@ def load_data(path: str) -> dict:
     try:
         with np.load(path, allow_pickle=False) as f:
             data = {k: f[k] for k in f.files}
-    except (ValueError, OSError, EOFError) as exc:
-        raise DataFileError(f"{path}: not a learn data file ({exc})") from None
+    except (ValueError, OSError, EOFError):
+        raise DataFileError(f"{path}: not a learn data file (setback-cfr learn generate "
+                            "writes them)") from None
     version = int(data.pop("format_version", -1))
     if version != DATA_VERSION or "kind" not in data:
         raise DataFileError(f"{path}: learn data version {version}, expected {DATA_VERSION}")
