@@ -15,10 +15,16 @@ the rest of the string, so it may hold commas and colons (`bid=strategy:a.msgpac
 third player is that third player: name it directly). No path may contain `,bid=`. Bidding
 is the auction's decisions only; the pitch and the rest of the card play are PLAYER's. The
 composite's name (shown by tournaments and ratings) is the whole spec as written.
+
+This module is the players' registry and imports none of the kinds that build players with
+it: `pimc`, `sds`, `nn` and `ismcts` name their factory as "module:function" in `KINDS`,
+imported on first use, since each of them makes its bidder or card player through
+`make_player` (so neither side imports the other at load time and no import loop forms).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
@@ -29,6 +35,13 @@ SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,P
              "(bid like SPEC, play the cards as the first; bid= comes last)")
 BID_OPTION = ",bid="
 GAPS_OPTION = ",gaps="
+# The kinds whose modules call back into `make_player`: kind -> "module:factory(text, seed)".
+KINDS = {
+    "sds": "play.sds:make_sds_player",
+    "nn": "play.nn_bidder:make_nn_player",
+    "pimc": "play.pimc:make_pimc_player",
+    "ismcts": "play.ismcts_player:make_ismcts_player",
+}
 
 
 class PlayerSpecError(ValueError):
@@ -90,38 +103,25 @@ def _make_gap_filled(text: str, seed: int):
     return GapFilledPlayer(database, gaps, name=text)
 
 
-def _make_sds(text: str, seed: int):
-    """The SDS bidder of `text`, from `play.sds` (written separately; may be absent)."""
-    try:
-        from play.sds import make_sds_player
-    except ImportError as exc:
-        if isinstance(exc, ModuleNotFoundError) and exc.name != "play.sds":
-            raise  # a dependency of play.sds is missing: a bug to see, not a bad spec
-        raise PlayerSpecError(f"{text!r}: sds bidder not available in this version "
-                              "(play/sds.py is missing or has no make_sds_player)") from None
-    return make_sds_player(text, seed)
+def _make_kind(kind: str, text: str, seed: int):
+    """The player of a registered kind (`KINDS`), its factory imported on first use."""
+    module, _, factory = KINDS[kind].partition(":")
+    return getattr(importlib.import_module(module), factory)(text, seed)
 
 
 def _make_single(text: str, seed: int):
     """A player without a composite `bid=` (pimc's own bid= aside)."""
     spec = text
     if text.lower().startswith("sds"):
-        return _make_sds(text, seed)
+        return _make_kind("sds", text, seed)
     if text.lower().startswith("nn:") or text.lower() == "nn":
-        from play.nn_bidder import make_nn_player
-
-        return make_nn_player(text, seed)
+        return _make_kind("nn", text, seed)
     if text.lower().startswith("db:") and GAPS_OPTION in text:
         return _make_gap_filled(text, seed)
-    if text.lower().startswith(("pimc:", "pimc,", "pimc-pi:", "pimc-pi,")) or text.lower() in (
-            "pimc", "pimc-pi"):
-        from play.pimc import make_pimc_player
-
-        return make_pimc_player(text, seed)
+    if _is_pimc(text):
+        return _make_kind("pimc", text, seed)
     if text.lower() == "ismcts" or text.lower().startswith("ismcts:"):
-        from play.ismcts_player import make_ismcts_player
-
-        return make_ismcts_player(text, seed)
+        return _make_kind("ismcts", text, seed)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:

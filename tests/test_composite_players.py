@@ -160,15 +160,12 @@ def test_the_cli_refuses_a_bad_composite_in_one_line(capsys):
 
 
 def test_sds_names_go_to_the_sds_module():
-    """`sds...` is dispatched to play.sds; while that module is absent it is one line."""
-    try:
-        import play.sds  # noqa: F401
-    except ModuleNotFoundError:
-        with pytest.raises(PlayerSpecError, match="sds bidder not available"):
-            make_player("sds:20")
-    else:
-        player = make_player("heuristic,bid=sds")
-        assert player.name == "heuristic,bid=sds"
+    """`sds...` is dispatched to play.sds (through the registry's `KINDS`)."""
+    from play.sds import SdsPlayer
+
+    player = make_player("heuristic,bid=sds")
+    assert player.name == "heuristic,bid=sds"
+    assert isinstance(player.bidder, SdsPlayer)
 
 
 def test_moves_are_legal_in_a_composite_game(files):

@@ -54,3 +54,75 @@ def test_every_module_and_public_function_has_a_docstring():
                 if not ast.get_docstring(node):
                     missing.append(f"{path.relative_to(ROOT)}:{node.name}")
     assert not missing, missing
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Every module of the project's packages -> the project modules it imports (at load time
+    or inside a function: an import anywhere in the file counts)."""
+    packages = ("cfr", "games", "abstraction", "train", "db", "play", "search", "cli", "web",
+                "envs")
+    files = {}
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            files[name.removesuffix(".__init__")] = path
+    graph = {}
+    for name, path in files.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                deps |= {a.name for a in node.names if a.name in files}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                deps |= {node.module} & files.keys()
+                deps |= {f"{node.module}.{a.name}" for a in node.names} & files.keys()
+        graph[name] = deps - {name}
+    return graph
+
+
+def _loops(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import loops: strongly connected groups of two or more modules (Tarjan)."""
+    index, low, stack, on_stack, loops = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                loops.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return loops
+
+
+def test_no_import_loops():
+    """No two modules import each other, directly or through others: a registry (the players'
+    `play/player_spec.py`, the games' `games/registry.py`, the algorithm names of
+    `train/algorithms.py`) names its kinds and never imports them."""
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        assert _loops(_module_graph()) == []
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def test_the_loop_finder_finds_a_loop():
+    assert _loops({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
