@@ -522,7 +522,8 @@ class CliBoundary(Boundary):
     # Options whose accepted values can make a command run for long.
     EXPENSIVE = {"--games", "--max-deals", "--deals", "--iterations", "--report-every",
                  "--minutes", "--workers", "--seed", "--batch", "--positions",
-                 "--worlds", "--bootstrap"}  # (when above 2)
+                 "--worlds", "--bootstrap", "--epochs", "--sds-samples",
+                 "--sds-worlds"}  # (when above 2)
 
     def setup(self, workdir):
         super().setup(workdir)
@@ -544,6 +545,13 @@ class CliBoundary(Boundary):
         load_strategies([small], db, progress=False)
         not_a_file = os.path.join(workdir, "a-directory")
         os.makedirs(not_a_file, exist_ok=True)
+        data = os.path.join(workdir, "learn.npz")
+        assert run_main(["learn", "generate", "--deals", "1", "--seed", "4", "--out", data,
+                         "--no-progress"]).status == 0
+        model = os.path.join(workdir, "m.nn")
+        assert run_main(["learn", "train", "--data", data, "--labels", "playout", "--hidden",
+                         "4,4", "--epochs", "1", "--validation", "0", "--out", model,
+                         "--no-progress"]).status == 0
         position = os.path.join(workdir, "position.json")
         with open(position, "w") as handle:  # the worked deal from East's side, to decide
             json.dump(dict(WORKED, hands={"E": WORKED["hands"]["E"]},
@@ -573,6 +581,13 @@ class CliBoundary(Boundary):
             # Two bad settings, so that no single fuzzed value can start a server.
             ("serve",): ["serve", "--games", not_a_file, "--delay-ms", "-1"],
             ("decide",): ["decide", position, "--bots", "heuristic"],
+            ("learn", "generate"): ["learn", "generate", "--deals", "1", "--out", "g.npz",
+                                    "--no-progress"],
+            ("learn", "train"): ["learn", "train", "--data", data, "--labels", "playout",
+                                 "--hidden", "4,4", "--epochs", "1", "--validation", "0",
+                                 "--out", "t.nn", "--no-progress"],
+            ("learn", "evaluate"): ["learn", "evaluate", "--model", model, "--data", data,
+                                    "--no-progress"],
             ("rating",): ["rating", "random", "heuristic", "--games", "1", "--max-deals", "2",
                           "--bootstrap", "2", "--store", "ratings.db", "--no-progress"],
         }
@@ -600,6 +615,8 @@ class CliBoundary(Boundary):
         option = action.option_strings[-1] if action.option_strings else None
         if option == "--ray":
             return True  # starts a Ray cluster (tests/test_train_ray.py covers it)
+        if option == "--hidden":
+            return True  # "H1,H2": the network's size, as long to train as it is wide
         if option not in self.EXPENSIVE:
             return False
         if option == "--seed":
