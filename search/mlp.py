@@ -143,34 +143,28 @@ def train(model: MLP, x: np.ndarray, target: np.ndarray, mask: np.ndarray, epoch
 
 
 @njit(cache=True)
+def _dense(x, w, b, relu):
+    """`x @ w + b` for one row, skipping the zero inputs (ReLU outputs and 0/1 features are
+    mostly zero), then the ReLU when `relu`."""
+    out = b.copy()
+    for i in range(x.shape[0]):
+        a = x[i]
+        if a != 0.0:
+            for j in range(out.shape[0]):
+                out[j] += a * w[i, j]
+    if relu:
+        for j in range(out.shape[0]):
+            if out[j] < 0.0:
+                out[j] = 0.0
+    return out
+
+
+@njit(cache=True)
 def forward3(x, w1, b1, w2, b2, w3, b3, groups, classes, out):
     """The softmax outputs (`out` float64[groups, classes]) of a two-hidden-layer ReLU MLP on
     one row `x` (float64[in]); the numba twin of `MLP.probabilities`. Inputs are 0/1, so the
     first layer only adds the rows of w1 whose input is not zero (a hand has 6 cards)."""
-    h1 = b1.copy()
-    for i in range(x.shape[0]):
-        xi = x[i]
-        if xi != 0.0:
-            for j in range(h1.shape[0]):
-                h1[j] += xi * w1[i, j]
-    for j in range(h1.shape[0]):
-        if h1[j] < 0.0:
-            h1[j] = 0.0
-    h2 = b2.copy()
-    for i in range(h1.shape[0]):
-        a = h1[i]
-        if a != 0.0:
-            for j in range(h2.shape[0]):
-                h2[j] += a * w2[i, j]
-    for j in range(h2.shape[0]):
-        if h2[j] < 0.0:
-            h2[j] = 0.0
-    z = b3.copy()
-    for i in range(h2.shape[0]):
-        a = h2[i]
-        if a != 0.0:
-            for j in range(z.shape[0]):
-                z[j] += a * w3[i, j]
+    z = _dense(_dense(_dense(x, w1, b1, True), w2, b2, True), w3, b3, False)
     for g in range(groups):
         top = -1e300
         for c in range(classes):
