@@ -21,11 +21,12 @@ import numpy as np
 from abstraction.euchre.codec import KIND_NAMES, key_text
 from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from db.database import StrategyDatabase
+from db.decision_counts import DecisionCounts
 from db.errors import DatabaseError
 from games.euchre.state import PHASE, PHASE_OVER
 
 
-class EuchreDatabasePlayer:
+class EuchreDatabasePlayer(DecisionCounts):
     """A Euchre player (`games.euchre.view.Player`) backed by a strategy database.
 
     `database`: a path or an open `StrategyDatabase` of game `euchre`; `sample`: sample the
@@ -84,22 +85,3 @@ class EuchreDatabasePlayer:
             best = min(int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1],
                                            side="right")), n - 1)
         return int(moves[best])
-
-    @property
-    def missing(self) -> int:
-        """Keys looked up and not found."""
-        return sum(v for k, v in self.counts.items() if k.startswith("missing_"))
-
-    def report(self) -> dict:
-        """Decision counts: decisions, forced, lookups, found, missing (total and by kind),
-        fallback (moves chosen by the heuristic)."""
-        out = {name: int(self.counts[name]) for name in
-               ("decisions", "forced", "lookups", "found", "fallback")}
-        out["missing"] = self.missing
-        out["missing_by_kind"] = {k[len("missing_"):]: int(v) for k, v in
-                                  sorted(self.counts.items()) if k.startswith("missing_")}
-        return out
-
-    def close(self) -> None:
-        """Close the database."""
-        self.db.close()

@@ -29,6 +29,7 @@ from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
 from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH
 from abstraction.setback.describe import decision_tokens
 from db.database import StrategyDatabase
+from db.decision_counts import DecisionCounts
 from db.errors import DatabaseError
 from games.setback.rules import BID_MOVE
 from games.setback.state import PHASE, PHASE_AUCTION, PHASE_OVER
@@ -38,7 +39,7 @@ PASS = BID_MOVE + 0
 KIND_OF_SITUATION = {SIT_BID: "auction", SIT_ESTABLISH: "establish"}  # others: playout
 
 
-class DatabasePlayer:
+class DatabasePlayer(DecisionCounts):
     """A Setback player (`games.setback.view.Player`) backed by a strategy database.
 
     `database`: a path, an open `StrategyDatabase`, or any store with the same reading face
@@ -178,27 +179,6 @@ class DatabasePlayer:
         index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1],
                                     side="right"))
         return min(index, probs.size - 1)
-
-    # --- reporting -------------------------------------------------------------------
-    @property
-    def missing(self) -> int:
-        """Keys looked up and not found (bootstrap misses included; a bootstrap miss then
-        tries the baseline auction key)."""
-        return sum(v for k, v in self.counts.items() if k.startswith("missing_"))
-
-    def report(self) -> dict:
-        """Decision counts: decisions, forced, lookups, found, missing (total and by kind),
-        fallback (moves chosen by the reference's rule)."""
-        out = {name: int(self.counts[name]) for name in
-               ("decisions", "forced", "lookups", "found", "fallback")}
-        out["missing"] = self.missing
-        out["missing_by_kind"] = {k[len("missing_"):]: int(v) for k, v in
-                                  sorted(self.counts.items()) if k.startswith("missing_")}
-        return out
-
-    def close(self) -> None:
-        """Close the database."""
-        self.db.close()
 
 
 def _trace_actions(trace: dict, situation: int, tokens: int, moves: np.ndarray, n: int) -> None:
