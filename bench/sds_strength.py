@@ -76,7 +76,7 @@ def calibrate(deals: int, worlds: int, seed: int, progress: bool = True) -> dict
     from tqdm import tqdm
 
     from play.heuristic import HeuristicPlayer
-    from play.sds import pitch_card
+    from play.evaluated_bidder import pitch_card
     from search.single_dummy import SingleDummy, choose_bid, deal_scores
 
     heuristic = HeuristicPlayer()

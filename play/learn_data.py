@@ -85,7 +85,7 @@ def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heu
 
     from games.rng import new_rng, stream_seed
     from play.player_spec import make_player
-    from play.sds import pitch_card
+    from play.evaluated_bidder import pitch_card
     from search.single_dummy import SingleDummy
 
     cont = continuation_of(auction, seed)

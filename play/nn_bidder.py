@@ -11,7 +11,7 @@ every other card is the play player's.
   forward passes of a small network, tens of microseconds.
 - Pitch: the same network's distribution of our own contract at the bid won, per trump; the
   card is the play player's pitch if it pitches that suit, else the suit's top card
-  (`play.sds.pitch_card`).
+  (`play.evaluated_bidder.pitch_card`).
 - Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
   `heuristic`).
 
@@ -22,33 +22,19 @@ played-out deals needs none.
 
 from __future__ import annotations
 
-import time
-
 from games.setback import state as S
-from games.setback.rules import BID_MOVE
+from play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
 from search.learned_evaluator import LearnedEvaluator
 from search.single_dummy import choose_bid
 
 
-class NnPlayer:
+class NnPlayer(EvaluatedBidder):
     """The learned bidder of the module docstring (`games.setback.view.Player`)."""
 
     def __init__(self, evaluator: LearnedEvaluator, play=None, score_aware: bool = True,
                  name: str | None = None):
-        if play is None:
-            from play.heuristic import HeuristicPlayer
-
-            play = HeuristicPlayer()
+        super().__init__(play, score_aware, name or "nn")
         self.evaluator = evaluator
-        self.play = play
-        self.score_aware = bool(score_aware)
-        self.name = name or "nn"
-        self.decision_times: list[float] = []  # seconds, every auction and pitch evaluation
-
-    def seed(self, seed: int) -> None:
-        """Reseed the play player (the network draws nothing)."""
-        if hasattr(self.play, "seed"):
-            self.play.seed(seed)
 
     def _context(self, view):
         """(hand, seat, bids by seat, score (us, them), our team deals next) of `view`."""
@@ -63,26 +49,9 @@ class NnPlayer:
         return self.evaluator.auction_values(hand, seat, bids, legal_bids, self.score_aware,
                                              score, deal_next)
 
-    def choose(self, view) -> int:
-        """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
-        state = view.state
-        legal = view.legal_moves()
-        if int(state[S.PHASE]) == S.PHASE_AUCTION:
-            if legal.size == 1:
-                return int(legal[0])
-            start = time.perf_counter()
-            bids = [int(m) - BID_MOVE for m in legal]
-            bid, _ = choose_bid(self.bid_values(view, bids), bids)
-            self.decision_times.append(time.perf_counter() - start)
-            return BID_MOVE + bid
-        if int(state[S.TRUMP]) < 0 and int(state[S.HIGH_BIDDER]) == int(view.seat):
-            from play.sds import pitch_card
-
-            start = time.perf_counter()
-            trump = self.best_trump(view)
-            self.decision_times.append(time.perf_counter() - start)
-            return pitch_card(view, trump, self.play)
-        return int(self.play.choose(view))
+    def auction_table(self, view, bids: list[int]):
+        """The network's values of the seat's legal bids, with those bids."""
+        return self.bid_values(view, bids), bids
 
     def best_trump(self, view) -> int:
         """The trump the network picks for the bidder about to pitch in `view`."""
@@ -92,11 +61,6 @@ class NnPlayer:
                                              deal_next)
         return choose_bid(values, [level])[1]
 
-    def close(self) -> None:
-        """Close the play player (a database player holds a connection)."""
-        if hasattr(self.play, "close"):
-            self.play.close()
-
 
 def parse_nn_spec(spec: str) -> tuple[str, bool, str | None]:
     """(model path, score-aware, play spec or None) of `nn:MODEL[,expected][,play=SPEC]`;
@@ -104,16 +68,11 @@ def parse_nn_spec(spec: str) -> tuple[str, bool, str | None]:
     from play.player_spec import PlayerSpecError
 
     text = str(spec).strip()
-    body, sep, play_spec = text.partition(",play=")
-    if sep and not play_spec.strip():
-        raise PlayerSpecError(f"{text!r}: play= needs a player, as in play=heuristic")
-    score_aware = True
-    if body.lower().endswith(",expected"):
-        body, score_aware = body[:-len(",expected")], False
+    body, score_aware, play_spec = split_bidder_spec(text)
     kind, colon, model = body.partition(":")
     if kind.strip().lower() != "nn" or not colon or not model.strip():
         raise PlayerSpecError(f"{text!r}: expected nn:MODEL[,expected][,play=SPEC]")
-    return model.strip(), score_aware, (play_spec.strip() if sep else None)
+    return model.strip(), score_aware, play_spec
 
 
 def make_nn_player(spec: str, seed: int = 0) -> NnPlayer:

@@ -27,13 +27,12 @@ points the solver gives the bidder in a made contract goes to the defenders. See
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from games.setback import state as S
 from games.setback.rules import BID_MOVE
 from games.setback.view import SeatView
+from play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
 from search.single_dummy import SingleDummy, choose_bid
 
 DEFAULT_WORLDS = 20
@@ -87,18 +86,7 @@ class HeuristicContinuation:
         return max(held, key=lambda s: (suit_value(hand, s), -s))
 
 
-def pitch_card(view, trump: int, play) -> int:
-    """The card pitching `trump`: the play player's choice if it pitches that suit, else the
-    highest card of the suit in the hand."""
-    hand = int(view.state[S.HAND + view.seat])
-    suit_cards = [c for c in range(13 * trump, 13 * trump + 13) if hand >> c & 1]
-    if not suit_cards:
-        raise ValueError(f"cannot pitch suit {trump}: not in the hand")
-    card = int(play.choose(view))
-    return card if card // 13 == trump else max(suit_cards)
-
-
-class SdsPlayer:
+class SdsPlayer(EvaluatedBidder):
     """The single-dummy bidder of the module docstring (`games.setback.view.Player`)."""
 
     def __init__(self, worlds: int = DEFAULT_WORLDS, play=None, seed: int = 0,
@@ -107,45 +95,21 @@ class SdsPlayer:
                  threads: int | None = None):
         if worlds < 1:
             raise ValueError("the sds player needs at least one world")
-        if play is None:
-            from play.heuristic import HeuristicPlayer
-
-            play = HeuristicPlayer()
+        super().__init__(play, score_aware, name or f"sds:{worlds}")
         self.worlds = int(worlds)
-        self.play = play
-        self.score_aware = bool(score_aware)
         self.correction = dict(CORRECTION if correction is None else correction)
         self.continuation = HeuristicContinuation() if continuation else None
         self.evaluator = SingleDummy(seed, threads=threads)
-        self.name = name or f"sds:{worlds}"
-        self.decision_times: list[float] = []  # seconds, every auction and pitch evaluation
 
     def seed(self, seed: int) -> None:
         """Restart the world sampler (and the play player's generator, if it has one)."""
         self.evaluator.seed(seed)
-        if hasattr(self.play, "seed"):
-            self.play.seed(seed)
+        super().seed(seed)
 
-    def choose(self, view) -> int:
-        """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
-        state = view.state
-        legal = view.legal_moves()
-        phase = int(state[S.PHASE])
-        if phase == S.PHASE_AUCTION:
-            if legal.size == 1:
-                return int(legal[0])
-            start = time.perf_counter()
-            evaluation = self.evaluator.evaluate_auction(view, self.worlds, self.continuation)
-            bid, _ = choose_bid(evaluation.values(self.score_aware, self.correction),
-                                evaluation.bids)
-            self.decision_times.append(time.perf_counter() - start)
-            return BID_MOVE + bid
-        if int(state[S.TRUMP]) < 0 and int(state[S.HIGH_BIDDER]) == int(view.seat):
-            start = time.perf_counter()
-            trump = self.best_trump(view)
-            self.decision_times.append(time.perf_counter() - start)
-            return pitch_card(view, trump, self.play)
-        return int(self.play.choose(view))
+    def auction_table(self, view, bids: list[int]):
+        """The W-world evaluation's values of the seat's legal bids, with their bids."""
+        evaluation = self.evaluator.evaluate_auction(view, self.worlds, self.continuation)
+        return evaluation.values(self.score_aware, self.correction), evaluation.bids
 
     def best_trump(self, view) -> int:
         """The trump the evaluation picks for the bidder about to pitch in `view`."""
@@ -159,11 +123,6 @@ class SdsPlayer:
                               evaluation.bids)
         return trump
 
-    def close(self) -> None:
-        """Close the play player (a database player holds a connection)."""
-        if hasattr(self.play, "close"):
-            self.play.close()
-
 
 def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
     """The sds player of `sds[:W][,expected][,play=SPEC]` (module docstring; `,expected`
@@ -172,12 +131,7 @@ def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
     from play.player_spec import PlayerSpecError, make_player
 
     text = str(spec).strip()
-    body, sep, play_spec = text.partition(",play=")
-    if sep and not play_spec.strip():
-        raise PlayerSpecError(f"{text!r}: play= needs a player, as in play=heuristic")
-    score_aware = True
-    if body.lower().endswith(",expected"):
-        body, score_aware = body[:-len(",expected")], False
+    body, score_aware, play_spec = split_bidder_spec(text)
     kind, colon, worlds_text = body.partition(":")
     if kind.strip().lower() != "sds" or "," in body:
         raise PlayerSpecError(f"{text!r}: expected sds[:W][,expected][,play=SPEC]")
@@ -187,6 +141,6 @@ def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
             raise PlayerSpecError(f"{text!r}: W (worlds) must be a positive integer, as in "
                                   "sds:20")
         worlds = int(worlds_text)
-    play = make_player(play_spec.strip(), seed) if sep else None
+    play = make_player(play_spec, seed) if play_spec else None
     return SdsPlayer(worlds, play=play, seed=seed, score_aware=score_aware, name=text)
 

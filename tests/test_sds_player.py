@@ -8,10 +8,11 @@ from games.setback import state as S
 from games.setback.cards import parse_hand
 from games.setback.rules import BID_MOVE, apply_bid
 from games.setback.view import SeatView
+from play.evaluated_bidder import pitch_card
 from play.heuristic import HeuristicPlayer
 from play.player_spec import PlayerSpecError
 from play.random_player import RandomPlayer
-from play.sds import SdsPlayer, make_sds_player, pitch_card
+from play.sds import SdsPlayer, make_sds_player
 from play.tournament import A_WON, B_WON, WINNER, play_game
 
 
