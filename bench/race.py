@@ -20,6 +20,16 @@ command: finished entrants and finished tournaments are read back, not redone.
         --without-cfr                                       # one entrant, two CPU-hours
     python bench/race.py --minutes 120 --snapshots 20,40,60,90,120 --algorithms es-mccfr \
         --without-cfr --abstractions reference,bidder,contract   # the layouts race
+
+`--from-runs NAME=DIR,...` builds the same table and picture from runs already trained with
+`setback-cfr train baseline --eval-every M` (their eval.csv: the win rate against the heuristic
+at each evaluation; their log.csv: info sets and resident memory, sampled at every checkpoint),
+nothing trained or played; `--project-minutes M` adds each run's info sets and memory after M
+CPU-minutes, from a power law fitted to its last evaluations (growth keeps slowing, so the
+projection errs high):
+
+    python bench/race.py --from-runs reference=runs/L,bidder=runs/bidder,contract=runs/contract \
+        --project-minutes 20160 --out race-layouts       # a week of both cores
 """
 
 from __future__ import annotations
@@ -65,7 +75,27 @@ def parse_args(argv=None):
                         help="key layouts, comma-separated (default reference): every algorithm "
                         "is raced under each (abstraction/setback/layouts.py)")
     parser.add_argument("--out", default="race-out", help="directory (default ./race-out)")
+    parser.add_argument("--from-runs", default=None, metavar="NAME=DIR,...",
+                        help="no training: the table and picture of runs trained with `train "
+                        "baseline --eval-every` (their eval.csv and log.csv)")
+    parser.add_argument("--project-minutes", type=float, default=None, metavar="M",
+                        help="with --from-runs: project each run's info sets and memory to M "
+                        "CPU-minutes (a power law through its last evaluations)")
     args = parser.parse_args(argv)
+    if args.from_runs is not None:
+        try:
+            args.from_runs = [(n.strip(), d.strip()) for n, _, d in
+                              (item.partition("=") for item in args.from_runs.split(","))]
+        except ValueError:
+            args.from_runs = []
+        if not args.from_runs or any(not n or not d for n, d in args.from_runs):
+            parser.error("--from-runs takes NAME=DIR pairs, comma-separated")
+        missing = [d for _, d in args.from_runs if not os.path.exists(os.path.join(d,
+                                                                                   "eval.csv"))]
+        if missing:
+            parser.error(f"{missing[0]}: no eval.csv (train it with --eval-every)")
+    elif args.project_minutes is not None:
+        parser.error("--project-minutes needs --from-runs")
     from abstraction.setback import layouts
 
     args.abstractions = [a for a in args.abstractions.split(",") if a]
@@ -251,7 +281,7 @@ def table(rows: list[dict]) -> str:
              f"{'bids made':>10s}"]
     for row in rows:
         h = row.get("vs_heuristic") or {}
-        made = f"{h.get('made', 0)}/{h.get('bids', 0)}" if h else "-"
+        made = f"{h['made']}/{h['bids']}" if "bids" in h else "-"
         per_set = f"{row['bytes_per_infoset']:5.0f}" if "bytes_per_infoset" in row else "    -"
         peak = f"{row['peak_rss_bytes'] / 2**20:8.0f}" if "peak_rss_bytes" in row else "       -"
         lines.append(f"{row_entrant(row):19s} {row['cpu_seconds'] / 60:7.1f} {row['deals']:8,} "
@@ -260,7 +290,9 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def plot(rows: list[dict], path: str) -> None:
+def plot(rows: list[dict], path: str, targets: tuple[float, float] = (65, 70)) -> None:
+    """Win rate against CPU minutes per entrant (each entrant's points nudged sideways so that
+    overlapping intervals stay readable), with the two target lines."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -273,21 +305,23 @@ def plot(rows: list[dict], path: str) -> None:
     left, right = axes[0][0], axes[0][-1]
     names = list(dict.fromkeys(row_entrant(r) for r in rows))
     colors = {a: f"C{i}" for i, a in enumerate(names)}  # one color per entrant, both sides
-    for algorithm in names:
+    span = max(r["cpu_seconds"] for r in rows) / 60
+    for i, algorithm in enumerate(names):
+        nudge = (i - (len(names) - 1) / 2) * span / 150
         mine = [r for r in rows if row_entrant(r) == algorithm]
         for axis, field in ((left, "vs_heuristic"), (right, "vs_cfr")):
             have = [r for r in mine if r.get(field)]
             if not have:
                 continue
-            x = [r["cpu_seconds"] / 60 for r in have]
+            x = [r["cpu_seconds"] / 60 + nudge for r in have]
             y = [100 * r[field]["win_rate"] for r in have]
             err = [[100 * (r[field]["win_rate"] - r[field]["ci_low"]) for r in have],
                    [100 * (r[field]["ci_high"] - r[field]["win_rate"]) for r in have]]
             axis.errorbar(x, y, yerr=err, marker="o", capsize=3, label=algorithm,
                           color=colors[algorithm])
-    left.axhline(65, color="grey", linestyle=":", linewidth=1)
-    left.axhline(70, color="grey", linestyle="--", linewidth=1)
-    left.set_title("against the heuristic (targets 65%, 70%)")
+    left.axhline(targets[0], color="grey", linestyle=":", linewidth=1)
+    left.axhline(targets[1], color="grey", linestyle="--", linewidth=1)
+    left.set_title(f"against the heuristic (lines at {targets[0]:g}%, {targets[1]:g}%)")
     if against_cfr:
         right.axhline(50, color="grey", linestyle=":", linewidth=1)
         right.set_title("against vanilla cfr's snapshot of the same CPU time")
@@ -302,9 +336,99 @@ def plot(rows: list[dict], path: str) -> None:
     plt.close(fig)
 
 
+def read_csv(path: str) -> list[dict]:
+    """Rows of a run's csv (comment lines skipped), numbers as floats where they parse."""
+    import csv
+
+    with open(path) as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    rows = []
+    for raw in csv.DictReader(lines):
+        row = {}
+        for key, value in raw.items():
+            try:
+                row[key] = float(value)
+            except (TypeError, ValueError):
+                row[key] = value
+        rows.append(row)
+    return rows
+
+
+def rows_from_run(name: str, run: str) -> list[dict]:
+    """One race row per evaluation of a run trained with --eval-every: the win rate against
+    the heuristic, info sets, and the largest resident memory the run logged up to then."""
+    with open(os.path.join(run, "run.json")) as handle:
+        settings = json.load(handle)["settings"]
+    log = read_csv(os.path.join(run, "log.csv"))
+    rows = []
+    for ev in read_csv(os.path.join(run, "eval.csv")):
+        if ev.get("opponent") != "heuristic":
+            continue
+        cpu = ev["train_cpu_seconds"]
+        seen = [r["rss_bytes"] for r in log if r.get("cpu_seconds", 0) <= cpu + 1.0
+                and isinstance(r.get("rss_bytes"), float)]
+        peak = max(seen) if seen else None
+        row = {"algorithm": settings.get("algorithm"), "abstraction": settings.get(
+            "abstraction"), "entrant": name, "minutes": round(cpu / 60), "cpu_seconds": cpu,
+            "deals": int(ev["iteration"]), "infosets": int(ev["infosets"]),
+            "games": int(ev["games"]) // 2,
+            "vs_heuristic": {"win_rate": ev["win_rate"], "ci_low": ev["ci_low"],
+                             "ci_high": ev["ci_high"], "games": int(ev["games"])}}
+        if peak:
+            row["peak_rss_bytes"] = peak
+            row["bytes_per_infoset"] = peak / max(1, row["infosets"])  # resident, all in
+        rows.append(row)
+    return rows
+
+
+def project(rows: list[dict], minutes: float, fit_points: int = 3) -> dict:
+    """Info sets and resident memory after `minutes` CPU-minutes: infosets = a * t**b through
+    the last `fit_points` evaluations (least squares in log-log), memory at the run's last
+    resident bytes per info set. Growth keeps slowing as the keys fill in, so the power law
+    errs high."""
+    import numpy as np
+
+    have = [r for r in rows if r["infosets"] > 0][-fit_points:]
+    t = np.log([r["cpu_seconds"] / 60 for r in have])
+    n = np.log([r["infosets"] for r in have])
+    b, log_a = np.polyfit(t, n, 1)
+    infosets = float(np.exp(log_a) * minutes ** b)
+    per_set = have[-1].get("bytes_per_infoset")
+    return {"minutes": minutes, "exponent": float(b), "infosets": infosets,
+            "bytes": infosets * per_set if per_set else None}
+
+
+def main_from_runs(args) -> int:
+    """--from-runs: the table, race.json and race.png of runs already trained and evaluated."""
+    rows = [row for name, run in args.from_runs for row in rows_from_run(name, run)]
+    doc = {"settings": {"from_runs": args.from_runs}, "rows": rows}
+    lines = [table(rows), "(peak MiB and B/set: the largest resident memory the run logged "
+             "by then, and that over the info sets)"]
+    if args.project_minutes:
+        doc["projections"] = {}
+        for name, _ in args.from_runs:
+            p = project([r for r in rows if r["entrant"] == name], args.project_minutes)
+            doc["projections"][name] = p
+            memory = f"{p['bytes'] / 2**30:.1f} GiB" if p["bytes"] else "-"
+            lines.append(f"{name}: after {args.project_minutes:,.0f} CPU-min ~{p['infosets']:,.0f} "
+                         f"info sets (power {p['exponent']:.3f}), ~{memory} resident")
+    from cfr.atomic_file import atomic_path
+
+    with atomic_path(os.path.join(args.out, "race.json"), suffix=".json") as tmp:
+        with open(tmp, "w") as handle:
+            json.dump(doc, handle, indent=1)
+    png = os.path.join(args.out, "race.png")
+    plot(rows, png, targets=(70, 75))
+    print("\n".join(lines))
+    print(f"wrote {os.path.join(args.out, 'race.json')} and {png}")
+    return 0
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     os.makedirs(args.out, exist_ok=True)
+    if args.from_runs is not None:
+        return main_from_runs(args)
     jobs = [(a, layout, args) for a, layout in entrants(args)]
     print(f"race: {', '.join(entrant_name(a, layout) for a, layout, _ in jobs)}; snapshots at "
           f"{args.marks} CPU-min; seed {args.seed}, batch {args.batch}; {args.parallel} at a "
