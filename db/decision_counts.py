@@ -1,10 +1,13 @@
-"""What every database player counts and reports, written once for every game's player.
+"""What every database player counts, reports and draws, written once for every game's player.
 
 A player keeps a `Counter` in `self.counts` ("decisions", "forced", "lookups", "found",
-"fallback" and one "missing_<kind>" per key kind) and its database in `self.db`.
+"fallback" and one "missing_<kind>" per key kind), its database in `self.db`, and, for the
+`sample` option, `self.sample` and the seeded generator `self.rng`.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 
 class DecisionCounts:
@@ -29,3 +32,19 @@ class DecisionCounts:
     def close(self) -> None:
         """Close the database."""
         self.db.close()
+
+    def seed(self, seed: int) -> None:
+        """Restart the sampling generator from `seed` (a player that plays the stored best
+        action draws nothing, so it keeps the generator it has)."""
+        if self.sample:
+            self.rng = np.random.default_rng(seed)
+
+    def pick(self, probs: np.ndarray, best: int) -> int:
+        """The action index to play: `best`, or with `sample` one drawn from `probs`
+        (renormalized) with the seeded generator."""
+        if not self.sample:
+            return int(best)
+        cumulative = np.cumsum(probs, dtype=np.float64)
+        index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1],
+                                    side="right"))
+        return min(index, probs.size - 1)

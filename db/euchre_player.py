@@ -48,11 +48,6 @@ class EuchreDatabasePlayer(DecisionCounts):
         self.counts: Counter = Counter()
         self._moves = np.zeros(MOVES_BUFFER, dtype=np.int64)
 
-    def seed(self, seed: int) -> None:
-        """Restart the sampling generator (a best-action player draws nothing)."""
-        if self.sample:
-            self.rng = np.random.default_rng(seed)
-
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (a `games.euchre.view.SeatView`)."""
         state = view.state
@@ -80,8 +75,4 @@ class EuchreDatabasePlayer(DecisionCounts):
             raise DatabaseError(f"{self.db.path}: key {text!r} has {probs.size} actions in the "
                                 f"database but {n} in this abstraction")
         self.counts["found"] += 1
-        if self.sample:
-            cumulative = np.cumsum(probs, dtype=np.float64)
-            best = min(int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1],
-                                           side="right")), n - 1)
-        return int(moves[best])
+        return int(moves[self.pick(probs, best)])

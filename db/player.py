@@ -76,12 +76,6 @@ class DatabasePlayer(DecisionCounts):
         self._moves = np.zeros(8, dtype=np.int64)
 
     # --- the Player interface --------------------------------------------------------
-    def seed(self, seed: int) -> None:
-        """Restart the sampling generator from `seed` (a player that plays the stored best
-        action draws nothing, so it keeps the generator it has)."""
-        if self.sample:
-            self.rng = np.random.default_rng(seed)
-
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
         return self._decide(view, None)
@@ -166,19 +160,12 @@ class DatabasePlayer(DecisionCounts):
                                 f"database but {n} in this abstraction (another abstraction "
                                 "version?)")
         self.counts["found"] += 1
-        index = self._sample(probs) if self.sample else best
+        index = self.pick(probs, best)
         if trace is not None:
             for action, p in zip(trace["actions"], probs):
                 action["prob"] = float(p)
             trace.update(reason="found", chosen=int(index))
         return int(moves[index])
-
-    def _sample(self, probs: np.ndarray) -> int:
-        """An action index drawn from `probs` (renormalized) with the seeded generator."""
-        cumulative = np.cumsum(probs, dtype=np.float64)
-        index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1],
-                                    side="right"))
-        return min(index, probs.size - 1)
 
 
 def _trace_actions(trace: dict, situation: int, tokens: int, moves: np.ndarray, n: int) -> None:
