@@ -7,6 +7,7 @@ import math
 import sys
 
 from cli.errors import UserError
+from games import registry  # plain data: imports no game
 
 DEFAULT_STORE = "ratings.db"
 
@@ -30,7 +31,10 @@ def register(subparsers) -> None:
         "to a rated ladder plays only its own matches (--round-robin plays every pair). "
         "Prints the ratings and the matrix of pairwise win rates (row against column, so "
         "a cycle shows), and draws both with --png. Deterministic for a seed, whatever "
-        f"--workers. PLAYER is {SPEC_HELP}.")
+        f"--workers. PLAYER is {SPEC_HELP}. With --game euchre the matches are duplicate "
+        "games to 10 of Euchre players (as `tournament --game euchre`): PLAYER is "
+        "random, heuristic, db:PATH[,sample] (a database of a Euchre export) or "
+        "ismcts[:SIMS]; a store holds one game's players.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help="the players to rate (at least two, counting the anchor)")
     parser.add_argument("--games", type=int, default=200, metavar="N",
@@ -50,7 +54,12 @@ def register(subparsers) -> None:
                         help="play every pair of players, even two already rated")
     parser.add_argument("--max-deals", type=int, default=200, metavar="D",
                         help="abandon a game still undecided after D deals (default 200; part "
-                        "of a match's key in the store)")
+                        "of a match's key in the store). Setback's: a Euchre game to 10 "
+                        "always ends")
+    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+                        help="the game of the players (default setback): setback plays games "
+                        "to 11, euchre games to 10 (play/euchre_tournament.py). The store "
+                        "records its game; a store of another game is refused")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="B",
                         help="bootstrap replicates for the intervals (default 1000)")
     parser.add_argument("--png", metavar="FILE",
@@ -78,6 +87,7 @@ def parse_anchor(text: str) -> tuple[str, float]:
 
 def run(args) -> int:
     """Play the missing matches, fit, and print (and draw) the ratings."""
+    from play.euchre_tournament import EuchreSpecError
     from play.ladder import LadderError, run_ladder
     from play.player_spec import PlayerSpecError
     from play.rating import RatingError
@@ -102,14 +112,14 @@ def run(args) -> int:
         print(f"setback-cfr: note: the anchor {anchor} is added to the players",
               file=sys.stderr)
     try:
-        store = ResultsStore(args.store)
+        store = ResultsStore(args.store, args.game)
     except StoreError as exc:
         raise UserError(str(exc)) from None
     try:
         result = run_ladder(players, store, args.games, args.seed, anchor, anchor_rating,
                             args.workers, args.max_deals, args.round_robin,
                             not args.no_progress, args.bootstrap)
-    except (PlayerSpecError, LadderError, RatingError, StoreError) as exc:
+    except (PlayerSpecError, EuchreSpecError, LadderError, RatingError, StoreError) as exc:
         raise UserError(str(exc)) from None
     except KeyboardInterrupt:
         counts = store.counts()
@@ -148,7 +158,8 @@ def format_result(result) -> str:
     names = [e.spec for e in result.entrants]
     order = sorted(range(len(names)), key=lambda k: -r.rating[k])
     width = max(len(n) for n in names)
-    lines = [f"Ratings (Bradley-Terry, Elo scale; anchor {names[r.anchor]} = "
+    what = "" if result.game == registry.DEFAULT_GAME else f"{result.game}, "
+    lines = [f"Ratings ({what}Bradley-Terry, Elo scale; anchor {names[r.anchor]} = "
              f"{r.anchor_rating:g}; 95% intervals: {r.replicates} bootstrap resamples of the "
              "duplicate pairs)",
              f"  {'#':>2}  {'player':<{width}}  {'rating':>7}  {'95% interval':>17}  "

@@ -1,4 +1,5 @@
-"""`setback-cfr simulate`: complete games to 11 between uniformly random legal players."""
+"""`setback-cfr simulate`: complete games to 11 between uniformly random legal players (with
+`--game euchre`, games to 10 or single hands of Euchre, through the registry's `simulate`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 import time
 
 from cli.errors import UserError
+from games import registry  # plain data: imports no game
 
 CHUNK = 500  # games per numba call between progress-bar updates
 
@@ -29,7 +31,38 @@ def register(subparsers) -> None:
                         help="abandon a game still undecided after D deals (default 1000)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+                        help="the game (default setback). euchre: games to 10 (stick the dealer) "
+                        "between random players through the numba engine "
+                        "(games/euchre/simulate.py): games/s, hands/s, hands per game, EW's "
+                        "wins, how trump was made (round 1, round 2, the stuck dealer), alone "
+                        "hands, the makers' results (-2 euchred, 1, 2, 4) and points a hand. "
+                        "A Euchre game always ends: --max-deals is Setback's")
+    parser.add_argument("--hands", action="store_true",
+                        help="(--game euchre) play --games single hands instead of games to "
+                        "10, each from its own stream")
+    parser.add_argument("--no-stick-the-dealer", action="store_true",
+                        help="(--game euchre --hands) the dealer may pass in the second round: "
+                        "a hand where all four pass twice is not played (counted)")
     parser.set_defaults(func=run)
+
+
+def run_game(args) -> int:
+    """`simulate --game NAME` for a game other than Setback: its registered `simulate` module
+    (`simulate`, `summarize`, `format_report`)."""
+    from tqdm import tqdm
+
+    simulation = registry.get(args.game).load("simulate")
+    with tqdm(total=args.games, unit="hand" if args.hands else "game",
+              disable=args.no_progress, leave=False) as bar:
+        simulation.simulate(args.seed, 1, args.hands, not args.no_stick_the_dealer)  # compile
+        start = time.perf_counter()
+        stats = simulation.simulate(args.seed, args.games, args.hands,
+                                    not args.no_stick_the_dealer, bar.update)
+        seconds = time.perf_counter() - start
+    report = simulation.summarize(stats, seconds, args.hands)
+    print(json.dumps(report) if args.json else simulation.format_report(report, args.seed))
+    return 0
 
 
 def run(args) -> int:
@@ -37,14 +70,23 @@ def run(args) -> int:
     import numpy as np
     from tqdm import tqdm
 
-    from games.setback import random_play as R
-
     if not 0 < args.games < 2**63:
         raise UserError("--games must be a positive number (below 2**63)")
-    if not 0 < args.max_deals < 2**63:
-        raise UserError("--max-deals must be a positive number (below 2**63)")
     if not 0 <= args.seed < 2**64:
         raise UserError("--seed must be a non-negative integer (below 2**64)")
+    if args.game != "setback":
+        if args.no_stick_the_dealer and not args.hands:
+            raise UserError("--no-stick-the-dealer is for --hands (a game to 10 sticks the "
+                            "dealer)")
+        return run_game(args)
+    if args.hands or args.no_stick_the_dealer:
+        raise UserError(f"--{'hands' if args.hands else 'no-stick-the-dealer'} is for "
+                        "--game euchre")
+
+    from games.setback import random_play as R
+
+    if not 0 < args.max_deals < 2**63:
+        raise UserError("--max-deals must be a positive number (below 2**63)")
     stats = np.zeros(R.STAT_SIZE, dtype=np.int64)
     seed = np.uint64(args.seed)  # one signature for every seed (a Python int >= 2**63 is not int64)
     R.simulate_games(seed, 0, 1, 1, np.zeros(R.STAT_SIZE, dtype=np.int64))  # compile first

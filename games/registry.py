@@ -20,9 +20,22 @@ What a game provides (the plug-in boundary, as far as it is built today):
   abstraction and version, refused in one line when this program's keys are others) and
   `key_text(key)` (None when the text depends on a layout chosen per run)).
 
+Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
+on_chunk)`, `summarize(stats, seconds, hands)` and `format_report(report, seed)` (`setback-cfr
+simulate --game NAME` for a game other than Setback, whose own lives in `cli/simulate.py`).
+
 Beyond these entry points a game brings (see the README's "adding a game"): its abstract game
 for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
 and a heuristic player, and a tournament (`tournament --game`).
+
+The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's own packages
+(`games/NAME`, `abstraction/NAME`) may be imported only by the modules of its plug-in, the
+registry, `tests/` and `bench/` (`tests/test_game_imports.py` parses every module's imports and
+names any other). `plugin` lists those modules as dotted names or fnmatch patterns: the game's
+packages, its adapters (database player, heuristic, tournament, trainer's game) and, honestly,
+every module that is still bound to the game today (Setback's list is long: the framework grew
+around it); a module bound to two games (the toolkit adapters of `envs/`) is in both lists.
+`cfr/` imports no game at all.
 """
 
 from __future__ import annotations
@@ -49,13 +62,17 @@ class GameEntry:
     description: str
     package: str
     entry_points: dict = field(default_factory=dict)
+    packages: tuple = ()  # the game's own packages (dotted): only its plug-in imports them
+    plugin: tuple = ()  # the modules allowed to import them (dotted names, fnmatch patterns)
 
     def load(self, entry_point: str):
-        """The object behind `entry_point` (importing its module on first use)."""
+        """The object behind `entry_point` (importing its module on first use; a place
+        without ":attribute" is the module itself)."""
         if entry_point not in self.entry_points:
             raise UnknownGameError(f"game {self.name!r} has no entry point {entry_point!r}")
         module, _, attribute = self.entry_points[entry_point].partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        loaded = importlib.import_module(module)
+        return getattr(loaded, attribute) if attribute else loaded
 
     def rules(self) -> dict:
         """The rules engine entry points, loaded, by name."""
@@ -63,15 +80,43 @@ class GameEntry:
 
 
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,
-           scoring: str, replay: str, error: str, key_codec: str) -> GameEntry:
+           scoring: str, replay: str, error: str, key_codec: str, packages: tuple,
+           plugin: tuple, simulate: str | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error, "key_codec": key_codec,
               "score_difference": f"{scoring}:score_difference"}
+    if simulate:
+        places["simulate"] = simulate
     for attribute in ("STATE_SIZE", "new_state", "random_deal", "PHASE", "PHASE_OVER"):
         places[attribute] = f"{state}:{attribute}"
     for attribute in ("MAX_MOVES", "legal_moves", "is_legal", "apply_move"):
         places[attribute] = f"{rules}:{attribute}"
-    return GameEntry(name, description, package, places)
+    return GameEntry(name, description, package, places, tuple(packages),
+                     tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin))
 
+
+# The modules that import Setback's packages today (besides the packages themselves): its
+# adapters (heuristic, database player, tournament, trainer's game, key codec) and the
+# Setback-bound rest, kept honest by tests/test_game_imports.py.
+SETBACK_PLUGIN = (
+    # adapters: what any game brings
+    "play.heuristic", "db.player", "db.setback_keys", "play.tournament", "train.setback_game",
+    "train.baseline", "train.bootstrap", "train.baseline_policy",
+    # the Setback-only machinery: search, the search and learned players, inference
+    "search", "search.*", "play.pimc", "play.sds", "play.nn_bidder", "play.evaluated_bidder",
+    "play.bid_tables", "play.exact_belief", "play.inference_eval", "play.learn_data",
+    "play.policy_model", "play.composite", "play.gap_filled", "play.strategy_player",
+    # generic modules still bound to Setback (its layouts, key kinds, state fields)
+    "train.census", "train.evaluation", "train.export", "db.database", "db.loader",
+    "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
+    "web.bots", "web.position", "web.table",
+    # the toolkit adapters wrap every registered game
+    "envs.adapters", "envs.encoding",
+)
+EUCHRE_PLUGIN = (
+    "db.euchre_player", "play.euchre_*", "train.euchre_*", "web.euchre_*",
+    "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
+    "envs.adapters", "envs.encoding",
+)
 
 GAMES = {
     entry.name: entry for entry in (
@@ -79,13 +124,18 @@ GAMES = {
                state="games.setback.state", rules="games.setback.rules",
                scoring="games.setback.scoring", replay="games.setback.replay",
                error="games.setback.errors:SetbackError",
-               key_codec="db.setback_keys:KEY_CODEC"),
+               key_codec="db.setback_keys:KEY_CODEC",
+               packages=("games.setback", "abstraction.setback"),
+               plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",
                "games.euchre",
                state="games.euchre.state", rules="games.euchre.rules",
                scoring="games.euchre.scoring", replay="games.euchre.replay",
                error="games.euchre.errors:EuchreError",
-               key_codec="abstraction.euchre.codec:KEY_CODEC"),
+               key_codec="abstraction.euchre.codec:KEY_CODEC",
+               simulate="games.euchre.simulate",
+               packages=("games.euchre", "abstraction.euchre"),
+               plugin=EUCHRE_PLUGIN),
     )
 }
 DEFAULT_GAME = "setback"
@@ -94,6 +144,14 @@ DEFAULT_GAME = "setback"
 def names() -> tuple[str, ...]:
     """The registered games' names, the default first."""
     return tuple(GAMES)
+
+
+def plugin_of(module: str) -> tuple[str, ...]:
+    """The games whose plug-in lists `module` (a dotted name)."""
+    from fnmatch import fnmatchcase
+
+    return tuple(e.name for e in GAMES.values()
+                 if any(fnmatchcase(module, p) for p in e.plugin))
 
 
 def get(name: str) -> GameEntry:

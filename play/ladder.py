@@ -17,7 +17,11 @@ its own matches.
 
 Playing: each match of N games is pairs 0..N-1 of `play.tournament`'s duplicate tournament
 `seed` (`play_game`, unchanged: same deals, same player seeds, same rows as
-`run_tournament(..., duplicate=True)`), only the pairs not stored yet. Chunks of pairs are
+`run_tournament(..., duplicate=True)`), only the pairs not stored yet. With `game="euchre"`
+the players are Euchre's (`play.euchre_tournament.make_euchre_player`) and pair k is game k
+to 10 of `play.euchre_tournament`'s duplicate tournament `seed` (`play_unit`, the same rows as
+`run_euchre_tournament(..., duplicate=True)`); a Euchre game always ends, so `max_deals` is
+not used (its matches are stored with 0). The store must be of the same game. Chunks of pairs are
 played (by forked worker processes when `workers` > 1) and each chunk is stored in one
 transaction as it completes, so Ctrl-C keeps every completed chunk.
 """
@@ -62,6 +66,7 @@ class LadderResult:
     seed: int
     games: int
     extra: dict = field(default_factory=dict)
+    game: str = "setback"
 
     def as_dict(self) -> dict:
         """JSON-ready figures."""
@@ -77,7 +82,7 @@ class LadderResult:
                 "matches": self.matches, "played_pairs": self.played_pairs,
                 "bootstrap_replicates": r.replicates, "joint_bootstrap": r.joint,
                 "store": self.store, "store_counts": self.store_counts, "seed": self.seed,
-                "games_per_match": self.games}
+                "games_per_match": self.games, "game": self.game}
 
 
 # --- playing pairs ----------------------------------------------------------------------
@@ -86,10 +91,17 @@ _PLAYERS = None  # set before forking; each worker inherits it
 
 def _play_games(task) -> np.ndarray:
     """Both games of each pair in `games` (A on East-West, then swapped), as rows."""
+    seed, games, max_deals, kind = task
+    rows = []
+    if kind == "euchre":
+        from play.euchre_tournament import play_unit
+
+        for game in games:
+            rows.append(play_unit(_PLAYERS, seed, game, False, False))
+            rows.append(play_unit(_PLAYERS, seed, game, True, False))
+        return np.array(rows, dtype=np.int64).reshape(len(games) * 2, -1)
     from play.tournament import COLUMNS, play_game
 
-    seed, games, max_deals = task
-    rows = []
     for game in games:
         rows.append(play_game(_PLAYERS, seed, game, False, max_deals))
         rows.append(play_game(_PLAYERS, seed, game, True, max_deals))
@@ -97,12 +109,14 @@ def _play_games(task) -> np.ndarray:
 
 
 def play_pairs(players, seed: int, games: list[int], on_chunk, workers: int = 1,
-               max_deals: int = 200, chunk: int = DEFAULT_CHUNK, bar=None) -> int:
-    """Play pairs `games` of the duplicate tournament `seed` between players (A, B); call
-    `on_chunk(games, rows)` for each chunk as it completes, in order; return the pairs
-    played. KeyboardInterrupt propagates after the completed chunks were handed over."""
+               max_deals: int = 200, chunk: int = DEFAULT_CHUNK, bar=None,
+               game: str = "setback") -> int:
+    """Play pairs `games` of the duplicate tournament `seed` of `game` between players (A,
+    B); call `on_chunk(games, rows)` for each chunk as it completes, in order; return the
+    pairs played. KeyboardInterrupt propagates after the completed chunks were handed over."""
     global _PLAYERS
-    tasks = [(seed, tuple(games[k:k + chunk]), max_deals) for k in range(0, len(games), chunk)]
+    tasks = [(seed, tuple(games[k:k + chunk]), max_deals, game)
+             for k in range(0, len(games), chunk)]
     done = 0
     _PLAYERS = players
     try:
@@ -178,10 +192,17 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
                round_robin: bool = False, progress: bool = True,
                replicates: int = 1000, chunk: int = DEFAULT_CHUNK) -> LadderResult:
     """Play what is missing and rate the players (module docstring). `store` is an open
-    `ResultsStore`; player specs are checked (PlayerSpecError) before anything is played."""
+    `ResultsStore` whose game (`store.game`) is the players' game; player specs are checked
+    (PlayerSpecError, or EuchreSpecError for Euchre) before anything is played."""
     from tqdm import tqdm
 
-    from play.player_spec import make_player
+    game = getattr(store, "game", "setback")
+    if game == "euchre":
+        from play.euchre_tournament import make_euchre_player as make_player
+
+        max_deals = 0  # a game to 10 always ends: the limit is no part of a Euchre match
+    else:
+        from play.player_spec import make_player
 
     entrants = entrants_of(specs)
     names = [e.spec for e in entrants]
@@ -213,7 +234,7 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
                     store.add_pairs(match, chunk_games, rows)
 
                 played += play_pairs((entrants[a].player, entrants[b].player), seed, todo,
-                                     keep, workers, max_deals, chunk, bar)
+                                     keep, workers, max_deals, chunk, bar, game)
     finally:
         for e in entrants:
             if hasattr(e.player, "close"):
@@ -230,4 +251,4 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
     ratings = fit(names, matches, anchor_index, anchor_rating, replicates, seed)
     matrix = win_matrix(len(names), matches)
     return LadderResult(entrants, ratings, matrix, cycles(matrix), info, played, store.path,
-                        store.counts(), seed, games)
+                        store.counts(), seed, games, game=game)

@@ -2,7 +2,10 @@
 
 Tables (format FORMAT_NAME, version STORE_VERSION, both in `meta`):
 
-- `meta(name TEXT PRIMARY KEY, value TEXT)`: `format`, `version`, `created_utc`.
+- `meta(name TEXT PRIMARY KEY, value TEXT)`: `format`, `version`, `created_utc` and (version
+  2) `game`, the game whose players the store rates (`setback` or `euchre`; a version-1 store,
+  written before the choice, is Setback's). One game a store: opening it for another game is
+  refused in one line, so a Euchre player can never be rated against a Setback one.
 - `players(id INTEGER PRIMARY KEY, spec TEXT, fingerprint TEXT, UNIQUE(spec, fingerprint))`:
   a player's identity is its spec string as written plus the fingerprint of the files it
   reads (`fingerprint`), so a rebuilt database under the same name is a new player, never
@@ -10,11 +13,13 @@ Tables (format FORMAT_NAME, version STORE_VERSION, both in `meta`):
 - `matches(id INTEGER PRIMARY KEY, a, b, seed TEXT, rules TEXT, max_deals INTEGER,
   UNIQUE(a, b, seed, rules, max_deals))`: one row per matchup (player a on East-West in the
   first game of every pair, as `play.tournament` plays them). The seed is text because seeds
-  go up to 2**64 - 1, beyond SQLite's signed integers. `rules` is RULES_VERSION.
+  go up to 2**64 - 1, beyond SQLite's signed integers. `rules` is the game's RULES_VERSIONS
+  entry. A Euchre game to 10 always ends, so its matches record `max_deals` 0.
 - `pairs(match, game, score REAL, rows BLOB, PRIMARY KEY(match, game)) WITHOUT ROWID`: pair
   `game` of the match (pair k is played on the deals of game k of the tournament `seed`),
   a's pair score (wins / 2, an abandoned game half a win) and the pair's two tournament rows
-  (`play.tournament.COLUMNS`, little-endian int64) for any later analysis.
+  (Setback: `play.tournament.COLUMNS`; Euchre: `play.euchre_tournament`'s WON, HANDS,
+  POINTS_A, POINTS_B; little-endian int64) for any later analysis.
 
 A match of N games is pairs 0..N-1 of its matchup, so the number of games is not part of the
 matchup's key: asking for more games plays only the pairs not stored yet, asking for fewer
@@ -36,11 +41,13 @@ import time
 import numpy as np
 
 FORMAT_NAME = "setback-cfr/results"
-STORE_VERSION = 1
-# The game's rules as the tournament plays them (deal streams, scoring, the seat and seed
-# layout of duplicate pairs). Bump it when any of those change: stored results of an older
+STORE_VERSION = 2  # 2: the store records its game (meta `game`); 1 is read as Setback's
+# Each game's rules as its tournament plays them (deal streams, scoring, the seat and seed
+# layout of duplicate pairs). Bump one when any of those change: stored results of an older
 # version are then not reused.
-RULES_VERSION = "setback-1"
+RULES_VERSIONS = {"setback": "setback-1", "euchre": "euchre-1"}
+RULES_VERSION = RULES_VERSIONS["setback"]
+DEFAULT_GAME = "setback"
 FINGERPRINT_BYTES = 1 << 20  # hashed at each end of a file
 
 SCHEMA = """
@@ -63,7 +70,7 @@ class StoreError(ValueError):
 
 
 # --- player identity -------------------------------------------------------------------
-BARE_NAMES = {"random", "heuristic", "pimc", "pimc-pi", "sds"}
+BARE_NAMES = {"random", "heuristic", "pimc", "pimc-pi", "sds", "ismcts"}
 
 
 def referenced_files(spec: str) -> list[str]:
@@ -108,10 +115,17 @@ def fingerprint(spec: str) -> str:
 
 # --- the store -------------------------------------------------------------------------
 class ResultsStore:
-    """An open results store (module docstring). Create or open with `ResultsStore(path)`."""
+    """An open results store (module docstring). Create or open with `ResultsStore(path)`
+    (Setback's players) or `ResultsStore(path, "euchre")`; a store of another game is a
+    StoreError."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, game: str = DEFAULT_GAME):
+        if game not in RULES_VERSIONS:
+            raise StoreError(f"no rating for game {game!r}: expected one of "
+                             f"{', '.join(RULES_VERSIONS)}")
         self.path = path
+        self.game = game
+        self.rules = RULES_VERSIONS[game]
         existed = os.path.exists(path)
         if existed and not os.path.isfile(path):
             raise StoreError(f"{path}: not a file")
@@ -139,7 +153,7 @@ class ResultsStore:
                     "INSERT OR REPLACE INTO meta VALUES (?, ?)",
                     [(k, json.dumps(v)) for k, v in (
                         ("format", FORMAT_NAME), ("version", STORE_VERSION),
-                        ("created_utc", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))])
+                        ("game", self.game), ("created_utc", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))])
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot create the results store "
                              f"({_first_line(exc)})") from None
@@ -170,6 +184,13 @@ class ResultsStore:
                 from None
         if check != "ok":
             raise StoreError(f"{self.path}: corrupt results store ({check})")
+        try:
+            stored = json.loads(meta["game"]) if "game" in meta else DEFAULT_GAME
+        except (TypeError, ValueError):
+            raise StoreError(f"{self.path}: corrupt results store (bad game)") from None
+        if stored != self.game:
+            raise StoreError(f"{self.path}: a results store of {stored} players, not "
+                             f"{self.game}: rate {self.game} players in another --store")
 
     def _transaction(self):
         return _Transaction(self.conn, self.path)
@@ -186,9 +207,9 @@ class ResultsStore:
 
     def match_id(self, a: int, b: int, seed: int, max_deals: int,
                  create: bool = True) -> int | None:
-        """The id of the matchup (a on East-West first, seed, RULES_VERSION, max_deals);
-        added if new and `create`, else None when absent."""
-        key = (a, b, str(int(seed)), RULES_VERSION, int(max_deals))
+        """The id of the matchup (a on East-West first, seed, the game's rules version,
+        max_deals); added if new and `create`, else None when absent."""
+        key = (a, b, str(int(seed)), self.rules, int(max_deals))
         query = ("SELECT id FROM matches WHERE a = ? AND b = ? AND seed = ? AND rules = ? "
                  "AND max_deals = ?")
         row = self.conn.execute(query, key).fetchone()
@@ -218,12 +239,20 @@ class ResultsStore:
 
     def add_pairs(self, match: int, games: list[int], rows: np.ndarray) -> None:
         """Store pairs `games` of `match` in one transaction; `rows` holds their tournament
-        rows, two per pair (a on East-West, then swapped), as `play.tournament` returns them."""
-        from play.tournament import A_WON, B_WON, COLUMNS, WINNER
+        rows, two per pair (a on East-West, then swapped), as the game's tournament
+        (`play.tournament`, `play.euchre_tournament`) returns them."""
+        if self.game == "euchre":
+            from play.euchre_tournament import WON
 
-        rows = np.asarray(rows, dtype="<i8").reshape(len(games), 2, len(COLUMNS))
-        winner = rows[:, :, WINNER]
-        score = np.where(winner == A_WON, 1.0, np.where(winner == B_WON, 0.0, 0.5)).mean(1)
+            rows = np.asarray(rows, dtype="<i8").reshape(len(games), 2, -1)
+            score = rows[:, :, WON].astype(np.float64).mean(1)  # a game to 10 always ends
+        else:
+            from play.tournament import A_WON, B_WON, COLUMNS, WINNER
+
+            rows = np.asarray(rows, dtype="<i8").reshape(len(games), 2, len(COLUMNS))
+            winner = rows[:, :, WINNER]
+            score = np.where(winner == A_WON, 1.0,
+                             np.where(winner == B_WON, 0.0, 0.5)).mean(1)
         with self._transaction():
             self.conn.executemany(
                 # OR IGNORE: a pair is deterministic, so another run on the same store that
