@@ -12,11 +12,12 @@ class UserError(Exception):
 
 
 def user_error_types() -> tuple[type[BaseException], ...]:
-    """The exception types that mean "bad input", gathered from the packages that define them."""
-    types: list[type[BaseException]] = [UserError]
-    from games.setback.errors import SetbackError
+    """The exception types that mean "bad input", gathered from the packages that define them
+    (every registered game's, through the registry)."""
+    from games import registry
 
-    types.append(SetbackError)
+    types: list[type[BaseException]] = [UserError]
+    types += [entry.load("error") for entry in registry.GAMES.values()]
     from cfr.errors import CfrFileError, TableFullError
     from train.errors import RunError
 
