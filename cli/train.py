@@ -51,9 +51,12 @@ def register(subparsers) -> None:
                       "game to train: " + "; ".join(f"{e.name}: {e.description}"
                                                     for e in registry.GAMES.values())
                       + ". Euchre trains its own abstraction (abstraction/euchre/keys.py) with "
-                      "the same runner: batches, workers, checkpoints, resume, --for, --ray "
-                      "(not --abstraction, --updates reference or --eval-every). Recorded "
-                      "with the run: a resume under another game is refused")
+                      "the same runner: batches, workers, checkpoints, resume, --for, --ray, "
+                      "--eval-every (duplicate games to 10 of the live table's Euchre "
+                      "database player against --eval-against, a Euchre player: random, "
+                      "heuristic, db:PATH or ismcts[:SIMS]); not --abstraction or --updates "
+                      "reference. Recorded with the run: a resume under another game is "
+                      "refused")
     base.set_defaults(func=run_baseline)
 
     boot = stages.add_parser(
@@ -106,7 +109,8 @@ def _common(parser, default_algorithm: str) -> None:
                         "same deals every time (drawn from the run's seed)")
     parser.add_argument("--eval-against", default=None, metavar="SPEC",
                         help="the opponent of the evaluations (default heuristic): a player "
-                        "as `tournament` takes it (random, heuristic, db:PATH, ...)")
+                        "as `tournament` takes it (random, heuristic, db:PATH, ...; for a "
+                        "Euchre run, as `tournament --game euchre` takes it)")
     parser.add_argument("--checkpoint-every", type=positive_float, default=600.0,
                         metavar="SECONDS",
                         help="write a checkpoint at least this often (default 600); a crash "
@@ -251,13 +255,14 @@ def _evaluation(args, stage, run_dir):
         return None
     from tqdm import tqdm
 
-    from train.evaluation import (DEFAULT_OPPONENT, DEFAULT_PAIRS, EvalOptions, Evaluation,
-                                  format_eval_row)
+    from train.evaluation import (DEFAULT_OPPONENT, DEFAULT_PAIRS, EvalOptions,
+                                  format_eval_row, make_evaluation)
 
     options = EvalOptions(60.0 * args.eval_every, args.eval_games or DEFAULT_PAIRS,
                           args.eval_against or DEFAULT_OPPONENT)
-    return Evaluation(run_dir.path, stage, options, show_progress=not args.no_progress,
-                      report=lambda row: tqdm.write(format_eval_row(row)))
+    # Setback's, or the game's own (a Euchre run: games to 10 against a Euchre player)
+    return make_evaluation(run_dir.path, stage, options, show_progress=not args.no_progress,
+                           report=lambda row: tqdm.write(format_eval_row(row)))
 
 
 def recorded_game(run_dir) -> str:
@@ -281,13 +286,9 @@ def run_euchre_baseline(args, run_dir) -> int:
     """Create or resume a Euchre baseline run (`train.euchre_game`) and train it."""
     from train.euchre_game import DEFAULTS, euchre_baseline_stage
 
-    for option, value in (("--abstraction", args.abstraction), ("--eval-every", args.eval_every),
-                          ("--eval-games", args.eval_games),
-                          ("--eval-against", args.eval_against)):
-        if value is not None:
-            raise UserError(f"{option} is Setback's: the Euchre baseline has one abstraction "
-                            "and no in-training evaluation (play it with `tournament --game "
-                            "euchre` after `export` and `db load`)")
+    if args.abstraction is not None:
+        raise UserError("--abstraction is Setback's: the Euchre baseline has one abstraction "
+                        "(abstraction/euchre/keys.py)")
     if args.updates == "reference":
         raise UserError("--updates reference is the Setback reference's walk: not with "
                         "--game euchre")

@@ -10,7 +10,8 @@ BASE BOOT` would combine it: its baseline (the run directory's checkpoint or the
 file it was trained on) plus the live bootstrap table.
 
 The games are `play.tournament.play_game` pairs, duplicate, against the player SPEC
-(`play.player_spec`), always on the same deals for a run (the tournament seed is derived from
+(`play.player_spec`), always on the same deals for a run (a Euchre run: duplicate games to
+10 against a Euchre player, `train.euchre_evaluation`; `make_evaluation` chooses) (the tournament seed is derived from
 the run's seed alone): two rows differ by the strategy, not by the cards. Evaluation only
 reads the table and draws from its own streams, so the table is bit for bit the one a run
 without evaluation reaches.
@@ -63,22 +64,30 @@ def eval_seed(run_seed: int) -> int:
 class TableStore:
     """A read-only strategy store over an `InfoSetTable` (`lookup(key text) -> (probs,
     best)`), for `DatabasePlayer`. Probabilities are computed on first lookup and cached: the
-    store is built for one evaluation and the table must not change while it is used."""
+    store is built for one evaluation and the table must not change while it is used. A
+    Setback table reads its key texts with the run's layout; another game's store is given
+    its codec's `text_key` (text -> the one-word key the table holds) and its metadata."""
 
     def __init__(self, table, label: str, has_bootstrap: bool = False,
-                 threshold: float = EXPORT_THRESHOLD, layout=None):
-        from abstraction.setback import layouts
-
+                 threshold: float = EXPORT_THRESHOLD, layout=None, text_key=None,
+                 metadata: dict | None = None):
         self.table = table
         self.path = label
         self.threshold = float(threshold)
         self.has_bootstrap = bool(has_bootstrap)
-        # the run's key layout (`abstraction/setback/layouts.py`): the player builds its keys
-        # and this store reads their strings with the layout's codec
-        self.layout = layout or layouts.layout(layouts.DEFAULT)
-        self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
-                         "abstraction_version": self.layout.version}
-        self._text_key = layouts.load(self.layout.name).text_key
+        if text_key is not None:  # another game's keys: its codec and metadata, given
+            self.layout = None
+            self.metadata = dict(metadata or {})
+            self._text_key = text_key
+        else:
+            from abstraction.setback import layouts
+
+            # the run's key layout (`abstraction/setback/layouts.py`): the player builds its
+            # keys and this store reads their strings with the layout's codec
+            self.layout = layout or layouts.layout(layouts.DEFAULT)
+            self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
+                             "abstraction_version": self.layout.version}
+            self._text_key = layouts.load(self.layout.name).text_key
         self._cache: dict[str, tuple[np.ndarray, int] | None] = {}
         self._row = np.zeros(table.key_words, dtype=np.uint64)
 
@@ -292,19 +301,29 @@ class Evaluation:
         self.options = options
         self.show_progress = show_progress
         self.report = report  # called with each new row (a dict), e.g. to print it
-        from abstraction.setback import layouts
-
         self.seed = eval_seed(int(stage.settings["seed"]))
-        try:
-            self.layout = layouts.of_header(stage.settings)  # the run's key layout
-        except layouts.LayoutError as exc:
-            raise RunError(f"evaluation: {exc}") from None
         self.next_due = options.every_seconds
         self.rows: list[dict] = []
         cpu = time.process_time()
-        make_opponent(options.against)  # a bad spec fails now, not after an hour of training
-        self._base = baseline_store(stage.settings) if stage.name == "bootstrap" else None
+        self._prepare()
         self._setup_cpu = time.process_time() - cpu  # added to the first row's eval CPU
+
+    def _prepare(self) -> None:
+        """Check what can fail before training (the layout, the opponent's spec) and load a
+        bootstrap's baseline."""
+        from abstraction.setback import layouts
+
+        try:
+            self.layout = layouts.of_header(self.stage.settings)  # the run's key layout
+        except layouts.LayoutError as exc:
+            raise RunError(f"evaluation: {exc}") from None
+        self.opponent(0)  # a bad spec fails now, not after an hour of training
+        self._base = (baseline_store(self.stage.settings) if self.stage.name == "bootstrap"
+                      else None)
+
+    def opponent(self, seed: int):
+        """The opponent player (`--eval-against`), seeded."""
+        return make_opponent(self.options.against, seed)
 
     def start(self, training_cpu: float) -> None:
         """Set the next due point: the first grid point past both the run's training CPU and
@@ -335,25 +354,21 @@ class Evaluation:
         past `training_cpu`."""
         from tqdm import tqdm
 
-        from play.tournament import play_game, win_rate_interval
-
         every = self.options.every_seconds
         self.next_due = (math.floor(training_cpu / every) + 1) * every
         cpu = time.process_time()
         player, live = self.player(table)
-        opponent = make_opponent(self.options.against, self.seed)
-        players = (player, opponent)
+        players = (player, self.opponent(self.seed))
         rows = []
         with tqdm(total=self.options.pairs, unit="pair", leave=False,
                   disable=not self.show_progress, desc="evaluating") as bar:
             for game in range(self.options.pairs):
                 if stop is not None and stop():
                     return None
-                rows.append(play_game(players, self.seed, game, False))
-                rows.append(play_game(players, self.seed, game, True))
+                rows += self.play_pair(players, game)
                 bar.update(1)
         live.close()
-        rate, low, high = win_rate_interval(np.array(rows), True)
+        rate, low, high = self.win_rate(rows)
         eval_cpu = time.process_time() - cpu + self._setup_cpu
         self._setup_cpu = 0.0
         row = {"iteration": int(iteration), "train_cpu_seconds": f"{training_cpu:.3f}",
@@ -367,10 +382,38 @@ class Evaluation:
             self.report(parsed)
         return parsed
 
+    def play_pair(self, players, game: int) -> list:
+        """Both games of duplicate pair `game` (the evaluated player on East-West, then
+        swapped): their tournament rows."""
+        from play.tournament import play_game
+
+        return [play_game(players, self.seed, game, False),
+                play_game(players, self.seed, game, True)]
+
+    def win_rate(self, rows: list) -> tuple[float, float, float]:
+        """The evaluated player's win rate over the pairs' rows and its 95 % interval."""
+        from play.tournament import win_rate_interval
+
+        return win_rate_interval(np.array(rows), True)
+
     @property
     def cpu_seconds(self) -> float:
         """The evaluations' CPU seconds in this invocation."""
         return sum(r["eval_cpu_seconds"] for r in self.rows)
+
+
+def make_evaluation(run_path: str, stage, options: EvalOptions, show_progress: bool = True,
+                    report=None) -> Evaluation:
+    """The evaluation of a run of `stage`: Setback's `Evaluation`, or the game's own for a
+    stage whose settings name another game (`train.euchre_evaluation` for Euchre)."""
+    game = stage.settings.get("game", "setback")
+    if game == "euchre":
+        from train.euchre_evaluation import EuchreEvaluation
+
+        return EuchreEvaluation(run_path, stage, options, show_progress, report)
+    if game != "setback":
+        raise RunError(f"--eval-every: no in-training evaluation for game {game!r}")
+    return Evaluation(run_path, stage, options, show_progress, report)
 
 
 def format_eval_row(row: dict) -> str:
