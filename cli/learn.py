@@ -49,6 +49,9 @@ def register(subparsers) -> None:
                           "heuristic; db:PATH bids like a strategy database)")
     gen.add_argument("--play", default="heuristic", metavar="PLAYER",
                      help="the card player of the played-out labels (default heuristic)")
+    gen.add_argument("--no-solver", action="store_true",
+                     help="played-out labels only (about twice as fast; such data trains "
+                          "only with `learn train --labels playout`)")
     gen.add_argument("--out", "-o", required=True, metavar="FILE", help="the data file (.npz)")
     gen.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     gen.set_defaults(func=run_generate)
@@ -122,7 +125,8 @@ def run_generate(args) -> int:
 
     def go():
         data = generate(args.deals, args.seed, args.auction, args.play,
-                        progress=not args.no_progress, first=args.first)
+                        progress=not args.no_progress, first=args.first,
+                        solver=not args.no_solver)
         save_data(data, args.out)
         print(f"{data['hand'].shape[0]:,} decisions of {args.deals:,} deals -> {args.out}")
         return 0

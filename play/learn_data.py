@@ -32,7 +32,7 @@ from games.setback.scoring import deal_score, is_exhausted
 from games.setback.view import SeatView
 from search.learned_evaluator import (GROUPS, N_CLASSES, OPTION_GROUP, OWN_GROUP,
                                       outcome_class)
-from search.single_dummy import NONE, OURS, PARTNER
+from search.single_dummy import NONE, OURS, PARTNER, THEIRS
 
 DATA_VERSION = 1
 OPTIONS = 4  # Pass, Two, Three, Four
@@ -78,9 +78,11 @@ def _play_out(state, dealer, player) -> tuple[int, int]:
 
 
 def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heuristic",
-             progress: bool = True, first: int = 0) -> dict:
+             progress: bool = True, first: int = 0, solver: bool = True) -> dict:
     """The decisions of deals first..first+deals-1 of `seed`, labelled (module docstring).
-    Returns a dict of arrays (one row per decision)."""
+    Returns a dict of arrays (one row per decision). `solver=False` skips the solver labels
+    (about half the time; `holder`/`other` stay -9, who holds the contract and at which level
+    are read from the played auction), for data meant for `--labels playout` only."""
     from tqdm import tqdm
 
     from games.rng import new_rng, stream_seed
@@ -90,7 +92,7 @@ def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heu
 
     cont = continuation_of(auction, seed)
     player = make_player(play, seed)
-    solver = SingleDummy(seed, threads=1)
+    solver = SingleDummy(seed, threads=1) if solver else None
     rows = {k: [] for k in ("deal", "dealer", "hands", "hand", "seat", "bids", "legal", "kind",
                             "level", "holder", "other", "us", "them")}
     score = (0, 0)
@@ -115,8 +117,20 @@ def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heu
         player.close()
     out = {k: np.array(v) for k, v in rows.items()}
     out["meta"] = np.array(json.dumps({"deals": deals, "first": first, "seed": seed,
-                                       "auction": auction, "play": play}))
+                                       "auction": auction, "play": play,
+                                       "labels": ["solver", "playout"] if solver is not None
+                                       else ["playout"]}))
     return out
+
+
+def contract_of(state, seat: int) -> tuple[int, int]:
+    """(who holds the contract from `seat`'s side: NONE, OURS, PARTNER or THEIRS; its level)
+    of a state whose auction is over."""
+    if int(state[S.PHASE]) == S.PHASE_OVER:
+        return NONE, 0
+    holder = int(state[S.HIGH_BIDDER])
+    kind = OURS if holder == seat else PARTNER if holder % 2 == seat % 2 else THEIRS
+    return kind, int(state[S.HIGH_BID])
 
 
 def _label(rows, k, dealer, hands, auction_state, seat, view, legal, solver, cont, player,
@@ -124,7 +138,7 @@ def _label(rows, k, dealer, hands, auction_state, seat, view, legal, solver, con
     """Append one decision's row: both labels of every legal bid and held trump."""
     hand = int(hands[seat])
     held = [t for t in range(4) if (hand >> (13 * t)) & 0x1FFF]
-    ev = solver.evaluate_auction(view, 1, cont, hands=hands[None, :])
+    ev = solver.evaluate_auction(view, 1, cont, hands=hands[None, :]) if solver else None
     kind = np.full(OPTIONS, -1, np.int8)
     level = np.zeros(OPTIONS, np.int8)
     holder = np.full((OPTIONS, 4), -9, np.int8)
@@ -132,16 +146,19 @@ def _label(rows, k, dealer, hands, auction_state, seat, view, legal, solver, con
     us = np.full((OPTIONS, 4), -9, np.int8)
     them = np.full((OPTIONS, 4), -9, np.int8)
     team = seat % 2
-    for i, b in enumerate(ev.bids):
+    for i, b in enumerate(ev.bids if ev is not None else legal):
         o = OPTION_GROUP[int(b)]
-        kind[o] = ev.kind[i, 0]
-        level[o] = ev.level[i, 0]
-        holder[o] = ev.holder_points[i, :, 0]
-        other[o] = ev.other_points[i, :, 0]
+        if ev is not None:
+            kind[o] = ev.kind[i, 0]
+            level[o] = ev.level[i, 0]
+            holder[o] = ev.holder_points[i, :, 0]
+            other[o] = ev.other_points[i, :, 0]
         st = auction_state.copy()
         apply_bid(st, int(b))
         while int(st[S.PHASE]) == S.PHASE_AUCTION:
             apply_bid(st, int(cont.bid(st, dealer, score)))
+        if ev is None:
+            kind[o], level[o] = contract_of(st, seat)
         if int(st[S.PHASE]) == S.PHASE_OVER:
             us[o, held], them[o, held] = 0, 0
             continue
@@ -256,6 +273,9 @@ def build_targets(data: dict, labels: str, correction: dict | None = None):
     if labels not in ("solver", "playout"):
         raise ValueError(f"labels must be 'solver' or 'playout', not {labels!r}")
     n = data["hand"].shape[0]
+    if labels == "solver" and (data["legal"] & (data["holder"] == -9).all(axis=2)).any():
+        raise DataFileError("the data has decisions without solver labels (generated with "
+                            "--no-solver): train it with --labels playout")
     if labels == "solver":
         base, shifted, q = solver_pairs(data["kind"], data["level"], data["holder"],
                                         data["other"], correction)

@@ -221,3 +221,17 @@ def test_learn_generate_and_train_cli(tmp_path, capsys):
     status, _, err = run_cli(capsys, ["learn", "train", "--data", data, "--hidden", "8",
                                       "--out", model])
     assert status == 2 and "--hidden" in err
+
+
+def test_generate_without_the_solver_keeps_the_played_out_labels():
+    from play.learn_data import DataFileError, generate
+
+    both = generate(3, 4, progress=False)
+    played = generate(3, 4, progress=False, solver=False)
+    for name in ("hand", "seat", "bids", "legal", "us", "them", "kind", "level"):
+        assert np.array_equal(both[name], played[name]), name  # who holds it, read off play
+    assert (played["holder"] == -9).all() and (both["holder"] != -9).any()
+    for a, b in zip(build_targets(both, "playout"), build_targets(played, "playout")):
+        assert np.array_equal(a, b)
+    with pytest.raises(DataFileError, match="--labels playout"):
+        build_targets(played, "solver")
