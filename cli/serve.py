@@ -1,4 +1,5 @@
-"""`setback-cfr serve`: play Setback in the browser against the bots (the `web` extra)."""
+"""`setback-cfr serve`: play Setback (or, with --game euchre, Euchre) in the browser against
+the bots (the `web` extra)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def register(subparsers) -> None:
     from cli.arguments import positive_int
 
     parser = subparsers.add_parser(
-        "serve", help="play Setback in the browser against the bots",
+        "serve", help="play Setback (or Euchre) in the browser against the bots",
         description="Serve a page where you play South in games to 11 against bots "
         "(North, your partner; East and West). The page shows the auction, the tricks, "
         "the cards won, each deal's points and the score, and on demand the bots' reasoning: "
@@ -23,10 +24,18 @@ def register(subparsers) -> None:
         "in the --games file as its deals and moves; after a restart each unfinished game "
         "goes on where it stood. Each browser's games are its own (an owner cookie). Other "
         "programs ask the bots for one decision with POST /api/decide; the API is described "
-        "at /openapi.json and /docs. Needs the web extra: pip install -e '.[web]'.")
+        "at /openapi.json and /docs. With --game euchre the page is a Euchre table, games "
+        "to 10: the upcard, the two rounds of naming trump (the dealer is stuck in the "
+        "second), the dealer's discard, going alone, the tricks and each hand's points "
+        "(no /api/decide). Needs the web extra: pip install -e '.[web]'.")
+    parser.add_argument("--game", default="setback", metavar="GAME",
+                        help="the game of the table: setback (default; games to 11) or euchre "
+                        "(games to 10, as OpenSpiel's euchre with stick the dealer)")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
                         help="the bots: random, heuristic, db:PATH or strategy:PATH[,PATH...] "
-                        f"(default: db:{DEFAULT_DB} if it exists, else heuristic)")
+                        f"(default: db:{DEFAULT_DB} if it exists, else heuristic); with "
+                        "--game euchre: random, heuristic (the default), db:PATH[,sample] (a "
+                        "database of a Euchre export) or ismcts[:SIMS]")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=positive_int, default=8000,
@@ -56,39 +65,50 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def default_bots() -> str:
-    """The quickstart's database if it exists here, else the heuristic player."""
+def default_bots(game: str = "setback") -> str:
+    """Setback: the quickstart's database if it exists here, else the heuristic player; any
+    other game: its heuristic player (the quickstart trains Setback)."""
+    if game != "setback":
+        return "heuristic"
     return f"db:{DEFAULT_DB}" if os.path.isfile(DEFAULT_DB) else "heuristic"
 
 
 def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minute: int = 10,
-              host: str = "127.0.0.1"):
-    """The web application, with every bad setting reported as a `UserError`. Games from
-    before owners existed may be claimed only on a loopback `host` (one person's machine)."""
+              host: str = "127.0.0.1", game: str = "setback"):
+    """The web application for `game`, with every bad setting reported as a `UserError`.
+    Games from before owners existed may be claimed only on a loopback `host` (one person's
+    machine)."""
     try:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
     except ModuleNotFoundError:
         raise UserError("serve needs the web extra: pip install -e '.[web]'") from None
+    from play.euchre_tournament import EuchreSpecError
     from play.player_spec import PlayerSpecError
     from web.app import create_app
+    from web.game_tables import UnknownWebGame, web_game
     from web.store import StoreError, default_games_path
 
+    try:
+        web_game(game)
+    except UnknownWebGame as exc:
+        raise UserError(str(exc)) from None
     if delay_ms < 0:
         raise UserError(f"--delay-ms must be at least 0, not {delay_ms}")
     try:
-        return create_app(bots or default_bots(), games or default_games_path(), delay_ms,
-                          games_per_minute, claim_unowned=is_loopback(host))
-    except (PlayerSpecError, StoreError) as exc:
+        return create_app(bots or default_bots(game), games or default_games_path(), delay_ms,
+                          games_per_minute, claim_unowned=is_loopback(host), game=game)
+    except (PlayerSpecError, EuchreSpecError, StoreError) as exc:
         raise UserError(str(exc)) from None
 
 
 def run(args) -> int:
     """Serve until Ctrl-C."""
-    app = build_app(args.bots, args.games, args.delay_ms, args.games_per_minute, args.host)
+    app = build_app(args.bots, args.games, args.delay_ms, args.games_per_minute, args.host,
+                    args.game)
     import uvicorn
 
-    print(f"setback-cfr: playing against {app.state.bots_name} at "
+    print(f"setback-cfr: playing {app.state.game} against {app.state.bots_name} at "
           f"http://{args.host}:{args.port}/  (games in {app.state.store.path}; Ctrl-C stops)",
           flush=True)
     # What starting made (modules, numba's compiled code, the bots' database) is never

@@ -1,4 +1,6 @@
-"""The FastAPI application of `setback-cfr serve`: the page and a small JSON API.
+"""The FastAPI application of `setback-cfr serve`: the page and a small JSON API, for one game
+(`web.game_tables`: Setback, the default, or Euchre; the routes are the same, the game's table,
+bots and page come from its adapter).
 
     GET  /                                  the page (static/index.html, app.js, style.css)
     GET  /api/config                        {"bots", "delay_ms"}
@@ -9,7 +11,7 @@
     GET  /api/games/{id}/hint               what the bots would play for you, and why
     GET  /api/games/{id}/replay             a finished game: each deal as `replay` input
     GET  /api/games/{id}/deals/{n}/replay   one finished deal as `setback-cfr replay` input
-    POST /api/decide           a position   the bots' move for one seat, and why
+    POST /api/decide           a position   the bots' move for one seat, and why (Setback)
     GET  /openapi.json, /docs               the API described (OpenAPI 3.1), and browsable
 
 Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes nothing.
@@ -42,13 +44,11 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from games.setback.errors import SetbackError
-from web.bots import Bots
+from web.game_tables import DEFAULT_WEB_GAME, web_game
 from web.guard import Guard, StartLimit
 from web.openapi import document as openapi_document
-from web.position import decision
 from web.store import GameStore, StoreConflict
-from web.table import Conflict, Table, TableError
+from web.table_errors import Conflict, TableError
 from web.turns import Turns
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
@@ -81,12 +81,18 @@ class ApiError(Exception):
 
 
 def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int = 600,
-               games_per_minute: int = 10, claim_unowned: bool = True) -> FastAPI:
-    """The application: bots of the player spec `bots`, games kept in the file `games`, the
-    page showing each bot move `delay_ms` milliseconds after the previous one; each owner may
-    start `games_per_minute` games a minute; `claim_unowned`: games from before owners are
-    shown to every owner, and the first to open one owns it (else they stay hidden)."""
-    players = Bots(bots)
+               games_per_minute: int = 10, claim_unowned: bool = True,
+               game: str = DEFAULT_WEB_GAME) -> FastAPI:
+    """The application for the game `game` (`web.game_tables`): bots of that game's player
+    spec `bots`, games kept in the file `games` (which may hold other games' too: this server
+    lists and opens its game's only), the page showing each bot move `delay_ms` milliseconds
+    after the previous one; each owner may start `games_per_minute` games a minute;
+    `claim_unowned`: games from before owners are shown to every owner, and the first to open
+    one owns it (else they stay hidden)."""
+    adapter = web_game(game)
+    Table = adapter.load("table")
+    RulesError = adapter.load("error")
+    players = adapter.load("bots")(bots)
     store = GameStore(games)
     live: OrderedDict[str, Table] = OrderedDict()
     turns = Turns()
@@ -96,6 +102,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     app.state.store = store
     app.state.live = live
     app.state.bots_name = players.name
+    app.state.game = adapter.name
     app.state.api_routes = []  # (method, path) of every API route, for the OpenAPI document
 
     # --- errors: one line of JSON --------------------------------------------------
@@ -104,9 +111,9 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         """A refusal of ours: its status and one line."""
         return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=exc.headers)
 
-    @app.exception_handler(SetbackError)
-    async def position_error(_request, exc: SetbackError):
-        """A position `/api/decide` refuses: 422 and one line."""
+    @app.exception_handler(RulesError)
+    async def position_error(_request, exc: Exception):
+        """A position `/api/decide` refuses (the rules' own error): 422 and one line."""
         return JSONResponse({"error": str(exc).replace("\n", " ")}, status_code=422)
 
     @app.exception_handler(TableError)
@@ -136,6 +143,11 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         table = live.get(game_id)
         if table is None:
             stored = store.load(game_id)
+            if stored is not None and stored["game"] != adapter.name:
+                if stored["owner"] == owner:  # the caller's, but a game of another server
+                    raise ApiError(404, f"no {adapter.title} game {game_id!r}: it is a game "
+                                        f"of {stored['game']} (serve --game {stored['game']})")
+                stored = None  # never claimed here, and as unknown as any other
             if stored is None or not mine(stored["owner"], owner, game_id):
                 raise ApiError(404, f"no game {game_id!r}")
             return remember(Table.restore(game_id, stored["seed"], players, stored["deals"],
@@ -185,7 +197,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     @app.get("/", include_in_schema=False)
     async def page():
         """The page."""
-        return FileResponse(os.path.join(STATIC, "index.html"))
+        return FileResponse(os.path.join(STATIC, adapter.page))
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -197,7 +209,8 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     @api("/api/games")
     def list_games(request: Request, _data: dict):
         """The caller's recent games, newest first."""
-        return reply({"games": store.games(request.scope["owner"], claim_unowned)})
+        return reply({"games": store.games(request.scope["owner"], claim_unowned,
+                                           game=adapter.name)})
 
     @api("/api/games", "POST")
     def new_game(request: Request, data: dict):
@@ -280,14 +293,17 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             raise ApiError(404, f"game {game_id} has no finished deal {number}")
         return reply(table.records[number].replay_spec())
 
-    @api("/api/decide", "POST")
-    def decide(_request: Request, data: dict):
-        """The bots' move for one seat's position (replay JSON with that seat's hand only),
-        its probabilities per abstract action and the Hint panel's explanation."""
-        return reply(decision(players, data))
+    if adapter.decide is not None:
+        decision = adapter.load("decide")
+
+        @api("/api/decide", "POST")
+        def decide(_request: Request, data: dict):
+            """The bots' move for one seat's position (replay JSON with that seat's hand
+            only), its probabilities per abstract action and the Hint panel's explanation."""
+            return reply(decision(players, data))
 
     # --- the API described ----------------------------------------------------------
-    described = _dumps(openapi_document(app.state.api_routes, players.name))
+    described = _dumps(openapi_document(app.state.api_routes, players.name, adapter.name))
 
     @app.get("/openapi.json", include_in_schema=False)
     async def openapi():

@@ -201,18 +201,28 @@ SCHEMAS = {
 }
 
 
-def document(routes, bots: str = "") -> dict:
-    """The OpenAPI document for the API routes `routes` ((method, path) pairs, as registered);
-    raises ValueError if a route is undocumented or a documented one is missing."""
+GAME_WORDS = {"setback": ("Setback", "11"), "euchre": ("Euchre", "10")}  # title, target
+DECIDING_GAMES = ("setback",)  # the games whose server answers POST /api/decide
+
+
+def document(routes, bots: str = "", game: str = "setback") -> dict:
+    """The OpenAPI document for the API routes `routes` ((method, path) pairs, as registered)
+    of a server of `game`; raises ValueError if a route is undocumented or a documented one is
+    missing (`/api/decide` is documented for the games that offer it only)."""
     routes = set(routes)
-    missing, extra = routes - set(OPERATIONS), set(OPERATIONS) - routes
+    documented = {op: entry for op, entry in OPERATIONS.items()
+                  if op[1] != "/api/decide" or game in DECIDING_GAMES}
+    title, target = GAME_WORDS.get(game, (game, "its target"))
+    if game != "setback":  # the words of another game's table
+        documented = {op: _reworded(entry, title, target) for op, entry in documented.items()}
+    missing, extra = routes - set(documented), set(documented) - routes
     if missing or extra:
         raise ValueError(f"the OpenAPI document and the routes differ: undocumented "
                          f"{sorted(missing)}, documented but absent {sorted(extra)}")
     paths: dict = {}
     for method, path in sorted(routes, key=lambda r: (r[1], r[0])):
         tag = {"/api/decide": "bots", "/api/config": "server"}.get(path, "games")
-        paths.setdefault(path, {})[method.lower()] = {"tags": [tag], **OPERATIONS[method, path]}
+        paths.setdefault(path, {})[method.lower()] = {"tags": [tag], **documented[method, path]}
     try:
         release = version("setback-cfr")
     except PackageNotFoundError:  # pragma: no cover - run from a source tree
@@ -220,8 +230,9 @@ def document(routes, bots: str = "") -> dict:
     return {
         "openapi": "3.1.0",
         "info": {"title": "setback-cfr", "version": release,
-                 "description": "Play Setback against trained bots, and ask them for a "
-                                f"decision. This server's bots: {bots}. Each browser's games "
+                 "description": f"Play {title} against trained bots"
+                                + (", and ask them for a decision" if game in DECIDING_GAMES
+                                   else "") + f". This server's bots: {bots}. Each browser's games "
                                 "belong to the owner token in its HttpOnly `setback_owner` "
                                 "cookie, given on its first request. Every refusal is a 4xx "
                                 "with one line of JSON, {\"error\": \"...\"}."},
@@ -233,3 +244,15 @@ def document(routes, bots: str = "") -> dict:
             "schemas": SCHEMAS,
             "responses": {"Error": _json(_ref("Error"), "refused, with one line")}},
     }
+
+
+def _reworded(entry: dict, title: str, target: str) -> dict:
+    """`entry` with Setback's words (the game to 11, `setback-cfr replay`) in another game's:
+    its title and target, and `replay --game`."""
+    import json
+
+    text = json.dumps(entry)
+    for old, new in (("game to 11", f"game to {target}"), ("Setback", title),
+                     ("setback-cfr replay", f"setback-cfr replay --game {title.lower()}")):
+        text = text.replace(old, new)
+    return json.loads(text)

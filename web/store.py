@@ -1,9 +1,11 @@
-"""Every web game in SQLite (SQLAlchemy): the game's seed and version, and its deals as the
-hands dealt and the moves played.
+"""Every web game in SQLite (SQLAlchemy): the game's name (`setback`, `euchre`), seed and
+version, and its deals as the hands dealt, the deal's other public setup (Euchre's upcard) and
+the moves played.
 
 Each game has an owner (`web.guard`: the token of the browser that started it); games stored
-before owners existed (format 1, upgraded in place to 2 when the file is opened) have none,
-and `web.app` decides who may see those.
+before owners existed (format 1, upgraded in place when the file is opened) have none,
+and `web.app` decides who may see those. Games stored before the game was recorded (formats 1
+and 2) are Setback's: the upgrade to 3 says so.
 
 A game is rebuilt by replaying its moves (`web.table.Table.restore`), so the file holds no
 derived state that could disagree with the moves. The file carries a format version
@@ -36,6 +38,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
     create_engine,
     event,
     insert,
@@ -46,7 +49,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DatabaseError as SQLDatabaseError
 
 FORMAT_NAME = "setback-cfr-web-games"
-FORMAT_VERSION = 2  # 2: games.owner
+FORMAT_VERSION = 3  # 2: games.owner; 3: games.game and deals.setup
 
 metadata = MetaData()
 meta_table = Table("web_meta", metadata,
@@ -55,6 +58,7 @@ meta_table = Table("web_meta", metadata,
 games_table = Table("games", metadata,
                     Column("id", String, primary_key=True),
                     Column("owner", String),  # None: a game from before owners (format 1)
+                    Column("game", String, nullable=False, server_default="setback"),
                     Column("seed", BigInteger, nullable=False),
                     Column("bots", Text, nullable=False),
                     Column("version", Integer, nullable=False),
@@ -71,16 +75,18 @@ deals_table = Table("deals", metadata,
                     Column("number", Integer, primary_key=True),
                     Column("dealer", String, nullable=False),
                     Column("hands", Text, nullable=False),  # {"W": [6 cards], ...}
-                    Column("moves", Text, nullable=False))  # space separated, e.g. "3 P P P AS"
+                    Column("moves", Text, nullable=False),  # space separated, e.g. "3 P P P AS"
+                    Column("setup", Text))  # JSON, e.g. Euchre's {"upcard": "JD"}; None: Setback
 
 
-_INSERT_GAME = ("INSERT INTO games (id, owner, seed, bots, version, status, winner, score_ew, "
-                "score_ns, n_deals, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+_INSERT_GAME = ("INSERT INTO games (id, owner, game, seed, bots, version, status, winner, "
+                "score_ew, score_ns, n_deals, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _UPDATE_GAME = ("UPDATE games SET version = ?, status = ?, winner = ?, score_ew = ?, "
                 "score_ns = ?, n_deals = ?, updated = ? WHERE id = ? AND version = ?")
 _CLAIM_GAME = "UPDATE games SET owner = ? WHERE id = ? AND owner IS NULL"
-_PUT_DEAL = ("INSERT OR REPLACE INTO deals (game_id, number, dealer, hands, moves) "
-             "VALUES (?, ?, ?, ?, ?)")
+_PUT_DEAL = ("INSERT OR REPLACE INTO deals (game_id, number, dealer, hands, moves, setup) "
+             "VALUES (?, ?, ?, ?, ?, ?)")
 
 
 class StoreError(Exception):
@@ -147,11 +153,24 @@ class GameStore:
         if not isinstance(version, int) or version > FORMAT_VERSION:
             raise StoreError(f"{self.path}: games file format {version} is newer than this "
                              f"program reads ({FORMAT_VERSION}); upgrade setback-cfr")
-        if version < 2:  # format 1: no owners; its games keep owner NULL
+        if version < FORMAT_VERSION:
+            # Each column is added where it is missing (the version says which may be; a
+            # column already there, from a file written by a later program and marked older
+            # by hand, is kept as it is).
             with self.engine.begin() as conn:
-                conn.exec_driver_sql("ALTER TABLE games ADD COLUMN owner VARCHAR")
+                def has(table: str, column: str) -> bool:
+                    rows = conn.exec_driver_sql(f"PRAGMA table_info({table})").all()
+                    return any(row[1] == column for row in rows)
+
+                if not has("games", "owner"):  # format 1: no owners; its games keep NULL
+                    conn.exec_driver_sql("ALTER TABLE games ADD COLUMN owner VARCHAR")
                 conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS games_by_owner "
                                      "ON games (owner, updated)")
+                if not has("games", "game"):  # formats 1 and 2 held Setback games only
+                    conn.exec_driver_sql("ALTER TABLE games ADD COLUMN game VARCHAR NOT NULL "
+                                         "DEFAULT 'setback'")
+                if not has("deals", "setup"):
+                    conn.exec_driver_sql("ALTER TABLE deals ADD COLUMN setup TEXT")
                 conn.execute(update(meta_table).where(meta_table.c.name == "format_version")
                              .values(value=json.dumps(FORMAT_VERSION)))
 
@@ -161,7 +180,7 @@ class GameStore:
         row = self._game_row(table)
         with self._transaction() as cursor:
             cursor.execute(_INSERT_GAME, (
-                row["id"], row["owner"], row["seed"], row["bots"], row["version"], row["status"],
+                row["id"], row["owner"], row["game"], row["seed"], row["bots"], row["version"], row["status"],
                 row["winner"], row["score_ew"], row["score_ns"], row["n_deals"],
                 row["updated"], row["updated"]))
             cursor.executemany(_PUT_DEAL, [self._deal_row(table, r) for r in table.records])
@@ -203,20 +222,22 @@ class GameStore:
 
     @staticmethod
     def _game_row(table) -> dict:
-        return {"id": table.id, "owner": table.owner, "seed": table.seed, "bots": table.bots.spec,
+        return {"id": table.id, "owner": table.owner, "game": table.game, "seed": table.seed,
+                "bots": table.bots.spec,
                 "version": table.version, "status": table.status, "winner": table.winner,
                 "score_ew": table.score["EW"], "score_ns": table.score["NS"],
                 "n_deals": len(table.records), "updated": int(time.time())}
 
     @staticmethod
     def _deal_row(table, record) -> tuple:
+        setup = getattr(record, "setup", None)  # a Setback deal has none
         return (table.id, record.number, record.dealer, json.dumps(record.hands),
-                " ".join(record.moves))
+                " ".join(record.moves), None if setup is None else json.dumps(setup))
 
     # --- reading ---------------------------------------------------------------------
     def load(self, game_id: str) -> dict | None:
-        """`{"id", "seed", "bots", "version", ..., "deals": [{"dealer", "hands", "moves"}]}`
-        of a stored game, or None if there is none with that id."""
+        """`{"id", "game", "seed", "bots", "version", ..., "deals": [{"dealer", "hands",
+        "moves", "setup"}]}` of a stored game, or None if there is none with that id."""
         with self.engine.connect() as conn:
             row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if row is None:
@@ -226,20 +247,26 @@ class GameStore:
                                  .order_by(deals_table.c.number)).all()
         game = dict(row._mapping)
         game["deals"] = [{"dealer": d.dealer, "hands": json.loads(d.hands),
-                          "moves": d.moves.split()} for d in deals]
+                          "moves": d.moves.split(),
+                          "setup": None if d.setup is None else json.loads(d.setup)}
+                         for d in deals]
         return game
 
-    def games(self, owner: str, unowned: bool = False, limit: int = 50) -> list[dict]:
+    def games(self, owner: str, unowned: bool = False, limit: int = 50,
+              game: str | None = None) -> list[dict]:
         """`owner`'s most recently played games, newest first (id, status, score, deals,
-        times); with `unowned`, the games from before owners too."""
+        times); with `unowned`, the games from before owners too; with `game`, that game's
+        only."""
         mine = games_table.c.owner == owner
         if unowned:
             mine = or_(mine, games_table.c.owner.is_(None))
+        if game is not None:
+            mine = and_(mine, games_table.c.game == game)
         with self.engine.connect() as conn:
             rows = conn.execute(select(games_table).where(mine)
                                 .order_by(games_table.c.updated.desc(), games_table.c.id)
                                 .limit(limit)).all()
-        return [{"id": r.id, "status": r.status, "winner": r.winner, "bots": r.bots,
+        return [{"id": r.id, "game": r.game, "status": r.status, "winner": r.winner, "bots": r.bots,
                  "score": {"EW": r.score_ew, "NS": r.score_ns}, "deals": r.n_deals,
                  "created": r.created, "updated": r.updated} for r in rows]
 

@@ -25,28 +25,11 @@ from games.setback.errors import SetbackError
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.view import SeatView
 from play.tournament import PLAYER_SEED_BASE, deal_state
+from web.table_errors import Conflict, IllegalMove, TableError  # noqa: F401  (re-exported)
 
 HUMAN = "S"
 TEAM_OF = {"W": "EW", "E": "EW", "N": "NS", "S": "NS"}
 SUIT_ORDER = "SHCD"  # the person's hand, by suit with colours alternating
-
-
-class TableError(Exception):
-    """A request the game refuses; `status` is its HTTP status, the message one line."""
-
-    status = 400
-
-
-class IllegalMove(TableError):
-    """A move the rules do not allow now (or not a move at all)."""
-
-    status = 422
-
-
-class Conflict(TableError):
-    """A move made against a state the game has left (another tab, or the game is over)."""
-
-    status = 409
 
 
 def decision_seed(seed: int, deal: int, move: int) -> int:
@@ -83,10 +66,12 @@ class DealRecord:
 
 
 class Table:
-    """One game: its owner (`web.guard`; None for a game from before owners), its deals
+    """One game of Setback: its owner (`web.guard`; None for a game from before owners), its deals
     (`records`, the last one being played), the game score, the status (`playing` or
     `over`), the winning team and a version that counts the person's accepted moves (the
     page sends it back, so a stale tab is refused)."""
+
+    game = "setback"  # the registry's name, recorded with the game in the store
 
     def __init__(self, game_id: str, seed: int, bots, owner: str | None = None):
         self.id = game_id

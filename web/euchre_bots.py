@@ -1,0 +1,82 @@
+"""The bots of a Euchre web table: a Euchre player spec's decisions, each with what the bot saw
+and chose (the page's "Why" panel), as `web.bots.Bots` does for Setback.
+
+The spec is `play.euchre_tournament`'s (`random`, `heuristic`, `db:PATH[,sample]`,
+`ismcts[:SIMS]`). One `EuchreBots` serves every game of a server; each thread gets its own
+player (a database player's SQLite connection belongs to the thread that opened it). Every
+decision first reseeds the player from the game's seed and the decision's place in the game,
+so a bot's move depends on the game only, not on other games, hints or a restart.
+
+The explanation names the decision as the Euchre abstraction keys it (`abstraction.euchre`:
+the key's text and its abstract actions, each with the move it plays); a database bot adds the
+stored probabilities and whether the key was found.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from abstraction.euchre.codec import KIND_NAMES, action_names, key_text
+from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
+from games.euchre.api import format_move
+from play.euchre_tournament import make_euchre_player
+
+
+class EuchreBots:
+    """Decisions of the Euchre player named by `spec`, one instance per thread. Making the
+    first player here checks the spec at once: a bad one raises `EuchreSpecError` (one line)
+    before the server starts."""
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self._local = threading.local()
+        self.name = self._player().name
+
+    def _player(self):
+        player = getattr(self._local, "player", None)
+        if player is None:
+            player = self._local.player = make_euchre_player(self.spec)
+        return player
+
+    def decide(self, view, seed: int) -> tuple[int, dict]:
+        """(engine move, explanation) for the seat to act in `view` (a Euchre `SeatView`).
+
+        The explanation: `{"player", "reason", "kind", "key", "found", "lookups",
+        "actions": [{"action", "move", "prob"}], "chosen", "move"}` with moves as text, as
+        `web.bots.Bots.decide` gives for Setback: `reason` is `forced` (one legal move, or one
+        abstract action: the dealer's discard is the abstraction's rule), `found` or
+        `fallback` (a database bot: the key stored or not, the heuristic playing then) and
+        `rules` for the heuristic, random and search players (probabilities None)."""
+        player = self._player()
+        if hasattr(player, "seed"):
+            player.seed(seed)
+        move = int(player.choose(view))
+        explanation = {"player": player.name, "reason": "rules", "kind": None, "key": None,
+                       "found": None, "lookups": [], "actions": [], "chosen": None,
+                       "move": format_move(move)}
+        moves = np.zeros(MOVES_BUFFER, dtype=np.int64)
+        n, kind, key = abstract_decision(view.state, moves)
+        if view.legal_moves().size == 1 or n < 2:
+            explanation["reason"] = "forced"
+            return move, explanation
+        text = key_text(int(key))
+        probs = None
+        db = getattr(player, "db", None)
+        if db is not None:  # the database bot's own lookup, repeated to show its numbers
+            hit = db.lookup(text)
+            explanation["found"] = hit is not None
+            explanation["reason"] = "found" if hit is not None else "fallback"
+            explanation["lookups"] = [{"kind": KIND_NAMES[int(kind)], "key": text,
+                                       "found": hit is not None}]
+            if hit is not None and hit[0].size == n:
+                probs = [float(p) for p in hit[0]]
+        names = action_names(text, n)
+        explanation["kind"] = KIND_NAMES[int(kind)]
+        explanation["key"] = text
+        explanation["actions"] = [{"action": names[i], "move": format_move(int(moves[i])),
+                                   "prob": None if probs is None else probs[i]}
+                                  for i in range(n)]
+        explanation["chosen"] = next((i for i in range(n) if int(moves[i]) == move), None)
+        return move, explanation
