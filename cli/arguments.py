@@ -120,3 +120,34 @@ def duration(text: str) -> float:
     if not 0 < seconds <= 10_000 * 3600.0:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most 10000h: {text}")
     return seconds
+
+
+def add_game_option(parser, command: str, supported: tuple = ("setback",),
+                    reason: str = "") -> None:
+    """`--game NAME` (default setback, every registered game a choice) on a command that reads
+    or plays one game but supports only `supported`: another game is refused in one line
+    (exit status 2) naming the command and `reason`, before the command does anything. Call it
+    after the parser's `set_defaults(func=...)`: it wraps that function."""
+    import functools
+
+    from games import registry  # plain data: imports no game
+
+    others = [name for name in registry.names() if name not in supported]
+    parser.add_argument(
+        "--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+        help=f"the game (default {registry.DEFAULT_GAME}); {command} is "
+        f"{' and '.join(supported)}'s only" + (f": --game {' or '.join(others)} is refused"
+                                              if others else "")
+        + (f" ({reason})" if reason else ""))
+    func = parser.get_default("func")
+
+    @functools.wraps(func)
+    def checked(args):
+        if args.game not in supported:
+            from cli.errors import UserError
+
+            raise UserError(f"{command} is {' and '.join(supported)}'s only, not for --game "
+                            f"{args.game}" + (f" ({reason})" if reason else ""))
+        return func(args)
+
+    parser.set_defaults(func=checked)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from cli.arguments import positive_int, seed
+from cli.arguments import add_game_option, positive_int, seed
 from cli.errors import UserError
 
 HELP = """Bid-inference tables from self-play auctions.
@@ -54,6 +54,7 @@ def register(subparsers) -> None:
                         help="with --show: also write a heatmap of the sequence to PATH (*.png)")
     parser.add_argument("--json", action="store_true", help="with --show: print JSON")
     parser.set_defaults(func=run)
+    add_game_option(parser, "bid-tables", reason="the tables are of Setback's auction")
 
 
 def _prior(text: str) -> float:

@@ -7,7 +7,7 @@ import json
 import sys
 
 from abstraction.setback import layouts  # plain data: nothing compiled for --help
-from cli.arguments import positive_int, seed as seed_type
+from cli.arguments import add_game_option, positive_int, seed as seed_type
 
 DESCRIPTION = """\
 Walk the full abstract game tree of N random deals, exactly as the trainer does (every
@@ -44,6 +44,8 @@ def register(subparsers) -> None:
                    help="print the result as one JSON object instead of a table")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=run)
+    add_game_option(p, "census", reason="it walks the abstract Setback deal; a Euchre "
+                    "run's info sets are counted by `train status`")
 
 
 def run(args) -> int:

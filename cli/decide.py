@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from cli.arguments import add_game_option
 from cli.errors import UserError
 
 HELP = """Ask the bots for one decision and print it as JSON.
@@ -41,6 +42,8 @@ def register(subparsers) -> None:
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
+    add_game_option(parser, "decide", reason="the Setback bots and their explanations; a "
+                    "Euchre player's moves: `tournament --game euchre`")
 
 
 def run(args) -> int:

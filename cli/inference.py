@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import positive_int, positive_probability, seed
+from cli.arguments import add_game_option, positive_int, positive_probability, seed
 from cli.errors import UserError
 
 HELP = """Measure policy-based inference on positions from self-play games.
@@ -61,6 +61,7 @@ def register(subparsers) -> None:
                              "(default 200000)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
+    add_game_option(parser, "inference", reason="the beliefs over Setback's hidden hands")
 
 
 def run(args) -> int:

@@ -18,7 +18,7 @@ Example (the figures in the README come from these):
 
 from __future__ import annotations
 
-from cli.arguments import non_negative_int, positive_int, seed
+from cli.arguments import add_game_option, non_negative_int, positive_int, seed
 
 
 def register(subparsers) -> None:
@@ -55,6 +55,7 @@ def register(subparsers) -> None:
     gen.add_argument("--out", "-o", required=True, metavar="FILE", help="the data file (.npz)")
     gen.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     gen.set_defaults(func=run_generate)
+    add_game_option(gen, "learn generate", reason="the learned evaluator of Setback's auction")
 
     tr = actions.add_parser("train", help="train the network on a data file",
                             description="Minibatch Adam on the masked cross-entropy of the "
@@ -85,6 +86,7 @@ def register(subparsers) -> None:
     tr.add_argument("--out", required=True, metavar="FILE", help="the model file to write")
     tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     tr.set_defaults(func=run_train)
+    add_game_option(tr, "learn train", reason="the learned evaluator of Setback's auction")
 
     ev = actions.add_parser("evaluate", help="a model's error on held-out deals",
                             description="Error against the real outcomes of a held-out data "
@@ -104,6 +106,7 @@ def register(subparsers) -> None:
     ev.add_argument("--json", action="store_true", help="print the figures as JSON")
     ev.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     ev.set_defaults(func=run_evaluate)
+    add_game_option(ev, "learn evaluate", reason="the learned evaluator of Setback's auction")
 
 
 def _wrap(call):

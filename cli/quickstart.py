@@ -34,7 +34,7 @@ import os
 import shutil
 import time
 
-from cli.arguments import positive_float, positive_int
+from cli.arguments import add_game_option, positive_float, positive_int
 from cli.errors import UserError
 
 MARKER = "quickstart.json"
@@ -84,6 +84,8 @@ def register(subparsers) -> None:
                         "this process may use)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)
+    add_game_option(parser, "quickstart", reason="for Euchre run its steps: `train baseline "
+                    "--game euchre`, `export`, `db load`, `tournament --game euchre`")
 
 
 def prepare_directory(path: str) -> None:

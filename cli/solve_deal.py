@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from cli.arguments import add_game_option
 from cli.errors import UserError
 
 HELP = """Solve a Setback deal with all four hands known and print each legal move's value.
@@ -29,6 +30,7 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object instead of a table")
     parser.set_defaults(func=run)
+    add_game_option(parser, "solve-deal", reason="the exact solver is Setback's")
 
 
 def solve_spec(spec) -> dict:
