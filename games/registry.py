@@ -64,13 +64,15 @@ class GameEntry:
     entry_points: dict = field(default_factory=dict)
     packages: tuple = ()  # the game's own packages (dotted): only its plug-in imports them
     plugin: tuple = ()  # the modules allowed to import them (dotted names, fnmatch patterns)
+    optional: dict = field(default_factory=dict)  # optional entry points (`simulate`)
 
     def load(self, entry_point: str):
         """The object behind `entry_point` (importing its module on first use; a place
         without ":attribute" is the module itself)."""
-        if entry_point not in self.entry_points:
+        place = self.entry_points.get(entry_point) or self.optional.get(entry_point)
+        if place is None:
             raise UnknownGameError(f"game {self.name!r} has no entry point {entry_point!r}")
-        module, _, attribute = self.entry_points[entry_point].partition(":")
+        module, _, attribute = place.partition(":")
         loaded = importlib.import_module(module)
         return getattr(loaded, attribute) if attribute else loaded
 
@@ -84,14 +86,13 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            plugin: tuple, simulate: str | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error, "key_codec": key_codec,
               "score_difference": f"{scoring}:score_difference"}
-    if simulate:
-        places["simulate"] = simulate
     for attribute in ("STATE_SIZE", "new_state", "random_deal", "PHASE", "PHASE_OVER"):
         places[attribute] = f"{state}:{attribute}"
     for attribute in ("MAX_MOVES", "legal_moves", "is_legal", "apply_move"):
         places[attribute] = f"{rules}:{attribute}"
     return GameEntry(name, description, package, places, tuple(packages),
-                     tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin))
+                     tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin),
+                     {"simulate": simulate} if simulate else {})
 
 
 # The modules that import Setback's packages today (besides the packages themselves): its
