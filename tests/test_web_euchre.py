@@ -211,6 +211,10 @@ def test_each_server_lists_and_opens_its_own_games_only(tmp_path):
     assert "<title>Euchre" in page.text and "/static/euchre.js" in page.text
     assert "/api/decide" not in doc["paths"] and "Euchre" in doc["info"]["description"]
     assert "to 10" in json.dumps(doc["paths"]) and "to 11" not in json.dumps(doc["paths"])
+    move = doc["paths"]["/api/games/{game_id}/moves"]["post"]["requestBody"]["content"][
+        "application/json"]["schema"]["properties"]["move"]
+    assert "alone or partner" in move["description"]
+    assert "upcard" in doc["components"]["schemas"]["Deal"]["required"]
 
 
 def test_a_games_file_from_before_games_were_recorded_holds_setback_games(tmp_path):

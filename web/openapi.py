@@ -203,6 +203,19 @@ SCHEMAS = {
 
 GAME_WORDS = {"setback": ("Setback", "11"), "euchre": ("Euchre", "10")}  # title, target
 DECIDING_GAMES = ("setback",)  # the games whose server answers POST /api/decide
+# What differs in another game's document beyond its title and target: its moves' words and
+# its deal's replay input.
+GAME_MOVES = {"euchre": "a card (JD, 9H, 10S), P (pass), a suit letter C, D, H or S (order up "
+                        "the upcard's suit, or name trump), alone or partner"}
+GAME_SCHEMAS = {"euchre": {"Deal": {
+    "type": "object", "description": "a hand as `setback-cfr replay --game euchre` input",
+    "required": ["dealer", "hands", "upcard", "moves"],
+    "properties": {"dealer": SEAT, "upcard": CARD,
+                   "hands": {"type": "object", "additionalProperties": {
+                       "type": "array", "items": CARD, "minItems": 5, "maxItems": 5}},
+                   "moves": {"type": "array", "items": {"type": "string"},
+                             "description": "the calls (P, suit letters), the dealer's discard, "
+                                            "alone or partner, then the cards, in order"}}}}}
 
 
 def document(routes, bots: str = "", game: str = "setback") -> dict:
@@ -214,7 +227,8 @@ def document(routes, bots: str = "", game: str = "setback") -> dict:
                   if op[1] != "/api/decide" or game in DECIDING_GAMES}
     title, target = GAME_WORDS.get(game, (game, "its target"))
     if game != "setback":  # the words of another game's table
-        documented = {op: _reworded(entry, title, target) for op, entry in documented.items()}
+        documented = {op: _reworded(entry, title, target, GAME_MOVES.get(game))
+                      for op, entry in documented.items()}
     missing, extra = routes - set(documented), set(documented) - routes
     if missing or extra:
         raise ValueError(f"the OpenAPI document and the routes differ: undocumented "
@@ -241,16 +255,21 @@ def document(routes, bots: str = "", game: str = "setback") -> dict:
                  {"name": "games", "description": "the page's games: the caller's own"},
                  {"name": "server", "description": "the server's settings"}],
         "components": {
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **GAME_SCHEMAS.get(game, {})},
             "responses": {"Error": _json(_ref("Error"), "refused, with one line")}},
     }
 
 
-def _reworded(entry: dict, title: str, target: str) -> dict:
-    """`entry` with Setback's words (the game to 11, `setback-cfr replay`) in another game's:
-    its title and target, and `replay --game`."""
+def _reworded(entry: dict, title: str, target: str, moves: str | None) -> dict:
+    """`entry` with Setback's words (the game to 11, `setback-cfr replay`, its moves) in
+    another game's: its title and target, `replay --game` and `moves` (when given)."""
     import json
 
+    entry = json.loads(json.dumps(entry))  # a copy: OPERATIONS stays Setback's
+    body = entry.get("requestBody", {}).get("content", {}).get("application/json", {})
+    move = body.get("schema", {}).get("properties", {}).get("move")
+    if moves is not None and move is not None:
+        move["description"] = moves
     text = json.dumps(entry)
     for old, new in (("game to 11", f"game to {target}"), ("Setback", title),
                      ("setback-cfr replay", f"setback-cfr replay --game {title.lower()}")):
