@@ -22,7 +22,9 @@ What a game provides (the plug-in boundary, as far as it is built today):
 
 Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
 on_chunk)`, `summarize(stats, seconds, hands)` and `format_report(report, seed)` (`setback-cfr
-simulate --game NAME` for a game other than Setback, whose own lives in `cli/simulate.py`).
+simulate --game NAME` for a game other than Setback, whose own lives in `cli/simulate.py`);
+`evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
+--eval-every M`).
 
 Beyond these entry points a game brings (see the README's "adding a game"): its abstract game
 for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
@@ -64,7 +66,7 @@ class GameEntry:
     entry_points: dict = field(default_factory=dict)
     packages: tuple = ()  # the game's own packages (dotted): only its plug-in imports them
     plugin: tuple = ()  # the modules allowed to import them (dotted names, fnmatch patterns)
-    optional: dict = field(default_factory=dict)  # optional entry points (`simulate`)
+    optional: dict = field(default_factory=dict)  # optional: `simulate`, `evaluation`
 
     def load(self, entry_point: str):
         """The object behind `entry_point` (importing its module on first use; a place
@@ -83,7 +85,8 @@ class GameEntry:
 
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            scoring: str, replay: str, error: str, key_codec: str, packages: tuple,
-           plugin: tuple, simulate: str | None = None) -> GameEntry:
+           plugin: tuple, simulate: str | None = None,
+           evaluation: str | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error, "key_codec": key_codec,
               "score_difference": f"{scoring}:score_difference"}
     for attribute in ("STATE_SIZE", "new_state", "random_deal", "PHASE", "PHASE_OVER"):
@@ -92,7 +95,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
         places[attribute] = f"{rules}:{attribute}"
     return GameEntry(name, description, package, places, tuple(packages),
                      tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin),
-                     {"simulate": simulate} if simulate else {})
+                     {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation))
+                      if v})
 
 
 # The modules that import Setback's packages today (besides the packages themselves): its
@@ -135,6 +139,7 @@ GAMES = {
                error="games.euchre.errors:EuchreError",
                key_codec="abstraction.euchre.codec:KEY_CODEC",
                simulate="games.euchre.simulate",
+               evaluation="train.euchre_evaluation:EuchreEvaluation",
                packages=("games.euchre", "abstraction.euchre"),
                plugin=EUCHRE_PLUGIN),
     )

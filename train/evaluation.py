@@ -404,16 +404,19 @@ class Evaluation:
 
 def make_evaluation(run_path: str, stage, options: EvalOptions, show_progress: bool = True,
                     report=None) -> Evaluation:
-    """The evaluation of a run of `stage`: Setback's `Evaluation`, or the game's own for a
-    stage whose settings name another game (`train.euchre_evaluation` for Euchre)."""
+    """The evaluation of a run of `stage`: Setback's `Evaluation`, or the one another game's
+    registry entry names as its optional `evaluation` entry point (Euchre's
+    `train.euchre_evaluation`; found through the registry, which imports neither, so the
+    game's evaluation may build on this module without an import loop)."""
     game = stage.settings.get("game", "setback")
-    if game == "euchre":
-        from train.euchre_evaluation import EuchreEvaluation
+    if game == "setback":
+        return Evaluation(run_path, stage, options, show_progress, report)
+    from games.registry import get
 
-        return EuchreEvaluation(run_path, stage, options, show_progress, report)
-    if game != "setback":
+    entry = get(game)
+    if "evaluation" not in entry.optional:
         raise RunError(f"--eval-every: no in-training evaluation for game {game!r}")
-    return Evaluation(run_path, stage, options, show_progress, report)
+    return entry.load("evaluation")(run_path, stage, options, show_progress, report)
 
 
 def format_eval_row(row: dict) -> str:
