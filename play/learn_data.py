@@ -490,6 +490,8 @@ def write_calibration_png(metrics: dict, path: str) -> str:
     right.set_title("every bid option: deal score, calibration")
     fig.suptitle("learned auction evaluator against real outcomes (held-out deals)")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    from play.figure_file import save_png
+
+    save_png(fig, path)
     plt.close(fig)
     return path

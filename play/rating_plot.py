@@ -63,7 +63,9 @@ def write_rating_png(result, path: str) -> str:
     fig.colorbar(image, ax=right, fraction=0.046, pad=0.04)
     fig.suptitle(f"rating ladder: {result.games} duplicate pairs a match, seed {result.seed}")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    from play.figure_file import save_png
+
+    save_png(fig, path)
     plt.close(fig)
     return path
 

@@ -45,6 +45,8 @@ def write_summary_png(summary, path: str) -> str:
     right.legend()
     fig.suptitle(f"{s.player_a} vs {s.player_b}: {s.games:,} games, seed {s.seed}")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    from play.figure_file import save_png
+
+    save_png(fig, path)
     plt.close(fig)
     return path
