@@ -34,10 +34,15 @@ class Bots:
         self._local = threading.local()
         self.name = self._player().name
 
+    @staticmethod
+    def make(spec: str):
+        """The player of `spec` (a game's bots name their own player factory here)."""
+        return make_player(spec)
+
     def _player(self):
         player = getattr(self._local, "player", None)
         if player is None:
-            player = self._local.player = make_player(self.spec)
+            player = self._local.player = self.make(self.spec)
         return player
 
     def decide(self, view, seed: int) -> tuple[int, dict]:

@@ -14,31 +14,21 @@ stored probabilities and whether the key was found.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from abstraction.euchre.codec import KIND_NAMES, action_names, key_text
 from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from games.euchre.api import format_move
 from play.euchre_tournament import make_euchre_player
+from web.bots import Bots
 
 
-class EuchreBots:
-    """Decisions of the Euchre player named by `spec`, one instance per thread. Making the
-    first player here checks the spec at once: a bad one raises `EuchreSpecError` (one line)
-    before the server starts."""
+class EuchreBots(Bots):
+    """Decisions of the Euchre player named by `spec`, one instance per thread (`web.bots.Bots`
+    holds them). Making the first player here checks the spec at once: a bad one raises
+    `EuchreSpecError` (one line) before the server starts."""
 
-    def __init__(self, spec: str):
-        self.spec = spec
-        self._local = threading.local()
-        self.name = self._player().name
-
-    def _player(self):
-        player = getattr(self._local, "player", None)
-        if player is None:
-            player = self._local.player = make_euchre_player(self.spec)
-        return player
+    make = staticmethod(make_euchre_player)
 
     def decide(self, view, seed: int) -> tuple[int, dict]:
         """(engine move, explanation) for the seat to act in `view` (a Euchre `SeatView`).
