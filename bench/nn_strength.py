@@ -10,13 +10,16 @@ pitch), and optionally a JSON of it all.
 
 With --workers above 1 the games run in forked processes and the decision times are those of
 the main process only (none): use --workers 1 for the times. Players are any spec of
-`play.player_spec` (`sds:W,play=...`, `db:PATH,gaps=nn:M.nn`, ...).
+`play.player_spec` (`sds:W,play=...`, `db:PATH,gaps=nn:M.nn`, ...). Ctrl-C or SIGTERM ends
+the run after the last finished chunk of 20 pairs, and the figures (marked interrupted) cover
+the pairs played so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -24,6 +27,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def decision_times(player) -> list:
@@ -67,12 +74,18 @@ def main() -> None:
     a = make_player(args.a, args.seed)
     b = make_player(args.b, args.seed)
     counts: list = []
+    interrupted: list = []
+    signal.signal(signal.SIGTERM, _stop)  # a SIGTERM ends it like Ctrl-C: the pairs so far
     start = time.perf_counter()
     rows = run_tournament((a, b), args.games, seed=args.seed, duplicate=True,
-                          workers=args.workers, progress=not args.no_progress, counts=counts)
+                          workers=args.workers, progress=not args.no_progress, counts=counts,
+                          interrupted=interrupted)
     seconds = time.perf_counter() - start
     summary = summarize(rows, (a.name, b.name), True, args.seed, seconds, counts)
+    summary.interrupted = bool(interrupted)
     print(format_summary(summary))
+    if interrupted:
+        print(f"  interrupted: {summary.games:,} of {2 * args.games:,} games played")
     report = {"summary": {k: v for k, v in vars(summary).items()}, "counts": counts}
     for label, player in (("A", a), ("B", b)):
         times = percentiles(decision_times(player))

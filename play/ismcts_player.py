@@ -15,6 +15,12 @@ player's own seeded stream). The settings, fixed so that the name says everythin
 * UCT constant 4 (a hand's payoff, team minus other team, spans -8..8 in Setback, -4..4 in
   Euchre), the final move the most visited (`MAX_VISIT_COUNT`), no limit on world samples.
 
+With `,pyspiel` (Euchre only: `ismcts[:SIMS],pyspiel`) the bot searches OpenSpiel's own C++
+`euchre` instead of our `python_euchre`: the view becomes a pyspiel state through
+`envs.pyspiel_euchre.native_state`, and every simulation redraws the hidden cards with pyspiel's
+own `resample_from_infostate` (its `UniformProbabilitySampler`, seeded from the player's
+stream). Our engine still referees the game; it agrees with pyspiel's decision by decision.
+
 The bot plays for the hand's score difference: it does not see the game score (the OpenSpiel
 game is one hand). A decision with one legal move is made without a search. Everything is
 deterministic from the seed the tournament gives the player (`seed(s)`).
@@ -35,12 +41,23 @@ class ISMCTSPlayer:
     module docstring)."""
 
     def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
-                 name: str | None = None, game: str = "setback"):
-        from envs.openspiel_games import load
+                 name: str | None = None, game: str = "setback", native: bool = False):
+        from envs.adapters import adapter
 
         self.simulations = int(simulations)
-        self.name = name or f"ismcts:{self.simulations}"
-        self.game = load(game)
+        self.native = bool(native)
+        self.name = name or f"ismcts:{self.simulations}" + (",pyspiel" if native else "")
+        if native:
+            if game != "euchre":
+                raise ValueError(f"OpenSpiel has no C++ game of {game}: ,pyspiel is Euchre's")
+            import pyspiel
+
+            self.game = pyspiel.load_game("euchre")
+        else:
+            from envs.openspiel_games import load
+
+            self.game = load(game)
+        self.adapter = adapter(game)
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -57,23 +74,38 @@ class ISMCTSPlayer:
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
-        """The bot's world draw, seeded from the player's own stream."""
-        return state.resampled(player, int(self._random.randint(2**31)))
+        """The bot's world draw, seeded from the player's own stream (pyspiel's own draw for
+        its C++ game)."""
+        seed = int(self._random.randint(2**31))
+        if self.native:
+            import pyspiel
+
+            return state.resample_from_infostate(
+                player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+        return state.resampled(player, seed)
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (engine integer)."""
-        from envs.openspiel_games import state_from_view
-
         legal = view.legal_moves()
         if len(legal) == 1:
             return int(legal[0])
-        made = _moves_made(self.game.adapter, view.state)
+        made = _moves_made(self.adapter, view.state)
         if len(view.history) != made:
             raise ValueError(f"{self.name} needs the deal's moves in the view (history): "
                              f"{made} made, {len(view.history)} given")
-        state = state_from_view(self.game, view.state, view.seat, view.dealer, view.history,
-                                int(self._random.randint(2**31)))
-        move = int(self.bot.step(state))
+        seed = int(self._random.randint(2**31))
+        if self.native:
+            from envs.pyspiel_euchre import from_openspiel_action, native_state
+
+            state = native_state(self.game, view.state, view.seat, view.dealer, view.history,
+                                 seed, self.adapter)
+            move = from_openspiel_action(int(self.bot.step(state)))
+        else:
+            from envs.openspiel_games import state_from_view
+
+            state = state_from_view(self.game, view.state, view.seat, view.dealer,
+                                    view.history, seed)
+            move = int(self.bot.step(state))
         if move not in legal:  # cannot happen: the bot picks among the state's legal moves
             raise RuntimeError(f"{self.name} chose {move}, not among {legal.tolist()}")
         return move
@@ -91,14 +123,23 @@ def _moves_made(g, state) -> int:
 
 
 def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback") -> ISMCTSPlayer:
-    """The player of the spec `ismcts[:SIMS]` (SIMS simulations a decision, default 100) for
-    `game`; a bad spec is one `PlayerSpecError` line."""
+    """The player of the spec `ismcts[:SIMS][,pyspiel]` (SIMS simulations a decision, default
+    100; `,pyspiel`: search OpenSpiel's own C++ game, Euchre only) for `game`; a bad spec is
+    one `PlayerSpecError` line."""
     from play.player_spec import PlayerSpecError
 
     text = str(spec).strip()
-    kind, sep, argument = text.partition(":")
+    head, comma, option = text.partition(",")
+    native = option.strip().lower() == "pyspiel"
+    if comma and not native:
+        raise PlayerSpecError(f"{text!r}: the only option of ismcts is ,pyspiel "
+                              "(ismcts[:SIMS][,pyspiel])")
+    if native and game != "euchre":
+        raise PlayerSpecError(f"{text!r}: ,pyspiel searches OpenSpiel's own C++ game, and "
+                              f"OpenSpiel has none of {game}; it is Euchre's")
+    kind, sep, argument = head.strip().partition(":")
     if kind.lower() != "ismcts":
-        raise PlayerSpecError(f"{text!r}: not an ismcts spec (ismcts[:SIMS])")
+        raise PlayerSpecError(f"{text!r}: not an ismcts spec (ismcts[:SIMS][,pyspiel])")
     simulations = DEFAULT_SIMULATIONS
     if sep:
         if not argument.isdigit() or not 1 <= int(argument) <= MAX_SIMULATIONS:
@@ -106,7 +147,7 @@ def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback") -> ISMCT
                                   f"from 1 to {MAX_SIMULATIONS}, as in ismcts:100")
         simulations = int(argument)
     try:
-        return ISMCTSPlayer(simulations, seed, name=f"ismcts:{simulations}", game=game)
+        return ISMCTSPlayer(simulations, seed, game=game, native=native)
     except ImportError as exc:
         raise PlayerSpecError(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
                               "pip install -e '.[test]' brings it") from None
