@@ -34,7 +34,8 @@ def register(subparsers) -> None:
         f"--workers. PLAYER is {SPEC_HELP}. With --game euchre the matches are duplicate "
         "games to 10 of Euchre players (as `tournament --game euchre`): PLAYER is "
         "random, heuristic, db:PATH[,sample] (a database of a Euchre export) or "
-        "ismcts[:SIMS]; a store holds one game's players.")
+        "ismcts[:SIMS][,pyspiel] (,pyspiel: searching OpenSpiel's own C++ euchre); a "
+        "store holds one game's players.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help="the players to rate (at least two, counting the anchor)")
     parser.add_argument("--games", type=int, default=200, metavar="N",

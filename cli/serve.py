@@ -35,7 +35,7 @@ def register(subparsers) -> None:
                         help="the bots: random, heuristic, db:PATH or strategy:PATH[,PATH...] "
                         f"(default: db:{DEFAULT_DB} if it exists, else heuristic); with "
                         "--game euchre: random, heuristic (the default), db:PATH[,sample] (a "
-                        "database of a Euchre export) or ismcts[:SIMS]")
+                        "database of a Euchre export) or ismcts[:SIMS][,pyspiel]")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=positive_int, default=8000,

@@ -45,9 +45,9 @@ def register(subparsers) -> None:
                         help="the game (default setback). euchre: games to 10 "
                         "(games/euchre/match.py) between Euchre players: "
                         "random, heuristic (play/euchre_heuristic.py), db:PATH[,sample] (a "
-                        "database of a Euchre export) or ismcts[:SIMS]; prints A's win rate "
-                        "and the points a hand, each with its 95%% interval (--max-deals and "
-                        "--png are Setback's)")
+                        "database of a Euchre export) or ismcts[:SIMS][,pyspiel]; prints A's "
+                        "win rate and the points a hand, each with its 95%% interval "
+                        "(--max-deals and --png are Setback's)")
     parser.add_argument("--hands", action="store_true",
                         help="(--game euchre) play --games single hands instead of games to "
                         "10, each scored alone: the figure that counts is the points a hand")

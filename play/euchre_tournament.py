@@ -3,7 +3,8 @@ duplicate, with a 95% interval; what `setback-cfr tournament --game euchre` runs
 
 Players (`make_euchre_player`): `random`, `heuristic` (`play.euchre_heuristic`), `db:PATH`
 (a database of a Euchre export, `db.euchre_player`; `db:PATH,sample` samples its stored
-probabilities) and `ismcts[:SIMS]` (OpenSpiel's ISMCTS bot, `play.ismcts_player`).
+probabilities) and `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot, `play.ismcts_player`;
+`,pyspiel` searches OpenSpiel's own C++ `euchre`).
 
 Games: game g of a tournament with seed s is `games.euchre.match.play_game` on the game seed
 `stream_seed(s, g) >> 1` (hand k of it dealt from `stream_seed(game seed, k)`; South deals
@@ -48,7 +49,8 @@ PLAYER_SEED_BASE = 1 << 20
 CHUNK = 16
 Z95 = 1.959963984540054
 SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export) or "
-             "ismcts[:SIMS] (OpenSpiel's ISMCTS bot, SIMS simulations a decision, default 100)")
+             "ismcts[:SIMS][,pyspiel] (OpenSpiel's ISMCTS bot, SIMS simulations a decision, "
+             "default 100; ,pyspiel: it searches OpenSpiel's own C++ euchre)")
 
 # one row per game or hand, from A's side
 WON, HANDS, POINTS_A, POINTS_B = range(4)
