@@ -8,16 +8,16 @@ so). The game never waits on a bot: after each of the person's moves the bots pl
 South's turn again or the game is over, and the moves come back as events for the page to
 show at its own pace.
 
-A game is its seed and its moves: `Table.restore` replays the stored moves of each deal, and
-the bots' later moves are reseeded per decision (`decision_seed`), so a game resumed after a
-restart goes on exactly as it would have.
+A game is its seed and its moves (`web.table_base.WebTable`, which keeps the bookkeeping every
+web game shares): `Table.restore` replays the stored moves of each deal, and the bots' later
+moves are reseeded per decision, so a game resumed after a restart goes on exactly as it
+would have.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from games.rng import stream_seed
 from games.setback import state as S
 from games.setback.api import Deal, format_move
 from games.setback.cards import RANK_CHARS, SEAT_CHARS, format_card
@@ -25,16 +25,9 @@ from games.setback.errors import SetbackError
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.view import SeatView
 from play.tournament import PLAYER_SEED_BASE, deal_state
+from web.table_base import HUMAN, SUIT_ORDER, TEAM_OF, WebTable
+from web.table_base import DealRecord as _StoredDeal
 from web.table_errors import Conflict, IllegalMove, TableError  # noqa: F401  (re-exported)
-
-HUMAN = "S"
-TEAM_OF = {"W": "EW", "E": "EW", "N": "NS", "S": "NS"}
-SUIT_ORDER = "SHCD"  # the person's hand, by suit with colours alternating
-
-
-def decision_seed(seed: int, deal: int, move: int) -> int:
-    """The bots' generator seed for move `move` of deal `deal` of the game `seed`."""
-    return int(stream_seed(np.uint64(stream_seed(np.uint64(seed), PLAYER_SEED_BASE + deal)), move))
 
 
 def seeded_deal(seed: int, number: int, dealer: str) -> Deal:
@@ -46,18 +39,8 @@ def seeded_deal(seed: int, number: int, dealer: str) -> Deal:
     return Deal(dealer, hands)
 
 
-class DealRecord:
-    """A deal as stored: its dealer, the hands dealt, the moves so far and the game score
-    before it (`{"EW": a, "NS": b}`); `result` once it is over."""
-
-    def __init__(self, number: int, dealer: str, hands: dict, moves: list[str],
-                 score_before: dict):
-        self.number = number
-        self.dealer = dealer
-        self.hands = hands
-        self.moves = moves
-        self.score_before = score_before
-        self.result: dict | None = None
+class DealRecord(_StoredDeal):
+    """A Setback deal as stored (`web.table_base.DealRecord`: no setup beyond the hands)."""
 
     def replay_spec(self) -> dict:
         """The deal as `setback-cfr replay` input (with the score, for the bootstrap keys)."""
@@ -65,142 +48,42 @@ class DealRecord:
                 "score": dict(self.score_before)}
 
 
-class Table:
-    """One game of Setback: its owner (`web.guard`; None for a game from before owners), its deals
-    (`records`, the last one being played), the game score, the status (`playing` or
-    `over`), the winning team and a version that counts the person's accepted moves (the
-    page sends it back, so a stale tab is refused)."""
+class Table(WebTable):
+    """One game of Setback (`WebTable`: its owner, deals, score, status, winner and version);
+    this class brings Setback's rules, deals, scoring and view."""
 
     game = "setback"  # the registry's name, recorded with the game in the store
+    rules_error = SetbackError
+    move_help = "'move' must be a card such as \"AS\" or a bid P, 2, 3, 4"
+    player_seed_base = PLAYER_SEED_BASE
+    seat_chars = SEAT_CHARS
+    first_dealer = FIRST_DEALER
+    hand_field = S.HAND
+    format_move = staticmethod(format_move)
+    next_dealer = staticmethod(next_dealer)
+    game_winner = staticmethod(game_winner)
 
     def __init__(self, game_id: str, seed: int, bots, owner: str | None = None):
-        self.id = game_id
-        self.owner = owner
-        self.seed = int(seed)
-        self.bots = bots
-        self.records: list[DealRecord] = []
-        self.deal: Deal | None = None
-        self.score = {"EW": 0, "NS": 0}
-        self.status = "playing"
-        self.winner: str | None = None
-        self.version = 0
-        # What the views share, replaced (never changed in place) when it changes: the
-        # events of one request each carry a view, and all are written out at the end.
-        self._history: list[dict] = []  # the finished deals' results
-        self._done: list[dict] = []  # this deal's completed tricks, as the view shows them
+        super().__init__(game_id, seed, bots, owner)
         self._won: dict[str, list[str]] = {"EW": [], "NS": []}  # their cards, by team
-        self._hand: tuple = (None, None, [])  # (South's card mask, trump, sorted hand)
 
-    # --- starting and restoring ------------------------------------------------------
-    @classmethod
-    def new(cls, game_id: str, seed: int, bots,
-            owner: str | None = None) -> tuple["Table", list[dict]]:
-        """A new game of `owner`'s; returns it with the events of the bots' first moves."""
-        table = cls(game_id, seed, bots, owner)
-        events: list[dict] = []
-        table._start_deal(SEAT_CHARS[FIRST_DEALER], events)
-        table._advance(events)
-        return table, events
+    # --- the game's hooks ------------------------------------------------------------
+    def _deal_cards(self, number: int, dealer: str) -> tuple[dict, None]:
+        deal = seeded_deal(self.seed, number, dealer)
+        return {seat: deal.hand(seat) for seat in SEAT_CHARS}, None
 
-    @classmethod
-    def restore(cls, game_id: str, seed: int, bots, deals: list[dict],
-                version: int, owner: str | None = None) -> "Table":
-        """The game rebuilt from its stored deals (`{"dealer", "hands", "moves"}` in order):
-        every move replayed through the rules, the scores recomputed."""
-        table = cls(game_id, seed, bots, owner)
-        table.version = int(version)
-        for stored in deals:
-            table._open_deal(stored["dealer"], stored["hands"])
-            for token in stored["moves"]:
-                table._apply(token)
-            if table.deal.is_over:
-                table._finish_deal(None)
-        if table.status == "playing":
-            if table.deal is None or table.deal.is_over:  # saved between two deals
-                table._start_deal(table._next_dealer(), None)
-            table._advance(None)
-        return table
+    def _seat_view(self) -> SeatView:
+        deal = self.deal
+        return SeatView.of(deal.state, deal.dealer, (self.score["EW"], self.score["NS"]))
 
-    # --- the person's move -----------------------------------------------------------
-    def play(self, token, version=None, seat=None) -> list[dict]:
-        """Apply the person's move `token`, then the bots' replies; return the events.
-
-        Refused (TableError, nothing changed): a seat other than South, a stale `version`,
-        a finished game, a token that is not a legal move now.
-        """
-        if seat is not None and str(seat).upper() != HUMAN:
-            raise Conflict(f"seat {seat} is played by the bots; you play {HUMAN}")
-        if version is not None and int(version) != self.version:
-            raise Conflict(f"the game has moved on (version {self.version}, this move was "
-                           f"made at version {version}): reload it")
-        if self.status != "playing":
-            raise Conflict(f"game {self.id} is over ({self.winner} won "
-                           f"{self.score['EW']}-{self.score['NS']} EW-NS)")
-        if self.deal.to_act != HUMAN:  # never once `_advance` has run; a safety net
-            raise Conflict(f"it is {self.deal.to_act}'s turn, not {HUMAN}'s")
-        if not isinstance(token, str) or not token.strip():
-            raise IllegalMove("'move' must be a card such as \"AS\" or a bid P, 2, 3, 4")
-        try:
-            self._apply(token)
-        except SetbackError as exc:
-            raise IllegalMove(str(exc)) from None
-        self.version += 1
-        events = [self._move_event(HUMAN, None)]
-        self._advance(events)
-        return events
-
-    def hint(self) -> dict:
-        """What the bots would play in the person's place, and why (see `Bots.decide`)."""
-        if self.status != "playing" or self.deal.to_act != HUMAN:
-            raise Conflict("there is no decision of yours to hint at now")
-        view = SeatView.of(self.deal.state, self.deal.dealer, self._score_tuple())
-        _, explanation = self.bots.decide(view, self._decision_seed())
-        return explanation
-
-    # --- the game loop ---------------------------------------------------------------
-    def _advance(self, events: list[dict] | None) -> None:
-        """Let the bots play until it is South's turn or the game is over; deals that end
-        are scored and the next one is dealt. `events` (if a list) receives what happened."""
-        while self.status == "playing":
-            deal = self.deal
-            if deal.is_over:
-                self._finish_deal(events)
-                if self.status == "playing":
-                    self._start_deal(self._next_dealer(), events)
-                continue
-            seat = deal.to_act
-            if seat == HUMAN:
-                return
-            view = SeatView.of(deal.state, deal.dealer, self._score_tuple())
-            move, explanation = self.bots.decide(view, self._decision_seed())
-            self._apply(format_move(move))
-            if events is not None:
-                events.append(self._move_event(seat, explanation))
-
-    def _decision_seed(self) -> int:
-        return decision_seed(self.seed, len(self.records) - 1, len(self.deal.moves))
-
-    def _score_tuple(self) -> tuple[int, int]:
-        return self.score["EW"], self.score["NS"]
-
-    def _next_dealer(self) -> str:
-        return SEAT_CHARS[next_dealer(SEAT_CHARS.index(self.records[-1].dealer))]
-
-    def _open_deal(self, dealer: str, hands: dict) -> DealRecord:
+    def _open_deal(self, dealer: str, hands: dict, setup=None) -> DealRecord:
         record = DealRecord(len(self.records), dealer, hands, [], dict(self.score))
         self.records.append(record)
         self.deal = Deal(dealer, hands)
         self._done, self._won = [], {"EW": [], "NS": []}
         return record
 
-    def _start_deal(self, dealer: str, events: list[dict] | None) -> None:
-        deal = seeded_deal(self.seed, len(self.records), dealer)
-        self._open_deal(dealer, {seat: deal.hand(seat) for seat in SEAT_CHARS})
-        if events is not None:
-            events.append({"type": "deal", "number": len(self.records) - 1,
-                           "dealer": dealer, "view": self.view()})
-
-    def _apply(self, token: str) -> None:
+    def _apply(self, token: str) -> str:
         deal = self.deal
         deal.play(token)
         self.records[-1].moves.append(deal.moves[-1])
@@ -209,37 +92,25 @@ class Table:
             team = TEAM_OF[trick.winner]
             self._done = self._done + [_trick_view(trick)]
             self._won = {**self._won, team: self._won[team] + trick.cards}
+        return "bid" if len(deal.moves) <= self._bids_made() else "card"
 
-    def _finish_deal(self, events: list[dict] | None) -> None:
-        deal, record = self.deal, self.records[-1]
+    def _score_deal(self) -> dict:
+        deal = self.deal
         deal_score = deal.deal_score()
         for team in ("EW", "NS"):
             self.score[team] += deal_score[team]
-        winner = game_winner(self.score["EW"], self.score["NS"])
         high = int(deal.state[S.HIGH_BID])
         bidder = deal.seat_letter(int(deal.state[S.HIGH_BIDDER])) if high else None
-        record.result = {"points": deal.points(), "deal_score": deal_score,
-                         "score": dict(self.score), "bid": high, "bidder": bidder}
-        self._history = self._history + [{"number": record.number, "dealer": record.dealer,
-                                          **record.result}]
-        if winner >= 0:
-            self.status = "over"
-            self.winner = ("EW", "NS")[winner]
-        if events is not None:
-            events.append({"type": "deal_over", "number": record.number,
-                           **record.result, "view": self.view()})
-            if self.status == "over":
-                events.append({"type": "game_over", "winner": self.winner,
-                               "score": dict(self.score), "view": self.view()})
+        return {"points": deal.points(), "deal_score": deal_score,
+                "score": dict(self.score), "bid": high, "bidder": bidder}
 
-    def _move_event(self, seat: str, explanation: dict | None) -> dict:
+    def _move_event(self, seat: str, phase: str, explanation: dict | None) -> dict:
         deal = self.deal
-        event = {"type": "move", "seat": seat, "move": deal.moves[-1],
-                 "phase": "bid" if len(deal.moves) <= self._bids_made() else "card"}
+        event = {"type": "move", "seat": seat, "move": deal.moves[-1], "phase": phase}
         if explanation is not None:
             event["explain"] = explanation
         trick = deal.tricks[-1] if deal.tricks else None
-        if event["phase"] == "card" and trick is not None and trick.winner is not None \
+        if phase == "card" and trick is not None and trick.winner is not None \
                 and len(trick.cards) == 4:
             event["trick_winner"] = trick.winner
         event["view"] = self.view()
@@ -271,11 +142,7 @@ class Table:
                 held[seat] -= 1
             trick = _trick_view(current)
         return {
-            "game": self.id,
-            "version": self.version,
-            "status": self.status,
-            "winner": self.winner,
-            "score": dict(self.score),
+            **self._view_head(),
             "deal": record.number,
             "dealer": record.dealer,
             "phase": deal.phase,
@@ -295,22 +162,10 @@ class Table:
             "history": self._history,
         }
 
-    def _sorted_hand(self) -> list[str]:
+    def _sort_hand(self, mask: int, trump: str | None) -> list[str]:
         """South's hand grouped by suit (trump first once known), high cards first."""
-        deal = self.deal
-        mask, trump = int(deal.state[S.HAND + deal.relative(HUMAN)]), deal.trump
-        if self._hand[:2] != (mask, trump):
-            order = (trump or "") + SUIT_ORDER.replace(trump or "", "")
-            cards = _cards(mask)
-            self._hand = (mask, trump, sorted(
-                cards, key=lambda c: (order.index(c[1]), -RANK_CHARS.index(c[0]))))
-        return self._hand[2]
-
-    def replay(self) -> dict:
-        """The whole game as JSON: its seed, the final score and each deal as `replay` input."""
-        return {"game": self.id, "seed": self.seed, "bots": self.bots.spec,
-                "status": self.status, "winner": self.winner, "score": dict(self.score),
-                "deals": [r.replay_spec() for r in self.records]}
+        order = (trump or "") + SUIT_ORDER.replace(trump or "", "")
+        return sorted(_cards(mask), key=lambda c: (order.index(c[1]), -RANK_CHARS.index(c[0])))
 
 
 SEATS_FROM = {seat: [SEAT_CHARS[(i + k) % 4] for k in range(4)]
