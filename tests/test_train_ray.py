@@ -201,3 +201,17 @@ def test_a_worker_killed_after_part_of_the_batch_is_merged_changes_nothing(
     assert any(n > 0 for n in undone)  # the undo put merged tasks back
     assert summary["ray_checksums_ok"] == 3
     assert same_run(str(tmp_path / "local"), str(tmp_path / "ray"))
+
+
+def test_euchre_on_ray_equals_one_local_worker_bit_for_bit(ray_session, tmp_path, capsys):
+    """Euchre trains on Ray through the same runner as Setback, to the same table."""
+    common = ["train", "baseline", "--game", "euchre", "--iterations", "32", "--seed", "3",
+              "--batch", "16", "--no-progress"]
+    status, _, err = run_cli(capsys, [*common, "--run", str(tmp_path / "local"),
+                                      "--workers", "1"])
+    assert status == 0, err
+    status, out, err = run_cli(capsys, [*common, "--run", str(tmp_path / "ray"), "--ray",
+                                        "--workers", "2"])
+    assert status == 0, err
+    assert "Ray: 2 workers" in out
+    assert same_run(str(tmp_path / "local"), str(tmp_path / "ray"))
