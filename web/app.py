@@ -2,7 +2,8 @@
 (`web.game_tables`: Setback, the default, or Euchre; the routes are the same, the game's table,
 bots and page come from its adapter).
 
-    GET  /                                  the page (static/index.html, app.js, style.css)
+    GET  /                                  the page (web.page: static/table.html with the
+                                            game's parts, table-common.js, its script, style.css)
     GET  /api/config                        {"bots", "delay_ms"}
     GET  /api/games                         the caller's recent games, newest first
     POST /api/games            {"seed"?}    a new game -> 201 {"game", "events", "view"}
@@ -47,6 +48,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from web.game_tables import DEFAULT_WEB_GAME, web_game
 from web.guard import Guard, StartLimit
 from web.openapi import document as openapi_document
+from web.page import build_page
 from web.store import GameStore, StoreConflict
 from web.table_errors import Conflict, TableError
 from web.turns import Turns
@@ -194,10 +196,12 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             return handler
         return register
 
+    the_page = build_page(STATIC, adapter.page, adapter.name, adapter.title)
+
     @app.get("/", include_in_schema=False)
     async def page():
-        """The page."""
-        return FileResponse(os.path.join(STATIC, adapter.page))
+        """The page (built once, when the app is made)."""
+        return Response(the_page, media_type="text/html; charset=utf-8")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

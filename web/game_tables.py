@@ -21,8 +21,9 @@ class UnknownWebGame(ValueError):
 @dataclass(frozen=True)
 class WebGame:
     """One game's web adapter: `name` (the registry's), `title` (the page's word for it),
-    `page` (its file in web/static), and the dotted places of its `table` class, its `bots`
-    class, its rules' `error` type and its `decide` handler (None: not offered)."""
+    `page` (its parts of the page every game shares, a file in web/static: `web.page`), and
+    the dotted places of its `table` class, its `bots` class, its rules' `error` type and its
+    `decide` handler (None: not offered)."""
 
     name: str
     title: str

@@ -1,0 +1,400 @@
+// What the pages of `setback-cfr serve` share, whatever the game: loaded before the game's own
+// script (app.js for Setback, euchre.js for Euchre), which describes its game to `tablePage`.
+// Here: the API's fetch, card faces, the seats and the trick on the table, South's cards, the
+// status line, the "Why" panel, the dialogs, and a game's flow (each move's events played one
+// after another at the server's pace, the hint, starting, resuming and reloading a game).
+"use strict";
+
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_NAMES = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
+const SEAT_NAMES = { N: "North", S: "You", W: "West", E: "East" };
+const ROLES = { N: "partner", S: "South", W: "bot", E: "bot" };
+const TEAM_OF = { N: "NS", S: "NS", W: "EW", E: "EW" };
+const RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten" };
+
+const state = {
+  game: null, view: null, delay: 600, bots: "", busy: false, lastExplain: null,
+};
+
+// The page's game, set by `tablePage` (its own script): `name` (the store's and the file
+// names' word), `title` (the welcome's heading), `deal` (its word for a deal: "deal" or
+// "hand"), `intro` (the welcome's rules, or null), `rankNames` (more ranks' names),
+// `isTrump(card, trump)`, `moveText(move, phase)`, `render(view, interactive)` (the seats,
+// the table, South's cards and moves, the deal's panel), `yourTurn(view)` (the status on
+// South's turn), `historyRow(h)`, `dealOver(event)` (the result dialog's middle),
+// `moveTitle(event)` (the Why panel's title after a bot's move, null: leave it),
+// `moveSelector(move)` (the move's button, for the hint), `explain` ({forced, fallback: the
+// panel's words; lookups: show the keys tried first}).
+let GAME = null;
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const capital = (word) => word[0].toUpperCase() + word.slice(1);
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) {
+    const err = new Error(data.error || `HTTP ${response.status}`);
+    err.status = response.status;
+    throw err;
+  }
+  return data;
+}
+
+// --- cards --------------------------------------------------------------------------
+function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
+function isRed(card) { return card[1] === "H" || card[1] === "D"; }
+function cardName(card) {
+  const ranks = { ...RANK_NAMES, ...GAME.rankNames };
+  return `${ranks[card[0]] || card[0]} of ${SUIT_NAMES[card[1]]}`;
+}
+function cardFace(card, tag = "div", attrs = {}) {
+  const trump = state.view && GAME.isTrump(card, state.view.trump);
+  const node = el(tag, { class: `card${isRed(card) ? " red" : ""}${trump ? " trumpcard" : ""}`,
+                         "data-card": card, "aria-label": cardName(card), ...attrs });
+  const corner = `${rankText(card)}${SUITS[card[1]]}`;
+  node.append(el("span", { class: "corner", text: corner }),
+              el("span", { class: "pip", text: SUITS[card[1]] }),
+              el("span", { class: "corner bottom", text: corner }));
+  return node;
+}
+function mini(card) {
+  return el("span", { class: `mini${isRed(card) ? " red" : ""}`, text: `${rankText(card)}${SUITS[card[1]]}` });
+}
+
+// --- rendering ----------------------------------------------------------------------
+function render(view, { interactive = false } = {}) {
+  state.view = view;
+  $("score-ns").textContent = view.score.NS;
+  $("score-ew").textContent = view.score.EW;
+  GAME.render(view, interactive);
+  renderStatus(view, interactive);
+  renderHistory(view);
+  $("last-trick").disabled = !view.last_trick;
+  $("hint").disabled = !(interactive && view.to_act === "S");
+  const download = $("download");
+  download.hidden = view.status !== "over";
+  download.href = `/api/games/${view.game}/replay`;
+  download.setAttribute("download", `${GAME.name}-${view.game}.json`);
+}
+
+// A seat's box: its name with the dealer's chip and the game's `chips` (null: none), its
+// `bubble`, and a bot's card backs.
+function renderSeat(view, seat, chips, bubble) {
+  const box = document.querySelector(`.seat-${seat}`);
+  box.replaceChildren();
+  box.classList.toggle("to-act", view.to_act === seat);
+  const name = el("div", { class: "name" }, SEAT_NAMES[seat],
+                  el("span", { class: "role", text: `(${ROLES[seat]})` }));
+  if (view.dealer === seat) name.append(el("span", { class: "chip dealer", text: "dealer", title: "deals this hand" }));
+  for (const chip of chips) if (chip) name.append(chip);
+  box.append(name, bubble);
+  if (seat !== "S") {
+    const backs = el("div", { class: "backs", "aria-label": `${view.held[seat]} cards` });
+    for (let i = 0; i < view.held[seat]; i++) backs.append(el("div", { class: "back" }));
+    box.append(backs);
+  }
+  return box;
+}
+
+// The trick on the table (null: an empty table), its winner's card marked.
+function renderTrick(trick) {
+  for (const seat of ["N", "W", "E", "S"]) document.querySelector(`.slot-${seat}`).replaceChildren();
+  if (!trick) return;
+  for (const { seat, card } of trick.cards) {
+    const face = cardFace(card);
+    if (trick.winner === seat) face.classList.add("winner");
+    document.querySelector(`.slot-${seat}`).append(face);
+  }
+}
+
+// South's cards as buttons: `mine` when South is to act, the legal ones enabled when
+// `playing` (South plays a card now). Returns the hand's box.
+function renderCards(view, mine, playing) {
+  const hand = $("hand");
+  hand.replaceChildren();
+  hand.classList.toggle("waiting", !mine);
+  for (const card of view.hand) {
+    const legal = playing && view.legal.includes(card);
+    const face = cardFace(card, "button", { type: "button", disabled: !legal });
+    if (legal) {
+      face.classList.add("legal");
+      face.addEventListener("click", () => play(card));
+    }
+    hand.append(face);
+  }
+  return hand;
+}
+
+// The box of the move buttons `id` (bids, calls) emptied, shown when `shown`.
+function moveButtons(id, shown) {
+  const box = $(id);
+  box.replaceChildren();
+  box.hidden = !shown;
+  return box;
+}
+
+function renderStatus(view, interactive) {
+  const status = $("status");
+  let text;
+  if (view.status === "over") {
+    text = view.winner === "NS" ? `You and North won ${view.score.NS} to ${view.score.EW}.`
+                                : `West and East won ${view.score.EW} to ${view.score.NS}.`;
+  } else if (view.to_act === "S" && interactive) {
+    text = GAME.yourTurn(view);
+  } else if (view.to_act) {
+    text = `${SEAT_NAMES[view.to_act]} is thinking…`;
+  } else {
+    text = `the ${GAME.deal} is over.`;  // its last card is played; the next one is dealt after
+  }
+  status.textContent = `${capital(GAME.deal)} ${view.deal + 1} · ${text}`;
+  status.classList.toggle("your-turn", interactive && view.to_act === "S");
+}
+
+function renderHistory(view) {
+  const body = $("history").querySelector("tbody");
+  body.replaceChildren(...view.history.map(GAME.historyRow));
+  const box = $("history-box");
+  box.scrollTop = box.scrollHeight;  // the latest deal in sight
+}
+
+// --- the reasoning panel ------------------------------------------------------------
+function renderExplain(x, title, phase) {
+  $("explain-title").textContent = title;
+  const box = $("explain");
+  box.replaceChildren();
+  if (!x) return;
+  box.append(el("div", { class: "explain-head" }, el("b", { text: GAME.moveText(x.move, phase) }), ` — ${x.player}`));
+  if (x.reason === "forced") {
+    box.append(el("p", { class: "muted", text: GAME.explain.forced }));
+    return;
+  }
+  const keyLine = el("div", {}, x.kind ? `${x.kind} key ` : "key ",
+                     x.key ? el("span", { class: "key", text: x.key }) : el("i", { text: "none" }));
+  if (x.reason === "rules") keyLine.append(el("span", { class: "tag rules", text: "rule-based player" }));
+  else keyLine.append(el("span", { class: `tag ${x.found ? "found" : "missing"}`, text: x.found ? "found" : "not found" }));
+  box.append(keyLine);
+  for (const look of GAME.explain.lookups ? x.lookups || [] : []) {
+    if (look.key === x.key) continue;
+    box.append(el("div", { class: "muted" }, `first tried ${look.kind} key `,
+                  el("span", { class: "key", text: look.key }), look.found ? " (found)" : " (not found)"));
+  }
+  if (x.reason === "fallback") {
+    box.append(el("p", { class: "muted", text: GAME.explain.fallback }));
+  }
+  if (x.actions && x.actions.length) {
+    const table = el("table", { class: "actions-table" });
+    table.append(el("tr", { class: "muted" }, el("td", { text: "action" }), el("td", { text: "plays" }),
+                    el("td", { text: "probability" }), el("td")));
+    x.actions.forEach((a, i) => {
+      const p = a.prob;
+      const fill = el("span");
+      fill.style.width = `${p == null ? 0 : Math.round(p * 100)}%`;  // CSSOM: the CSP forbids style attributes
+      table.append(el("tr", { class: i === x.chosen ? "chosen" : "" },
+        el("td", {}, el("span", { class: "key", text: a.action })),
+        el("td", { text: GAME.moveText(a.move, phase) }),
+        el("td", { text: p == null ? "–" : `${(p * 100).toFixed(1)}%` }),
+        el("td", {}, el("div", { class: "bar" }, fill))));
+    });
+    box.append(table);
+  }
+}
+
+// --- dialogs ------------------------------------------------------------------------
+function dialog(...children) {
+  $("dialog").replaceChildren(...children.filter((c) => c != null));  // null: a part left out
+  $("overlay").hidden = false;
+}
+function closeDialog() { $("overlay").hidden = true; }
+function waitForButton(label, id) {
+  return new Promise((resolve) => {
+    const button = el("button", { id, onclick: () => { closeDialog(); resolve(); } }, label);
+    $("dialog").querySelector(".buttons").append(button);
+    button.focus();
+  });
+}
+
+async function showDealOver(event) {
+  dialog(el("h2", { text: `${capital(GAME.deal)} ${event.number + 1} is over` }), ...GAME.dealOver(event),
+         el("div", { class: "buttons" }));
+  await waitForButton(event.next_game_over ? "See the result" : `Next ${GAME.deal}`, "next-deal");
+}
+
+function showGameOver(view) {
+  const won = view.winner === "NS";
+  dialog(el("h2", { id: "final-score", text: won ? "You won!" : "West and East won" }),
+         el("div", { class: "big", text: `${view.score.NS} – ${view.score.EW}` }),
+         el("p", { class: "muted", text: `You + North ${view.score.NS}, West + East ${view.score.EW}, after ${view.history.length} ${GAME.deal}s.` }),
+         el("div", { class: "buttons" },
+           el("a", { class: "button ghost", href: `/api/games/${view.game}/replay`, download: `${GAME.name}-${view.game}.json` }, "Download replay"),
+           el("button", { class: "ghost", onclick: closeDialog }, "Look at the table"),
+           el("button", { id: "play-again", onclick: () => { closeDialog(); newGame(); } }, "New game")));
+}
+
+function showLastTrick() {
+  const t = state.view && state.view.last_trick;
+  if (!t) return;
+  const row = el("div", { class: "trick-show" });
+  for (const { seat, card } of t.cards) {
+    const face = cardFace(card);
+    if (seat === t.winner) face.classList.add("winner");
+    row.append(el("figure", {}, face, el("figcaption", { text: SEAT_NAMES[seat] })));
+  }
+  dialog(el("h2", { text: "Last trick" }), row,
+         el("p", { text: `${SEAT_NAMES[t.leader]} led; ${SEAT_NAMES[t.winner]} won it.` }),
+         el("div", { class: "buttons" }, el("button", { onclick: closeDialog }, "Close")));
+}
+
+function showError(message) {
+  dialog(el("h2", { text: "Sorry" }), el("p", { text: message }),
+         el("div", { class: "buttons" }, el("button", { onclick: () => { closeDialog(); reload(); } }, "Reload the game")));
+}
+
+// --- playing ------------------------------------------------------------------------
+async function runEvents(events) {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (event.type === "move") {
+      render(event.view);
+      if (event.explain) state.lastExplain = event.explain;
+      const title = GAME.moveTitle(event);
+      if (title !== null) renderExplain(event.explain || null, title, event.phase);
+      const next = events[i + 1];
+      const pause = event.trick_winner ? state.delay * 1.6 : state.delay;
+      if (next && pause > 0) await sleep(pause);
+    } else if (event.type === "deal_over") {
+      render(event.view);
+      const next = events[i + 1];
+      event.next_game_over = next && next.type === "game_over";
+      await showDealOver(event);
+    } else if (event.type === "deal") {
+      render(event.view);
+      if (state.delay > 0) await sleep(state.delay);
+    } else if (event.type === "game_over") {
+      render(event.view);
+    }
+  }
+}
+
+async function play(move) {
+  if (state.busy) return;
+  state.busy = true;
+  render(state.view, { interactive: false });
+  try {
+    const result = await api("POST", `/api/games/${state.game}/moves`, { move, version: state.view.version });
+    await runEvents(result.events);
+    finish(result.view);
+  } catch (err) {
+    state.busy = false;
+    showError(err.message);
+  }
+}
+
+function finish(view) {
+  state.busy = false;
+  render(view, { interactive: true });
+  if (view.status === "over") showGameOver(view);
+}
+
+async function hint() {
+  try {
+    const x = await api("GET", `/api/games/${state.game}/hint`);
+    const phase = state.view.phase;
+    renderExplain(x, `Hint: the bot would play ${GAME.moveText(x.move, phase)}`, phase);
+    const target = document.querySelector(`#hand [data-card="${x.move}"], ${GAME.moveSelector(x.move)}`);
+    if (target) { target.classList.add("hinted"); target.focus(); }
+  } catch (err) {
+    showError(err.message);
+  }
+}
+
+function remember(game) {
+  state.game = game;
+  localStorage.setItem(`${GAME.name}-game`, game);
+  const url = new URL(location.href);
+  url.searchParams.set("game", game);
+  history.replaceState(null, "", url);
+}
+
+async function newGame() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const result = await api("POST", "/api/games", {});
+    remember(result.game);
+    renderExplain(null, "the bots' reasoning");
+    await runEvents(result.events);
+    finish(result.view);
+  } catch (err) {
+    state.busy = false;
+    showError(err.message);
+  }
+}
+
+async function open(game) {
+  const result = await api("GET", `/api/games/${game}`);
+  remember(game);
+  finish(result.view);
+}
+
+async function reload() {
+  if (state.game) {
+    try { await open(state.game); return; } catch (err) { /* fall through to the start */ }
+  }
+  await start();
+}
+
+async function start() {
+  const { games } = await api("GET", "/api/games");
+  const unfinished = games.filter((g) => g.status === "playing");
+  const list = el("ul", { class: "games-list" });
+  for (const g of unfinished.slice(0, 6)) {
+    list.append(el("li", {}, el("span", { text: `Game ${g.id} · ${GAME.deal} ${g.deals} · N-S ${g.score.NS}, E-W ${g.score.EW}` }),
+                   el("button", { class: "ghost", onclick: () => { closeDialog(); open(g.id); } }, "Resume")));
+  }
+  dialog(el("h2", { text: GAME.title }),
+         el("p", { text: `You play South; North is your partner; West and East are your opponents. The bots: ${state.bots}.` }),
+         GAME.intro ? el("p", { class: "muted", text: GAME.intro }) : null,
+         unfinished.length ? el("p", { class: "muted", text: "Unfinished games:" }) : null,
+         unfinished.length ? list : null,
+         el("div", { class: "buttons" }, el("button", { id: "start-game", onclick: () => { closeDialog(); newGame(); } }, "New game")));
+}
+
+async function main() {
+  $("new-game").addEventListener("click", newGame);
+  $("hint").addEventListener("click", hint);
+  $("last-trick").addEventListener("click", showLastTrick);
+  const config = await api("GET", "/api/config");
+  state.delay = config.delay_ms;
+  state.bots = config.bots;
+  const key = `${GAME.name}-game`;
+  const wanted = new URL(location.href).searchParams.get("game") || localStorage.getItem(key);
+  if (wanted) {
+    try { await open(wanted); return; } catch (err) { localStorage.removeItem(key); }
+  }
+  $("status").textContent = "Start a new game.";
+  await start();
+}
+
+// The page of the game `game` (see GAME above): run it.
+function tablePage(game) {
+  GAME = game;
+  main().catch((err) => showError(err.message));
+}
