@@ -4,49 +4,12 @@ changed), the resume after a restart, the replay download read back by `setback-
 and the bots' explanations."""
 
 import json
-import random
 
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
-
 from cli_runner import run_cli  # noqa: E402
-from web.app import create_app  # noqa: E402
-
-
-def client(path, bots="heuristic", owner=None):
-    """A client of a new app on the games file `path`; `owner`: the owner cookie it starts
-    with (the same browser after a restart), else the first reply gives it one."""
-    cookies = None if owner is None else {"setback_owner": owner}
-    return TestClient(create_app(bots, str(path), delay_ms=0), cookies=cookies)
-
-
-def new_game(c, seed):
-    r = c.post("/api/games", json={"seed": seed})
-    assert r.status_code == 201
-    return r.json()
-
-
-def play_to_the_end(c, game, choose, stop_after=None):
-    """Play South with `choose(view) -> move` until the game is over (or `stop_after`
-    moves); return the last view and every event seen."""
-    view = c.get(f"/api/games/{game}").json()["view"]
-    events, n = [], 0
-    while view["status"] == "playing" and (stop_after is None or n < stop_after):
-        r = c.post(f"/api/games/{game}/moves",
-                   json={"move": choose(view), "version": view["version"]})
-        assert r.status_code == 200, r.text
-        events += r.json()["events"]
-        view = r.json()["view"]
-        n += 1
-        assert n < 2000, "the game does not end"
-    return view, events
-
-
-def seeded_person(seed):
-    rng = random.Random(seed)
-    return lambda view: rng.choice(view["legal"])
+from web_helpers import client, new_game, play_to_the_end, seeded_person  # noqa: E402
 
 
 def test_a_whole_game_to_11_through_the_api(tmp_path):

@@ -5,53 +5,27 @@ goes on exactly where the game stood; the games file keeps each game's game, and
 one game neither lists nor opens another's; the command line's --game."""
 
 import json
-import random
 import sqlite3
 
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
-
 from cli_runner import run_cli  # noqa: E402
 from games.euchre.replay import replay  # noqa: E402
-from web.app import create_app  # noqa: E402
 from web.store import FORMAT_VERSION, GameStore  # noqa: E402
+from web_helpers import new_game, play_to_the_end, seeded_person  # noqa: E402
+from web_helpers import client as web_client  # noqa: E402
 
 
-
-def client(path, game="euchre", bots="heuristic", owner=None):
-    """A client of a new app on the games file `path` (`owner`: its owner cookie)."""
-    cookies = None if owner is None else {"setback_owner": owner}
-    return TestClient(create_app(bots, str(path), delay_ms=0, game=game), cookies=cookies)
-
-
-def new_game(c, seed):
-    r = c.post("/api/games", json={"seed": seed})
-    assert r.status_code == 201, r.text
-    return r.json()
+def client(path, game="euchre", **options):
+    """A client of a new app (of Euchre, unless `game`) on the games file `path`."""
+    return web_client(path, game=game, **options)
 
 
 def play(c, game, choose, stop_after=None):
     """South plays `choose(view)` until the game is over (or `stop_after` moves); returns the
     last view and the events."""
-    view = c.get(f"/api/games/{game}").json()["view"]
-    events, n = [], 0
-    while view["status"] == "playing" and (stop_after is None or n < stop_after):
-        assert view["to_act"] == "S" and view["legal"], view
-        r = c.post(f"/api/games/{game}/moves",
-                   json={"move": choose(view), "version": view["version"]})
-        assert r.status_code == 200, r.text
-        events += r.json()["events"]
-        view = r.json()["view"]
-        n += 1
-        assert n < 1000, "the game does not end"
-    return view, events
-
-
-def seeded_person(seed):
-    rng = random.Random(seed)
-    return lambda view: rng.choice(view["legal"])
+    return play_to_the_end(c, game, choose, stop_after, most=1000)
 
 
 def test_a_whole_game_to_10_through_the_api(tmp_path):
@@ -259,11 +233,15 @@ def test_the_euchre_page_needs_nothing_the_csp_forbids():
     import os
     import re
 
+    from web.page import build_page
+
     static = os.path.join(os.path.dirname(__file__), "..", "web", "static")
-    html = open(os.path.join(static, "euchre.html")).read()
-    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
-    assert not re.search(r"\son[a-z]+\s*=", html) and " style=" not in html
-    assert "http://" not in html and "https://" not in html
+    parts = open(os.path.join(static, "euchre.html")).read()
+    page = build_page(static, "euchre.html", "euchre", "Euchre").decode()
+    for html in (parts, page):  # its parts, and the page built from them with table.html
+        assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
+        assert not re.search(r"\son[a-z]+\s*=", html) and " style=" not in html
+        assert "http://" not in html and "https://" not in html
     script = open(os.path.join(static, "euchre.js")).read()
     assert "style:" not in script and 'setAttribute("style"' not in script
     assert "innerHTML" not in script  # text only: a card or a name is never markup

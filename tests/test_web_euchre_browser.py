@@ -1,103 +1,83 @@
 """A real browser plays Euchre on the page of `serve --game euchre`: Debian's Chromium driven by
 Playwright, against a live server on a loopback port, as tests/test_web_browser.py does for
-Setback (the same helpers, the same CSP watch). It names trump, discards, decides alone or
-with the partner and plays its cards by clicking (only the legal buttons and cards are
-offered, and exactly the legal ones), asks for a hint, goes through a hand's result and
-looks at the last trick. CI installs Chromium, so there a missing browser fails the test.
+Setback (the same helpers, tests/web_helpers.py: the same CSP watch). It names trump,
+discards, decides alone or with the partner and plays its cards by clicking (only the legal
+buttons and cards are offered, and exactly the legal ones), asks for a hint, goes through a
+hand's result and looks at the last trick. CI installs Chromium, so there a missing browser
+fails the test.
 """
 
 import random
 
-from test_web_browser import CHROMIUM, LAUNCH_ARGS, SETTLED, need, wait_until
+from web_helpers import SETTLED, browser_page, server_view, wait_until
 
 CALLS = ("order", "name", "alone")
 
 
 def test_a_browser_plays_euchre_hands_by_clicking(tmp_path):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        sync_playwright = None
-    need(sync_playwright is not None, "playwright is not installed (pip install -e '.[test]')")
-    import os
-
-    need(os.path.exists(CHROMIUM), f"{CHROMIUM} is missing (apt-get install chromium)")
     import httpx
 
     from web.app import create_app
-    from web.live import LiveServer
 
     app = create_app("heuristic", str(tmp_path / "games.db"), delay_ms=0, game="euchre")
     rng = random.Random(5)
     shot = tmp_path / "euchre.png"
-    with LiveServer(app) as server, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            page.set_default_timeout(180_000)  # a busy CI machine is slow, not broken
-            errors = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.on("console", lambda msg: errors.append(msg.text)
-                    if "Content Security Policy" in msg.text else None)
-            page.goto(server.url + "/")
-            page.wait_for_selector("#start-game")
-            welcome = page.text_content("#dialog")
-            # A game of a known seed, started for this browser (its owner cookie) and resumed
-            # from the welcome dialog: the hands below are always the same.
-            owner = {c["name"]: c["value"] for c in page.context.cookies()}
-            game = httpx.post(f"{server.url}/api/games", json={"seed": 3}, cookies=owner,
-                              timeout=120).json()["game"]
-            page.goto(server.url + "/")
-            page.click("text=Resume")
-            wait_until(page, SETTLED)
-            assert page.evaluate("new URL(location.href).searchParams.get('game')") == game
-            clicks = {"calls": 0, "cards": 0, "hands": 0, "hints": 0}
-            upcard_shown = page.text_content("#kitty")
-            dialogs = []
-            while clicks["hands"] < 1 and not page.is_visible("#final-score"):
-                assert sum(clicks.values()) < 300, "the hands do not end"
-                if page.is_visible("#next-deal"):
-                    dialogs.append(page.text_content("#dialog"))
-                    page.click("#next-deal")
-                    clicks["hands"] += 1
+    with browser_page(app) as (server, page, errors):
+        page.goto(server.url + "/")
+        page.wait_for_selector("#start-game")
+        welcome = page.text_content("#dialog")
+        # A game of a known seed, started for this browser (its owner cookie) and resumed
+        # from the welcome dialog: the hands below are always the same.
+        owner = {c["name"]: c["value"] for c in page.context.cookies()}
+        game = httpx.post(f"{server.url}/api/games", json={"seed": 3}, cookies=owner,
+                          timeout=120).json()["game"]
+        page.goto(server.url + "/")
+        page.click("text=Resume")
+        wait_until(page, SETTLED)
+        assert page.evaluate("new URL(location.href).searchParams.get('game')") == game
+        clicks = {"calls": 0, "cards": 0, "hands": 0, "hints": 0}
+        upcard_shown = page.text_content("#kitty")
+        dialogs = []
+        while clicks["hands"] < 1 and not page.is_visible("#final-score"):
+            assert sum(clicks.values()) < 300, "the hands do not end"
+            if page.is_visible("#next-deal"):
+                dialogs.append(page.text_content("#dialog"))
+                page.click("#next-deal")
+                clicks["hands"] += 1
+            else:
+                view = server_view(server, game, owner)
+                assert view["to_act"] == "S"
+                assert page.locator("#hand .card").count() == len(view["hand"])
+                enabled = page.locator("#hand .card:enabled")
+                if view["phase"] in CALLS:
+                    assert enabled.count() == 0
+                    buttons = page.locator("#call-buttons button")
+                    shown = [buttons.nth(i).get_attribute("data-move")
+                             for i in range(buttons.count())]
+                    assert shown == view["legal"]
+                    if clicks["hints"] == 0:  # the bot's view of this decision
+                        page.click("#hint")
+                        wait_until(page, 'document.querySelector("#explain-title")'
+                                         '.textContent.startsWith("Hint")')
+                        clicks["hints"] += 1
+                    buttons.nth(rng.randrange(buttons.count())).click()
+                    clicks["calls"] += 1
                 else:
-                    view = httpx.get(f"{server.url}/api/games/{game}", cookies=owner,
-                                     timeout=120).json()["view"]
-                    assert view["to_act"] == "S"
-                    assert page.locator("#hand .card").count() == len(view["hand"])
-                    enabled = page.locator("#hand .card:enabled")
-                    if view["phase"] in CALLS:
-                        assert enabled.count() == 0
-                        buttons = page.locator("#call-buttons button")
-                        shown = [buttons.nth(i).get_attribute("data-move")
-                                 for i in range(buttons.count())]
-                        assert shown == view["legal"]
-                        if clicks["hints"] == 0:  # the bot's view of this decision
-                            page.click("#hint")
-                            wait_until(page, 'document.querySelector("#explain-title")'
-                                             '.textContent.startsWith("Hint")')
-                            clicks["hints"] += 1
-                        buttons.nth(rng.randrange(buttons.count())).click()
-                        clicks["calls"] += 1
-                    else:
-                        assert page.is_hidden("#call-buttons")
-                        legal = sorted(enabled.nth(i).get_attribute("data-card")
-                                       for i in range(enabled.count()))
-                        assert legal == sorted(view["legal"])
-                        enabled.nth(rng.randrange(enabled.count())).click()
-                        clicks["cards"] += 1
-                wait_until(page, SETTLED)
-            view = httpx.get(f"{server.url}/api/games/{game}", cookies=owner,
-                             timeout=120).json()["view"]
-            table_text = page.text_content("#app")
-            if page.is_visible("#final-score"):
-                page.click("text=Look at the table")
-            page.click("#last-trick")
-            last_trick = page.text_content("#dialog")
-            page.click("text=Close")
-            page.screenshot(path=str(shot))
-        finally:
-            browser.close()
+                    assert page.is_hidden("#call-buttons")
+                    legal = sorted(enabled.nth(i).get_attribute("data-card")
+                                   for i in range(enabled.count()))
+                    assert legal == sorted(view["legal"])
+                    enabled.nth(rng.randrange(enabled.count())).click()
+                    clicks["cards"] += 1
+            wait_until(page, SETTLED)
+        view = server_view(server, game, owner)
+        table_text = page.text_content("#app")
+        if page.is_visible("#final-score"):
+            page.click("text=Look at the table")
+        page.click("#last-trick")
+        last_trick = page.text_content("#dialog")
+        page.click("text=Close")
+        page.screenshot(path=str(shot))
     assert "You play South" in welcome and "Euchre to 10" in welcome and "null" not in welcome
     assert "turned up" in upcard_shown
     assert len(view["history"]) >= 1 and clicks["hands"] == len(dialogs) == 1

@@ -1,0 +1,116 @@
+"""What the web tests share, whatever the game: an API client of a new app, a game started and
+played through the API, and a real browser (Debian's Chromium driven by Playwright) on a live
+server, watching for anything the page's Content-Security-Policy refuses."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from contextlib import contextmanager
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update",
+               "--disable-sync"]
+SETTLED = ('document.querySelector("#status").classList.contains("your-turn")'
+           ' || !document.querySelector("#overlay").hidden')
+
+
+# --- the API ---------------------------------------------------------------------------
+def client(path, bots="heuristic", owner=None, game="setback"):
+    """A client of a new app of `game` on the games file `path`; `owner`: the owner cookie it
+    starts with (the same browser after a restart), else the first reply gives it one."""
+    from fastapi.testclient import TestClient
+
+    from web.app import create_app
+
+    cookies = None if owner is None else {"setback_owner": owner}
+    return TestClient(create_app(bots, str(path), delay_ms=0, game=game), cookies=cookies)
+
+
+def new_game(c, seed):
+    """Start a game of seed `seed` (201 expected); its reply."""
+    r = c.post("/api/games", json={"seed": seed})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play_to_the_end(c, game, choose, stop_after=None, most=2000):
+    """Play South with `choose(view) -> move` until the game is over (or `stop_after`
+    moves); return the last view and every event seen. Before each move it is South's turn
+    with legal moves; a game of over `most` moves fails ("does not end")."""
+    view = c.get(f"/api/games/{game}").json()["view"]
+    events, n = [], 0
+    while view["status"] == "playing" and (stop_after is None or n < stop_after):
+        assert view["to_act"] == "S" and view["legal"], view
+        r = c.post(f"/api/games/{game}/moves",
+                   json={"move": choose(view), "version": view["version"]})
+        assert r.status_code == 200, r.text
+        events += r.json()["events"]
+        view = r.json()["view"]
+        n += 1
+        assert n < most, "the game does not end"
+    return view, events
+
+
+def seeded_person(seed):
+    """A person who plays a legal move at random (seeded)."""
+    rng = random.Random(seed)
+    return lambda view: rng.choice(view["legal"])
+
+
+# --- the browser -----------------------------------------------------------------------
+def wait_until(page, expression, seconds=180):
+    """Poll `expression` in the page until it is true (a busy CI machine is slow, not
+    broken)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        time.sleep(0.05)
+
+
+def need(condition, why):
+    """Skip the test unless `condition` (under CI, where everything is installed: fail)."""
+    if not condition:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+@contextmanager
+def browser_page(app, width=1280, height=800):
+    """`with browser_page(app) as (server, page, errors):` a Chromium page of that viewport
+    and a live server of `app` on a loopback port. `errors` collects the page's uncaught
+    errors and every Content-Security-Policy violation it reports (a test asserts it empty).
+    Skips (fails under CI) when Playwright or Chromium is missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        sync_playwright = None
+    need(sync_playwright is not None, "playwright is not installed (pip install -e '.[test]')")
+    need(os.path.exists(CHROMIUM), f"{CHROMIUM} is missing (apt-get install chromium)")
+    from web.live import LiveServer
+
+    with LiveServer(app) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(180_000)  # a busy CI machine is slow, not broken
+            errors = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.on("console", lambda msg: errors.append(msg.text)
+                    if "Content Security Policy" in msg.text else None)
+            yield server, page, errors
+        finally:
+            browser.close()
+
+
+def server_view(server, game, owner=None):
+    """The view of `game` from the live `server`, asked as `owner` (cookies; None: nobody)."""
+    import httpx
+
+    return httpx.get(f"{server.url}/api/games/{game}", cookies=owner,
+                     timeout=120).json()["view"]
