@@ -83,7 +83,7 @@ def test_simulate_euchre_games_are_random_plays_games_and_deterministic(capsys):
                       "seconds": report["seconds"],
                       "games_per_second": report["games_per_second"],
                       "hands_per_second": report["hands_per_second"]}
-    # the same games, hand for hand, as the engine's own random games
+    # the report reads the engine's own loop of random games (random_play.simulate_games)
     stats = np.zeros(random_play.STAT_SIZE, dtype=np.int64)
     random_play.simulate_games(np.uint64(5), 0, 300, stats)
     assert report["games"] == 300 and report["hands"] == stats[random_play.STAT_HANDS]

@@ -1,13 +1,13 @@
 """`setback-cfr simulate --game euchre`: random Euchre games to 10 (or single hands) and their
 figures, in numba.
 
-Game g of a run with seed s is `random_play.play_random_game(s, g)`'s game, hand for hand (the
-same stream, the same deals and moves: the games, hands, wins and points counted here equal
-`random_play.simulate_games`'s), with every hand's auction and result counted as well. With
+Game g of a run with seed s is `random_play.play_random_game(s, g)`, the engine's one loop of
+random games (`random_play.simulate_games` counts every hand's auction and result). With
 `hands`, unit i is one random hand dealt from `stream_seed(s, i)` (stick the dealer on, or off
 with `stick=0`, where all four may pass twice and the hand is not played).
 
-The statistics array (`STAT_*`, int64) is filled by `simulate` and read by `summarize`.
+The statistics array (`random_play.STAT_*`, int64) is filled by `simulate` and read by
+`summarize`.
 """
 
 from __future__ import annotations
@@ -15,78 +15,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.euchre.game import FIRST_DEALER, absolute_team, game_winner, next_dealer
-from games.euchre.random_play import MAX_HAND_MOVES, play_random_hand
-from games.euchre.scoring import hand_score, makers_score
-from games.euchre.state import ALONE, MAKER, N_PASSES, STATE_SIZE
+from games.euchre.random_play import (
+    MAX_HAND_MOVES, RESULTS, STAT_ALL_PASS, STAT_ALONE, STAT_EW_WINS, STAT_GAMES, STAT_HANDS,
+    STAT_MOVES, STAT_POINTS, STAT_RESULT, STAT_ROUND1, STAT_ROUND2, STAT_SIZE, STAT_STUCK,
+    count_hand, play_random_hand, simulate_games)
+from games.euchre.scoring import hand_score
+from games.euchre.state import STATE_SIZE
 from games.rng import stream_seed
 
 CHUNK = 500  # games (or hands) per numba call between progress-bar updates
-
-STAT_GAMES = 0
-STAT_HANDS = 1
-STAT_EW_WINS = 2
-STAT_POINTS = 3  # 3 + absolute team (EW, NS): points scored
-STAT_ROUND1 = 5  # hands whose trump was ordered up in the first round
-STAT_ROUND2 = 6  # ... named in the second round
-STAT_STUCK = 7  # ... named by the stuck dealer (seven passes before)
-STAT_ALONE = 8  # hands the maker played alone
-STAT_RESULT = 9  # 9 + k: the makers scored -2 (euchred), 1, 2, 4
-STAT_ALL_PASS = 13  # hands nobody named trump (stick the dealer off only)
-STAT_MOVES = 14  # decisions made
-STAT_SIZE = 15
-RESULTS = (-2, 1, 2, 4)
-
-
-@njit(cache=True)
-def _count_hand(state, n_moves, stats):
-    """Add a finished hand's auction and result to `stats`."""
-    stats[STAT_HANDS] += 1
-    stats[STAT_MOVES] += n_moves
-    if state[MAKER] < 0:
-        stats[STAT_ALL_PASS] += 1
-        return
-    if state[N_PASSES] < 4:
-        stats[STAT_ROUND1] += 1
-    else:
-        stats[STAT_ROUND2] += 1
-        if state[N_PASSES] == 7:
-            stats[STAT_STUCK] += 1
-    if state[ALONE] == 1:
-        stats[STAT_ALONE] += 1
-    score = makers_score(state)
-    for k in range(4):
-        if score == RESULTS[k]:
-            stats[STAT_RESULT + k] += 1
-
-
-@njit(cache=True)
-def simulate_games(seed, first_game, n_games, stats):
-    """Games first_game .. first_game + n_games - 1 of the run `seed` (`random_play`'s games,
-    hand for hand) into `stats`."""
-    state = np.empty(STATE_SIZE, np.int64)
-    moves = np.empty(MAX_HAND_MOVES, np.int64)
-    rng = np.empty(1, np.uint64)
-    scores = np.zeros(2, np.int64)
-    for g in range(first_game, first_game + n_games):
-        rng[0] = stream_seed(seed, g)
-        scores[0] = 0
-        scores[1] = 0
-        dealer = FIRST_DEALER
-        while True:
-            n = play_random_hand(rng, state, 1, moves)
-            _count_hand(state, n, stats)
-            score0, score1 = hand_score(state)
-            scores[absolute_team(0, dealer)] += score0
-            scores[absolute_team(1, dealer)] += score1
-            winner = game_winner(scores[0], scores[1])
-            if winner >= 0:
-                stats[STAT_GAMES] += 1
-                stats[STAT_EW_WINS] += winner == 0
-                stats[STAT_POINTS] += scores[0]
-                stats[STAT_POINTS + 1] += scores[1]
-                break
-            dealer = next_dealer(dealer)
 
 
 @njit(cache=True)
@@ -100,7 +37,7 @@ def simulate_hands(seed, first_hand, n_hands, stick, stats):
     for i in range(first_hand, first_hand + n_hands):
         rng[0] = stream_seed(seed, i)
         n = play_random_hand(rng, state, stick, moves)
-        _count_hand(state, n, stats)
+        count_hand(state, n, stats)
         score0, score1 = hand_score(state)
         stats[STAT_POINTS] += score0
         stats[STAT_POINTS + 1] += score1
