@@ -11,7 +11,8 @@ CI (CI=true) installs Chromium (.ci/run), so there a missing browser is a failur
 
 import random
 
-from web_helpers import SETTLED, browser_page, server_view, wait_until
+from web_helpers import (SETTLED, browser_page, click_a_button, click_a_card, server_view,
+                         wait_until)
 
 
 def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
@@ -49,21 +50,12 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
                 enabled = page.locator("#hand .card:enabled")
                 if view["phase"] == "bid":
                     assert enabled.count() == 0
-                    bids = page.locator("#bid-buttons button")
-                    shown = [bids.nth(i).get_attribute("data-bid") for i in range(bids.count())]
-                    assert shown == view["legal"]
-                    if clicks["hints"] == 0:  # the bot's view of this decision
-                        page.click("#hint")
-                        wait_until(page, 'document.querySelector("#explain-title")'
-                                         '.textContent.startsWith("Hint")')
-                        clicks["hints"] += 1
-                    bids.nth(rng.randrange(bids.count())).click()
+                    hint = clicks["hints"] == 0  # the bot's view of this decision
+                    click_a_button(page, "#bid-buttons", "data-bid", view["legal"], rng, hint)
+                    clicks["hints"] += hint
                     clicks["bids"] += 1
                 else:
-                    legal = sorted(enabled.nth(i).get_attribute("data-card")
-                                   for i in range(enabled.count()))
-                    assert legal == sorted(view["legal"])
-                    enabled.nth(rng.randrange(enabled.count())).click()
+                    click_a_card(page, view["legal"], rng)
                     clicks["cards"] += 1
             wait_until(page, SETTLED)
         final = page.text_content("#dialog")

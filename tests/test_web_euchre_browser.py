@@ -9,7 +9,8 @@ fails the test.
 
 import random
 
-from web_helpers import SETTLED, browser_page, server_view, wait_until
+from web_helpers import (SETTLED, browser_page, click_a_button, click_a_card, server_view,
+                         wait_until)
 
 CALLS = ("order", "name", "alone")
 
@@ -51,23 +52,13 @@ def test_a_browser_plays_euchre_hands_by_clicking(tmp_path):
                 enabled = page.locator("#hand .card:enabled")
                 if view["phase"] in CALLS:
                     assert enabled.count() == 0
-                    buttons = page.locator("#call-buttons button")
-                    shown = [buttons.nth(i).get_attribute("data-move")
-                             for i in range(buttons.count())]
-                    assert shown == view["legal"]
-                    if clicks["hints"] == 0:  # the bot's view of this decision
-                        page.click("#hint")
-                        wait_until(page, 'document.querySelector("#explain-title")'
-                                         '.textContent.startsWith("Hint")')
-                        clicks["hints"] += 1
-                    buttons.nth(rng.randrange(buttons.count())).click()
+                    hint = clicks["hints"] == 0  # the bot's view of this decision
+                    click_a_button(page, "#call-buttons", "data-move", view["legal"], rng, hint)
+                    clicks["hints"] += hint
                     clicks["calls"] += 1
                 else:
                     assert page.is_hidden("#call-buttons")
-                    legal = sorted(enabled.nth(i).get_attribute("data-card")
-                                   for i in range(enabled.count()))
-                    assert legal == sorted(view["legal"])
-                    enabled.nth(rng.randrange(enabled.count())).click()
+                    click_a_card(page, view["legal"], rng)
                     clicks["cards"] += 1
             wait_until(page, SETTLED)
         view = server_view(server, game, owner)

@@ -114,3 +114,25 @@ def server_view(server, game, owner=None):
 
     return httpx.get(f"{server.url}/api/games/{game}", cookies=owner,
                      timeout=120).json()["view"]
+
+
+def click_a_button(page, box, attribute, legal, rng, hint):
+    """South's move buttons in `box` (`#bid-buttons`, `#call-buttons`): exactly the `legal`
+    moves, in order, each named by its `attribute`. With `hint`, first asks for the hint and
+    waits for it in the Why panel. Then clicks one of them at random (`rng`)."""
+    buttons = page.locator(f"{box} button")
+    shown = [buttons.nth(i).get_attribute(attribute) for i in range(buttons.count())]
+    assert shown == legal
+    if hint:
+        page.click("#hint")
+        wait_until(page, 'document.querySelector("#explain-title")'
+                         '.textContent.startsWith("Hint")')
+    buttons.nth(rng.randrange(buttons.count())).click()
+
+
+def click_a_card(page, legal, rng):
+    """South's enabled cards: exactly the `legal` ones; clicks one of them at random."""
+    enabled = page.locator("#hand .card:enabled")
+    cards = sorted(enabled.nth(i).get_attribute("data-card") for i in range(enabled.count()))
+    assert cards == sorted(legal)
+    enabled.nth(rng.randrange(enabled.count())).click()
