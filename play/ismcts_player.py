@@ -20,6 +20,11 @@ With `,pyspiel` (Euchre only: `ismcts[:SIMS],pyspiel`) the bot searches OpenSpie
 `envs.pyspiel_euchre.native_state`, and every simulation redraws the hidden cards with pyspiel's
 own `resample_from_infostate` (its `UniformProbabilitySampler`, seeded from the player's
 stream). Our engine still referees the game; it agrees with pyspiel's decision by decision.
+One correction: OpenSpiel 2.0.2's `euchre` writes a second-round call as "Pick up!" in the
+information state string, whatever suit was named, so after such a call positions under
+different trumps share a string. The bot keys its search tree by that string, so it would
+merge them (and fail with a KeyError when their legal moves differ, as it did within 50 games
+to 10); here its key adds the hand's calls, which are public (`PublicCallsISMCTS`).
 
 The bot plays for the hand's score difference: it does not see the game score (the OpenSpiel
 game is one hand). A decision with one legal move is made without a search. Everything is
@@ -67,7 +72,8 @@ class ISMCTSPlayer:
 
         self._random = np.random.RandomState(int(seed) % 2**32)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=ROLLOUTS, random_state=self._random)
-        self.bot = ismcts.ISMCTSBot(
+        bot_class = public_calls_bot() if self.native else ismcts.ISMCTSBot
+        self.bot = bot_class(
             game=self.game, evaluator=evaluator, uct_c=UCT_C,
             max_simulations=self.simulations, random_state=self._random,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
@@ -109,6 +115,27 @@ class ISMCTSPlayer:
         if move not in legal:  # cannot happen: the bot picks among the state's legal moves
             raise RuntimeError(f"{self.name} chose {move}, not among {legal.tolist()}")
         return move
+
+
+EUCHRE_CHANCE_ACTIONS = 22  # pyspiel's euchre: the dealer, 20 cards, the upcard
+
+
+def public_calls_bot():
+    """OpenSpiel's `ISMCTSBot` whose tree key is (player, information state string, the
+    hand's calls so far) for pyspiel's own `euchre` (module docstring: its string hides the
+    suit named in the second round). The calls (pass, a suit, alone, partner: actions 24 and
+    up after the deal) are public, so the key still holds only what the player knows."""
+    from open_spiel.python.algorithms import ismcts
+
+    class PublicCallsISMCTS(ismcts.ISMCTSBot):
+        """ISMCTSBot keyed by the information state string and the public calls."""
+
+        def get_state_key(self, state):
+            """The tree key of `state` (the class docstring)."""
+            calls = tuple(a for a in state.history()[EUCHRE_CHANCE_ACTIONS:] if a >= 24)
+            return super().get_state_key(state) + (calls,)
+
+    return PublicCallsISMCTS
 
 
 def _moves_made(g, state) -> int:

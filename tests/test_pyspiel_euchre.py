@@ -93,3 +93,28 @@ def test_plays_a_game_to_10_legally_and_the_same_from_the_same_seed():
     assert max(records[0].score.values()) >= 10
     assert records[0].hands == records[1].hands  # every move of every hand
     assert records[0].score == records[1].score and records[0].winner == records[1].winner
+
+
+def test_the_bot_tells_apart_what_pyspiels_string_does_not():
+    """OpenSpiel 2.0.2's euchre writes every second-round call as "Pick up!": after naming
+    clubs or hearts, the next player's information state string is the same. The bot's tree
+    key adds the public calls, so it keeps them apart (a merged node failed with a KeyError)."""
+    game = pyspiel.load_game("euchre")
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    while state.is_chance_node():
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+    for _ in range(4):
+        state.apply_action(24)  # everybody passes the upcard
+    named = [a for a in state.legal_actions() if a != 24][:2]
+    after = []
+    for suit in named:
+        child = state.clone()
+        child.apply_action(suit)
+        after.append(child)
+    player = after[0].current_player()
+    assert after[0].information_state_string(player) == \
+        after[1].information_state_string(player)  # the upstream string hides the suit
+    bot = make_ismcts_player("ismcts:3,pyspiel", seed=1, game="euchre").bot
+    assert bot.get_state_key(after[0]) != bot.get_state_key(after[1])
+    assert bot.get_state_key(after[0]) == bot.get_state_key(after[0].clone())
