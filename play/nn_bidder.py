@@ -1,6 +1,6 @@
-"""The learned bidder `nn:MODEL[,expected][,play=SPEC]`: bids and pitches by the learned
-auction evaluator (`search.learned_evaluator`, a model file of `setback-cfr learn train`);
-every other card is the play player's.
+"""The learned bidder `nn:MODEL[,made=P][,expected][,play=SPEC]`: bids and pitches by the
+learned auction evaluator (`search.learned_evaluator`, a model file of `setback-cfr learn
+train`); every other card is the play player's.
 
 - Auction: for each legal bid and each trump the seat holds, the network's distribution of
   the deal score pair (ours, theirs) after that bid (the other seats finishing the auction as
@@ -9,6 +9,10 @@ every other card is the play player's.
   winning the game after the deal (`search.win_probability`, the default, as sds) or, with
   `,expected`, the expected deal score (ours minus theirs). No sampling, no solving: a few
   forward passes of a small network, tens of microseconds.
+- `,made=P` (0 < P <= 1): a contract of our own at a level, with a trump, is bid only if the
+  network gives it a probability of at least P of being made (our own contract's
+  distribution at that level: every class but a set); the others are valued as not there.
+  If no bid and trump is left (a dealer who must bid), the floor is ignored for that decision.
 - Pitch: the same network's distribution of our own contract at the bid won, per trump; the
   card is the play player's pitch if it pitches that suit, else the suit's top card
   (`play.evaluated_bidder.pitch_card`).
@@ -22,19 +26,24 @@ played-out deals needs none.
 
 from __future__ import annotations
 
+import numpy as np
+
 from games.setback import state as S
 from play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
-from search.learned_evaluator import LearnedEvaluator
+from search.learned_evaluator import OWN_GROUP, LearnedEvaluator, class_scores
 from search.single_dummy import choose_bid
+
+_SET = class_scores()[0] < 0  # the classes in which our own contract is set
 
 
 class NnPlayer(EvaluatedBidder):
     """The learned bidder of the module docstring (`games.setback.view.Player`)."""
 
     def __init__(self, evaluator: LearnedEvaluator, play=None, score_aware: bool = True,
-                 name: str | None = None):
+                 name: str | None = None, made_floor: float = 0.0):
         super().__init__(play, score_aware, name or "nn")
         self.evaluator = evaluator
+        self.made_floor = float(made_floor)
 
     def _context(self, view):
         """(hand, seat, bids by seat, score (us, them), our team deals next) of `view`."""
@@ -50,8 +59,21 @@ class NnPlayer(EvaluatedBidder):
                                              score, deal_next)
 
     def auction_table(self, view, bids: list[int]):
-        """The network's values of the seat's legal bids, with those bids."""
-        return self.bid_values(view, bids), bids
+        """The network's values of the seat's legal bids, with those bids (our own contracts
+        below the made floor valued -inf, unless that leaves nothing)."""
+        values = self.bid_values(view, bids)
+        if self.made_floor <= 0.0:
+            return values, bids
+        hand, seat, bid_row, _, _ = self._context(view)
+        floored = values.copy()
+        for t in range(4):
+            if not np.isfinite(values[:, t]).any():
+                continue  # a suit not held
+            probs = self.evaluator.distributions(hand, seat, bid_row, t)
+            for i, b in enumerate(bids):
+                if b in OWN_GROUP and 1.0 - probs[OWN_GROUP[b]][_SET].sum() < self.made_floor:
+                    floored[i, t] = -np.inf
+        return (floored if np.isfinite(floored).any() else values), bids
 
     def best_trump(self, view) -> int:
         """The trump the network picks for the bidder about to pitch in `view`."""
@@ -62,29 +84,42 @@ class NnPlayer(EvaluatedBidder):
         return choose_bid(values, [level])[1]
 
 
-def parse_nn_spec(spec: str) -> tuple[str, bool, str | None]:
-    """(model path, score-aware, play spec or None) of `nn:MODEL[,expected][,play=SPEC]`;
-    `play.player_spec.PlayerSpecError` in one line when malformed."""
+def parse_nn_spec(spec: str) -> tuple[str, bool, str | None, float]:
+    """(model path, score-aware, play spec or None, made floor (0: none)) of
+    `nn:MODEL[,made=P][,expected][,play=SPEC]`; `play.player_spec.PlayerSpecError` in one
+    line when malformed."""
     from play.player_spec import PlayerSpecError
 
     text = str(spec).strip()
     body, score_aware, play_spec = split_bidder_spec(text)
+    floor = 0.0
+    head, sep, value = body.rpartition(",made=")
+    if sep:
+        try:
+            floor = float(value)
+        except ValueError:
+            floor = -1.0
+        if not 0.0 < floor <= 1.0:
+            raise PlayerSpecError(f"{text!r}: made=P takes a probability above 0 and at most "
+                                  "1, as in made=0.6")
+        body = head
     kind, colon, model = body.partition(":")
     if kind.strip().lower() != "nn" or not colon or not model.strip():
-        raise PlayerSpecError(f"{text!r}: expected nn:MODEL[,expected][,play=SPEC]")
-    return model.strip(), score_aware, play_spec
+        raise PlayerSpecError(f"{text!r}: expected nn:MODEL[,made=P][,expected][,play=SPEC]")
+    return model.strip(), score_aware, play_spec, floor
 
 
 def make_nn_player(spec: str, seed: int = 0) -> NnPlayer:
-    """The learned bidder of `nn:MODEL[,expected][,play=SPEC]` (module docstring); a bad spec
-    or a refused model file raises `play.player_spec.PlayerSpecError` in one line."""
+    """The learned bidder of `nn:MODEL[,made=P][,expected][,play=SPEC]` (module docstring); a
+    bad spec or a refused model file raises `play.player_spec.PlayerSpecError` in one line."""
     from play.player_spec import PlayerSpecError, make_player
     from search.learned_evaluator import ModelFileError
 
-    model, score_aware, play_spec = parse_nn_spec(spec)
+    model, score_aware, play_spec, floor = parse_nn_spec(spec)
     try:
         evaluator = LearnedEvaluator.load(model)
     except ModelFileError as exc:
         raise PlayerSpecError(str(exc)) from None
     play = make_player(play_spec, seed) if play_spec else None
-    return NnPlayer(evaluator, play=play, score_aware=score_aware, name=str(spec).strip())
+    return NnPlayer(evaluator, play=play, score_aware=score_aware, name=str(spec).strip(),
+                    made_floor=floor)

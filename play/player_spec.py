@@ -29,10 +29,11 @@ import os
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
              "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
-             "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,expected][,play=SPEC] (the "
-             "learned bidder), db:PATH,gaps=BIDDER (the database's missing auction keys "
-             "bid by BIDDER), ismcts[:SIMS] (OpenSpiel's ISMCTS bot), each optionally followed by ,bid=SPEC "
-             "(bid like SPEC, play the cards as the first; bid= comes last)")
+             "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,made=P][,expected][,play=SPEC] "
+             "(the learned bidder), db:PATH,gaps=BIDDER (the database's missing auction keys "
+             "bid by BIDDER), ismcts[:SIMS] (OpenSpiel's ISMCTS bot), each optionally "
+             "followed by ,bid=SPEC (bid like SPEC, play the cards as the first; bid= comes "
+             "last)")
 BID_OPTION = ",bid="
 GAPS_OPTION = ",gaps="
 # The kinds whose modules call back into `make_player`: kind -> "module:factory(text, seed)".

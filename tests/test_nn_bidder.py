@@ -17,7 +17,8 @@ from play.gap_filled import GapFilledPlayer
 from play.nn_bidder import NnPlayer, make_nn_player, parse_nn_spec
 from play.player_spec import PlayerSpecError, make_player
 from play.learn_data import save_model
-from search.learned_evaluator import DIFF, GROUPS, N_CLASSES, LearnedEvaluator, outcome_class
+from search.learned_evaluator import (DIFF, GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
+                                      outcome_class)
 from search.mlp import MLP
 
 
@@ -87,10 +88,48 @@ def test_score_aware_choice_changes_where_it_must():
     assert expected.choose(level) == aware.choose(level) == BID_MOVE + 4
 
 
+class FloorEvaluator(TableEvaluator):
+    """A `TableEvaluator` whose own-contract distributions make a level with a trump with the
+    probability given (`made[bid][trump]`, default 1)."""
+
+    def __init__(self, classes, made):
+        super().__init__(classes)
+        self.made = made
+
+    def distributions(self, hand, seat, bids, trump):
+        out = np.zeros((GROUPS, N_CLASSES))
+        for level, group in OWN_GROUP.items():
+            p = self.made.get(level, {}).get(trump, 1.0)
+            out[group, outcome_class(level, 0)] = p
+            out[group, outcome_class(-level, 1)] = 1.0 - p
+        return out
+
+
+def test_the_made_floor_drops_the_contracts_below_it_and_nothing_else():
+    table = {b: {0: outcome_class(b, 0), 2: outcome_class(b, 0)} for b in (2, 3, 4)}
+    table[0] = {0: outcome_class(0, 0), 2: outcome_class(0, 0)}
+    made = {4: {0: 0.5, 2: 0.55}, 3: {0: 0.7, 2: 0.9}, 2: {0: 0.95, 2: 0.97}}
+    view = first_bidder_view()
+
+    def bid(floor):
+        return NnPlayer(FloorEvaluator(table, made), score_aware=False,
+                        made_floor=floor).choose(view) - BID_MOVE
+
+    assert bid(0.0) == 4  # no floor: the highest expected score
+    assert bid(0.6) == 3  # Four makes at most 55 %: out
+    assert bid(0.95) == 2  # Three's best is 90 %: out too
+    assert bid(1.0) == 0  # nothing is sure to make: pass, which is never floored
+    player = NnPlayer(FloorEvaluator(table, made), score_aware=False, made_floor=0.8)
+    values, _ = player.auction_table(view, [0, 2, 3, 4])
+    assert np.isinf(values[3]).all() and values[2, 2] > -np.inf and values[2, 0] == -np.inf
+
+
 def test_spec_grammar_and_refused_model(tmp_path):
-    assert parse_nn_spec("nn:m.nn") == ("m.nn", True, None)
-    assert parse_nn_spec("nn:a/b.nn,expected,play=db:x.db") == ("a/b.nn", False, "db:x.db")
-    for bad in ("nn", "nn:", "nn:m.nn,play=", "nnx:m"):
+    assert parse_nn_spec("nn:m.nn") == ("m.nn", True, None, 0.0)
+    assert parse_nn_spec("nn:a/b.nn,expected,play=db:x.db") == ("a/b.nn", False, "db:x.db", 0.0)
+    assert parse_nn_spec("nn:m.nn,made=0.6,play=heuristic") == ("m.nn", True, "heuristic", 0.6)
+    for bad in ("nn", "nn:", "nn:m.nn,play=", "nnx:m", "nn:m.nn,made=0", "nn:m.nn,made=x",
+                "nn:m.nn,made=1.5"):
         with pytest.raises(PlayerSpecError):
             parse_nn_spec(bad)
     foreign = tmp_path / "f.nn"
