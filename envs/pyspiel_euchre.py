@@ -48,7 +48,7 @@ def from_openspiel_action(action: int) -> int:
     return from_openspiel_card(action) if action < N_CARDS else int(action)
 
 
-def _owners_and_discard(view_state, history, discard: int) -> np.ndarray:
+def _card_owners(view_state, history, discard: int) -> np.ndarray:
     """Which relative seat played each card of `history` (-1 for cards not played): the
     moves replayed through our engine on empty hands (the turn order depends only on the
     moves and the trick's cards). `discard` stands in for the hidden discard."""
@@ -86,7 +86,7 @@ def native_state(game, view_state, seat: int, dealer: int, history, seed: int,
         raise NativeStateError("no layout of the hidden cards fits the view")
     discard = int(world[S.DISCARD])
     moves = [int(m) for m in history]
-    owners = _owners_and_discard(view_state, moves, discard)
+    owners = _card_owners(view_state, moves, discard)
     upcard = int(world[S.UPCARD])
     ordered_up = int(world[S.MAKER]) >= 0 and int(world[S.N_PASSES]) < 4
     dealt = []
