@@ -12,7 +12,13 @@ CI (CI=true) installs Chromium (.ci/run), so there a missing browser is a failur
 import random
 
 from web_helpers import (SETTLED, browser_page, click_a_button, click_a_card, server_view,
-                         wait_until)
+                         trick_covers_seats, wait_until)
+
+# A seat's widest dress in the play phase: the dealer and the high bidder, every seat's bid shown.
+WIDEST = """(v, seat) => {
+  Object.assign(v, { phase: "play", to_act: "S", high_bidder: seat,
+                     bids: ["N", "E", "S", "W"].map((s) => ({ seat: s, bid: s === seat ? "4" : "3" })) });
+}"""
 
 
 def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
@@ -65,6 +71,9 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
         page.click("text=Look at the table")
         page.click("#last-trick")
         last_trick = page.text_content("#dialog")
+        # On a phone no card of the trick covers a seat's name, dealer chip or bid (issue 29).
+        covered = trick_covers_seats(page, WIDEST)
+    assert covered == []
     assert "You play South" in welcome and "null" not in welcome
     assert view["status"] == "over"
     assert f"{view['score']['NS']} – {view['score']['EW']}" in final

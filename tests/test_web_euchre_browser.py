@@ -10,9 +10,17 @@ fails the test.
 import random
 
 from web_helpers import (SETTLED, browser_page, click_a_button, click_a_card, server_view,
-                         wait_until)
+                         trick_covers_seats, wait_until)
 
 CALLS = ("order", "name", "alone")
+# A seat's widest dress in the play phase: the dealer picked up, named trump and went alone
+# (three chips and a call), its partner sits out.
+WIDEST = """(v, seat) => {
+  const seats = ["N", "E", "S", "W"], partner = seats[(seats.indexOf(seat) + 2) % 4];
+  Object.assign(v, { phase: "follow", to_act: "S", trump: "S", maker: seat, alone: true,
+                     out: partner === "S" ? null : partner,
+                     calls: seats.map((s) => ({ seat: s, call: s === seat ? "S" : "P", round: 1 })) });
+}"""
 
 
 def test_a_browser_plays_euchre_hands_by_clicking(tmp_path):
@@ -69,6 +77,9 @@ def test_a_browser_plays_euchre_hands_by_clicking(tmp_path):
         last_trick = page.text_content("#dialog")
         page.click("text=Close")
         page.screenshot(path=str(shot))
+        # On a phone no card of the trick covers a seat's name, chips or call (issue 29).
+        covered = trick_covers_seats(page, WIDEST)
+    assert covered == []
     assert "You play South" in welcome and "Euchre to 10" in welcome and "null" not in welcome
     assert "turned up" in upcard_shown
     assert len(view["history"]) >= 1 and clicks["hands"] == len(dialogs) == 1

@@ -136,3 +136,41 @@ def click_a_card(page, legal, rng):
     cards = sorted(enabled.nth(i).get_attribute("data-card") for i in range(enabled.count()))
     assert cards == sorted(legal)
     enabled.nth(rng.randrange(enabled.count())).click()
+
+
+# --- the layout on a phone -------------------------------------------------------------
+PHONES = ((390, 844), (360, 780))
+_COVERED = """(seat) => {
+  const v = JSON.parse(JSON.stringify(state.view));
+  v.trick = { cards: [["N", "AS"], ["W", "KH"], ["E", "QD"], ["S", "JC"]]
+                .map(([s, card]) => ({ seat: s, card })), winner: "N" };
+  v.dealer = seat;
+  (DRESS)(v, seat);
+  render(v);
+  const box = (e) => e.getBoundingClientRect();
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const covered = [];
+  for (const card of document.querySelectorAll("#trick .slot .card"))
+    for (const part of document.querySelectorAll(".seat .name, .seat .chip, .seat .bubble"))
+      if (part.textContent.trim() && getComputedStyle(part).visibility !== "hidden"
+          && meet(box(card), box(part)))
+        covered.push(`${card.parentElement.className} covers ${part.closest(".seat").dataset.seat}`
+                     + ` .${part.className}: ${part.textContent}`);
+  return covered;
+}"""
+
+
+def trick_covers_seats(page, dress, seats="WNE", phones=PHONES):
+    """Where a card of the trick covers a seat's name, chips or call at phone widths: for each
+    viewport of `phones` and each of `seats`, the page's own `render` re-draws its current view
+    with a full trick on the table, that seat dealing and `dress` (the source of a JS function
+    `(view, seat) => ...` that gives the seat the game's widest chips and call). Returns the
+    overlaps seen (empty: none). A dressed view rather than a played one: the widest case on
+    every seat, whatever the deal (issue 29: West's "maker" chip under the trick's West card).
+    The page's CSP does not govern `page.evaluate`; the page is left at the last viewport."""
+    covered = []
+    for width, height in phones:
+        page.set_viewport_size({"width": width, "height": height})
+        for seat in seats:
+            covered += [f"{width} px, {seat}: {c}" for c in page.evaluate(_COVERED.replace("DRESS", dress), seat)]
+    return covered
