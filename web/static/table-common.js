@@ -157,8 +157,9 @@ function renderStatus(view, interactive) {
   if (view.status === "over") {
     text = view.winner === "NS" ? `You and North won ${view.score.NS} to ${view.score.EW}.`
                                 : `West and East won ${view.score.EW} to ${view.score.NS}.`;
-  } else if (view.to_act === "S" && interactive) {
-    text = GAME.yourTurn(view);
+  } else if (view.to_act === "S") {
+    // not interactive: South's move is on its way (or the page is only showing the game)
+    text = interactive ? GAME.yourTurn(view) : "Your turn.";
   } else if (view.to_act) {
     text = `${SEAT_NAMES[view.to_act]} is thinking…`;
   } else {
