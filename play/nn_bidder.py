@@ -26,14 +26,10 @@ played-out deals needs none.
 
 from __future__ import annotations
 
-import numpy as np
-
 from games.setback import state as S
 from play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
-from search.learned_evaluator import OWN_GROUP, LearnedEvaluator, class_scores
+from search.learned_evaluator import LearnedEvaluator
 from search.single_dummy import choose_bid
-
-_SET = class_scores()[0] < 0  # the classes in which our own contract is set
 
 
 class NnPlayer(EvaluatedBidder):
@@ -56,24 +52,12 @@ class NnPlayer(EvaluatedBidder):
         """float64[len(legal_bids), 4]: the value table of the seat's legal bids."""
         hand, seat, bids, score, deal_next = self._context(view)
         return self.evaluator.auction_values(hand, seat, bids, legal_bids, self.score_aware,
-                                             score, deal_next)
+                                             score, deal_next, self.made_floor)
 
     def auction_table(self, view, bids: list[int]):
-        """The network's values of the seat's legal bids, with those bids (our own contracts
-        below the made floor valued -inf, unless that leaves nothing)."""
-        values = self.bid_values(view, bids)
-        if self.made_floor <= 0.0:
-            return values, bids
-        hand, seat, bid_row, _, _ = self._context(view)
-        floored = values.copy()
-        for t in range(4):
-            if not np.isfinite(values[:, t]).any():
-                continue  # a suit not held
-            probs = self.evaluator.distributions(hand, seat, bid_row, t)
-            for i, b in enumerate(bids):
-                if b in OWN_GROUP and 1.0 - probs[OWN_GROUP[b]][_SET].sum() < self.made_floor:
-                    floored[i, t] = -np.inf
-        return (floored if np.isfinite(floored).any() else values), bids
+        """The network's values of the seat's legal bids (our own contracts below the made
+        floor valued -inf, unless that leaves nothing), with those bids."""
+        return self.bid_values(view, bids), bids
 
     def best_trump(self, view) -> int:
         """The trump the network picks for the bidder about to pitch in `view`."""

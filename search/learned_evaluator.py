@@ -60,6 +60,17 @@ class ModelFileError(ValueError):
     """A model file that cannot be used (foreign, newer, damaged); the message is one line."""
 
 
+_SET = _US < 0  # the classes in which our own contract is set
+
+
+def floor_values(values: np.ndarray, made: np.ndarray, floor: float) -> np.ndarray:
+    """`values` (bid x trump) with every cell whose probability of being made (`made`, 1 for
+    an option that is not our own contract) is below `floor` set to -inf; `values` unchanged
+    if that leaves nothing (a dealer who must bid)."""
+    floored = np.where(made < floor, -np.inf, values)
+    return floored if np.isfinite(floored).any() else values
+
+
 def outcome_class(us, them):
     """Class index of the deal score pair (ours, theirs) (arrays broadcast)."""
     return (np.asarray(us) + 4) * 9 + (np.asarray(them) + 4)
@@ -169,19 +180,24 @@ class LearnedEvaluator:
         return worth
 
     def auction_values(self, hand: int, seat: int, bids, legal_bids, score_aware: bool = False,
-                       score=(0, 0), we_deal_next: bool = False) -> np.ndarray:
+                       score=(0, 0), we_deal_next: bool = False,
+                       made_floor: float = 0.0) -> np.ndarray:
         """float64[len(legal_bids), 4]: the value (`class_values`) of each legal bid with each
         trump (-inf for a suit not in `hand`), the table `search.single_dummy.choose_bid`
-        takes."""
+        takes; with `made_floor`, our own contracts made with a lower probability are -inf
+        (`floor_values`)."""
         worth = self.class_values(score_aware, score, we_deal_next)
         out = np.full((len(legal_bids), 4), -np.inf)
+        made = np.ones((len(legal_bids), 4))
         for t in range(4):
             if not (int(hand) >> (13 * t)) & 0x1FFF:
                 continue
             probs = self.distributions(hand, seat, bids, t)
             for i, b in enumerate(legal_bids):
                 out[i, t] = float(probs[OPTION_GROUP[int(b)]] @ worth)
-        return out
+                if made_floor > 0.0 and int(b) in OWN_GROUP:
+                    made[i, t] = 1.0 - float(probs[OWN_GROUP[int(b)]][_SET].sum())
+        return floor_values(out, made, made_floor) if made_floor > 0.0 else out
 
     def pitch_values(self, hand: int, seat: int, bids, level: int, score_aware: bool = False,
                      score=(0, 0), we_deal_next: bool = False) -> np.ndarray:

@@ -18,7 +18,7 @@ from play.nn_bidder import NnPlayer, make_nn_player, parse_nn_spec
 from play.player_spec import PlayerSpecError, make_player
 from play.learn_data import save_model
 from search.learned_evaluator import (DIFF, GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
-                                      outcome_class)
+                                      class_scores, floor_values, outcome_class)
 from search.mlp import MLP
 
 
@@ -30,7 +30,7 @@ class TableEvaluator:
         self.classes = classes  # {bid: {trump: class}}
 
     def auction_values(self, hand, seat, bids, legal_bids, score_aware=False, score=(0, 0),
-                       we_deal_next=False):
+                       we_deal_next=False, made_floor=0.0):
         real = LearnedEvaluator(MLP.create(1, (1, 1), GROUPS, N_CLASSES, 0))
         worth = real.class_values(score_aware, score, we_deal_next)
         out = np.full((len(legal_bids), 4), -np.inf)
@@ -89,20 +89,44 @@ def test_score_aware_choice_changes_where_it_must():
 
 
 class FloorEvaluator(TableEvaluator):
-    """A `TableEvaluator` whose own-contract distributions make a level with a trump with the
-    probability given (`made[bid][trump]`, default 1)."""
+    """A `TableEvaluator` whose own contracts are made with the probability given
+    (`made[bid][trump]`, default 1), floored as `LearnedEvaluator.auction_values` floors."""
 
     def __init__(self, classes, made):
         super().__init__(classes)
         self.made = made
 
-    def distributions(self, hand, seat, bids, trump):
-        out = np.zeros((GROUPS, N_CLASSES))
-        for level, group in OWN_GROUP.items():
-            p = self.made.get(level, {}).get(trump, 1.0)
-            out[group, outcome_class(level, 0)] = p
-            out[group, outcome_class(-level, 1)] = 1.0 - p
-        return out
+    def auction_values(self, hand, seat, bids, legal_bids, score_aware=False, score=(0, 0),
+                       we_deal_next=False, made_floor=0.0):
+        out = super().auction_values(hand, seat, bids, legal_bids, score_aware, score,
+                                     we_deal_next)
+        made = np.array([[self.made.get(b, {}).get(t, 1.0) for t in range(4)]
+                         for b in legal_bids])
+        return floor_values(out, made, made_floor) if made_floor > 0.0 else out
+
+
+def test_the_evaluator_floors_own_contracts_by_their_made_probability():
+    """A network's made probabilities, read from its own-contract distributions, floor
+    exactly the cells below the floor; pass is never floored, the others keep their value."""
+    evaluator = LearnedEvaluator(MLP.create(71, (8, 8), GROUPS, N_CLASSES, 5))
+    hand, bids, legal = int(first_bidder_view().state[S.HAND + 1]), np.full(4, -1), [0, 2, 3, 4]
+    plain = evaluator.auction_values(hand, 1, bids, legal)
+    set_classes = class_scores()[0] < 0
+    dropped = kept = 0
+    for floor in (0.3, 0.5, 0.7):
+        floored = evaluator.auction_values(hand, 1, bids, legal, made_floor=floor)
+        assert np.array_equal(floored[0], plain[0])  # pass
+        for i, b in enumerate(legal[1:], 1):
+            for t in np.flatnonzero(np.isfinite(plain[i])):
+                made = 1.0 - evaluator.distributions(hand, 1, bids, t)[OWN_GROUP[b]][
+                    set_classes].sum()
+                if made < floor:
+                    assert floored[i, t] == -np.inf
+                    dropped += 1
+                else:
+                    assert floored[i, t] == plain[i, t]
+                    kept += 1
+    assert dropped and kept  # the floors chosen cut through this network's probabilities
 
 
 def test_the_made_floor_drops_the_contracts_below_it_and_nothing_else():
