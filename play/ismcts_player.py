@@ -33,6 +33,8 @@ deterministic from the seed the tournament gives the player (`seed(s)`).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 DEFAULT_SIMULATIONS = 100
@@ -120,6 +122,7 @@ class ISMCTSPlayer:
 EUCHRE_CHANCE_ACTIONS = 22  # pyspiel's euchre: the dealer, 20 cards, the upcard
 
 
+@functools.cache  # one class, not one a reseed
 def public_calls_bot():
     """OpenSpiel's `ISMCTSBot` whose tree key is (player, information state string, the
     hand's calls so far) for pyspiel's own `euchre` (module docstring: its string hides the
