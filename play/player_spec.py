@@ -1,7 +1,8 @@
 """Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, the
 PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`), the SDS
 bidder `sds[:W][,play=SPEC]` (`play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
-(`play/ismcts_player.py`), and any of them with another player's bidding,
+(`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
+(`play/search_player.py`), and any of them with another player's bidding,
 `PLAYER,bid=BIDDER` (`play/composite.py`).
 
 `strategy:` takes one strategy file or several separated by commas (a baseline export and a
@@ -30,7 +31,9 @@ import os
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
              "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
              "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,made=P][,expected][,play=SPEC] "
-             "(the learned bidder), db:PATH,gaps=BIDDER (the database's missing auction keys "
+             "(the learned bidder), search[OPTIONS]:POLICY (rollout search on a db: or strategy: "
+             "blueprint; OPTIONS worlds=W,rollout=,bids=,margin=,think=MS,threads=,voids=), "
+             "db:PATH,gaps=BIDDER (the database's missing auction keys "
              "bid by BIDDER), ismcts[:SIMS] (OpenSpiel's ISMCTS bot), each optionally "
              "followed by ,bid=SPEC (bid like SPEC, play the cards as the first; bid= comes "
              "last)")
@@ -42,6 +45,7 @@ KINDS = {
     "nn": "play.nn_bidder:make_nn_player",
     "pimc": "play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
+    "search": "play.search_player:make_search_player",
 }
 
 
@@ -123,6 +127,8 @@ def _make_single(text: str, seed: int):
         return _make_kind("pimc", text, seed)
     if text.lower() == "ismcts" or text.lower().startswith("ismcts:"):
         return _make_kind("ismcts", text, seed)
+    if text.lower().startswith(("search:", "search[")):
+        return _make_kind("search", text, seed)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:
