@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from importlib import metadata
 
 from cli.errors import report_user_errors
 
@@ -36,6 +37,66 @@ SUBCOMMAND_MODULES = (
     "cli.learn",
 )
 
+# The documentation page (under docs/) that explains each command: its `--help` ends with it.
+# A (sub)command not listed takes its parent's page (`train best-response` -> "train"), so a
+# new subcommand is never without one; tests/test_docs.py checks every page exists and names
+# its command. The options of every command are also listed, generated from these parsers,
+# in docs/reference/cli.md.
+DOCS_PAGES = {
+    "": "index.md",
+    "quickstart": "getting-started.md",
+    "replay": "getting-started.md",
+    "simulate": "games/setback.md",
+    "solve": "training.md",
+    "census": "training.md",
+    "train": "training.md",
+    "export": "training.md",
+    "db": "training.md",
+    "tournament": "playing/tournaments.md",
+    "rating": "playing/rating.md",
+    "serve": "playing/browser.md",
+    "decide": "playing/browser.md",
+    "solve-deal": "search/index.md",
+    "inference": "search/index.md",
+    "bid-tables": "search/bid-tables.md",
+    "learn": "search/learned-bidder.md",
+}
+DOCS_DIR = "docs/"
+
+
+def docs_page(command: str) -> str:
+    """The docs page (relative to docs/) of `command` ("train baseline"; "" for the program):
+    its own entry, else its nearest listed parent's."""
+    words = command.split()
+    while words and " ".join(words) not in DOCS_PAGES:
+        words.pop()
+    return DOCS_PAGES[" ".join(words)]
+
+
+def subcommands(parser: argparse.ArgumentParser, path: tuple = ()):
+    """Yield (command path, parser) for every (sub)command under `parser`, depth first."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield path + (name,), sub
+                yield from subcommands(sub, path + (name,))
+
+
+def _add_docs_epilogs(parser: argparse.ArgumentParser) -> None:
+    """End every command's `--help` with its documentation page (after any epilog of its own)."""
+    for path, sub in [((), parser), *subcommands(parser)]:
+        line = f"Documentation: {DOCS_DIR}{docs_page(' '.join(path))}"
+        if line not in (sub.epilog or ""):
+            sub.epilog = f"{sub.epilog.rstrip()}\n\n{line}" if sub.epilog else line
+
+
+def version() -> str:
+    """The installed package's version (from its metadata)."""
+    try:
+        return metadata.version("setback-cfr")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every available subcommand registered."""
@@ -44,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Train, inspect and play Setback (Auction Pitch) strategies with "
         "counterfactual regret minimization.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     for name in SUBCOMMAND_MODULES:
@@ -54,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                 continue
             raise
         module.register(subparsers)
+    _add_docs_epilogs(parser)
     return parser
 
 
