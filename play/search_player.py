@@ -1,0 +1,210 @@
+"""`search[OPTIONS]:POLICY`: rollout search on a blueprint (a strategy database or files).
+
+At each decision with two or more legal moves, the player draws `worlds` layouts of the hidden
+cards among those consistent with its view and every public fact (`search/setback_worlds.py`),
+plays every legal move in every world and the rest of the deal with all four seats following
+the blueprint (`search/rollout.py`), and plays the move with the best mean deal-score difference
+for its team. The bids are searched too (the rest of the auction and the play rolled out), unless
+`bids=blueprint`. Where a rollout meets a key the blueprint lacks it takes the first abstract
+action. One-ply search on a blueprint that the rollouts follow is at least as good as the
+blueprint in expectation (SPARTA, Lerer et al. 2020); sampling the blueprint's probabilities in
+the rollouts (the default) measured stronger than its argmax.
+
+Options, inside the brackets, comma-separated (all optional; `search:POLICY` takes the defaults):
+
+| option | meaning | default |
+|--|--|--|
+| `worlds=W` | layouts drawn per decision | 100 |
+| `rollout=sample\\|greedy` | rollouts sample the blueprint's probabilities, or play its argmax | sample |
+| `bids=search\\|blueprint` | search the bids too, or bid as the blueprint does | search |
+| `margin=Z` | play the blueprint's move unless the best beats it by Z standard errors (0: off) | 0 |
+| `think=MS` | a time budget per decision in milliseconds (anytime; the worlds done by then) | none |
+| `threads=T` | threads sharing a decision's worlds | the CPUs usable |
+| `voids=on\\|off` | worlds respect the voids shown | on |
+
+POLICY is `db:PATH` or `strategy:PATH[,PATH...]` of any Setback key layout; its player also
+makes the blueprint's own moves (the `margin` rule's fallback, `bids=blueprint`). The same seed
+gives the same moves for any number of threads (without `think`). Examples:
+`search:db:strategy.db`, `search[worlds=200,margin=1]:db:L120.db`,
+`search[think=20]:db:strategy.db,bid=nn:model.nn`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from games.rng import new_rng, next_u64
+from games.setback import state as S
+
+DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
+            "think": None, "threads": None, "voids": "on"}
+CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
+           "voids": ("on", "off")}
+SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
+            "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off; POLICY: db:PATH " \
+            "or strategy:PATH[,PATH...])"
+
+
+class SearchPlayer:
+    """Plays Setback by rollout search on `blueprint` (a `db.player.DatabasePlayer`), whose
+    tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring)."""
+
+    def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
+                 search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
+                 threads: int | None = None, voids: bool = True, seed: int = 0,
+                 name: str | None = None):
+        from search.rollout_search import RolloutSearch
+        from train.baseline import layout_game
+
+        if worlds < 1:
+            raise ValueError("a search player needs at least one world")
+        self.blueprint = blueprint
+        self.worlds = int(worlds)
+        self.search_bids = bool(search_bids)
+        self.margin = float(margin)
+        self.think_ms = think_ms
+        self.voids = bool(voids)
+        self.search = RolloutSearch(layout_game(table.layout), table, greedy, threads)
+        self.name = name or f"search:{blueprint.name}"
+        self.rng = new_rng(seed)
+        self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0}
+        self._states = np.zeros((self.worlds, S.STATE_SIZE), dtype=np.int64)
+
+    def seed(self, seed: int) -> None:
+        """Restart the player's generator (and the blueprint's) from `seed`."""
+        self.rng = new_rng(seed)
+        if hasattr(self.blueprint, "seed"):
+            self.blueprint.seed(seed)
+
+    def choose(self, view) -> int:
+        """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
+        return self.decide(view)["move"]
+
+    def explain(self, view) -> dict:
+        """`choose`'s move and why: `{"move", "reason": "forced" | "blueprint" | "search",
+        "worlds", "moves": [{"move", "value"}...] (the searched mean deal-score difference of
+        each legal move, best first), "blueprint_move"}`."""
+        return self.decide(view)
+
+    def decide(self, view) -> dict:
+        """The decision with its figures (see `explain`)."""
+        from search.rollout_search import choose
+        from search.setback_worlds import consistent_worlds
+
+        legal = view.legal_moves()
+        if legal.size == 1:
+            return {"move": int(legal[0]), "reason": "forced", "worlds": 0, "moves": [],
+                    "blueprint_move": int(legal[0])}
+        state = view.state
+        auction = int(state[S.PHASE]) == S.PHASE_AUCTION
+        decision_seed = int(next_u64(self.rng)) >> 1  # 63 bits; drawn even where unused
+        if auction and not self.search_bids:
+            move = int(self.blueprint.choose(view))
+            return {"move": move, "reason": "blueprint", "worlds": 0, "moves": [],
+                    "blueprint_move": move}
+        deadline = None
+        if self.think_ms is not None:
+            deadline = time.perf_counter() + self.think_ms / 1000.0
+        rng = new_rng(decision_seed)
+        drawn, rejected = consistent_worlds(state, view.seat, rng, self.voids, self._states)
+        if drawn == 0:
+            raise ValueError("no layout of the hidden cards is consistent with this view")
+        sign = 1 if view.seat % 2 == 0 else -1
+        values = self.search.values(self._states[:drawn], legal, sign, decision_seed, deadline)
+        blueprint_move = None
+        if self.margin > 0.0:
+            blueprint_move = int(self.blueprint.choose(view))
+        index = choose(values, None if blueprint_move is None else
+                       int(np.flatnonzero(legal == blueprint_move)[0]), self.margin)
+        move = int(legal[index])
+        self.stats["searched"] += 1
+        self.stats["worlds"] += values.shape[0]
+        self.stats["rejected"] += int(rejected)
+        if blueprint_move is not None and move != blueprint_move:
+            self.stats["deviations"] += 1
+        mean = values.mean(axis=0)
+        order = np.argsort(-mean, kind="stable")
+        return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
+                "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
+                "blueprint_move": blueprint_move}
+
+    @property
+    def counts(self):
+        """The blueprint's decision counts (the tournament reports a player's counts)."""
+        return getattr(self.blueprint, "counts", {})
+
+    def close(self) -> None:
+        """Stop the search's threads and close the blueprint."""
+        self.search.close()
+        if hasattr(self.blueprint, "close"):
+            self.blueprint.close()
+
+
+def parse_options(text: str) -> tuple[dict, str]:
+    """(options, POLICY) of a spec `search[OPTIONS]:POLICY` or `search:POLICY`; a malformed
+    spec raises PlayerSpecError naming what is wrong."""
+    from play.player_spec import PlayerSpecError
+
+    body = text.strip()
+    if not body.lower().startswith("search"):
+        raise PlayerSpecError(f"{text!r}: expected {SPEC_FORM}")
+    rest = body[len("search"):]
+    options = dict(DEFAULTS)
+    if rest.startswith("["):
+        close = rest.find("]")
+        if close < 0:
+            raise PlayerSpecError(f"{text!r}: the options' '[' has no ']'")
+        for item in filter(None, (p.strip() for p in rest[1:close].split(","))):
+            name, eq, value = item.partition("=")
+            name, value = name.strip().lower(), value.strip().lower()
+            if not eq or name not in DEFAULTS:
+                raise PlayerSpecError(f"{text!r}: unknown search option {item!r} (known: "
+                                      f"{', '.join(DEFAULTS)})")
+            options[name] = _option_value(text, name, value)
+        rest = rest[close + 1:]
+    if not rest.startswith(":") or not rest[1:].strip():
+        raise PlayerSpecError(f"{text!r}: search needs a policy, as in search:db:strategy.db "
+                              f"({SPEC_FORM})")
+    return options, rest[1:].strip()
+
+
+def _option_value(text: str, name: str, value: str):
+    """One option's value, checked."""
+    from play.player_spec import PlayerSpecError
+
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise PlayerSpecError(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
+        return value
+    try:
+        number = float(value) if name in ("margin", "think") else int(value)
+    except ValueError:
+        raise PlayerSpecError(f"{text!r}: {name}= takes a number, not {value!r}") from None
+    if (name == "margin" and number < 0) or (name != "margin" and number <= 0):
+        raise PlayerSpecError(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
+    return number
+
+
+def make_search_player(text: str, seed: int = 0):
+    """The search player of a spec string (module docstring); PlayerSpecError on a bad one."""
+    from db.errors import DatabaseError
+    from db.policy_arrays import arrays_of_player
+    from play.player_spec import PlayerSpecError, make_player
+
+    options, policy = parse_options(text)
+    if not policy.lower().startswith(("db:", "strategy:")):
+        raise PlayerSpecError(f"{text!r}: the policy must be db:PATH or strategy:PATH "
+                              f"({SPEC_FORM})")
+    blueprint = make_player(policy, seed)
+    try:
+        table = arrays_of_player(blueprint)
+    except DatabaseError as exc:
+        blueprint.close()
+        raise PlayerSpecError(str(exc)) from None
+    return SearchPlayer(blueprint, table, worlds=options["worlds"],
+                        greedy=options["rollout"] == "greedy",
+                        search_bids=options["bids"] == "search", margin=options["margin"],
+                        think_ms=options["think"], threads=options["threads"],
+                        voids=options["voids"] == "on", seed=seed, name=text.strip())
