@@ -15,9 +15,9 @@ layout supplies, so choosing `reference` runs exactly the code it always ran.
 from __future__ import annotations
 
 from abstraction.setback.abstract_game import decision
-from abstraction.setback.codec import key_text, text_key
+from abstraction.setback.codec import key_text, text_key, text_keys
 from abstraction.setback.decision import abstract_decision
 from abstraction.setback.layouts import LAYOUTS
 
 LAYOUT = LAYOUTS["reference"]
-__all__ = ["LAYOUT", "abstract_decision", "decision", "key_text", "text_key"]
+__all__ = ["LAYOUT", "abstract_decision", "decision", "key_text", "text_key", "text_keys"]
