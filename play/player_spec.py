@@ -3,7 +3,9 @@ PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`)
 bidder `sds[:W][,play=SPEC]` (`play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
 (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
 (`play/search_player.py`), and any of them with another player's bidding,
-`PLAYER,bid=BIDDER` (`play/composite.py`).
+`PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`play/oracle.py`), which
+SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
+`rating`, never a default; it takes its `bid=` itself and cannot sit inside another player.
 
 `strategy:` takes one strategy file or several separated by commas (a baseline export and a
 bootstrap export, as `db load` takes them). Bad names and missing files are one clear error
@@ -36,7 +38,8 @@ SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,P
              "db:PATH,gaps=BIDDER (the database's missing auction keys "
              "bid by BIDDER), ismcts[:SIMS] (OpenSpiel's ISMCTS bot), each optionally "
              "followed by ,bid=SPEC (bid like SPEC, play the cards as the first; bid= comes "
-             "last)")
+             "last); oracle[,bid=SPEC] SEES EVERY HAND (double-dummy on the true deal, bids "
+             "like SPEC, default heuristic): a ceiling for tournament and rating only")
 BID_OPTION = ",bid="
 GAPS_OPTION = ",gaps="
 # The kinds whose modules call back into `make_player`: kind -> "module:factory(text, seed)".
@@ -46,6 +49,7 @@ KINDS = {
     "pimc": "play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
     "search": "play.search_player:make_search_player",
+    "oracle": "play.oracle:make_oracle_player",  # sees every hand: tournament and rating only
 }
 
 
@@ -66,7 +70,7 @@ def make_player(spec: str, seed: int = 0):
         if BID_OPTION in bid_spec:
             raise PlayerSpecError(f"{text!r}: bid= takes one player without a bid= of its own "
                                   "(name the player that bids)")
-        if not _is_pimc(base):  # pimc's own bidder slot already does what a composite does
+        if not (_is_pimc(base) or _is_oracle(base)):  # they take bid= themselves
             return _make_composite(text, base, bid_spec, seed)
     return _make_single(text, seed)
 
@@ -77,10 +81,18 @@ def _is_pimc(text: str) -> bool:
         "pimc", "pimc-pi")
 
 
+def _is_oracle(text: str) -> bool:
+    lower = text.strip().lower()
+    return lower == "oracle" or lower.startswith("oracle,")
+
+
 def _make_composite(text: str, base: str, bid_spec: str, seed: int):
     """`base` playing the cards, `bid_spec` bidding, named `text`."""
     from play.composite import CompositePlayer
 
+    if _is_oracle(bid_spec):
+        raise PlayerSpecError(f"{text!r}: the oracle sees every hand and cannot bid for "
+                              "another player (name oracle,bid=SPEC on its own)")
     player = _make_single(base.strip(), seed)
     try:
         bidder = _make_single(bid_spec.strip(), seed)
@@ -127,8 +139,10 @@ def _make_single(text: str, seed: int):
         return _make_kind("pimc", text, seed)
     if text.lower() == "ismcts" or text.lower().startswith("ismcts:"):
         return _make_kind("ismcts", text, seed)
-    if text.lower().startswith(("search:", "search[")):
+    if text.lower() == "search" or text.lower().startswith(("search:", "search[")):
         return _make_kind("search", text, seed)
+    if _is_oracle(text):
+        return _make_kind("oracle", text, seed)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:
