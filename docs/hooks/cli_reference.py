@@ -17,7 +17,7 @@ PAGE = "reference/cli.md"
 
 def _usage_and_help(parser: argparse.ArgumentParser) -> str:
     previous = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "100"  # the same wrapping on every machine
+    os.environ["COLUMNS"] = "80"  # the same wrapping on every machine, narrow enough for a page
     try:
         return parser.format_help()
     finally:
@@ -40,6 +40,19 @@ def _options(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
     return rows
 
 
+def _title(page: str) -> str:
+    """The first heading of docs/`page` (the page's title), or the page's path."""
+    path = os.path.join(os.path.dirname(os.path.dirname(__file__)), page)
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("# "):
+                    return line[2:].strip().replace("|", "\\|")
+    except OSError:
+        pass
+    return page
+
+
 def cli_reference_markdown() -> str:
     """The command line reference page, as markdown."""
     from cli.main import build_parser, docs_page, subcommands
@@ -55,7 +68,8 @@ def cli_reference_markdown() -> str:
     for path, _ in commands[1:]:
         name = " ".join(path)
         anchor = "setback-cfr-" + "-".join(path)
-        out.append(f"| [`{name}`](#{anchor}) | [{docs_page(name)}](../{docs_page(name)}) |")
+        page = docs_page(name)
+        out.append(f"| [`{name}`](#{anchor}) | [{_title(page)}](../{page}) |")
     out.append("")
     for path, sub in commands:
         title = " ".join(("setback-cfr",) + path)
