@@ -43,6 +43,15 @@ same total up to the association of the float additions, so the option is record
 run (a run made without it resumes without it, bit for bit), and the table still depends on
 the words and the table only, not on how the words are split over workers.
 
+A frozen player (optional, `cfr.frozen_policy`; approximate best responses, issue 37): one
+player's decisions follow a fixed policy given as arrays instead of the table. At such a
+decision the pass draws u from the next draw (as at an opponent's decision), takes the action
+`frozen_action` gives (the stored probabilities, or the policy's default at a key it lacks),
+walks that child only, and logs nothing: the table never receives a key of the frozen player,
+who is sampled even in a pass where it is the traverser (that pass then samples one path and
+logs the learner's average-strategy increments only). Without a frozen player (-1) nothing of
+this runs and a pass is exactly as before.
+
 Negative-regret pruning (optional, as Pluribus's MCCFR-P): a pass prunes with probability
 `prune_probability` (the decision is draw number 2^63 of its word, which the running counter
 never reaches). In a pruning pass, at the traverser's decisions, an action whose frozen regret
@@ -63,6 +72,8 @@ import numpy as np
 from numba import njit, types
 
 from cfr.episode_pass import MAP_LOAD, EpisodeLog, EpisodeMap, map_slot, new_entry
+from cfr.frozen_policy import (DECISION_TYPE, DEFAULT_TYPE, FrozenPolicy, frozen_action,
+                               no_frozen_arguments)
 from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
 from cfr.increment_log import (ENTRIES, OVERFLOW, VALUES, IncrementLog, log_entry,
                                log_has_room)
@@ -167,6 +178,9 @@ def _es_sig(val):
         types.int64[::1], types.float64[::1], types.uint64[::1],  # per word: player, weight, word
         types.float64, types.float64,  # prune threshold, prune probability
         types.float64[::1],  # out: each word's root value
+        # frozen player (-1: none), its key function and default, its keys, offsets, probs
+        types.int64, DECISION_TYPE, DEFAULT_TYPE, types.uint64[::1], types.int64[::1],
+        types.float32[::1],
     )
 
 
@@ -241,7 +255,8 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
              entry_pos, skip, t_keys, t_meta, t_offsets, t_regrets,
              lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
              m_keys, m_gen, m_pos, summed, gen,
-             traverser, weight, prune, threshold, word):
+             traverser, weight, prune, threshold, word,
+             frozen, f_decision, f_default, f_keys, f_offsets, f_probs):
     """The explicit-stack walk of one pass (see `es_kernel`); returns the root's v_0, or
     stops early (value 0) when a summed pass finds its log or map full."""
     for i in range(root.shape[0]):
@@ -266,6 +281,18 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 chance_sample(state, mix_word(word, draw), child)
                 draw += np.uint64(1)
                 kind[d] = _PASS_THROUGH
+                d += 1
+                continue
+            if p == frozen:  # the fixed policy's action: one child, nothing logged
+                n = f_decision(state, actions[d], keys[d])
+                a = 0
+                if n >= 2:
+                    a = frozen_action(f_default, f_keys, f_offsets, f_probs, state,
+                                      actions[d], n, keys[d, 0],
+                                      unit_float(mix_word(word, draw)))
+                    draw += np.uint64(1)
+                kind[d] = _PASS_THROUGH
+                apply(state, actions[d, a], child)
                 d += 1
                 continue
             n = decision(state, actions[d], keys[d])
@@ -357,11 +384,13 @@ def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_
               t_keys, t_meta, t_offsets, t_regrets,
               lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
               m_keys, m_gen, m_pos, summed, gen,
-              players, weights, words, threshold, prune_probability, word_values):
+              players, weights, words, threshold, prune_probability, word_values,
+              frozen, f_decision, f_default, f_keys, f_offsets, f_probs):
     """External-sampling passes from `root`, pass b with traverser `players[b]`, weight
     `weights[b]` and word `words[b]` (formulas in the module docstring), all against the same
     frozen table and appended to the same log. Returns the sum of the words' root values v_0
-    and writes each into `word_values`.
+    and writes each into `word_values`. Player `frozen` (-1: none) plays the fixed policy of
+    the last six arguments (`cfr.frozen_policy`) and is never logged.
 
     With `summed` (1), each word's visits to one info set are summed into one entry, found
     through the episode map at generation `gen + b` (the caller reserves the generations);
@@ -388,7 +417,8 @@ def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_
                      offset, entry_pos, skip, t_keys, t_meta, t_offsets, t_regrets,
                      lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
                      m_keys, m_gen, m_pos, summed, np.uint32(gen + b),
-                     players[b], weights[b], prune, threshold, word)
+                     players[b], weights[b], prune, threshold, word,
+                     frozen, f_decision, f_default, f_keys, f_offsets, f_probs)
         if summed and lg_counts[OVERFLOW] != 0:
             return total
         word_values[b] = v
@@ -434,11 +464,24 @@ def _summing(log: IncrementLog, options: SamplingOptions, episode_map: EpisodeMa
     return 1, log.sigma, episode_map if episode_map is not None else EpisodeMap(key_words)
 
 
+def _frozen_arguments(game: Game, frozen: FrozenPolicy | None, frozen_player: int) -> tuple:
+    """The kernel's frozen-side arguments: none, or `frozen` played by `frozen_player`."""
+    if frozen is None:
+        if frozen_player != -1:
+            raise ValueError("a frozen player needs its FrozenPolicy")
+        return no_frozen_arguments(game)
+    if game.key_words != 1:
+        raise ValueError("a frozen policy needs one-word keys")
+    return frozen.kernel_arguments(int(frozen_player))
+
+
 def _run_kernel(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsScratch,
                 root: np.ndarray, players, weights, words, options: SamplingOptions,
-                episode_map: EpisodeMap | None, word_values: np.ndarray) -> float:
+                episode_map: EpisodeMap | None, word_values: np.ndarray,
+                frozen: FrozenPolicy | None = None, frozen_player: int = -1) -> float:
     """`es_kernel` over `words` appended to `log` after its current entries, growing the log
     (or the map) and running the words again until they fit; returns the sum of root values."""
+    frozen_args = _frozen_arguments(game, frozen, frozen_player)
     summed, sigma, emap = _summing(log, options, episode_map, game.key_words)
     threshold, probability = options.kernel_pruning()
     start_entries, start_values = int(log.counts[ENTRIES]), int(log.counts[VALUES])
@@ -449,7 +492,8 @@ def _run_kernel(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsS
                       scratch.skip, table.keys, table.meta, table.offsets, table.regrets,
                       log.offset, log.key, log.meta, log.values, log.counts, sigma,
                       emap.keys, emap.gen, emap.pos, summed, gen,
-                      players, weights, words, threshold, probability, word_values)
+                      players, weights, words, threshold, probability, word_values,
+                      *frozen_args)
         overflow = int(log.counts[OVERFLOW])
         if not overflow:
             return float(v)
@@ -467,7 +511,9 @@ def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, p
                            weights=1.0, options: SamplingOptions | None = None,
                            scratch: EsScratch | None = None, root: np.ndarray | None = None,
                            word_values: np.ndarray | None = None,
-                           episode_map: EpisodeMap | None = None) -> float:
+                           episode_map: EpisodeMap | None = None,
+                           frozen: FrozenPolicy | None = None,
+                           frozen_player: int = -1) -> float:
     """Run one external-sampling pass per word of `words` against `table` (read only), filling
     `log` from empty; `cfr.increment_log.merge` then applies it.
 
@@ -478,7 +524,8 @@ def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, p
     Grows `log` and reruns the batch when it fills up. Returns the sum over the batch of
     player 0's root value estimate; `word_values` (float64, one per word) receives each.
     `scratch` saves allocating the work arrays on every call; `root` replaces the game's
-    initial state.
+    initial state. `frozen` (a `cfr.frozen_policy.FrozenPolicy`) makes `frozen_player`'s
+    decisions follow it (module docstring); the traverser may be either player.
     """
     words = np.ascontiguousarray(words, dtype=np.uint64).reshape(-1)
     n = words.shape[0]
@@ -494,23 +541,25 @@ def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, p
     log.clear()
     return _run_kernel(game, table, log, scratch if scratch is not None else EsScratch(game),
                        root, players, weights, words, options or SamplingOptions(),
-                       episode_map, word_values)
+                       episode_map, word_values, frozen, frozen_player)
 
 
 def run_sampled_episode(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsScratch,
                         root: np.ndarray, word: int, traverser: int, weight: float = 1.0,
                         options: SamplingOptions | None = None,
-                        episode_map: EpisodeMap | None = None) -> float:
+                        episode_map: EpisodeMap | None = None,
+                        frozen: FrozenPolicy | None = None, frozen_player: int = -1) -> float:
     """One external-sampling pass from `root` for `traverser` with random word `word`,
     appended to `log` after the entries already there (a trainer's batch collects its episodes
     in one log, as `cfr.episode_pass.run_episode` does); returns player 0's root value estimate.
 
     `log` must keep its entries when it grows (`cfr.episode_pass.EpisodeLog`): on overflow
     the log is cut back to where this episode began, grown, and the pass run again. With
-    `options.sum_visits`, `episode_map` is the worker's (made if None).
+    `options.sum_visits`, `episode_map` is the worker's (made if None). `frozen` and
+    `frozen_player`: as `external_sampling_pass`.
     """
     return _run_kernel(game, table, log, scratch, root,
                        np.array([traverser], dtype=np.int64),
                        np.array([weight], dtype=np.float64),
                        np.array([word], dtype=np.uint64), options or SamplingOptions(),
-                       episode_map, np.zeros(1, dtype=np.float64))
+                       episode_map, np.zeros(1, dtype=np.float64), frozen, frozen_player)

@@ -73,6 +73,10 @@ class Stage:
     stage prepares its playouts this way); without it the game's own root is used and its chance
     node is sampled from the word. `payoff_sign` turns player 0's root value into the figure
     the run reports (the non-dealer team's value, -v0, for Setback).
+
+    `frozen` (es-mccfr only; a best response, `train.best_response`): a
+    `cfr.frozen_policy.FrozenPolicy` that player `frozen_player(t)` plays in episode t
+    instead of learning; the reported payoff is then the learner's value.
     """
 
     name: str
@@ -80,6 +84,14 @@ class Stage:
     settings: dict
     root_for: Callable[[int], np.ndarray] | None = None
     payoff_sign: float = -1.0
+    frozen: object | None = None
+    frozen_player: Callable[[int], int] | None = None
+
+    def episode_payoff(self, t: int, v0: float) -> float:
+        """The reported figure of episode t whose root value (player 0's) is v0."""
+        if self.frozen is not None:
+            return -v0 if self.frozen_player(t) == 0 else v0  # the learner's value
+        return self.payoff_sign * v0
 
 
 @dataclass
@@ -193,8 +205,12 @@ class EpisodeWorker:
         if self.map.control[STOP]:
             raise EpisodeStopped()
         root, word, traverser, weight = es_episode(self.stage, t)
+        frozen, frozen_player = self.stage.frozen, -1
+        if frozen is not None:
+            frozen_player = self.stage.frozen_player(t)
         return run_sampled_episode(self.stage.game, table, self.log, self.es_scratch, root,
-                                   word, traverser, weight, self.sampling, self.map)
+                                   word, traverser, weight, self.sampling, self.map,
+                                   frozen, frozen_player)
 
     def memory_bytes(self) -> int:
         """Bytes of its log and episode map (what the pass holds beside the table)."""
@@ -527,8 +543,8 @@ class Trainer:
                         break
                     wall = time.perf_counter() - start
                     p.seconds += wall
-                    for v in root_values:  # episode by episode: exact whatever the workers
-                        p.payoff_sum += self.stage.payoff_sign * float(v)
+                    for t, v in enumerate(root_values, first):  # exact whatever the workers
+                        p.payoff_sum += self.stage.episode_payoff(t, float(v))
                     p.iteration = last
                     cpu_before = p.cpu_seconds  # the batch and its bookkeeping, all threads
                     p.cpu_seconds += (time.process_time() - cpu_start) if self.cpu_is_local \
