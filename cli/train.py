@@ -1,4 +1,4 @@
-"""`setback-cfr train baseline | bootstrap | status`: the training stages."""
+"""`setback-cfr train baseline | bootstrap | best-response | status`: the training stages."""
 
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ def register(subparsers) -> None:
     _common(boot, "cfr")
     boot.set_defaults(func=run_bootstrap)
 
+    _register_best_response(stages)
+
     status = stages.add_parser("status", help="print a run's settings and figures",
                                description="Print a run's stage, settings, latest figures "
                                "and evaluations (eval.csv); optionally plot them as a PNG: the "
@@ -79,6 +81,84 @@ def register(subparsers) -> None:
     status.add_argument("--plot", metavar="FILE.png", help="write a PNG of the run's progress")
     status.add_argument("--json", action="store_true", help="print the figures as JSON")
     status.set_defaults(func=run_status)
+
+
+def _register_best_response(stages) -> None:
+    """Add `train best-response` (issue 37; `train/best_response.py`)."""
+    br = stages.add_parser(
+        "best-response", help="train a best response to a fixed strategy (how exploitable "
+        "it is)",
+        description="One team learns with es-mccfr while the other team's seats play the "
+        "fixed target POLICY (--against); the learner's winnings against it measure how far "
+        "the target is from unbeatable (an approximate best response). The target costs a "
+        "lookup, not a traversal: its decisions are read from its stored strategy (keys of its "
+        "own layout; where it lacks a key, the database player's rule: bid Three if legal, "
+        "else Pass, in the playout the first abstract action) and never written. The teams "
+        "swap sides every two deals, so the learner learns both sides of the dealer. Same "
+        "runner as the other stages: checkpoints, Ctrl-C (status 130), resume bit for bit by "
+        "running the same command again (a changed target is refused), --for. Export the "
+        "result with --export FILE, then `db load FILE --db BR.db` and play it as db:BR.db. "
+        "Documentation: docs/best-response.md.")
+    br.add_argument("--against", required=True, metavar="POLICY",
+                    help="the fixed target: db:PATH (a strategy database) or "
+                    "strategy:PATH[,PATH] (strategy files), of any Setback key layout; a bare "
+                    "path is a strategy file if it ends in .msgpack, else a database. Missing "
+                    "files, another game's strategy or an unknown layout are refused in one "
+                    "line. Its bootstrap (score-aware auction) keys are not used: training "
+                    "deals carry no game score")
+    br.add_argument("--run", required=True, metavar="DIR",
+                    help="run directory (created if new, resumed if it has a checkpoint)")
+    br.add_argument("--abstraction", choices=layouts.names(), default=None,
+                    help="the learner's info-set key layout (default: the target's, a best "
+                    "response within the target's abstraction; a finer one, bidder or "
+                    "contract, may also exploit what the target's keys throw away). Must "
+                    "match when resuming")
+    br.add_argument("--target-plays", choices=("best", "sample"), default=None,
+                    help="(default best) best: the target plays each key's most probable "
+                    "action, as db: and strategy: players do in tournament, rating and serve "
+                    "(so the learner exploits the player those commands rate); sample: it "
+                    "draws from its stored probabilities. Must match when resuming")
+    br.add_argument("--iterations", type=non_negative_int, default=None, metavar="N",
+                    help="train until the run has N deals in total (default: the run's total "
+                    "plus 1000, unless --for is given)")
+    br.add_argument("--for", dest="for_seconds", type=duration, default=None,
+                    metavar="DURATION",
+                    help="train until the run's training CPU time in total reaches DURATION "
+                    "(20s, 10m, 1h): the training batches' CPU, every worker's, without "
+                    "start-up, checkpoints or evaluation; the run's total, so the same command "
+                    "finishes an interrupted run. With --iterations, whichever comes first")
+    br.add_argument("--eval-every", type=positive_float, default=None, metavar="MINUTES",
+                    help="every MINUTES of training CPU time, play the learner's current "
+                    "average strategy (from memory) against the target in duplicate games "
+                    "and append a row to DIR/eval.csv (win rate, 95%% interval) and "
+                    "DIR/best_response_eval.csv (also points per deal, learner minus target, "
+                    "with its 95%% interval); never counted as training time")
+    br.add_argument("--eval-games", type=positive_int, default=None, metavar="N",
+                    help="duplicate pairs per evaluation (2N games, default 200), the same "
+                    "deals every time (drawn from the run's seed)")
+    br.add_argument("--export", metavar="FILE",
+                    help="after training, write the learner's average strategy to the "
+                    "strategy file FILE (a baseline strategy of the learner's layout, for "
+                    "`db load`; its player is the best response). To export without training "
+                    "more, repeat the run's --for or --iterations")
+    br.add_argument("--seed", type=seed_type, default=None, metavar="S",
+                    help="random seed of a new run (default 0); must match when resuming. "
+                    "Measure the result on another tournament seed")
+    br.add_argument("--batch", type=positive_int, default=None, metavar="B",
+                    help="deals traversed against one frozen table (default 1); with K "
+                    "workers use 128*K; must match when resuming")
+    br.add_argument("--workers", type=positive_int, default=None, metavar="K",
+                    help="threads sharing each batch (at most the batch size; default 1); the "
+                    "table never depends on it")
+    br.add_argument("--checkpoint-every", type=positive_float, default=600.0,
+                    metavar="SECONDS",
+                    help="write a checkpoint at least this often (default 600)")
+    br.add_argument("--memory-limit", type=positive_float, default=None, metavar="GB",
+                    help="stop cleanly (at the last checkpoint) rather than let the table "
+                    "grow past this many GiB")
+    add_sampling_options(br, "deal", "team")
+    br.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    br.set_defaults(func=run_best_response)
 
 
 def _common(parser, default_algorithm: str) -> None:
@@ -200,8 +280,9 @@ def _recorded_layout(settings: dict) -> str:
         raise UserError(str(exc)) from None
 
 
-def _train(args, stage, run_dir, stage_factory) -> int:
-    """Train `stage` (`stage_factory()` rebuilds it in a Ray worker) to --iterations."""
+def _train(args, stage, run_dir, stage_factory, evaluation=None) -> int:
+    """Train `stage` (`stage_factory()` rebuilds it in a Ray worker) to --iterations;
+    `evaluation`: the stage's own, else the one --eval-every asks for."""
     from train.runner import Trainer
 
     limit = None if args.memory_limit is None else int(min(args.memory_limit, 2.0**53) * GIB)
@@ -215,7 +296,8 @@ def _train(args, stage, run_dir, stage_factory) -> int:
             print("note: es-mccfr deals take milliseconds, and on one machine the driver's "
                   "merge makes Ray slower than threads; --workers N trains faster here "
                   "(README: Training on a Ray cluster)", file=sys.stderr)
-    evaluation = _evaluation(args, stage, run_dir)  # a bad option fails before training
+    if evaluation is None:
+        evaluation = _evaluation(args, stage, run_dir)  # a bad option fails before training
     trainer = Trainer(run_dir, stage, workers=workers,
                       checkpoint_every=args.checkpoint_every, memory_limit_bytes=limit,
                       show_progress=not args.no_progress, executor=executor)
@@ -370,6 +452,65 @@ def run_bootstrap(args) -> int:
                                     chosen["seed"], chosen["batch"], chosen["algorithm"],
                                     chosen["sampling"])
         return _train(args, factory(), run_dir, factory)
+
+
+def run_best_response(args) -> int:
+    """Create or resume a best-response run against --against and train it."""
+    from train.best_response import (DEFAULTS, BestResponseEvaluation, best_response_stage,
+                                     check_resume, export_best_response, format_br_row,
+                                     load_target)
+    from train.errors import RunError
+    from train.run_directory import RunDirectory
+
+    run_dir = RunDirectory(args.run)
+    if args.eval_games is not None and args.eval_every is None:
+        raise UserError("--eval-games needs --eval-every MINUTES")
+    for name in ("algorithm", "ray", "eval_against", "updates", "game"):
+        setattr(args, name, None)  # what `_settings` asks of the other stages' options
+    with run_dir.writer_lock():
+        recorded = run_dir.read_settings() if run_dir.has_checkpoint() else None
+        if recorded is not None and recorded["stage"] != "best-response":
+            raise UserError(f"{run_dir.path} is a {recorded['stage']} run, not a best "
+                            "response")
+        settings = recorded["settings"] if recorded else {}
+        plays = args.target_plays or settings.get("target_plays", "best")
+        try:
+            target = load_target(args.against, plays)
+            if recorded:
+                check_resume(settings, target)
+        except RunError as exc:
+            raise UserError(str(exc)) from None
+        if target.has_bootstrap:
+            print(f"note: {target.spec} holds bootstrap (score-aware auction) keys; the "
+                  "training deals carry no score, so the target bids here by its baseline "
+                  "auction keys", file=sys.stderr)
+        chosen = _settings(args, DEFAULTS, run_dir)
+        if not args.abstraction and not recorded:
+            chosen["abstraction"] = target.layout
+        factory = functools.partial(best_response_stage, target, chosen["seed"],
+                                    chosen["batch"], chosen["sampling"], chosen["abstraction"])
+        stage = factory()
+        evaluation = None
+        if args.eval_every is not None:
+            from tqdm import tqdm
+
+            from train.evaluation import DEFAULT_PAIRS
+
+            evaluation = BestResponseEvaluation(
+                run_dir.path, stage, target, args.eval_games or DEFAULT_PAIRS,
+                60.0 * args.eval_every, show_progress=not args.no_progress,
+                report=lambda row: tqdm.write(format_br_row(row)))
+        status = _train(args, stage, run_dir, factory, evaluation=evaluation)
+    if args.export and status == 0:
+        header = export_best_response(run_dir.path, args.export)
+        print(f"wrote {args.export}: {header['n_keys']:,} keys of the best response "
+              f"({header['iterations']:,} deals, layout {settings_layout(header)})")
+    return status
+
+
+def settings_layout(header: dict) -> str:
+    """The layout name a strategy header records."""
+    return layouts.of_header(header).name
 
 
 def run_status(args) -> int:
