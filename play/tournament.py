@@ -5,7 +5,9 @@ A game (`play_game`): South deals first and the deal passes clockwise; each deal
 its own random stream `stream_seed(stream_seed(seed, game), deal)`, so deal k of game g is the
 same whoever plays it and however the earlier deals went. Every decision goes through the
 `games.setback.view.Player` interface with the acting seat's `SeatView`; a move that is not
-legal is an error. A deal is scored once its outcome is settled (`is_exhausted`), which gives
+legal is an error (the all-seeing `oracle`, `play/oracle.py`, declares `sees_all` and is
+handed a copy of the whole deal instead: the only player this loop shows the hidden hands). A
+deal is scored once its outcome is settled (`is_exhausted`), which gives
 the same score as playing it to the last card. A game still undecided after `max_deals` deals
 is abandoned and counted as such.
 
@@ -95,7 +97,11 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
         while not is_exhausted(state):
             seat = int(state[S.TO_ACT])
             player = by_team[(dealer + seat) % 2]
-            move = int(player.choose(SeatView.of(state, dealer, (score[0], score[1]), history)))
+            view = SeatView.of(state, dealer, (score[0], score[1]), history)
+            if getattr(player, "sees_all", False) is True:  # play/oracle.py only: the deal
+                move = int(player.choose_seeing_all(state.copy(), view))
+            else:
+                move = int(player.choose(view))
             if not is_legal(state, move):
                 raise IllegalMove(f"{player.name} chose the illegal move {move}")
             apply_move(state, move)

@@ -36,8 +36,17 @@ class Bots:
 
     @staticmethod
     def make(spec: str):
-        """The player of `spec` (a game's bots name their own player factory here)."""
-        return make_player(spec)
+        """The player of `spec` (a game's bots name their own player factory here); the
+        all-seeing oracle (`play/oracle.py`) is refused (`PlayerSpecError`, one line)."""
+        from play.oracle import refuses_oracle
+        from play.player_spec import PlayerSpecError
+
+        player = make_player(spec)
+        refusal = refuses_oracle(player, "serve or decide (it would see the person's hand)")
+        if refusal is not None:
+            player.close()
+            raise PlayerSpecError(refusal)
+        return player
 
     def _player(self):
         player = getattr(self._local, "player", None)

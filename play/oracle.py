@@ -1,0 +1,110 @@
+"""The `oracle` player: it SEES EVERY HAND. A ceiling for the rating ladder, never a real player.
+
+Issue 37: every figure of strength has a bottom (random, the heuristic) and should have a top.
+The oracle plays each card double-dummy on the TRUE deal: the project's exact solver
+(`search.solver.solve_moves`, the baseline payoff: its team's deal score minus the other's)
+gives every legal card its exact value with all four hands known, and the oracle plays the best
+(ties: the lowest card, as PIMC). Its bids are another player's: `oracle,bid=SPEC`, by default
+the heuristic's (`heuristic`: always available, needs no file; a strategy database is the usual
+choice for a ceiling over that database's own bidding, `oracle,bid=db:PATH`).
+
+How it sees: players receive a `SeatView`, where the other hands are erased. The oracle cannot
+play from one (`choose` refuses). It declares `sees_all = True`, and the one game loop that
+checks for it (`play.tournament.play_game`, which `tournament`, `rating` and the ladder use)
+hands it the true state through `choose_seeing_all(state, view)`. No other player has the
+attribute; a player wrapped around the oracle (a composite's bidder, a `play=` card player)
+reaches only `choose` and fails loudly. `serve` and `decide` refuse it when the spec is read
+(`web.bots`): a person is never seated against a player that sees their hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.setback import state as S
+
+BID_OPTION = ",bid="
+DEFAULT_BIDDER = "heuristic"
+
+
+class OracleRefused(RuntimeError):
+    """The oracle was asked to play from a seat's view (it needs the whole deal)."""
+
+
+def refuses_oracle(player, where: str) -> str | None:
+    """The one line refusing `player` in `where` when it is an all-seeing player, else None."""
+    if getattr(player, "sees_all", False) is True:
+        return (f"{getattr(player, 'name', 'oracle')}: the oracle sees every hand (a ceiling "
+                f"for tournaments and ratings); it cannot play in {where}")
+    return None
+
+
+class OraclePlayer:
+    """Plays every card double-dummy on the true deal; `bidder` bids (module docstring)."""
+
+    sees_all = True  # play.tournament.play_game hands it the whole deal
+
+    def __init__(self, bidder=None, name: str | None = None, tt_bits: int = 16):
+        from search.solver import Solver
+
+        if bidder is None:
+            from play.heuristic import HeuristicPlayer
+
+            bidder = HeuristicPlayer()
+        self.bidder = bidder
+        self.name = name or "oracle"
+        self.solver = Solver(tt_bits)
+
+    def seed(self, seed: int) -> None:
+        """Reseed the bidder, if it draws (the card play is deterministic)."""
+        if hasattr(self.bidder, "seed"):
+            self.bidder.seed(seed)
+
+    def choose(self, view) -> int:
+        """Refused: a seat's view hides the other hands, and the oracle plays from them."""
+        raise OracleRefused(f"{self.name} sees every hand: only a tournament or a rating "
+                            "hands it the deal (it cannot play from a seat's view, behind "
+                            "another player, in serve or in decide)")
+
+    def choose_seeing_all(self, state: np.ndarray, view) -> int:
+        """The move of the seat to act, seeing the true deal `state` (engine state): the
+        bidder's in the auction, else the card of best exact value for the seat's team."""
+        if int(state[S.PHASE]) == S.PHASE_AUCTION:
+            return int(self.bidder.choose(view))
+        legal = view.legal_moves()
+        if legal.size == 1:
+            return int(legal[0])
+        moves, values = self.card_values(state)
+        return int(moves[int(np.argmax(values))])
+
+    def card_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(legal cards ascending, their exact values from the acting seat's team's side)."""
+        from search.solver import solve_moves
+
+        s = self.solver
+        true = np.ascontiguousarray(state, dtype=np.int64).copy()
+        n = solve_moves(true, s.stack, s.moves, s.frames, s.table, s.ctx, s._moves_out,
+                        s._values_out)
+        sign = 1 if int(true[S.TO_ACT]) % 2 == int(true[S.HIGH_BIDDER]) % 2 else -1
+        return s._moves_out[:n].copy(), sign * s._values_out[:n].astype(np.float64)
+
+    def close(self) -> None:
+        """Close the bidder (a database player holds a connection)."""
+        if hasattr(self.bidder, "close"):
+            self.bidder.close()
+
+
+def make_oracle_player(text: str, seed: int = 0):
+    """The oracle of a spec `oracle[,bid=SPEC]`; bad specs raise PlayerSpecError."""
+    from play.player_spec import PlayerSpecError, make_player
+
+    name = text.strip()
+    body, sep, bid_spec = name.partition(BID_OPTION)
+    if body.strip().lower() != "oracle":
+        raise PlayerSpecError(f"{name!r}: expected oracle[,bid=SPEC]")
+    if sep and not bid_spec.strip():
+        raise PlayerSpecError(f"{name!r}: bid= needs a player, as in oracle,bid=heuristic")
+    bidder = make_player(bid_spec.strip() if sep else DEFAULT_BIDDER, seed)
+    if getattr(bidder, "sees_all", False):
+        raise PlayerSpecError(f"{name!r}: the oracle's bidder cannot be an oracle")
+    return OraclePlayer(bidder, name=name if sep else "oracle")
