@@ -13,12 +13,13 @@ whole strategy (a database or strategy files, any key layout) is read once into
 Bootstrap (score-aware auction) keys are kept apart (`bootstrap_*`), since the abstract game's
 `decision` never builds them. `games.policy_table.find_key` finds a key, `pick_action` an
 action.
-Parsing is the slow part: about 1 us a key with a layout's bulk parser (the reference's), 20 us
-key by key (a progress bar shows it for large tables).
+Parsing is the slow part: a few microseconds a key with a layout's bulk parser (the
+reference's), 20 us key by key; a progress bar shows it for large tables.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -28,8 +29,9 @@ import numpy as np
 from db.errors import DatabaseError
 from db.key_kind import BOOTSTRAP, key_kinds
 
-PROGRESS_ABOVE = 200_000  # keys: show a progress bar when parsing more, key by key
-CHECKED = 2_000  # keys of a bulk parse checked against the layout's exact `text_key`
+PROGRESS_ABOVE = 200_000  # keys: show a progress bar when reading more
+BATCH = 200_000  # database rows read at a time
+CHECK_EVERY = 1_000  # every so many keys of a bulk parse are checked with the exact `text_key`
 
 
 @dataclass(frozen=True)
@@ -54,10 +56,11 @@ class PolicyArrays:
         return int(self.keys.shape[0])
 
 
-def store_rows(store) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Every key of a database player's store: (key strings, int64 action counts, float32
-    probabilities end to end), from a `StrategyDatabase` (read straight from its file,
-    read-only) or an in-memory `db.strategy_store.StrategyStore` of strategy files."""
+def store_rows(store, batch: int = BATCH):
+    """Every key of a database player's store, in batches: (key strings, int64 action counts,
+    float32 probabilities end to end) per batch, from a `StrategyDatabase` (read straight from
+    its file, read-only, `batch` rows at a time so a large table never sits in memory as Python
+    objects) or an in-memory `db.strategy_store.StrategyStore` of strategy files (one batch)."""
     table = getattr(store, "table", None)
     if isinstance(table, dict):
         texts = list(table)
@@ -65,17 +68,20 @@ def store_rows(store) -> tuple[list[str], np.ndarray, np.ndarray]:
         sizes = np.fromiter((v.size for v in vectors), dtype=np.int64, count=len(vectors))
         probs = (np.concatenate(vectors).astype(np.float32) if vectors
                  else np.zeros(0, np.float32))
-        return texts, sizes, probs
+        yield texts, sizes, probs
+        return
     uri = "file:" + os.path.abspath(store.path) + "?mode=ro"
     try:
-        with sqlite3.connect(uri, uri=True) as conn:
-            rows = conn.execute("SELECT key, probs FROM strategy").fetchall()
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
+            cursor = conn.execute("SELECT key, probs FROM strategy")
+            while rows := cursor.fetchmany(batch):
+                texts = [key for key, _ in rows]
+                sizes = np.fromiter((len(blob) // 4 for _, blob in rows), dtype=np.int64,
+                                    count=len(rows))
+                probs = np.frombuffer(b"".join(blob for _, blob in rows), dtype="<f4")
+                yield texts, sizes, probs.astype(np.float32)
     except sqlite3.Error as exc:
         raise DatabaseError(f"{store.path}: corrupt strategy database ({exc})") from None
-    texts = [key for key, _ in rows]
-    sizes = np.fromiter((len(blob) // 4 for _, blob in rows), dtype=np.int64, count=len(rows))
-    probs = np.frombuffer(b"".join(blob for _, blob in rows), dtype="<f4").astype(np.float32)
-    return texts, sizes, probs
 
 
 def _pack(keys: np.ndarray, sizes: np.ndarray, probs: np.ndarray, offsets: np.ndarray):
@@ -100,46 +106,60 @@ def _pack(keys: np.ndarray, sizes: np.ndarray, probs: np.ndarray, offsets: np.nd
     return keys, new_offsets, sorted_probs, best
 
 
-def arrays_of_store(store, layout) -> PolicyArrays:
+def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
     """The `PolicyArrays` of a database player's store whose keys are of `layout` (a
-    `layouts.Layout`). Keys the layout's codec cannot parse are refused in one line."""
+    `layouts.Layout`), with a progress bar for large tables (`progress`). Keys the layout's
+    codec cannot parse are refused in one line."""
     from abstraction.setback import layouts
 
     module = layouts.load(layout.name)
-    texts, sizes, probs = store_rows(store)
+    n_keys = int(getattr(store, "n_keys", 0) or 0)
+    bar = None
+    if progress and n_keys > PROGRESS_ABOVE:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_keys, desc=f"reading {os.path.basename(store.path)}", unit="key",
+                   unit_scale=True, leave=False)
+    parts, memo = [], {}
     try:
-        ints = np.array(_parse_all(module, texts, store.path), dtype=np.uint64)
-    except ValueError as exc:
-        raise DatabaseError(f"{store.path}: a key is not a {layout.name} key ({exc})") from None
-    starts = np.zeros(len(texts), dtype=np.int64)
-    if len(texts) > 1:
+        for texts, sizes, probs in store_rows(store):
+            try:
+                ints = np.array(_parse(module, texts, memo), dtype=np.uint64)
+            except ValueError as exc:
+                raise DatabaseError(f"{store.path}: a key is not a {layout.name} key ({exc})") \
+                    from None
+            parts.append((ints, sizes, probs, key_kinds(texts) == BOOTSTRAP))
+            if bar is not None:
+                bar.update(len(texts))
+    finally:
+        if bar is not None:
+            bar.close()
+    ints, sizes, probs, boot = (np.concatenate([p[i] for p in parts]) if parts else empty
+                                for i, empty in enumerate((np.zeros(0, np.uint64),
+                                                           np.zeros(0, np.int64),
+                                                           np.zeros(0, np.float32),
+                                                           np.zeros(0, bool))))
+    starts = np.zeros(ints.size, dtype=np.int64)
+    if ints.size > 1:
         np.cumsum(sizes[:-1], out=starts[1:])
-    boot = key_kinds(texts) == BOOTSTRAP
     keys, offsets, sorted_probs, best = _pack(ints[~boot], sizes[~boot], probs, starts[~boot])
     b_keys, b_offsets, b_probs, _ = _pack(ints[boot], sizes[boot], probs, starts[boot])
     return PolicyArrays(keys, offsets, sorted_probs, best, b_keys, b_offsets, b_probs,
                         layout.name, store.path)
 
 
-def _parse_all(module, texts: list[str], path: str) -> list[int]:
+def _parse(module, texts: list[str], memo: dict) -> list[int]:
     """The integer keys of `texts` by the layout `module`'s codec: its bulk `text_keys` where it
-    has one (checked against `text_key` on a sample of CHECKED keys), else key by key with a
-    progress bar for large tables."""
+    has one (checked against the exact `text_key` on every CHECK_EVERY-th key), else key by
+    key."""
     bulk = getattr(module, "text_keys", None)
-    if bulk is not None:
-        ints = bulk(texts)
-        step = max(1, len(texts) // CHECKED)
-        for i in range(0, len(texts), step):
-            if module.text_key(texts[i]) != ints[i]:
-                raise ValueError(f"{texts[i]!r} reads as two keys")
-        return ints
-    iterator = texts
-    if len(texts) > PROGRESS_ABOVE:
-        from tqdm import tqdm
-
-        iterator = tqdm(texts, desc=f"reading {os.path.basename(path)}", unit="key",
-                        unit_scale=True, leave=False)
-    return [int(module.text_key(text)) for text in iterator]
+    if bulk is None:
+        return [int(module.text_key(text)) for text in texts]
+    ints = bulk(texts, memo)
+    for i in range(0, len(texts), CHECK_EVERY):
+        if module.text_key(texts[i]) != ints[i]:
+            raise ValueError(f"{texts[i]!r} reads as two keys")
+    return ints
 
 
 def load_policy_arrays(spec: str) -> PolicyArrays:
@@ -179,6 +199,6 @@ def load_policy_arrays(spec: str) -> PolicyArrays:
         store.close()
 
 
-def arrays_of_player(player) -> PolicyArrays:
+def arrays_of_player(player, progress: bool = True) -> PolicyArrays:
     """The `PolicyArrays` of a `DatabasePlayer` (a database or strategy files), in its layout."""
-    return arrays_of_store(player.db, player.layout)
+    return arrays_of_store(player.db, player.layout, progress)

@@ -177,16 +177,18 @@ def _parse_playout(buffer: str) -> int:
 
 # ---- many strings -> integers, fast -----------------------------------------------------------
 
-def text_keys(texts) -> list[int]:
+def text_keys(texts, memo: dict | None = None) -> list[int]:
     """The keys of many stored strings at once (a whole database's, for `db.policy_arrays`).
 
     A playout key is its first 12 characters (the trick fields) and its action tokens; a
     database's millions of keys share far fewer of either, so each part is parsed once and
     remembered (about 1 us a key instead of `text_key`'s 20). Auction, establish and bootstrap
     keys, a minority, go through `text_key`. The parts skip `text_key`'s canonical-form round
-    trip; the caller checks a sample with `text_key` (`db.policy_arrays`)."""
-    prefixes: dict[str, int] = {}
-    actions: dict[tuple[bool, str], int] = {}
+    trip; the caller checks a sample with `text_key` (`db.policy_arrays`). `memo`, a dict kept
+    between calls, carries the parts parsed so far from one batch of strings to the next."""
+    memo = {} if memo is None else memo
+    prefixes: dict[str, int] = memo.setdefault("prefixes", {})
+    actions: dict[tuple[bool, str], int] = memo.setdefault("actions", {})
     out = []
     for text in texts:
         if text[:1] in ("H", ".") and "/" not in text and len(text) > 12:
