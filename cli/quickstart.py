@@ -14,8 +14,10 @@
    heuristic, so at the quickstart's budgets every minute goes to the baseline.
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
-   --duplicate`), write a PNG summary of each, and the baseline's training curve: its win
-   rate against the heuristic, with the 95 % band, over training CPU minutes.
+   --duplicate`), then rollout search on the database (`search:db:...`, play/search_player.py)
+   against the heuristic on the same pairs, write a PNG summary of each, and the baseline's
+   training curve: its win rate against the heuristic, with the 95 % band, over training CPU
+   minutes.
 5. Print the figures and the path of everything written, and save them in `quickstart.json`.
 
 Each stage's share of the budget, algorithm and batch are the constants below (the issue 26
@@ -51,6 +53,9 @@ CHECKPOINT_SECONDS = 20.0  # a crash of the quickstart loses at most this much t
 EVAL_POINTS = 5  # evaluations of the baseline while it trains (the last at its budget's end)
 EVAL_PAIRS = 100  # duplicate pairs an evaluation (at most --games)
 EVAL_OPPONENT = "heuristic"
+# The last tournament: rollout search on the database (play/search_player.py), on the same
+# pairs as the database player's against the heuristic, so the two rates compare directly.
+SEARCH_PLAYER = "search"
 
 
 def register(subparsers) -> None:
@@ -63,6 +68,7 @@ def register(subparsers) -> None:
         "baseline-training.png), export it, load it into a SQLite database (a bootstrap "
         "auction stage is left out: at these budgets it costs strength, README), "
         "then play the database player against the random and the heuristic players "
+        "and rollout search on the database against the heuristic on the same pairs "
         "(duplicate games) and print the win rates with 95% intervals and the paths of "
         "everything written. A short baseline is far from converged: the figures show the "
         "pipeline working, and improve with longer training (`setback-cfr train baseline`).")
@@ -175,6 +181,7 @@ def run(args) -> int:
         "png_training": os.path.join(out, "baseline-training.png"),
         "png_vs_random": os.path.join(out, "db-vs-random.png"),
         "png_vs_heuristic": os.path.join(out, "db-vs-heuristic.png"),
+        "png_search_vs_heuristic": os.path.join(out, "search-vs-heuristic.png"),
         "summary": os.path.join(out, MARKER),
     }
     if not with_bootstrap:
@@ -184,7 +191,7 @@ def run(args) -> int:
 
     base_seconds = BASELINE_SHARE * budget
     eval_pairs = args.eval_games or min(EVAL_PAIRS, args.games)
-    print(f"[1/5] baseline: training for {base_seconds:.0f} CPU-s on {workers} "
+    print(f"[1/6] baseline: training for {base_seconds:.0f} CPU-s on {workers} "
           f"thread{'s' if workers > 1 else ''} (batch {batch}), evaluated every "
           f"{base_seconds / EVAL_POINTS:.0f} CPU-s ({eval_pairs:,} duplicate pairs vs "
           f"{EVAL_OPPONENT}, on top of the budget)")
@@ -203,7 +210,7 @@ def run(args) -> int:
 
     boot = None
     if with_bootstrap:
-        print(f"[2/5] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
+        print(f"[2/6] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
         boot = train_for(paths["bootstrap_run"],
                          bootstrap_stage(paths["baseline_run"], SEED, batch,
                                          BOOTSTRAP_ALGORITHM),
@@ -211,13 +218,13 @@ def run(args) -> int:
         print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets, "
               f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
     else:
-        print("[2/5] bootstrap: left out (at this budget it costs strength; README, \"The "
+        print("[2/6] bootstrap: left out (at this budget it costs strength; README, \"The "
               "bootstrap, measured in games\"); train one with `setback-cfr train bootstrap`")
 
     if not _plot_training(paths["baseline_run"], paths["png_training"]):
         paths.pop("png_training")
 
-    print("[3/5] export and load")
+    print("[3/6] export and load")
     stages = ["baseline"] + (["bootstrap"] if with_bootstrap else [])
     exported = [export_run(paths[f"{name}_run"], paths[f"{name}_strategy"]) for name in stages]
     report = load_strategies([paths[f"{name}_strategy"] for name in stages],
@@ -225,15 +232,21 @@ def run(args) -> int:
     print(f"      {paths['database']}: {report.n_keys:,} keys")
 
     results = {}
-    for step, opponent in ((4, "random"), (5, "heuristic")):
-        print(f"[{step}/5] db player vs {opponent}: {args.games:,} duplicate pairs")
-        summary = tournament(f"db:{paths['database']}", opponent, args.games,
-                             TOURNAMENT_SEED, True, workers, 200, progress)
-        png = write_png(summary, paths[f"png_vs_{opponent}"])
-        if png is None:
-            paths.pop(f"png_vs_{opponent}")
+    search_spec = f"{SEARCH_PLAYER}:db:{paths['database']}"
+    matches = (  # (result name, label, player, opponent)
+        ("random", "db player", f"db:{paths['database']}", "random"),
+        ("heuristic", "db player", f"db:{paths['database']}", "heuristic"),
+        ("search_vs_heuristic", "search player", search_spec, "heuristic"))
+    for step, (name, label, player, opponent) in enumerate(matches, start=4):
+        print(f"[{step}/6] {label} vs {opponent}: {args.games:,} duplicate pairs"
+              + (f" (the same pairs, {search_spec})" if player == search_spec else ""))
+        summary = tournament(player, opponent, args.games, TOURNAMENT_SEED, True, workers, 200,
+                             progress)
+        png_key = "png_search_vs_heuristic" if player == search_spec else f"png_vs_{opponent}"
+        if write_png(summary, paths[png_key]) is None:
+            paths.pop(png_key)
         print("\n".join("      " + line for line in format_summary(summary).splitlines()))
-        results[opponent] = summary.as_dict()
+        results[name] = summary.as_dict()
 
     figures = {
         "minutes": args.minutes,
@@ -253,13 +266,14 @@ def run(args) -> int:
         json.dump(figures, f, indent=2)
     print()
     print(f"quickstart done in {figures['seconds']:.0f} s")
-    for opponent, r in results.items():
-        print(f"  db player vs {opponent:<9} win rate {100 * r['win_rate']:.1f}% "
+    for name, label, _, opponent in matches:
+        r = results[name]
+        print(f"  {label + ' vs ' + opponent:<26} win rate {100 * r['win_rate']:.1f}% "
               f"(95% CI {100 * r['ci_low']:.1f}% .. {100 * r['ci_high']:.1f}%, "
               f"{r['games']:,} games)")
     print("written:")
     for name, path in paths.items():
-        print(f"  {name:<19} {path}")
+        print(f"  {name:<24} {path}")
     print("next: a longer budget trains a stronger player (`setback-cfr quickstart --minutes "
           "30`); play it yourself: `setback-cfr tournament --ew "
           f"db:{paths['database']} --ns heuristic --games 1000 --duplicate`")

@@ -119,7 +119,7 @@ def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
         from tqdm import tqdm
 
         bar = tqdm(total=n_keys, desc=f"reading {os.path.basename(store.path)}", unit="key",
-                   unit_scale=True, leave=False)
+                   unit_scale=True, leave=False, disable=None)  # None: shown on a terminal only
     parts, memo = [], {}
     try:
         for texts, sizes, probs in store_rows(store):

@@ -24,7 +24,8 @@ def test_quickstart_end_to_end(tmp_path, capsys):
         assert os.path.exists(path), name
         assert path in text  # every path written is printed
     # the pictures come out of the box (matplotlib is a dependency)
-    assert {"png_training", "png_vs_random", "png_vs_heuristic"} <= set(summary["paths"])
+    assert {"png_training", "png_vs_random", "png_vs_heuristic",
+            "png_search_vs_heuristic"} <= set(summary["paths"])
     assert summary["baseline"]["iteration"] >= 1
     from cli.quickstart import BOOTSTRAP_SHARE
 
@@ -35,11 +36,17 @@ def test_quickstart_end_to_end(tmp_path, capsys):
         assert "bootstrap: left out" in text
     assert summary["workers"] >= 1
     assert summary["database_keys"] == sum(summary["exported_keys"]) > 0
-    for opponent in ("random", "heuristic"):
-        r = summary["tournaments"][opponent]
+    for name, label in (("random", "db player vs random"),
+                        ("heuristic", "db player vs heuristic"),
+                        ("search_vs_heuristic", "search player vs heuristic")):
+        r = summary["tournaments"][name]
         assert r["games"] == 8 and r["duplicate"]
         assert 0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1
-        assert f"db player vs {opponent}" in text
+        assert label in text
+    # the search player played the database player's pairs: the same seed, the same deals
+    search, db = summary["tournaments"]["search_vs_heuristic"], summary["tournaments"]["heuristic"]
+    assert search["seed"] == db["seed"] and search["games"] == db["games"]
+    assert search["player_a"].startswith("search:db:")
 
 
 def test_quickstart_refuses_a_foreign_directory(tmp_path, capsys):
