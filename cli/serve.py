@@ -32,7 +32,10 @@ def register(subparsers) -> None:
                         help="the game of the table: setback (default; games to 11) or euchre "
                         "(games to 10, as OpenSpiel's euchre with stick the dealer)")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
-                        help="the bots: random, heuristic, db:PATH or strategy:PATH[,PATH...] "
+                        help="the bots: any Setback player but the oracle: random, heuristic, "
+                        "db:PATH or strategy:PATH[,PATH...], search[OPTIONS]:POLICY (rollout "
+                        "search on a blueprint; think=MS bounds each decision, and the Why "
+                        "panel shows each move's searched value), ... "
                         f"(default: db:{DEFAULT_DB} if it exists, else heuristic); with "
                         "--game euchre: random, heuristic (the default), db:PATH[,sample] (a "
                         "database of a Euchre export) or ismcts[:SIMS][,pyspiel]")

@@ -31,6 +31,8 @@ gives the same moves for any number of threads (without `think`). Examples:
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 
 import numpy as np
@@ -45,6 +47,24 @@ CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off; POLICY: db:PATH " \
             "or strategy:PATH[,PATH...])"
+
+
+_ARRAYS: dict = {}  # (files, sizes, mtimes) -> PolicyArrays: one copy a process
+_ARRAYS_LOCK = threading.Lock()
+
+
+def shared_arrays(blueprint, build):
+    """The blueprint's policy arrays, read once a process (`build(blueprint)` the first time):
+    a server makes one search player a thread, a tournament one a side, and the arrays of a
+    large database take seconds and hundreds of MB. Keyed by the files' paths, sizes and
+    modification times, so a database rewritten in place is read again."""
+    paths = [p for p in str(blueprint.db.path).split(",") if p]
+    key = tuple((os.path.realpath(p), os.path.getsize(p), os.stat(p).st_mtime_ns)
+                for p in paths)
+    with _ARRAYS_LOCK:
+        if key not in _ARRAYS:
+            _ARRAYS[key] = build(blueprint)
+        return _ARRAYS[key]
 
 
 class SearchPlayer:
@@ -83,13 +103,24 @@ class SearchPlayer:
         return self.decide(view)["move"]
 
     def explain(self, view) -> dict:
-        """`choose`'s move and why: `{"move", "reason": "forced" | "blueprint" | "search",
-        "worlds", "moves": [{"move", "value"}...] (the searched mean deal-score difference of
-        each legal move, best first), "blueprint_move"}`."""
-        return self.decide(view)
+        """`choose`'s move and why, in the database player's trace form (`db.player`: the
+        blueprint's key, lookups and action probabilities) with the search's figures added:
+        `reason` "search" (or "forced", or "blueprint" for a bid under `bids=blueprint`),
+        `worlds` searched, `searched`: [{"move", "value"}...] every legal move's mean deal-score
+        difference for the player's team over the worlds, best first, and `chosen` the index of
+        the played move among the blueprint's actions (None when it is not one of them)."""
+        trace = self.blueprint.explain(view) if hasattr(self.blueprint, "explain") else {
+            "key": None, "kind": None, "found": None, "lookups": [], "actions": []}
+        result = self.decide(view)
+        trace.update(move=result["move"], reason=result["reason"], worlds=result["worlds"],
+                     searched=result["moves"],
+                     chosen=next((i for i, a in enumerate(trace.get("actions", []))
+                                  if a["move"] == result["move"]), None))
+        return trace
 
     def decide(self, view) -> dict:
-        """The decision with its figures (see `explain`)."""
+        """The decision and the search's figures: `{"move", "reason": "forced" | "blueprint" |
+        "search", "worlds", "moves": [{"move", "value"}...] best first, "blueprint_move"}`."""
         from search.rollout_search import choose
         from search.setback_worlds import consistent_worlds
 
@@ -199,7 +230,7 @@ def make_search_player(text: str, seed: int = 0):
                               f"({SPEC_FORM})")
     blueprint = make_player(policy, seed)
     try:
-        table = arrays_of_player(blueprint)
+        table = shared_arrays(blueprint, arrays_of_player)
     except DatabaseError as exc:
         blueprint.close()
         raise PlayerSpecError(str(exc)) from None

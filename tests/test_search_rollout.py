@@ -58,11 +58,12 @@ def random_positions(n_deals: int, seed: int):
 
 @pytest.fixture(scope="module")
 def blueprint(tmp_path_factory):
-    """A database (and its strategy file) of random vectors for every key of 300 random deals."""
+    """A database (and its strategy file) of random vectors for every key of 150 random deals
+    (those the replay test starts from among them)."""
     asker = DatabasePlayer(EmptyStore())
     rng = np.random.default_rng(3)
     table = {}
-    for state, dealer in random_positions(300, 11):
+    for state, dealer in random_positions(110, 11) + random_positions(40, 5):
         trace = asker.explain(SeatView.of(state, dealer))
         if trace["key"] is not None and trace["key"] not in table:
             table[trace["key"]] = rng.dirichlet(np.ones(len(trace["actions"])))
@@ -120,7 +121,7 @@ def test_a_greedy_rollout_equals_the_database_players_replay(blueprint):
 
 def test_every_world_agrees_with_the_view_and_every_public_fact():
     rejected_total = 0
-    for state, dealer in random_positions(60, 9):
+    for state, dealer in random_positions(25, 9):
         if is_exhausted(state):
             continue
         view = SeatView.of(state, dealer)
@@ -255,3 +256,33 @@ def test_a_policy_of_another_game_is_refused_in_one_line(blueprint):
     with pytest.raises(PlayerSpecError) as info:
         make_player(f"search:strategy:{path}")
     assert "not 'setback'" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_web_bots_search_and_the_why_panel_gets_each_moves_value(blueprint, tmp_path):
+    """`serve --bots search...`: a game plays to the end, every bot decision with two or more
+    legal moves is searched, and the hint's explanation carries the searched value of every
+    legal move (as text), best first, beside the blueprint's key and probabilities."""
+    pytest.importorskip("fastapi")
+    from web_helpers import client, new_game, play_to_the_end
+
+    spec = f"search[worlds=8,threads=1]:db:{blueprint['db']}"
+    with client(tmp_path / "games.db", bots=spec) as c:
+        assert c.get("/api/config").json()["bots"] == spec
+        game = new_game(c, 3)["game"]
+        hints = []
+
+        def choose(view):
+            hint = c.get(f"/api/games/{game}/hint").json()
+            hints.append(hint)
+            return view["legal"][0]
+
+        view, events = play_to_the_end(c, game, choose, stop_after=12)
+        searched = [h for h in hints if h["reason"] == "search"]
+        assert searched, hints[:2]
+        for x in searched:
+            values = [s["value"] for s in x["searched"]]
+            assert values == sorted(values, reverse=True) and x["worlds"] == 8
+            assert x["move"] == x["searched"][0]["move"]
+            assert all(isinstance(s["move"], str) for s in x["searched"])
+        bot_moves = [e for e in events if e.get("explain")]
+        assert any(e["explain"]["reason"] == "search" for e in bot_moves)

@@ -71,6 +71,8 @@ class Bots:
             move = int(explanation["move"])
             for action in explanation["actions"]:
                 action["move"] = format_move(action["move"])
+            for searched in explanation.get("searched", ()):  # a search player's values
+                searched["move"] = format_move(searched["move"])
         else:
             move = int(player.choose(view))
             explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],

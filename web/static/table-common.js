@@ -216,6 +216,29 @@ function renderExplain(x, title, phase) {
     });
     box.append(table);
   }
+  if (x.searched && x.searched.length) renderSearched(x, phase);
+}
+
+// A search player's figures: each legal move's mean points of the deal for the bot's team,
+// rolled out over the sampled worlds (play/search_player.py), best first.
+function renderSearched(x, phase) {
+  const box = $("explain");
+  box.append(el("p", { class: "muted", text: `Searched ${x.worlds} layouts of the hidden cards, each move ` +
+                       "played out with the blueprint. Value: the bot's team's points minus the other's, this deal, on average." }));
+  const values = x.searched.map((s) => s.value);
+  const low = Math.min(...values), span = Math.max(...values) - low || 1;
+  const table = el("table", { class: "actions-table searched-table" });
+  table.append(el("tr", { class: "muted" }, el("td", { text: "plays" }), el("td", { text: "searched value" }),
+                  el("td")));
+  for (const s of x.searched) {
+    const fill = el("span");
+    fill.style.width = `${Math.round(((s.value - low) / span) * 100)}%`;  // CSSOM, as above
+    table.append(el("tr", { class: s.move === x.move ? "chosen" : "" },
+      el("td", { text: GAME.moveText(s.move, phase) }),
+      el("td", { text: `${s.value >= 0 ? "+" : ""}${s.value.toFixed(2)}` }),
+      el("td", {}, el("div", { class: "bar" }, fill))));
+  }
+  box.append(table);
 }
 
 // --- dialogs ------------------------------------------------------------------------
