@@ -37,8 +37,9 @@ def register(subparsers) -> None:
     parser.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
                         help="the player deciding: random, heuristic, db:PATH, "
-                        "strategy:PATH[,PATH...], pimc[:W], search[OPTIONS]:POLICY ... (default: serve's, "
-                        "db:quickstart-run/strategy.db if it exists, else heuristic)")
+                        "strategy:PATH[,PATH...], pimc[:W], search[OPTIONS]:POLICY ... "
+                        "(default: serve's, db:quickstart-run/strategy.db if it exists, else "
+                        "heuristic)")
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
