@@ -21,6 +21,9 @@ Options, inside the brackets, comma-separated (all optional; `search:POLICY` tak
 | `think=MS` | a time budget per decision in milliseconds (anytime; the worlds done by then) | none |
 | `threads=T` | threads sharing a decision's worlds | the CPUs usable |
 | `voids=on\\|off` | worlds respect the voids shown | on |
+| `belief=uniform\\|bids` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the bids seen | uniform |
+| `temper=T` | `belief=bids`: the weights raised to the power T (0 < T <= 1; lower trusts the bids less) | 1 |
+| `pool=K` | `belief=bids`: worlds drawn before resampling, K times `worlds` | 4 |
 
 POLICY is `db:PATH` or `strategy:PATH[,PATH...]` of any Setback key layout; its player also
 makes the blueprint's own moves (the `margin` rule's fallback, `bids=blueprint`). The same seed
@@ -41,12 +44,14 @@ from games.rng import new_rng, next_u64
 from games.setback import state as S
 
 DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
-            "think": None, "threads": None, "voids": "on"}
+            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
+            "pool": 4}
 CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
-           "voids": ("on", "off")}
+           "voids": ("on", "off"), "belief": ("uniform", "bids")}
+FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid is no proof)
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
-            "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off; POLICY: db:PATH " \
-            "or strategy:PATH[,PATH...])"
+            "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
+            "belief=uniform|bids,temper=T,pool=K; POLICY: db:PATH or strategy:PATH[,PATH...])"
 
 
 _ARRAYS: dict = {}  # (files, sizes, mtimes) -> PolicyArrays: one copy a process
@@ -74,7 +79,8 @@ class SearchPlayer:
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None):
+                 name: str | None = None, belief: str = "uniform", temper: float = 1.0,
+                 pool: int = 4):
         from search.rollout_search import RolloutSearch
         from train.baseline import layout_game
 
@@ -86,11 +92,15 @@ class SearchPlayer:
         self.margin = float(margin)
         self.think_ms = think_ms
         self.voids = bool(voids)
+        self.belief, self.temper, self.pool = belief, float(temper), int(pool)
+        self.table = table
         self.search = RolloutSearch(layout_game(table.layout), table, greedy, threads)
         self.name = name or f"search:{blueprint.name}"
         self.rng = new_rng(seed)
-        self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0}
-        self._states = np.zeros((self.worlds, S.STATE_SIZE), dtype=np.int64)
+        self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0,
+                      "weighted": 0, "ess": 0.0}
+        drawn = self.worlds * (self.pool if belief == "bids" else 1)
+        self._states = np.zeros((drawn, S.STATE_SIZE), dtype=np.int64)
 
     def seed(self, seed: int) -> None:
         """Restart the player's generator (and the blueprint's) from `seed`."""
@@ -122,7 +132,6 @@ class SearchPlayer:
         """The decision and the search's figures: `{"move", "reason": "forced" | "blueprint" |
         "search", "worlds", "moves": [{"move", "value"}...] best first, "blueprint_move"}`."""
         from search.rollout_search import choose
-        from search.setback_worlds import consistent_worlds
 
         legal = view.legal_moves()
         if legal.size == 1:
@@ -139,11 +148,9 @@ class SearchPlayer:
         if self.think_ms is not None:
             deadline = time.perf_counter() + self.think_ms / 1000.0
         rng = new_rng(decision_seed)
-        drawn, rejected = consistent_worlds(state, view.seat, rng, self.voids, self._states)
-        if drawn == 0:
-            raise ValueError("no layout of the hidden cards is consistent with this view")
+        worlds, rejected = self._worlds(view, rng)
         sign = 1 if view.seat % 2 == 0 else -1
-        values = self.search.values(self._states[:drawn], legal, sign, decision_seed, deadline)
+        values = self.search.values(worlds, legal, sign, decision_seed, deadline)
         blueprint_move = None
         if self.margin > 0.0:
             blueprint_move = int(self.blueprint.choose(view))
@@ -160,6 +167,37 @@ class SearchPlayer:
         return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
                 "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
                 "blueprint_move": blueprint_move}
+
+    def _worlds(self, view, rng) -> tuple[np.ndarray, int]:
+        """The decision's worlds (int64[worlds, STATE_SIZE]) and the layouts rejected on the
+        way: uniform among the consistent layouts, or with `belief=bids` a pool of `pool` times
+        as many resampled (systematically) in proportion to the blueprint's probability of the
+        bids seen, raised to `temper`."""
+        from search.setback_worlds import bids_log_weights, cards_played_by, consistent_worlds
+
+        history = np.asarray(view.history, dtype=np.int64)
+        weighted = self.belief == "bids" and history.size > 0
+        states = self._states if weighted else self._states[:self.worlds]
+        drawn, rejected = consistent_worlds(view.state, view.seat, rng, self.voids, states)
+        if drawn < states.shape[0]:
+            raise ValueError("no layout of the hidden cards is consistent with this view")
+        if not weighted:
+            return states, int(rejected)
+        played = np.zeros(4, dtype=np.int64)
+        cards_played_by(history, history.size, played)
+        log_w = np.zeros(drawn, dtype=np.float64)
+        bids_log_weights(self.search.functions[1], states, played, history, history.size,
+                         self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)
+        weights = np.exp(self.temper * (log_w - log_w.max()))
+        weights /= weights.sum()
+        self.stats["weighted"] += 1
+        self.stats["ess"] += 1.0 / float(np.sum(weights ** 2))
+        # systematic resampling: one uniform offset, then evenly spaced points on the CDF
+        u = (int(next_u64(rng)) >> 11) / float(1 << 53)
+        points = (u + np.arange(self.worlds)) / self.worlds
+        picks = np.minimum(np.searchsorted(np.cumsum(weights), points, side="right"),
+                           drawn - 1)
+        return states[picks], int(rejected)
 
     @property
     def counts(self):
@@ -210,11 +248,13 @@ def _option_value(text: str, name: str, value: str):
             raise PlayerSpecError(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
         return value
     try:
-        number = float(value) if name in ("margin", "think") else int(value)
+        number = float(value) if name in ("margin", "think", "temper") else int(value)
     except ValueError:
         raise PlayerSpecError(f"{text!r}: {name}= takes a number, not {value!r}") from None
     if (name == "margin" and number < 0) or (name != "margin" and number <= 0):
         raise PlayerSpecError(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
+    if name == "temper" and number > 1:
+        raise PlayerSpecError(f"{text!r}: temper= must be at most 1")
     return number
 
 
@@ -238,4 +278,6 @@ def make_search_player(text: str, seed: int = 0):
                         greedy=options["rollout"] == "greedy",
                         search_bids=options["bids"] == "search", margin=options["margin"],
                         think_ms=options["think"], threads=options["threads"],
-                        voids=options["voids"] == "on", seed=seed, name=text.strip())
+                        voids=options["voids"] == "on", seed=seed, name=text.strip(),
+                        belief=options["belief"], temper=options["temper"],
+                        pool=options["pool"])

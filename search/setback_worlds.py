@@ -9,6 +9,11 @@ completed trick), so while the deal goes on, a layout under which it would alrea
 layout in eight contradicts it late in a deal; such layouts are redrawn (rejection keeps the
 draw uniform over the consistent layouts). The test is monotone (a settled deal stays settled),
 so checking it on the current tricks covers every earlier trick too.
+
+The auction is evidence too: a seat that bid Four holds more than one that passed. A world can
+be weighted by the probability that the blueprint would have made the bids seen with that
+world's hands (`bids_log_weights`); the player draws a larger pool of uniform worlds and
+resamples its worlds in proportion to those weights, tempered (`play/search_player.py`).
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.policy_table import find_key
+from games.setback.rules import BID_MOVE, apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
-from games.setback.state import HAND
+from games.setback.state import HAND, STATE_SIZE, TO_ACT, reset_deal
 from search.sampler import constraints, layout_table, sample_layout, world_state
 
 MAX_DRAWS_PER_WORLD = 10_000  # far above need: the true layout is always consistent
@@ -54,3 +61,61 @@ def consistent_worlds(view_state, seat, rng, use_voids, states_out):
         if not found:
             return w, rejected
     return states_out.shape[0], rejected
+
+
+@njit(cache=True, nogil=True)
+def cards_played_by(history, n_moves, out):
+    """`out[seat]`: the cards each seat (relative to the dealer) played in the deal's first
+    `n_moves` public moves (`SeatView.history`: bids, then cards). Who plays each card follows
+    from the public moves alone (the trick winners), so the hidden hands are not needed."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    hands = np.zeros(4, np.int64)
+    reset_deal(state, hands)
+    for seat in range(4):
+        out[seat] = 0
+    for i in range(n_moves):
+        move = history[i]
+        if move < BID_MOVE:
+            out[state[TO_ACT]] |= np.int64(1) << move
+        apply_move(state, move)
+
+
+@njit(cache=True, nogil=True)
+def bids_log_likelihood(decision, world, played_by, history, n_moves, keys, offsets, probs,
+                        floor, state, actions, key_out):
+    """The log-probability that the blueprint (a policy table whose keys `decision` builds)
+    makes the deal's bids in `history` when the hands are `world`'s (each seat's dealt hand is
+    what it holds in `world` and what it played, `played_by`). A bid whose key the blueprint
+    lacks says nothing (0); a probability below `floor` counts as `floor`. The acting seat's
+    own bids add the same term in every world, so only the others' move the weights."""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[HAND + seat] | played_by[seat]
+    reset_deal(state, hands)
+    total = 0.0
+    for i in range(n_moves):
+        move = history[i]
+        if move < BID_MOVE:
+            break
+        n = decision(state, actions, key_out)
+        if n >= 2:
+            index = find_key(keys, key_out[0])
+            if index >= 0 and offsets[index + 1] - offsets[index] == n:
+                for j in range(n):
+                    if actions[j] == move:
+                        total += np.log(max(np.float64(probs[offsets[index] + j]), floor))
+                        break
+        apply_move(state, move)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def bids_log_weights(decision, worlds, played_by, history, n_moves, keys, offsets, probs, floor,
+                     out):
+    """`bids_log_likelihood` of every world (rows of `worlds`) into `out`."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    actions = np.zeros(64, np.int64)
+    key_out = np.zeros(2, np.uint64)
+    for w in range(worlds.shape[0]):
+        out[w] = bids_log_likelihood(decision, worlds[w], played_by, history, n_moves, keys,
+                                     offsets, probs, floor, state, actions, key_out)

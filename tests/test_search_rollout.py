@@ -241,6 +241,8 @@ def test_search_players_play_tournaments(blueprint):
     ("search[speed=3]:db:x.db", "unknown search option"),
     ("search[rollout=best]:db:x.db", "rollout= takes sample or greedy"),
     ("search[worlds=3:db:x.db", "has no ']'"),
+    ("search[belief=exact]:db:x.db", "belief= takes uniform or bids"),
+    ("search[temper=2]:db:x.db", "temper= must be at most 1"),
     ("search:heuristic", "the policy must be db:PATH or strategy:PATH"),
     ("search:db:/nonexistent/x.db", "no such strategy database"),
 ])
@@ -286,3 +288,78 @@ def test_the_web_bots_search_and_the_why_panel_gets_each_moves_value(blueprint, 
             assert all(isinstance(s["move"], str) for s in x["searched"])
         bot_moves = [e for e in events if e.get("explain")]
         assert any(e["explain"]["reason"] == "search" for e in bot_moves)
+
+
+def test_who_played_each_card_follows_from_the_public_moves():
+    from search.setback_worlds import cards_played_by
+
+    buffer = np.zeros(64, np.int64)
+    for d in range(20):
+        state = Deal.random(900 + d).state.copy()
+        rng = np.random.default_rng(d)
+        history, played = [], np.zeros(4, np.int64)
+        while state[S.PHASE] != S.PHASE_OVER:
+            legal = buffer[:legal_moves(state, buffer)]
+            move = int(legal[int(rng.integers(legal.size))])
+            if move < 52:
+                played[state[S.TO_ACT]] |= np.int64(1) << move
+            history.append(move)
+            apply_move(state, move)
+        out = np.zeros(4, np.int64)
+        cards_played_by(np.array(history, dtype=np.int64), len(history), out)
+        assert np.array_equal(out, played)
+
+
+def test_the_bids_likelihood_is_the_blueprints_probability_of_the_bids(blueprint):
+    """On the true deal, the weight of the bids is the product of the probabilities the
+    database gives each bid made (its auction keys), found keys only."""
+    from search.setback_worlds import bids_log_likelihood
+
+    arrays = load_policy_arrays("db:" + blueprint["db"])
+    decision = layout_game(arrays.layout).addresses[1]
+    player = DatabasePlayer(blueprint["db"])
+    checked = 0
+    for d in range(40):
+        deal = Deal.random(300 + d)
+        state = deal.state.copy()
+        start = state.copy()
+        history, expected = [], 0.0
+        while state[S.PHASE] == S.PHASE_AUCTION:
+            view = SeatView.of(state, deal.dealer)
+            trace = player.explain(view)
+            move = int(trace["move"])
+            if trace["found"] and len(trace["actions"]) >= 2:
+                prob = next(a["prob"] for a in trace["actions"] if a["move"] == move)
+                expected += np.log(max(prob, 1e-3))
+            history.append(move)
+            apply_move(state, move)
+        history = np.array(history, dtype=np.int64)
+        got = bids_log_likelihood(decision, start, np.zeros(4, np.int64), history, history.size,
+                                  arrays.keys, arrays.offsets, arrays.probs, 1e-3,
+                                  np.zeros(S.STATE_SIZE, np.int64), np.zeros(64, np.int64),
+                                  np.zeros(2, np.uint64))
+        assert got == pytest.approx(expected, abs=1e-9)
+        checked += expected != 0.0
+    assert checked >= 10
+
+
+def test_worlds_weighted_by_the_bids_still_agree_with_the_view(blueprint):
+    player = make_player(f"search[worlds=16,belief=bids,temper=0.5,threads=1]:db:"
+                         f"{blueprint['db']}")
+    rng = np.random.default_rng(2)
+    deal = Deal.random(77)
+    history = []
+    while not deal.is_over:
+        view = SeatView.of(deal.state.copy(), deal.dealer, history=history)
+        if view.legal_moves().size >= 2 and history:
+            worlds, _ = player._worlds(view, new_rng(5))
+            assert worlds.shape == (16, S.STATE_SIZE)
+            for world in worlds:
+                assert world[S.HAND + view.seat] == view.state[S.HAND + view.seat]
+                assert world[S.PLAYED] == view.state[S.PLAYED]
+        legal = view.legal_moves()
+        move = int(legal[int(rng.integers(legal.size))])
+        history.append(move)
+        deal.play(format_move(move))
+    assert player.stats["weighted"] > 0
+    player.close()
