@@ -24,6 +24,7 @@ Options, inside the brackets, comma-separated (all optional; `search:POLICY` tak
 | `belief=uniform\\|bids` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the bids seen | uniform |
 | `temper=T` | `belief=bids`: the weights raised to the power T (0 < T <= 1; lower trusts the bids less) | 1 |
 | `pool=K` | `belief=bids`: worlds drawn before resampling, K times `worlds` | 4 |
+| `objective=score\\|win` | a rollout is worth the deal's score difference, or the probability of winning the game from the score it leaves (`search/win_probability.py`) | score |
 
 POLICY is `db:PATH` or `strategy:PATH[,PATH...]` of any Setback key layout; its player also
 makes the blueprint's own moves (the `margin` rule's fallback, `bids=blueprint`). The same seed
@@ -45,13 +46,15 @@ from games.setback import state as S
 
 DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
             "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
-            "pool": 4}
+            "pool": 4, "objective": "score"}
 CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
-           "voids": ("on", "off"), "belief": ("uniform", "bids")}
+           "voids": ("on", "off"), "belief": ("uniform", "bids"),
+           "objective": ("score", "win")}
 FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid is no proof)
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
-            "belief=uniform|bids,temper=T,pool=K; POLICY: db:PATH or strategy:PATH[,PATH...])"
+            "belief=uniform|bids,temper=T,pool=K,objective=score|win; POLICY: db:PATH or " \
+            "strategy:PATH[,PATH...])"
 
 
 _ARRAYS: dict = {}  # (files, sizes, mtimes) -> PolicyArrays: one copy a process
@@ -80,7 +83,7 @@ class SearchPlayer:
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
                  name: str | None = None, belief: str = "uniform", temper: float = 1.0,
-                 pool: int = 4):
+                 pool: int = 4, objective: str = "score"):
         from search.rollout_search import RolloutSearch
         from train.baseline import layout_game
 
@@ -93,6 +96,15 @@ class SearchPlayer:
         self.think_ms = think_ms
         self.voids = bool(voids)
         self.belief, self.temper, self.pool = belief, float(temper), int(pool)
+        self.objective = objective
+        self._outcome = None
+        if objective == "win":
+            from cfr.game import FunctionAddress
+            from numba import types
+
+            from search.setback_objective import OUTCOME_SIG, deal_outcome
+
+            self._outcome = FunctionAddress(deal_outcome, types.FunctionType(OUTCOME_SIG))
         self.table = table
         self.search = RolloutSearch(layout_game(table.layout), table, greedy, threads)
         self.name = name or f"search:{blueprint.name}"
@@ -150,7 +162,13 @@ class SearchPlayer:
         rng = new_rng(decision_seed)
         worlds, rejected = self._worlds(view, rng)
         sign = 1 if view.seat % 2 == 0 else -1
-        values = self.search.values(worlds, legal, sign, decision_seed, deadline)
+        objective = None
+        if self._outcome is not None:
+            from search.setback_objective import win_values
+
+            us, them = view.score_us_them
+            objective = (self._outcome, win_values(view.seat % 2, us, them))
+        values = self.search.values(worlds, legal, sign, decision_seed, deadline, objective)
         blueprint_move = None
         if self.margin > 0.0:
             blueprint_move = int(self.blueprint.choose(view))
@@ -280,4 +298,4 @@ def make_search_player(text: str, seed: int = 0):
                         think_ms=options["think"], threads=options["threads"],
                         voids=options["voids"] == "on", seed=seed, name=text.strip(),
                         belief=options["belief"], temper=options["temper"],
-                        pool=options["pool"])
+                        pool=options["pool"], objective=options["objective"])

@@ -73,3 +73,20 @@ def world_move_values(current_player, decision, apply, utility, worlds, first, s
             values_out[w, m] = sign * play_out(current_player, decision, apply, utility, child,
                                                keys, offsets, probs, greedy, rng, a, b,
                                                actions, key_out)
+
+
+@njit(cache=True, nogil=True)
+def world_move_outcomes(current_player, decision, apply, utility, outcome, table, worlds, first,
+                        stop, step, moves, n_moves, keys, offsets, probs, greedy, seed, child, a,
+                        b, actions, key_out, rng, values_out):
+    """`world_move_values` with another objective: each rollout is scored `table[outcome(end)]`,
+    `outcome` (a game function, `int64(state)`) naming the terminal's result (for Setback the
+    pair of deal scores) and `table` valuing each result for the acting player (for Setback
+    its team's probability of winning the game from the score that result makes)."""
+    for w in range(first, stop, step):
+        for m in range(n_moves):
+            apply(worlds[w], moves[m], child)
+            rng[0] = stream_seed(seed, w)
+            play_out(current_player, decision, apply, utility, child, keys, offsets, probs,
+                     greedy, rng, a, b, actions, key_out)
+            values_out[w, m] = table[outcome(a)]

@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from search.pimc import usable_cpus
-from search.rollout import world_move_values
+from search.rollout import world_move_outcomes, world_move_values
 
 ROUND = 4  # worlds a thread plays between two looks at the clock
 
@@ -43,11 +43,13 @@ class RolloutSearch:
         self._pool = None
 
     def values(self, worlds: np.ndarray, moves: np.ndarray, sign: int, seed: int,
-               deadline: float | None = None) -> np.ndarray:
+               deadline: float | None = None, objective=None) -> np.ndarray:
         """float64[worlds finished, len(moves)]: each move's rollout payoff in each world, from
         the acting player's side (`sign` +1 for player 0, -1 for player 1). `worlds`: int64[W,
         state_size] full states; `deadline`: a `time.perf_counter()` time after which no new
-        round starts (at least one round is always played)."""
+        round starts (at least one round is always played). `objective`, when given, is
+        (outcome function address, float64 table): a rollout is then worth
+        `table[outcome(end)]` instead of its payoff (`rollout.world_move_outcomes`)."""
         moves = np.ascontiguousarray(moves, dtype=np.int64)
         total = worlds.shape[0]
         out = np.zeros((total, moves.shape[0]), dtype=np.float64)
@@ -55,21 +57,27 @@ class RolloutSearch:
         done = 0
         while done < total:
             stop = total if deadline is None else min(total, done + per_round)
-            self._run(worlds, done, stop, moves, sign, seed, out)
+            self._run(worlds, done, stop, moves, sign, seed, out, objective)
             done = stop
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return out[:done]
 
-    def _run(self, worlds, start, stop, moves, sign, seed, out) -> None:
+    def _run(self, worlds, start, stop, moves, sign, seed, out, objective=None) -> None:
         """Worlds start..stop-1, thread k taking start + k, start + k + threads, ..."""
         step = min(self.threads, stop - start)
 
         def part(k: int) -> None:
             child, a, b, actions, key_out, rng = self._scratch[k]
-            world_move_values(*self.functions, worlds, start + k, stop, step, moves,
-                              moves.shape[0], sign, self.keys, self.offsets, self.probs,
-                              self.greedy, seed, child, a, b, actions, key_out, rng, out)
+            if objective is None:
+                world_move_values(*self.functions, worlds, start + k, stop, step, moves,
+                                  moves.shape[0], sign, self.keys, self.offsets, self.probs,
+                                  self.greedy, seed, child, a, b, actions, key_out, rng, out)
+            else:
+                world_move_outcomes(*self.functions, *objective, worlds, start + k, stop, step,
+                                    moves, moves.shape[0], self.keys, self.offsets,
+                                    self.probs, self.greedy, seed, child, a, b, actions,
+                                    key_out, rng, out)
 
         if step == 1:
             part(0)

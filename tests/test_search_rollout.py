@@ -243,6 +243,7 @@ def test_search_players_play_tournaments(blueprint):
     ("search[worlds=3:db:x.db", "has no ']'"),
     ("search[belief=exact]:db:x.db", "belief= takes uniform or bids"),
     ("search[temper=2]:db:x.db", "temper= must be at most 1"),
+    ("search[objective=points]:db:x.db", "objective= takes score or win"),
     ("search:heuristic", "the policy must be db:PATH or strategy:PATH"),
     ("search:db:/nonexistent/x.db", "no such strategy database"),
 ])
@@ -363,3 +364,36 @@ def test_worlds_weighted_by_the_bids_still_agree_with_the_view(blueprint):
         deal.play(format_move(move))
     assert player.stats["weighted"] > 0
     player.close()
+
+
+def test_the_win_objective_values_a_rollout_by_the_games_win_probability(blueprint):
+    """objective=win: a greedy rollout from the true deal is worth the acting team's
+    probability of winning the game from the score its replayed deal leaves."""
+    from cfr.game import FunctionAddress
+    from numba import types
+
+    from search.setback_objective import OUTCOME_SIG, deal_outcome, win_values
+
+    arrays = load_policy_arrays("db:" + blueprint["db"])
+    search = RolloutSearch(layout_game(arrays.layout), arrays, greedy=True, threads=1)
+    outcome = FunctionAddress(deal_outcome, types.FunctionType(OUTCOME_SIG))
+    player = DatabasePlayer(blueprint["db"])
+    buffer = np.zeros(64, np.int64)
+    checked = 0
+    for (state, dealer), score in zip(random_positions(30, 5)[::9], ((9, 8), (0, 0), (10, 7))
+                                      * 20):
+        if state[S.PHASE] != S.PHASE_PLAY or is_exhausted(state):
+            continue
+        team = int(state[S.TO_ACT]) % 2
+        table = win_values(team, *score)
+        moves = buffer[:legal_moves(state, buffer)].copy()
+        values = search.values(state[None, :].copy(), moves, 1, 3, objective=(outcome, table))
+        for m, move in enumerate(moves):
+            replay = state.copy()
+            apply_move(replay, int(move))
+            while not is_exhausted(replay):
+                apply_move(replay, player.choose(SeatView.of(replay, dealer)))
+            assert values[0, m] == table[deal_outcome(replay)]
+            assert 0.0 <= values[0, m] <= 1.0
+            checked += 1
+    assert checked >= 20
