@@ -202,3 +202,72 @@ def load_policy_arrays(spec: str) -> PolicyArrays:
 def arrays_of_player(player, progress: bool = True) -> PolicyArrays:
     """The `PolicyArrays` of a `DatabasePlayer` (a database or strategy files), in its layout."""
     return arrays_of_store(player.db, player.layout, progress)
+
+
+def euchre_arrays_of_store(store, progress: bool = True) -> PolicyArrays:
+    """The `PolicyArrays` of a Euchre strategy database (`db.euchre_player`'s store): its key
+    strings parsed by the Euchre codec (`abstraction/euchre/codec.py`) into the integer keys
+    `abstraction/euchre/keys.py` builds, which the abstract game's `decision` writes. A
+    database of another game or abstraction, or a key the codec cannot read, is refused in
+    one line (`DatabaseError`). `layout` is the abstraction's name; nothing is bootstrap."""
+    from abstraction.euchre.codec import KeyTextError, check_header, text_key
+
+    game = store.metadata.get("game")
+    if game != "euchre":
+        raise DatabaseError(f"{store.path}: a strategy database for game {game!r}, "
+                            "not 'euchre'")
+    try:
+        name, _ = check_header(store.metadata)
+    except KeyTextError as exc:
+        raise DatabaseError(f"{store.path}: {exc}") from None
+    n_keys = int(getattr(store, "n_keys", 0) or 0)
+    bar = None
+    if progress and n_keys > PROGRESS_ABOVE:
+        from tqdm import tqdm
+
+        bar = tqdm(total=n_keys, desc=f"reading {os.path.basename(store.path)}", unit="key",
+                   unit_scale=True, leave=False, disable=None)
+    parts = []
+    try:
+        for texts, sizes, probs in store_rows(store):
+            try:
+                ints = np.array([text_key(text) for text in texts], dtype=np.uint64)
+            except KeyTextError as exc:
+                raise DatabaseError(f"{store.path}: a key is not a Euchre key ({exc})") \
+                    from None
+            parts.append((ints, sizes, probs))
+            if bar is not None:
+                bar.update(len(texts))
+    finally:
+        if bar is not None:
+            bar.close()
+    ints, sizes, probs = (np.concatenate([p[i] for p in parts]) if parts else empty
+                          for i, empty in enumerate((np.zeros(0, np.uint64),
+                                                     np.zeros(0, np.int64),
+                                                     np.zeros(0, np.float32))))
+    starts = np.zeros(ints.size, dtype=np.int64)
+    if ints.size > 1:
+        np.cumsum(sizes[:-1], out=starts[1:])
+    keys, offsets, sorted_probs, best = _pack(ints, sizes, probs, starts)
+    none = _pack(np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.float32),
+                 np.zeros(0, np.int64))
+    return PolicyArrays(keys, offsets, sorted_probs, best, none[0], none[1], none[2], name,
+                        store.path, game="euchre")
+
+
+def load_euchre_policy_arrays(spec: str) -> PolicyArrays:
+    """The `PolicyArrays` of a Euchre policy named as a Euchre player is: `db:PATH` or a bare
+    path of a database built from a Euchre export. Anything else, a missing file, or a
+    database of another game is refused in one line (`DatabaseError`)."""
+    from db.database import StrategyDatabase
+
+    text = str(spec).strip()
+    path = text[3:].strip() if text.lower().startswith("db:") else text
+    if not path or not os.path.isfile(path):
+        raise DatabaseError(f"{path or text!r}: no such strategy database (a Euchre policy "
+                            "is db:PATH)")
+    store = StrategyDatabase(path)
+    try:
+        return euchre_arrays_of_store(store)
+    finally:
+        store.close()
