@@ -3,8 +3,9 @@ duplicate, with a 95% interval; what `setback-cfr tournament --game euchre` runs
 
 Players (`make_euchre_player`): `random`, `heuristic` (`play.euchre_heuristic`), `db:PATH`
 (a database of a Euchre export, `db.euchre_player`; `db:PATH,sample` samples its stored
-probabilities) and `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot, `play.ismcts_player`;
-`,pyspiel` searches OpenSpiel's own C++ `euchre`).
+probabilities), `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot, `play.ismcts_player`;
+`,pyspiel` searches OpenSpiel's own C++ `euchre`) and `search[OPTIONS]:db:PATH` (rollout
+search on the database, `play.euchre_search_player`).
 
 Games: game g of a tournament with seed s is `games.euchre.match.play_game` on the game seed
 `stream_seed(s, g) >> 1` (hand k of it dealt from `stream_seed(game seed, k)`; South deals
@@ -48,9 +49,12 @@ from games.rng import stream_seed
 PLAYER_SEED_BASE = 1 << 20
 CHUNK = 16
 Z95 = 1.959963984540054
-SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export) or "
+SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
              "ismcts[:SIMS][,pyspiel] (OpenSpiel's ISMCTS bot, SIMS simulations a decision, "
-             "default 100; ,pyspiel: it searches OpenSpiel's own C++ euchre)")
+             "default 100; ,pyspiel: it searches OpenSpiel's own C++ euchre) or "
+             "search[OPTIONS]:db:PATH (rollout search on the database; OPTIONS worlds=W,"
+             "rollout=sample|greedy,bids=search|blueprint,margin=Z,think=MS,threads=T,"
+             "voids=on|off)")
 
 # one row per game or hand, from A's side
 WON, HANDS, POINTS_A, POINTS_B = range(4)
@@ -101,6 +105,10 @@ def make_euchre_player(spec: str, seed: int = 0):
                                         + (",sample" if option else ""))
         except DatabaseError as exc:
             raise EuchreSpecError(str(exc)) from None
+    if kind.startswith("search"):
+        from play.euchre_search_player import make_euchre_search_player
+
+        return make_euchre_search_player(text, seed, make_euchre_player, EuchreSpecError)
     if kind == "ismcts":
         from play.ismcts_player import make_ismcts_player
         from play.player_spec import PlayerSpecError
