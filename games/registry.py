@@ -109,9 +109,10 @@ SETBACK_PLUGIN = (
     # the Setback-only machinery: search, the search and learned players, inference
     "search", "search.*", "play.pimc", "play.sds", "play.nn_bidder", "play.evaluated_bidder",
     "play.bid_tables", "play.exact_belief", "play.inference_eval", "play.learn_data",
-    "play.policy_model", "play.composite", "play.gap_filled", "play.strategy_player",
+    "play.policy_model", "play.composite", "play.gap_filled", "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.census", "train.evaluation", "train.export", "db.database", "db.loader",
+    "db.strategy_store", "db.policy_arrays", "train.best_response",
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
     "web.bots", "web.position", "web.table",
     # the toolkit adapters wrap every registered game

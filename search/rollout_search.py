@@ -68,6 +68,7 @@ class RolloutSearch:
         step = min(self.threads, stop - start)
 
         def part(k: int) -> None:
+            """Thread k's share, with its own scratch buffers."""
             child, a, b, actions, key_out, rng = self._scratch[k]
             if objective is None:
                 world_move_values(*self.functions, worlds, start + k, stop, step, moves,
