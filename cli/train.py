@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import functools
 import json
@@ -141,6 +142,13 @@ def _register_best_response(stages) -> None:
                     "strategy file FILE (a baseline strategy of the learner's layout, for "
                     "`db load`; its player is the best response). To export without training "
                     "more, repeat the run's --for or --iterations")
+    br.add_argument("--fill-from-target", dest="fill", action=argparse.BooleanOptionalAction,
+                    default=None,
+                    help="(default: on when the learner has the target's layout) the "
+                    "evaluations and --export play the target's own stored move at a key the "
+                    "learner never visited, instead of the database player's fallback rule; "
+                    "still one fixed strategy, so its winnings remain a lower bound on the "
+                    "target's exploitability. Not a training setting: the table is the same")
     br.add_argument("--seed", type=seed_type, default=None, metavar="S",
                     help="random seed of a new run (default 0); must match when resuming. "
                     "Measure the result on another tournament seed")
@@ -480,6 +488,10 @@ def run_best_response(args) -> int:
                 check_resume(settings, target)
         except RunError as exc:
             raise UserError(str(exc)) from None
+        layout = args.abstraction or (settings and _recorded_layout(settings)) or target.layout
+        if args.fill and layout != target.layout:
+            raise UserError(f"--fill-from-target: the learner's layout {layout} cannot read "
+                            f"the target's {target.layout} keys")
         if target.has_bootstrap:
             print(f"note: {target.spec} holds bootstrap (score-aware auction) keys; the "
                   "training deals carry no score, so the target bids here by its baseline "
@@ -499,12 +511,15 @@ def run_best_response(args) -> int:
             evaluation = BestResponseEvaluation(
                 run_dir.path, stage, target, args.eval_games or DEFAULT_PAIRS,
                 60.0 * args.eval_every, show_progress=not args.no_progress,
-                report=lambda row: tqdm.write(format_br_row(row)))
+                report=lambda row: tqdm.write(format_br_row(row)), fill=args.fill)
         status = _train(args, stage, run_dir, factory, evaluation=evaluation)
     if args.export and status == 0:
-        header = export_best_response(run_dir.path, args.export)
+        header = export_best_response(run_dir.path, args.export, fill=args.fill,
+                                      target=target)
+        filled = header["settings"]["filled_from_target"]
         print(f"wrote {args.export}: {header['n_keys']:,} keys of the best response "
-              f"({header['iterations']:,} deals, layout {settings_layout(header)})")
+              f"({header['iterations']:,} deals, layout {settings_layout(header)}"
+              + (", the target's keys where it has none" if filled else "") + ")")
     return status
 
 

@@ -199,3 +199,28 @@ def test_bad_targets_are_refused_in_one_line(tmp_path, capsys, case):
     assert status == 2
     assert len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "run" / "checkpoint.ckpt").exists()
+
+
+def test_the_export_is_filled_from_the_target_only_where_the_learner_has_no_key(
+        tmp_path, capsys, target_file):
+    """--fill-from-target (the default for the target's layout): the learner's keys with its
+    own probabilities, and every other key of the target with the target's move."""
+    from db.strategy_store import StrategyStore
+
+    run = tmp_path / "run"
+    common = ["train", "best-response", "--against", f"strategy:{target_file}", "--run", run,
+              "--iterations", 30, "--no-progress"]
+    assert run_cli(capsys, common + ["--export", tmp_path / "f.msgpack"])[0] == 0
+    assert run_cli(capsys, common + ["--export", tmp_path / "p.msgpack",
+                                     "--no-fill-from-target"])[0] == 0
+    filled = StrategyStore([str(tmp_path / "f.msgpack")]).table
+    plain = StrategyStore([str(tmp_path / "p.msgpack")]).table
+    target = StrategyStore([target_file]).table
+    assert set(filled) == set(plain) | set(target)
+    for key in list(plain)[:200]:
+        assert np.array_equal(filled[key][0], plain[key][0])
+    for key in list(set(target) - set(plain))[:200]:
+        assert int(np.argmax(filled[key][0])) == int(np.argmax(target[key][0]))
+    status, out, err = run_cli(capsys, common + ["--abstraction", "bidder",
+                                                 "--fill-from-target"])
+    assert status == 2 and len(err.strip().splitlines()) == 1

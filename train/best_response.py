@@ -31,6 +31,14 @@ evaluation while training (`BestResponseEvaluation`) plays the live table agains
 itself in duplicate games and adds points per deal to the usual win rate. `export_best_response`
 writes the learner's average strategy as a baseline strategy file: `db load` takes it, and its
 database player is the best response (it holds the learner's keys for both teams).
+
+Filling from the target (`fill`, the default when the learner has the target's layout): a key
+the learner never visited would play the database player's fallback rule, which is weak; with
+the fill it plays the target's own stored move there instead (the learner's keys always come
+first). The player is still one fixed strategy, so what it wins against the target is still a
+lower bound on the target's exploitability, and a tighter one while the learner is young. The
+evaluation while training and the export both follow it; a learner of another layout cannot
+read the target's keys and is never filled.
 """
 
 from __future__ import annotations
@@ -206,6 +214,35 @@ def check_resume(recorded: dict, target: Target) -> None:
 
 
 # --- evaluation against the target -------------------------------------------------------------
+class FilledStore:
+    """The learner's store read first, then the target's (same layout): `fill` above."""
+
+    def __init__(self, learner, target, label: str):
+        self.learner, self.target = learner, target
+        self.path = label
+        self.layout = learner.layout
+        self.metadata = learner.metadata
+        self.has_bootstrap = False
+
+    def lookup(self, key: str):
+        """The learner's (probs, best) for `key`, else the target's, else None."""
+        hit = self.learner.lookup(key)
+        return hit if hit is not None else self.target.lookup(key)
+
+    def close(self) -> None:
+        """Drop the learner store's cache (the target is the caller's)."""
+        self.learner.close()
+
+
+def fills(settings: dict, fill: bool | None) -> bool:
+    """Whether a run's player is filled from its target: `fill` (None: when the learner has
+    the target's layout); True for another layout is refused (`RunError`)."""
+    same = layouts.of_header(settings).name == settings.get("target_abstraction")
+    if fill and not same:
+        raise RunError("--fill-from-target needs the learner to have the target's layout")
+    return same if fill is None else bool(fill)
+
+
 class BestResponseEvaluation(Evaluation):
     """`train.evaluation.Evaluation` with the target as the opponent (as `tournament` plays
     it), and points per deal besides the win rate: each row also goes to
@@ -213,8 +250,10 @@ class BestResponseEvaluation(Evaluation):
     target's, with the 95 % interval of the pairs' values)."""
 
     def __init__(self, run_path: str, stage, target: Target, pairs: int, every_seconds: float,
-                 show_progress: bool = True, report=None):
+                 show_progress: bool = True, report=None, fill: bool | None = None):
         self.target = target
+        self.fill = fills(stage.settings, fill)
+        self._fill_player = None
         self._rows_seen = None
         self._br_report = report
         super().__init__(run_path, stage, EvalOptions(every_seconds, pairs, target.spec),
@@ -231,6 +270,18 @@ class BestResponseEvaluation(Evaluation):
     def opponent(self, seed: int):
         """The target, seeded."""
         return self.target.player(seed)
+
+    def player(self, table):
+        """The live table's player, filled from the target's keys when `fill`."""
+        player, live = super().player(table)
+        if not self.fill:
+            return player, live
+        from db.player import DatabasePlayer
+
+        if self._fill_player is None:
+            self._fill_player = self.target.player(0)
+        store = FilledStore(live, self._fill_player.db, live.path + "+target")
+        return DatabasePlayer(store, name=player.name), live
 
     def win_rate(self, rows: list):
         self._rows_seen = np.array(rows)
@@ -292,10 +343,13 @@ def format_br_row(row: dict) -> str:
 
 
 # --- export --------------------------------------------------------------------------------------
-def export_best_response(run_path: str, out: str, threshold: float | None = None) -> dict:
+def export_best_response(run_path: str, out: str, threshold: float | None = None,
+                         fill: bool | None = None, target: Target | None = None) -> dict:
     """Write the best-response run's average strategy to the strategy file `out` as a
     baseline strategy (its keys are baseline keys of the learner's layout; `db load` takes
-    it, and its player plays the learned keys for both teams); return its header."""
+    it, and its player plays the learned keys for both teams), with the target's keys the
+    learner lacks when `fill` (None: when the layouts agree; `target`: the run's, loaded if
+    None); return its header."""
     from cfr import checkpoint
     from cfr.strategy_file import write_strategy
     from train.export import DEFAULT_THRESHOLD, table_strategy_chunks
@@ -314,11 +368,49 @@ def export_best_response(run_path: str, out: str, threshold: float | None = None
         layout = layouts.of_header(settings)
     except layouts.LayoutError as exc:
         raise RunError(f"{run_path}: {exc}") from None
+    fill = fills(settings, fill)
     ckpt = checkpoint.load(run.checkpoint_path)
     header = {"game": "setback", "abstraction": layout.abstraction,
               "abstraction_version": layout.version, "stage": "baseline",
               "iterations": ckpt.iteration, "seed": settings.get("seed"),
-              "threshold": threshold, "settings": {**settings, "best_response": True}}
+              "threshold": threshold,
+              "settings": {**settings, "best_response": True, "filled_from_target": fill}}
     key_text = layouts.load(layout.name).key_text
-    n = write_strategy(out, header, table_strategy_chunks(ckpt.table, threshold, key_text))
+    if not fill:
+        chunks = table_strategy_chunks(ckpt.table, threshold, key_text)
+    else:
+        if target is None:
+            target = load_target(settings["target"], settings.get("target_plays", "best"))
+        check_resume(settings, target)
+        chunks = _filled_chunks(ckpt.table, threshold, key_text, target)
+    n = write_strategy(out, header, chunks)
     return {**header, "n_keys": n}
+
+
+def _filled_chunks(table, threshold: float, key_text, target: Target):
+    """The strategy chunks of the learner's table and of the target's keys it lacks (their
+    stored probabilities; in `best` mode the one-hot best move), in ascending key order."""
+    from cfr.strategy_file import StrategyChunk
+    from cfr.table import ACTIONS_MASK
+    from train.export import CHUNK_KEYS, _ranges, average_strategy
+
+    slots = np.flatnonzero(table.meta)
+    keys = table.keys[slots, 0]
+    n_actions = (table.meta[slots] & ACTIONS_MASK).astype(np.int64)
+    index = np.repeat(table.offsets[slots].astype(np.int64), n_actions) + _ranges(n_actions)
+    probs = average_strategy(table.strategy[index], n_actions.astype(np.uint8), threshold)
+    policy = target.frozen_policy()
+    missing = ~np.isin(policy.keys, keys)
+    t_n = np.diff(policy.offsets)[missing]
+    t_index = np.repeat(policy.offsets[:-1][missing], t_n) + _ranges(t_n)
+    all_keys = np.concatenate([keys, policy.keys[missing]])
+    all_n = np.concatenate([n_actions, t_n])
+    all_probs = np.concatenate([probs, policy.probs[t_index]])
+    starts = np.concatenate([[0], np.cumsum(all_n)[:-1]])
+    order = np.argsort(all_keys, kind="stable")
+    for first in range(0, order.size, CHUNK_KEYS):
+        part = order[first:first + CHUNK_KEYS]
+        n = all_n[part]
+        vector = all_probs[np.repeat(starts[part], n) + _ranges(n)]
+        yield StrategyChunk([key_text(int(k)) for k in all_keys[part]], n.astype(np.uint8),
+                            vector.astype(np.float32))
