@@ -27,6 +27,9 @@ before the play (calls, alone, discard):
 | `think=MS` | a time budget per decision in milliseconds (anytime) | none |
 | `threads=T` | threads sharing a decision's worlds | the CPUs usable |
 | `voids=on\\|off` | worlds respect the voids shown | on |
+| `belief=uniform\\|bids` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls seen (both rounds, alone) | uniform |
+| `temper=T` | `belief=bids`: the weights raised to the power T (0 < T <= 1; lower trusts the calls less) | 1 |
+| `pool=K` | `belief=bids`: worlds drawn before resampling, K times `worlds` | 4 |
 
 POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
 (`db.euchre_player`) also makes the blueprint's own moves (the `margin` rule's fallback,
@@ -44,11 +47,14 @@ from games.euchre import state as S
 from games.rng import new_rng, next_u64
 
 DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
-            "think": None, "threads": None, "voids": "on"}
+            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
+            "pool": 4}
 CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
-           "voids": ("on", "off")}
+           "voids": ("on", "off"), "belief": ("uniform", "bids")}
 SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," \
-            "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off)"
+            "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
+            "belief=uniform|bids,temper=T,pool=K)"
+FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd call is no proof)
 AUCTION = (S.PHASE_ORDER, S.PHASE_NAME, S.PHASE_DISCARD, S.PHASE_ALONE)
 
 
@@ -60,7 +66,8 @@ class EuchreSearchPlayer:
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None):
+                 name: str | None = None, belief: str = "uniform", temper: float = 1.0,
+                 pool: int = 4):
         from search.rollout_search import RolloutSearch
         from train.euchre_game import GAME
 
@@ -76,11 +83,15 @@ class EuchreSearchPlayer:
         self.margin = float(margin)
         self.think_ms = think_ms
         self.voids = bool(voids)
+        if belief not in CHOICES["belief"] or not 0.0 < temper <= 1.0 or pool < 1:
+            raise ValueError("belief is uniform or bids, 0 < temper <= 1, pool >= 1")
+        self.belief, self.temper, self.pool = belief, float(temper), int(pool)
         self.search = RolloutSearch(GAME, table, greedy, threads)
         self.name = name or f"search:{blueprint.name}"
         self.rng = new_rng(seed)
-        self.stats = {"searched": 0, "worlds": 0, "deviations": 0}
-        self._states = np.zeros((self.worlds, S.STATE_SIZE), dtype=np.int64)
+        self.stats = {"searched": 0, "worlds": 0, "deviations": 0, "weighted": 0, "ess": 0.0}
+        drawn = self.worlds * (self.pool if belief == "bids" else 1)
+        self._states = np.zeros((drawn, S.STATE_SIZE), dtype=np.int64)
 
     def seed(self, seed: int) -> None:
         """Restart the player's generator (and the blueprint's) from `seed`."""
@@ -101,7 +112,6 @@ class EuchreSearchPlayer:
         | "settled" | "search", "worlds", "moves": [{"move", "value"}...] best first (each
         legal move's mean point difference for the player's team), "blueprint_move"}`."""
         from abstraction.euchre.abstract_game import is_settled
-        from search.euchre_worlds import cards_played_by, consistent_worlds
         from search.rollout_search import choose
 
         legal = view.legal_moves()
@@ -118,12 +128,9 @@ class EuchreSearchPlayer:
         deadline = None
         if self.think_ms is not None:
             deadline = time.perf_counter() + self.think_ms / 1000.0
-        drawn = consistent_worlds(state, view.seat, cards_played_by(view),
-                                  new_rng(decision_seed), self.voids, self._states)
-        if drawn == 0:
-            raise ValueError("no layout of the hidden cards is consistent with this view")
+        worlds = self._worlds(view, new_rng(decision_seed))
         sign = 1 if view.seat % 2 == 0 else -1  # team 0 (the dealer's) is the utility's side
-        values = self.search.values(self._states[:drawn], legal, sign, decision_seed, deadline)
+        values = self.search.values(worlds, legal, sign, decision_seed, deadline)
         blueprint_move = None
         if self.margin > 0.0:
             blueprint_move = int(self.blueprint.choose(view))
@@ -139,6 +146,36 @@ class EuchreSearchPlayer:
         return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
                 "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
                 "blueprint_move": blueprint_move}
+
+    def _worlds(self, view, rng) -> np.ndarray:
+        """The decision's worlds (int64[worlds, STATE_SIZE]): uniform among the consistent
+        layouts, or with `belief=bids` a pool of `pool` times as many resampled
+        (systematically) in proportion to the blueprint's probability of the calls seen,
+        raised to `temper`."""
+        from search.euchre_worlds import calls_log_weights, cards_played_by, consistent_worlds
+
+        history = np.asarray(view.history, dtype=np.int64)
+        weighted = self.belief == "bids" and history.size > 0
+        states = self._states if weighted else self._states[:self.worlds]
+        drawn = consistent_worlds(view.state, view.seat, cards_played_by(view), rng,
+                                  self.voids, states)
+        if drawn == 0:
+            raise ValueError("no layout of the hidden cards is consistent with this view")
+        if not weighted:
+            return states
+        log_w = np.zeros(drawn, dtype=np.float64)
+        calls_log_weights(self.search.functions[1], states, history, history.size,
+                          self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)
+        weights = np.exp(self.temper * (log_w - log_w.max()))
+        weights /= weights.sum()
+        self.stats["weighted"] += 1
+        self.stats["ess"] += 1.0 / float(np.sum(weights ** 2))
+        # systematic resampling: one uniform offset, then evenly spaced points on the CDF
+        u = (int(next_u64(rng)) >> 11) / float(1 << 53)
+        points = (u + np.arange(self.worlds)) / self.worlds
+        picks = np.minimum(np.searchsorted(np.cumsum(weights), points, side="right"),
+                           drawn - 1)
+        return states[picks]
 
     def close(self) -> None:
         """Stop the search's threads and close the blueprint."""
@@ -179,11 +216,13 @@ def _option_value(text: str, name: str, value: str, error):
             raise error(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
         return value
     try:
-        number = float(value) if name in ("margin", "think") else int(value)
+        number = float(value) if name in ("margin", "think", "temper") else int(value)
     except ValueError:
         raise error(f"{text!r}: {name}= takes a number, not {value!r}") from None
     if (name == "margin" and number < 0) or (name != "margin" and number <= 0):
         raise error(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
+    if name == "temper" and number > 1:
+        raise error(f"{text!r}: temper= must be at most 1")
     return number
 
 
@@ -215,4 +254,6 @@ def make_euchre_search_player(text: str, seed: int, make_player, error=ValueErro
                               greedy=options["rollout"] == "greedy",
                               search_bids=options["bids"] == "search", margin=options["margin"],
                               think_ms=options["think"], threads=options["threads"],
-                              voids=options["voids"] == "on", seed=seed, name=text.strip())
+                              voids=options["voids"] == "on", seed=seed, name=text.strip(),
+                              belief=options["belief"], temper=options["temper"],
+                              pool=options["pool"])

@@ -43,6 +43,7 @@ from games.euchre.state import (
     N_PASSES,
     OUT,
     PHASE,
+    PHASE_ALONE,
     PHASE_DISCARD,
     PLAYED,
     SHOWN_VOIDS,
@@ -54,6 +55,7 @@ from games.euchre.state import (
     new_state,
     reset_hand,
 )
+from games.policy_table import find_key
 from games.rng import below
 from search.sampler import layout_table, sample_layout
 
@@ -216,3 +218,47 @@ def cards_played_by(view) -> np.ndarray:
             out[replay[TO_ACT]] |= np.int64(1) << move
         apply_move(replay, move)  # the empty hands lose nothing: the turns are all it needs
     return out
+
+
+@njit(cache=True, nogil=True)
+def calls_log_likelihood(decision, world, history, n_moves, keys, offsets, probs, floor, state,
+                         actions, key_out):
+    """The log-probability that the blueprint (a policy table whose keys `decision`, the
+    abstract game's, builds) makes the hand's calls and alone decision in `history` (its first
+    `n_moves` moves) when the hands are `world`'s (each seat's dealt cards: `DEALT`). The
+    dealer's discard is the abstraction's rule (no key: it weighs nothing; hidden, -1, it is
+    the world's). A call whose key the blueprint lacks says nothing (0); a probability below
+    `floor` counts as `floor`. The acting seat's own calls add the same term in every world."""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[DEALT + seat]
+    reset_hand(state, hands, world[UPCARD], world[STICK])
+    total = 0.0
+    for i in range(n_moves):
+        if state[PHASE] > PHASE_ALONE:
+            break
+        move = history[i]
+        if state[PHASE] == PHASE_DISCARD:
+            apply_move(state, world[DISCARD] if move < 0 else move)
+            continue
+        n = decision(state, actions, key_out)
+        if n >= 2:
+            index = find_key(keys, key_out[0])
+            if index >= 0 and offsets[index + 1] - offsets[index] == n:
+                for j in range(n):
+                    if actions[j] == move:
+                        total += np.log(max(np.float64(probs[offsets[index] + j]), floor))
+                        break
+        apply_move(state, move)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def calls_log_weights(decision, worlds, history, n_moves, keys, offsets, probs, floor, out):
+    """`calls_log_likelihood` of every world (rows of `worlds`) into `out`."""
+    state = np.zeros(worlds.shape[1], np.int64)
+    actions = np.zeros(64, np.int64)
+    key_out = np.zeros(2, np.uint64)
+    for w in range(worlds.shape[0]):
+        out[w] = calls_log_likelihood(decision, worlds[w], history, n_moves, keys, offsets,
+                                      probs, floor, state, actions, key_out)

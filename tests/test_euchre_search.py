@@ -361,6 +361,8 @@ def test_the_discard_and_the_alone_decision_are_searched(blueprint):
     ("search[worlds=3:db:x.db", "has no ']'"),
     ("search:heuristic", "the policy must be db:PATH"),
     ("search:db:/nonexistent/x.db", "x.db"),
+    ("search[belief=maybe]:db:x.db", "belief= takes uniform or bids"),
+    ("search[temper=2]:db:x.db", "temper= must be at most 1"),
 ])
 def test_bad_specs_are_refused_in_one_line(spec, says):
     with pytest.raises(EuchreSpecError) as info:
@@ -395,4 +397,52 @@ def test_the_time_budget_is_honoured(blueprint):
     assert 0 < result["worlds"] < 50000
     # drawing the 50,000 worlds up front is part of the decision (all of them take seconds)
     assert elapsed < 1.0, elapsed
+    player.close()
+
+
+def test_the_calls_likelihood_is_the_databases_probabilities_of_the_calls_made(blueprint):
+    """`belief=bids`: a world's weight is the product of the blueprint's probabilities of every
+    call and alone decision made (floored), read here from the database key by key."""
+    from db.database import StrategyDatabase
+    from play.euchre_search_player import FLOOR
+    from search.euchre_worlds import calls_log_weights
+
+    arrays = load_euchre_policy_arrays("db:" + blueprint["db"])
+    checked = 0
+    with StrategyDatabase(blueprint["db"]) as db:
+        for state, history in random_positions(30, 17):
+            if state[S.PHASE] != S.PHASE_PLAY or state[S.N_IN_TRICK] != 0 \
+                    or state[S.TRICK_NUMBER] != 1:
+                continue
+            expected = 0.0
+            replay = S.new_state()
+            S.reset_hand(replay, state[S.DEALT:S.DEALT + 4].copy(), state[S.UPCARD], 1)
+            for move in history:
+                if replay[S.PHASE] == S.PHASE_PLAY:
+                    break
+                moves = np.zeros(MOVES_BUFFER, np.int64)
+                n, _, key = abstract_decision(replay, moves)
+                hit = db.lookup(key_text(int(key))) if n >= 2 else None
+                if hit is not None:
+                    index = list(moves[:n]).index(move)
+                    expected += math.log(max(float(hit[0][index]), FLOOR))
+                apply_move(replay, move)
+            out = np.zeros(1)
+            calls_log_weights(GAME.addresses[1], state[None, :].copy(),
+                              np.array(history, np.int64), len(history), arrays.keys,
+                              arrays.offsets, arrays.probs, FLOOR, out)
+            assert out[0] == pytest.approx(expected, abs=1e-9)
+            checked += expected != 0.0
+    assert checked >= 5
+
+
+def test_weighted_worlds_still_agree_with_the_view(blueprint):
+    player = make_euchre_player(f"search[worlds=8,belief=bids,threads=1]:db:{blueprint['db']}")
+    for state, history in random_positions(8, 19):
+        view = SeatView.of(state, 0, (0, 0), history)
+        if view.legal_moves().size < 2 or is_settled(state):
+            continue
+        for world in player._worlds(view, new_rng(3)):
+            _check_world(world, state, history, view.seat)
+    assert player.stats["weighted"] > 10 and player.stats["ess"] > 0
     player.close()
