@@ -191,7 +191,8 @@ class SearchPlayer:
         way: uniform among the consistent layouts, or with `belief=bids` a pool of `pool` times
         as many resampled (systematically) in proportion to the blueprint's probability of the
         bids seen, raised to `temper`."""
-        from search.setback_worlds import bids_log_weights, cards_played_by, consistent_worlds
+        from search.inference import cards_played_by
+        from search.setback_worlds import bids_log_weights, consistent_worlds
 
         history = np.asarray(view.history, dtype=np.int64)
         weighted = self.belief == "bids" and history.size > 0
@@ -201,8 +202,7 @@ class SearchPlayer:
             raise ValueError("no layout of the hidden cards is consistent with this view")
         if not weighted:
             return states, int(rejected)
-        played = np.zeros(4, dtype=np.int64)
-        cards_played_by(history, history.size, played)
+        played = cards_played_by(history)
         log_w = np.zeros(drawn, dtype=np.float64)
         bids_log_weights(self.search.functions[1], states, played, history, history.size,
                          self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)

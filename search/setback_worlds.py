@@ -24,7 +24,7 @@ from numba import njit
 from games.policy_table import find_key
 from games.setback.rules import BID_MOVE, apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
-from games.setback.state import HAND, STATE_SIZE, TO_ACT, reset_deal
+from games.setback.state import HAND, STATE_SIZE, reset_deal
 from search.sampler import constraints, layout_table, sample_layout, world_state
 
 MAX_DRAWS_PER_WORLD = 10_000  # far above need: the true layout is always consistent
@@ -64,30 +64,14 @@ def consistent_worlds(view_state, seat, rng, use_voids, states_out):
 
 
 @njit(cache=True, nogil=True)
-def cards_played_by(history, n_moves, out):
-    """`out[seat]`: the cards each seat (relative to the dealer) played in the deal's first
-    `n_moves` public moves (`SeatView.history`: bids, then cards). Who plays each card follows
-    from the public moves alone (the trick winners), so the hidden hands are not needed."""
-    state = np.zeros(STATE_SIZE, np.int64)
-    hands = np.zeros(4, np.int64)
-    reset_deal(state, hands)
-    for seat in range(4):
-        out[seat] = 0
-    for i in range(n_moves):
-        move = history[i]
-        if move < BID_MOVE:
-            out[state[TO_ACT]] |= np.int64(1) << move
-        apply_move(state, move)
-
-
-@njit(cache=True, nogil=True)
 def bids_log_likelihood(decision, world, played_by, history, n_moves, keys, offsets, probs,
                         floor, state, actions, key_out):
     """The log-probability that the blueprint (a policy table whose keys `decision` builds)
     makes the deal's bids in `history` when the hands are `world`'s (each seat's dealt hand is
     what it holds in `world` and what it played, `played_by`). A bid whose key the blueprint
     lacks says nothing (0); a probability below `floor` counts as `floor`. The acting seat's
-    own bids add the same term in every world, so only the others' move the weights."""
+    own bids add the same term in every world, so only the others' move the weights.
+    `played_by`: `search.inference.cards_played_by(history)`."""
     hands = np.zeros(4, np.int64)
     for seat in range(4):
         hands[seat] = world[HAND + seat] | played_by[seat]

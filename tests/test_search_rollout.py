@@ -291,26 +291,6 @@ def test_the_web_bots_search_and_the_why_panel_gets_each_moves_value(blueprint, 
         assert any(e["explain"]["reason"] == "search" for e in bot_moves)
 
 
-def test_who_played_each_card_follows_from_the_public_moves():
-    from search.setback_worlds import cards_played_by
-
-    buffer = np.zeros(64, np.int64)
-    for d in range(20):
-        state = Deal.random(900 + d).state.copy()
-        rng = np.random.default_rng(d)
-        history, played = [], np.zeros(4, np.int64)
-        while state[S.PHASE] != S.PHASE_OVER:
-            legal = buffer[:legal_moves(state, buffer)]
-            move = int(legal[int(rng.integers(legal.size))])
-            if move < 52:
-                played[state[S.TO_ACT]] |= np.int64(1) << move
-            history.append(move)
-            apply_move(state, move)
-        out = np.zeros(4, np.int64)
-        cards_played_by(np.array(history, dtype=np.int64), len(history), out)
-        assert np.array_equal(out, played)
-
-
 def test_the_bids_likelihood_is_the_blueprints_probability_of_the_bids(blueprint):
     """On the true deal, the weight of the bids is the product of the probabilities the
     database gives each bid made (its auction keys), found keys only."""
