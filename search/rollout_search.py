@@ -22,7 +22,7 @@ import numpy as np
 from search.pimc import usable_cpus
 from search.rollout import world_move_outcomes, world_move_values
 
-ROUND = 4  # worlds a thread plays between two looks at the clock
+ROUND = 16  # worlds a thread plays between two looks at the clock (~1 ms of rollouts)
 
 
 class RolloutSearch:
