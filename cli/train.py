@@ -149,6 +149,11 @@ def _register_best_response(stages) -> None:
                     "learner never visited, instead of the database player's fallback rule; "
                     "still one fixed strategy, so its winnings remain a lower bound on the "
                     "target's exploitability. Not a training setting: the table is the same")
+    br.add_argument("--strategy", choices=("current", "average"), default="current",
+                    help="(default current) what the evaluations and --export play: current, "
+                    "regret matching on the learner's regrets (the last iteration's strategy, "
+                    "which against a fixed target reaches the best response sooner); average, "
+                    "the average strategy the other stages export. Not a training setting")
     br.add_argument("--seed", type=seed_type, default=None, metavar="S",
                     help="random seed of a new run (default 0); must match when resuming. "
                     "Measure the result on another tournament seed")
@@ -511,14 +516,16 @@ def run_best_response(args) -> int:
             evaluation = BestResponseEvaluation(
                 run_dir.path, stage, target, args.eval_games or DEFAULT_PAIRS,
                 60.0 * args.eval_every, show_progress=not args.no_progress,
-                report=lambda row: tqdm.write(format_br_row(row)), fill=args.fill)
+                report=lambda row: tqdm.write(format_br_row(row)), fill=args.fill,
+                strategy=args.strategy)
         status = _train(args, stage, run_dir, factory, evaluation=evaluation)
     if args.export and status == 0:
         header = export_best_response(run_dir.path, args.export, fill=args.fill,
-                                      target=target)
+                                      target=target, strategy=args.strategy)
         filled = header["settings"]["filled_from_target"]
         print(f"wrote {args.export}: {header['n_keys']:,} keys of the best response "
-              f"({header['iterations']:,} deals, layout {settings_layout(header)}"
+              f"({header['iterations']:,} deals, its {args.strategy} strategy, layout "
+              f"{settings_layout(header)}"
               + (", the target's keys where it has none" if filled else "") + ")")
     return status
 

@@ -13,7 +13,7 @@ from cfr.exploitability import policy_value
 from cfr.external_sampling import EsScratch, SamplingOptions, run_sampled_episode
 from cfr.frozen_policy import FrozenPolicy, frozen_action
 from cfr.increment_log import ENTRIES
-from cfr.strategy_file import write_strategy
+from cfr.strategy_file import read_strategy, write_strategy
 from cfr.table import InfoSetTable
 from cfr.tree import build_tree
 from cli_runner import run_cli
@@ -118,6 +118,21 @@ def test_setback_frozen_team_is_never_logged(target_file, abstraction):
         assert np.array_equal(old, new)
 
 
+def test_the_current_strategy_is_regret_matching():
+    """`as_current`: the exported or evaluated weights are the positive regrets (uniform
+    where none is positive, as regret matching)."""
+    from train.best_response import as_current
+    from train.export import average_strategy
+
+    table = InfoSetTable(1, dtype=np.float32)
+    table.regrets[:3] = [2.0, -1.0, 6.0]
+    as_current(table)
+    probs = average_strategy(table.strategy[:3], np.array([3], np.uint8), 0.0)
+    assert probs.tolist() == [0.25, 0.0, 0.75]
+    assert average_strategy(np.maximum(np.array([-1.0, -2.0], np.float32), 0),
+                            np.array([2], np.uint8), 0.0).tolist() == [0.5, 0.5]
+
+
 def _table_arrays(run_path):
     from cfr import checkpoint
 
@@ -204,7 +219,8 @@ def test_bad_targets_are_refused_in_one_line(tmp_path, capsys, case):
 def test_the_export_is_filled_from_the_target_only_where_the_learner_has_no_key(
         tmp_path, capsys, target_file):
     """--fill-from-target (the default for the target's layout): the learner's keys with its
-    own probabilities, and every other key of the target with the target's move."""
+    own probabilities, and every other key of the target with the target's move; --strategy
+    average exports other probabilities than the default current strategy."""
     from db.strategy_store import StrategyStore
 
     run = tmp_path / "run"
@@ -221,6 +237,12 @@ def test_the_export_is_filled_from_the_target_only_where_the_learner_has_no_key(
         assert np.array_equal(filled[key][0], plain[key][0])
     for key in list(set(target) - set(plain))[:200]:
         assert int(np.argmax(filled[key][0])) == int(np.argmax(target[key][0]))
+    assert run_cli(capsys, common + ["--export", tmp_path / "a.msgpack", "--strategy",
+                                     "average"])[0] == 0
+    header, _ = read_strategy(str(tmp_path / "a.msgpack"))
+    assert header["settings"]["strategy_played"] == "average"
+    average = StrategyStore([str(tmp_path / "a.msgpack")]).table
+    assert any(not np.array_equal(average[k][0], filled[k][0]) for k in plain)
     status, out, err = run_cli(capsys, common + ["--abstraction", "bidder",
                                                  "--fill-from-target"])
     assert status == 2 and len(err.strip().splitlines()) == 1
