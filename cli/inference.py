@@ -11,9 +11,11 @@ from cli.errors import UserError
 HELP = """Measure policy-based inference on positions from self-play games.
 
 Deals are played by the POLICY's own player at all four seats to a random point of the play;
-the seat to act there judges the other seats' hands under three beliefs: uniform (hand sizes
-and the cards seen), voids (also the voids shown: what pimc samples) and policy (the voids
-worlds weighted by the policy's probability of the moves seen: what pimc-pi uses). Reported per
+the seat to act there judges the other seats' hands under four beliefs: uniform (hand sizes
+and the cards seen), voids (also the voids shown: what pimc samples), policy (the voids
+worlds weighted by the policy's probability of the moves seen: what pimc-pi uses) and bids (the
+voids worlds weighted by the policy's probability of the bids only: what
+search[belief=bids]:POLICY resamples by). Reported per
 belief: the mean log-likelihood of the true hands (nats, higher is better), the accuracy of
 "who holds card c" over the cards the other seats hold, and the mean probability given to the
 true holder; and the policy weights' effective sample size. With --tables FILE (bid tables,

@@ -9,6 +9,9 @@ been played; the seat to act there is the observer. Three beliefs about the othe
 - voids: the same, also respecting the voids shown (what `pimc` samples);
 - policy: the voids belief reweighted by the policy's probability of the other seats' moves
   (what `pimc-pi` uses; `search.inference`);
+- bids: the voids belief reweighted by the policy's probability of the bids only, from the
+  policy's arrays (what `search[belief=bids]:POLICY` resamples by, untempered;
+  `search/setback_worlds.py`);
 - with bid tables (`tables`): tables, the layouts (voids respected) drawn in proportion to
   the product of the tables' per-card probabilities given the auction and the pitch (what
   `pimc:W,tables=FILE` samples; its log-likelihood is exact, `search/bid_tables.py`), and tables+policy, those worlds weighted by
@@ -44,7 +47,7 @@ from search.pimc import WorldSearch
 from play.pimc import TABLES_SKIP
 from search.sampler import log_layouts
 
-BELIEFS = ("uniform", "voids", "policy")
+BELIEFS = ("uniform", "voids", "policy", "bids")
 TABLES_BELIEFS = ("tables", "tables+policy")
 EXACT_BELIEFS = ("exact:auction", "exact:all")
 EXACT_STREAM = 1 << 62  # the exact beliefs' layouts: a stream of the seed no deal uses
@@ -100,6 +103,26 @@ def reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, history, s
     return prior_ll + truth_w - log_mean, normalized(log_w)
 
 
+def bids_reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, history, arrays,
+                    decision, floor: float) -> tuple[float, np.ndarray]:
+    """`reweighted` for the search player's bids belief: the weights are the policy arrays'
+    probability of the deal's bids (`search.setback_worlds.bids_log_weights`)."""
+    from search.setback_worlds import bids_log_weights
+
+    moves = np.asarray(history, dtype=np.int64)
+    played = cards_played_by(history)
+    rows = np.zeros((drawn.shape[0] + 1, S.STATE_SIZE), dtype=np.int64)
+    rows[:-1, S.HAND:S.HAND + 4] = drawn  # the likelihood reads the hands only
+    rows[-1, S.HAND:S.HAND + 4] = truth
+    log_w = np.zeros(rows.shape[0], dtype=np.float64)
+    bids_log_weights(decision, rows, played, moves, moves.size, arrays.keys, arrays.offsets,
+                     arrays.probs, floor, log_w)
+    drawn_w, truth_w = log_w[:-1], float(log_w[-1])
+    top = float(np.max(drawn_w))
+    log_mean = top + math.log(float(np.mean(np.exp(drawn_w - top))))
+    return prior_ll + truth_w - log_mean, normalized(drawn_w)
+
+
 def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
              floor: float = DEFAULT_FLOOR, progress: bool = False, tables: str | None = None,
              first_trick: bool = False, exact: bool = False, exact_hits: int = 50,
@@ -118,6 +141,11 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
         (EXACT_BELIEFS if exact else ())
     player = make_player(policy_spec, seed)
     model = PolicyModel(player.db, player.use_bootstrap)
+    from db.policy_arrays import arrays_of_player
+    from train.baseline import layout_game
+
+    arrays = arrays_of_player(player, progress)
+    decision = layout_game(arrays.layout).addresses[1]
     search = WorldSearch(seed)
     exact_belief = ExactBelief(player, int(stream_seed(np.uint64(seed), np.uint64(EXACT_STREAM))),
                                exact_hits, exact_samples) if exact else None
@@ -141,10 +169,12 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
         policy_ll, weights = reweighted(voids_ll, voided, truth, history, seat, model, dealer,
                                         floor)
         ess.append(effective_sample_size(weights))
+        bids_ll, bids_weights = bids_reweighted(voids_ll, voided, truth, history, arrays,
+                                                decision, floor)
         lls = {"uniform": -float(log_layouts(view, seat, False)), "voids": voids_ll,
-               "policy": policy_ll}
+               "policy": policy_ll, "bids": bids_ll}
         judged_sets = [("uniform", uniform, flat), ("voids", voided, flat),
-                       ("policy", voided, weights)]
+                       ("policy", voided, weights), ("bids", voided, bids_weights)]
         if belief is not None:
             drawn = belief.sample(view, seat, worlds, search.rng)
             lls["tables"] = belief.loglik(view, seat, truth)

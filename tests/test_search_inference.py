@@ -124,7 +124,7 @@ def test_inference_command(tiny_db, capsys):
     assert status == 0, err
     result = json.loads(out)
     assert result["positions"] == 4
-    for belief in ("uniform", "voids", "policy"):
+    for belief in ("uniform", "voids", "policy", "bids"):
         row = result["beliefs"][belief]
         assert 0 <= row["accuracy"] <= 1 and row["loglik"] < 0
     # voids can only shrink the layouts: the truth is at least as likely
