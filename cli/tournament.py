@@ -45,7 +45,8 @@ def register(subparsers) -> None:
                         help="the game (default setback). euchre: games to 10 "
                         "(games/euchre/match.py) between Euchre players: "
                         "random, heuristic (play/euchre_heuristic.py), db:PATH[,sample] (a "
-                        "database of a Euchre export) or ismcts[:SIMS][,pyspiel]; prints A's "
+                        "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
+                        "search[OPTIONS]:db:PATH (rollout search on the database); prints A's "
                         "win rate and the points a hand, each with its 95%% interval "
                         "(--max-deals and --png are Setback's)")
     parser.add_argument("--hands", action="store_true",
