@@ -15,6 +15,7 @@ WITHOUT = {
     ("solve",): "CFR on the poker games kuhn and leduc, named by its GAME argument",
     ("train", "status"): "reads any run, whose settings record the game",
     ("train", "bootstrap"): "Setback's score-aware auction, on top of a Setback baseline",
+    ("train", "best-response"): "the game is read from the target (--against); Setback only",
     ("db", "load"): "the game is read from the strategy files",
     ("db", "query"): "the game is read from the database",
     ("db", "info"): "the game is read from the database",
