@@ -107,7 +107,9 @@ SETBACK_PLUGIN = (
     "play.heuristic", "db.player", "db.setback_keys", "play.tournament", "train.setback_game",
     "train.baseline", "train.bootstrap", "train.baseline_policy",
     # the Setback-only machinery: search, the search and learned players, inference
-    "search", "search.*", "play.pimc", "play.sds", "play.nn_bidder", "play.evaluated_bidder",
+    "search", "search.bid_tables", "search.inference", "search.pimc", "search.sampler",
+    "search.setback_*", "search.single_dummy", "search.solver", "play.oracle", "play.pimc",
+    "play.sds", "play.nn_bidder", "play.evaluated_bidder",
     "play.bid_tables", "play.exact_belief", "play.inference_eval", "play.learn_data",
     "play.policy_model", "play.composite", "play.gap_filled", "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
@@ -123,6 +125,7 @@ EUCHRE_PLUGIN = (
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
     "envs.adapters", "envs.encoding",
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
+    "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
 )
 
 GAMES = {
