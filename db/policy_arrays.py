@@ -12,7 +12,8 @@ whole strategy (a database or strategy files, any key layout) is read once into
 
 Bootstrap (score-aware auction) keys are kept apart (`bootstrap_*`), since the abstract game's
 `decision` never builds them. `games.policy_table.find_key` finds a key, `pick_action` an
-action.
+action. `read_arrays` reads any game's store; Euchre's parser is `db/euchre_policy_arrays.py`.
+
 Parsing is the slow part: a few microseconds a key with a layout's bulk parser (the
 reference's), 20 us key by key; a progress bar shows it for large tables.
 """
@@ -36,8 +37,9 @@ CHECK_EVERY = 1_000  # every so many keys of a bulk parse are checked with the e
 
 @dataclass(frozen=True)
 class PolicyArrays:
-    """A Setback strategy as sorted arrays (module docstring); `layout` is the layout's name
-    (`abstraction/setback/layouts.py`), `source` where it was read from."""
+    """A strategy as sorted arrays (module docstring); `layout` is the key layout's name
+    (Setback's in `abstraction/setback/layouts.py`, or Euchre's abstraction), `source` where it
+    was read from, `game` the game."""
 
     keys: np.ndarray
     offsets: np.ndarray
@@ -106,13 +108,13 @@ def _pack(keys: np.ndarray, sizes: np.ndarray, probs: np.ndarray, offsets: np.nd
     return keys, new_offsets, sorted_probs, best
 
 
-def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
-    """The `PolicyArrays` of a database player's store whose keys are of `layout` (a
-    `layouts.Layout`), with a progress bar for large tables (`progress`). Keys the layout's
-    codec cannot parse are refused in one line."""
-    from abstraction.setback import layouts
-
-    module = layouts.load(layout.name)
+def read_arrays(store, parse, name: str, game: str, bootstrap=None,
+                progress: bool = True) -> PolicyArrays:
+    """The `PolicyArrays` of any game's store: its rows read in batches (`store_rows`), each
+    batch's key strings turned into integer keys by `parse(texts, memo) -> list[int]` (`memo`
+    a dict kept across batches; a ValueError is a key it cannot read, refused in one line),
+    with a progress bar for large tables. `bootstrap(texts) -> bool array`, when given, marks
+    the keys kept apart as `bootstrap_*`. `name` is the layout's, `game` the store's."""
     n_keys = int(getattr(store, "n_keys", 0) or 0)
     bar = None
     if progress and n_keys > PROGRESS_ABOVE:
@@ -124,11 +126,12 @@ def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
     try:
         for texts, sizes, probs in store_rows(store):
             try:
-                ints = np.array(_parse(module, texts, memo), dtype=np.uint64)
+                ints = np.array(parse(texts, memo), dtype=np.uint64)
             except ValueError as exc:
-                raise DatabaseError(f"{store.path}: a key is not a {layout.name} key ({exc})") \
+                raise DatabaseError(f"{store.path}: a key is not a {name} key ({exc})") \
                     from None
-            parts.append((ints, sizes, probs, key_kinds(texts) == BOOTSTRAP))
+            apart = bootstrap(texts) if bootstrap else np.zeros(len(texts), dtype=bool)
+            parts.append((ints, sizes, probs, apart))
             if bar is not None:
                 bar.update(len(texts))
     finally:
@@ -144,8 +147,19 @@ def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
         np.cumsum(sizes[:-1], out=starts[1:])
     keys, offsets, sorted_probs, best = _pack(ints[~boot], sizes[~boot], probs, starts[~boot])
     b_keys, b_offsets, b_probs, _ = _pack(ints[boot], sizes[boot], probs, starts[boot])
-    return PolicyArrays(keys, offsets, sorted_probs, best, b_keys, b_offsets, b_probs,
-                        layout.name, store.path)
+    return PolicyArrays(keys, offsets, sorted_probs, best, b_keys, b_offsets, b_probs, name,
+                        store.path, game=game)
+
+
+def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
+    """The `PolicyArrays` of a Setback database player's store whose keys are of `layout` (a
+    `layouts.Layout`), its bootstrap keys apart. Keys the layout's codec cannot parse are
+    refused in one line."""
+    from abstraction.setback import layouts
+
+    module = layouts.load(layout.name)
+    return read_arrays(store, lambda texts, memo: _parse(module, texts, memo), layout.name,
+                       "setback", lambda texts: key_kinds(texts) == BOOTSTRAP, progress)
 
 
 def _parse(module, texts: list[str], memo: dict) -> list[int]:
@@ -202,72 +216,3 @@ def load_policy_arrays(spec: str) -> PolicyArrays:
 def arrays_of_player(player, progress: bool = True) -> PolicyArrays:
     """The `PolicyArrays` of a `DatabasePlayer` (a database or strategy files), in its layout."""
     return arrays_of_store(player.db, player.layout, progress)
-
-
-def euchre_arrays_of_store(store, progress: bool = True) -> PolicyArrays:
-    """The `PolicyArrays` of a Euchre strategy database (`db.euchre_player`'s store): its key
-    strings parsed by the Euchre codec (`abstraction/euchre/codec.py`) into the integer keys
-    `abstraction/euchre/keys.py` builds, which the abstract game's `decision` writes. A
-    database of another game or abstraction, or a key the codec cannot read, is refused in
-    one line (`DatabaseError`). `layout` is the abstraction's name; nothing is bootstrap."""
-    from abstraction.euchre.codec import KeyTextError, check_header, text_key
-
-    game = store.metadata.get("game")
-    if game != "euchre":
-        raise DatabaseError(f"{store.path}: a strategy database for game {game!r}, "
-                            "not 'euchre'")
-    try:
-        name, _ = check_header(store.metadata)
-    except KeyTextError as exc:
-        raise DatabaseError(f"{store.path}: {exc}") from None
-    n_keys = int(getattr(store, "n_keys", 0) or 0)
-    bar = None
-    if progress and n_keys > PROGRESS_ABOVE:
-        from tqdm import tqdm
-
-        bar = tqdm(total=n_keys, desc=f"reading {os.path.basename(store.path)}", unit="key",
-                   unit_scale=True, leave=False, disable=None)
-    parts = []
-    try:
-        for texts, sizes, probs in store_rows(store):
-            try:
-                ints = np.array([text_key(text) for text in texts], dtype=np.uint64)
-            except KeyTextError as exc:
-                raise DatabaseError(f"{store.path}: a key is not a Euchre key ({exc})") \
-                    from None
-            parts.append((ints, sizes, probs))
-            if bar is not None:
-                bar.update(len(texts))
-    finally:
-        if bar is not None:
-            bar.close()
-    ints, sizes, probs = (np.concatenate([p[i] for p in parts]) if parts else empty
-                          for i, empty in enumerate((np.zeros(0, np.uint64),
-                                                     np.zeros(0, np.int64),
-                                                     np.zeros(0, np.float32))))
-    starts = np.zeros(ints.size, dtype=np.int64)
-    if ints.size > 1:
-        np.cumsum(sizes[:-1], out=starts[1:])
-    keys, offsets, sorted_probs, best = _pack(ints, sizes, probs, starts)
-    none = _pack(np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.float32),
-                 np.zeros(0, np.int64))
-    return PolicyArrays(keys, offsets, sorted_probs, best, none[0], none[1], none[2], name,
-                        store.path, game="euchre")
-
-
-def load_euchre_policy_arrays(spec: str) -> PolicyArrays:
-    """The `PolicyArrays` of a Euchre policy named as a Euchre player is: `db:PATH` or a bare
-    path of a database built from a Euchre export. Anything else, a missing file, or a
-    database of another game is refused in one line (`DatabaseError`)."""
-    from db.database import StrategyDatabase
-
-    text = str(spec).strip()
-    path = text[3:].strip() if text.lower().startswith("db:") else text
-    if not path or not os.path.isfile(path):
-        raise DatabaseError(f"{path or text!r}: no such strategy database (a Euchre policy "
-                            "is db:PATH)")
-    store = StrategyDatabase(path)
-    try:
-        return euchre_arrays_of_store(store)
-    finally:
-        store.close()

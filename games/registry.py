@@ -121,7 +121,7 @@ SETBACK_PLUGIN = (
     "envs.adapters", "envs.encoding",
 )
 EUCHRE_PLUGIN = (
-    "db.euchre_player", "play.euchre_*", "train.euchre_*", "web.euchre_*",
+    "db.euchre_player", "db.euchre_policy_arrays", "play.euchre_*", "train.euchre_*", "web.euchre_*",
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
     "envs.adapters", "envs.encoding",
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre

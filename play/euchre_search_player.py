@@ -228,7 +228,7 @@ def _option_value(text: str, name: str, value: str, error):
 
 def euchre_arrays(blueprint):
     """The policy arrays of a Euchre database player's store (`db.policy_arrays`)."""
-    from db.policy_arrays import euchre_arrays_of_store
+    from db.euchre_policy_arrays import euchre_arrays_of_store
 
     return euchre_arrays_of_store(blueprint.db)
 

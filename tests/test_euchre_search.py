@@ -18,7 +18,7 @@ from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from abstraction.euchre.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 from db.euchre_player import EuchreDatabasePlayer
 from db.loader import load_strategies
-from db.policy_arrays import load_euchre_policy_arrays
+from db.euchre_policy_arrays import load_euchre_policy_arrays
 from db.synthetic import write_table
 from games.euchre import state as S
 from games.euchre.cards import effective_suit_mask
