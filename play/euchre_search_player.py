@@ -45,16 +45,13 @@ import numpy as np
 
 from games.euchre import state as S
 from games.rng import new_rng, next_u64
+from play.search_options import (CHOICES, DEFAULTS, FLOOR, parse_options, resample,
+                                 shared_arrays)
 
-DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
-            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
-            "pool": 4}
-CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
-           "voids": ("on", "off"), "belief": ("uniform", "bids")}
 SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
             "belief=uniform|bids,temper=T,pool=K)"
-FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd call is no proof)
+OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's points only
 AUCTION = (S.PHASE_ORDER, S.PHASE_NAME, S.PHASE_DISCARD, S.PHASE_ALONE)
 
 
@@ -166,15 +163,9 @@ class EuchreSearchPlayer:
         log_w = np.zeros(drawn, dtype=np.float64)
         calls_log_weights(self.search.functions[1], states, history, history.size,
                           self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)
-        weights = np.exp(self.temper * (log_w - log_w.max()))
-        weights /= weights.sum()
+        picks, ess = resample(log_w, self.temper, self.worlds, rng)
         self.stats["weighted"] += 1
-        self.stats["ess"] += 1.0 / float(np.sum(weights ** 2))
-        # systematic resampling: one uniform offset, then evenly spaced points on the CDF
-        u = (int(next_u64(rng)) >> 11) / float(1 << 53)
-        points = (u + np.arange(self.worlds)) / self.worlds
-        picks = np.minimum(np.searchsorted(np.cumsum(weights), points, side="right"),
-                           drawn - 1)
+        self.stats["ess"] += ess
         return states[picks]
 
     def close(self) -> None:
@@ -182,48 +173,6 @@ class EuchreSearchPlayer:
         self.search.close()
         if hasattr(self.blueprint, "close"):
             self.blueprint.close()
-
-
-def parse_options(text: str, error=ValueError) -> tuple[dict, str]:
-    """(options, POLICY) of a spec `search[OPTIONS]:POLICY` or `search:POLICY`; a malformed
-    spec raises `error` (one line) naming what is wrong."""
-    body = text.strip()
-    if not body.lower().startswith("search"):
-        raise error(f"{text!r}: expected {SPEC_FORM}")
-    rest = body[len("search"):]
-    options = dict(DEFAULTS)
-    if rest.startswith("["):
-        close = rest.find("]")
-        if close < 0:
-            raise error(f"{text!r}: the options' '[' has no ']'")
-        for item in filter(None, (p.strip() for p in rest[1:close].split(","))):
-            name, eq, value = item.partition("=")
-            name, value = name.strip().lower(), value.strip().lower()
-            if not eq or name not in DEFAULTS:
-                raise error(f"{text!r}: unknown search option {item!r} (known: "
-                            f"{', '.join(DEFAULTS)})")
-            options[name] = _option_value(text, name, value, error)
-        rest = rest[close + 1:]
-    if not rest.startswith(":") or not rest[1:].strip():
-        raise error(f"{text!r}: search needs a policy, as in search:db:euchre.db ({SPEC_FORM})")
-    return options, rest[1:].strip()
-
-
-def _option_value(text: str, name: str, value: str, error):
-    """One option's value, checked."""
-    if name in CHOICES:
-        if value not in CHOICES[name]:
-            raise error(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
-        return value
-    try:
-        number = float(value) if name in ("margin", "think", "temper") else int(value)
-    except ValueError:
-        raise error(f"{text!r}: {name}= takes a number, not {value!r}") from None
-    if (name == "margin" and number < 0) or (name != "margin" and number <= 0):
-        raise error(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
-    if name == "temper" and number > 1:
-        raise error(f"{text!r}: temper= must be at most 1")
-    return number
 
 
 def euchre_arrays(blueprint):
@@ -238,9 +187,7 @@ def make_euchre_search_player(text: str, seed: int, make_player, error=ValueErro
     seed)` makes the blueprint (the Euchre player grammar's); `error` (one line) on a bad spec
     or a policy that is not a Euchre database."""
     from db.errors import DatabaseError
-    from play.search_player import shared_arrays
-
-    options, policy = parse_options(text, error)
+    options, policy = parse_options(text, error, SPEC_FORM, "search:db:euchre.db", OPTIONS)
     if not policy.lower().startswith("db:"):
         raise error(f"{text!r}: the policy must be db:PATH, a database of a Euchre export "
                     f"({SPEC_FORM})")

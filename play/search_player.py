@@ -35,8 +35,6 @@ gives the same moves for any number of threads (without `think`). Examples:
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 
 import numpy as np
@@ -44,35 +42,10 @@ import numpy as np
 from games.rng import new_rng, next_u64
 from games.setback import state as S
 
-DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
-            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
-            "pool": 4, "objective": "score"}
-CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
-           "voids": ("on", "off"), "belief": ("uniform", "bids"),
-           "objective": ("score", "win")}
-FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid is no proof)
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
             "belief=uniform|bids,temper=T,pool=K,objective=score|win; POLICY: db:PATH or " \
             "strategy:PATH[,PATH...])"
-
-
-_ARRAYS: dict = {}  # (files, sizes, mtimes) -> PolicyArrays: one copy a process
-_ARRAYS_LOCK = threading.Lock()
-
-
-def shared_arrays(blueprint, build):
-    """The blueprint's policy arrays, read once a process (`build(blueprint)` the first time):
-    a server makes one search player a thread, a tournament one a side, and the arrays of a
-    large database take seconds and hundreds of MB. Keyed by the files' paths, sizes and
-    modification times, so a database rewritten in place is read again."""
-    paths = [p for p in str(blueprint.db.path).split(",") if p]
-    key = tuple((os.path.realpath(p), os.path.getsize(p), os.stat(p).st_mtime_ns)
-                for p in paths)
-    with _ARRAYS_LOCK:
-        if key not in _ARRAYS:
-            _ARRAYS[key] = build(blueprint)
-        return _ARRAYS[key]
 
 
 class SearchPlayer:
@@ -191,6 +164,7 @@ class SearchPlayer:
         way: uniform among the consistent layouts, or with `belief=bids` a pool of `pool` times
         as many resampled (systematically) in proportion to the blueprint's probability of the
         bids seen, raised to `temper`."""
+        from play.search_options import FLOOR, resample
         from search.inference import cards_played_by
         from search.setback_worlds import bids_log_weights, consistent_worlds
 
@@ -206,15 +180,9 @@ class SearchPlayer:
         log_w = np.zeros(drawn, dtype=np.float64)
         bids_log_weights(self.search.functions[1], states, played, history, history.size,
                          self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)
-        weights = np.exp(self.temper * (log_w - log_w.max()))
-        weights /= weights.sum()
+        picks, ess = resample(log_w, self.temper, self.worlds, rng)
         self.stats["weighted"] += 1
-        self.stats["ess"] += 1.0 / float(np.sum(weights ** 2))
-        # systematic resampling: one uniform offset, then evenly spaced points on the CDF
-        u = (int(next_u64(rng)) >> 11) / float(1 << 53)
-        points = (u + np.arange(self.worlds)) / self.worlds
-        picks = np.minimum(np.searchsorted(np.cumsum(weights), points, side="right"),
-                           drawn - 1)
+        self.stats["ess"] += ess
         return states[picks], int(rejected)
 
     @property
@@ -229,60 +197,14 @@ class SearchPlayer:
             self.blueprint.close()
 
 
-def parse_options(text: str) -> tuple[dict, str]:
-    """(options, POLICY) of a spec `search[OPTIONS]:POLICY` or `search:POLICY`; a malformed
-    spec raises PlayerSpecError naming what is wrong."""
-    from play.player_spec import PlayerSpecError
-
-    body = text.strip()
-    if not body.lower().startswith("search"):
-        raise PlayerSpecError(f"{text!r}: expected {SPEC_FORM}")
-    rest = body[len("search"):]
-    options = dict(DEFAULTS)
-    if rest.startswith("["):
-        close = rest.find("]")
-        if close < 0:
-            raise PlayerSpecError(f"{text!r}: the options' '[' has no ']'")
-        for item in filter(None, (p.strip() for p in rest[1:close].split(","))):
-            name, eq, value = item.partition("=")
-            name, value = name.strip().lower(), value.strip().lower()
-            if not eq or name not in DEFAULTS:
-                raise PlayerSpecError(f"{text!r}: unknown search option {item!r} (known: "
-                                      f"{', '.join(DEFAULTS)})")
-            options[name] = _option_value(text, name, value)
-        rest = rest[close + 1:]
-    if not rest.startswith(":") or not rest[1:].strip():
-        raise PlayerSpecError(f"{text!r}: search needs a policy, as in search:db:strategy.db "
-                              f"({SPEC_FORM})")
-    return options, rest[1:].strip()
-
-
-def _option_value(text: str, name: str, value: str):
-    """One option's value, checked."""
-    from play.player_spec import PlayerSpecError
-
-    if name in CHOICES:
-        if value not in CHOICES[name]:
-            raise PlayerSpecError(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
-        return value
-    try:
-        number = float(value) if name in ("margin", "think", "temper") else int(value)
-    except ValueError:
-        raise PlayerSpecError(f"{text!r}: {name}= takes a number, not {value!r}") from None
-    if (name == "margin" and number < 0) or (name != "margin" and number <= 0):
-        raise PlayerSpecError(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
-    if name == "temper" and number > 1:
-        raise PlayerSpecError(f"{text!r}: temper= must be at most 1")
-    return number
-
-
 def make_search_player(text: str, seed: int = 0):
     """The search player of a spec string (module docstring); PlayerSpecError on a bad one."""
     from db.errors import DatabaseError
     from db.policy_arrays import arrays_of_player
     from play.player_spec import PlayerSpecError, make_player
+    from play.search_options import parse_options, shared_arrays
 
-    options, policy = parse_options(text)
+    options, policy = parse_options(text, PlayerSpecError, SPEC_FORM, "search:db:strategy.db")
     if not policy.lower().startswith(("db:", "strategy:")):
         raise PlayerSpecError(f"{text!r}: the policy must be db:PATH or strategy:PATH "
                               f"({SPEC_FORM})")

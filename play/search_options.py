@@ -1,0 +1,99 @@
+"""What the search players of every game share: the `search[OPTIONS]:POLICY` options, the
+blueprint's arrays read once a process, and the resampling of weighted worlds.
+
+The players themselves (`play/search_player.py` for Setback, `play/euchre_search_player.py`
+for Euchre) hold what is their game's: its worlds, its objective, its explanation.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+
+from games.rng import next_u64
+
+DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
+            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
+            "pool": 4, "objective": "score"}
+CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
+           "voids": ("on", "off"), "belief": ("uniform", "bids"),
+           "objective": ("score", "win")}
+FLOATS = ("margin", "think", "temper")
+FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid is no proof)
+
+
+def parse_options(text: str, error, spec_form: str, example: str,
+                  known: tuple = tuple(DEFAULTS)) -> tuple[dict, str]:
+    """(options, POLICY) of a spec `search[OPTIONS]:POLICY` or `search:POLICY`, the options
+    limited to `known` (a game's); a malformed spec raises `error` (one line) naming what is
+    wrong, `spec_form` and `example` in the message."""
+    body = text.strip()
+    if not body.lower().startswith("search"):
+        raise error(f"{text!r}: expected {spec_form}")
+    rest = body[len("search"):]
+    options = {name: DEFAULTS[name] for name in known}
+    if rest.startswith("["):
+        close = rest.find("]")
+        if close < 0:
+            raise error(f"{text!r}: the options' '[' has no ']'")
+        for item in filter(None, (p.strip() for p in rest[1:close].split(","))):
+            name, eq, value = item.partition("=")
+            name, value = name.strip().lower(), value.strip().lower()
+            if not eq or name not in known:
+                raise error(f"{text!r}: unknown search option {item!r} (known: "
+                            f"{', '.join(known)})")
+            options[name] = option_value(text, name, value, error)
+        rest = rest[close + 1:]
+    if not rest.startswith(":") or not rest[1:].strip():
+        raise error(f"{text!r}: search needs a policy, as in {example} ({spec_form})")
+    return options, rest[1:].strip()
+
+
+def option_value(text: str, name: str, value: str, error):
+    """One option's value, checked (`error`, one line, when it is not one)."""
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise error(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
+        return value
+    try:
+        number = float(value) if name in FLOATS else int(value)
+    except ValueError:
+        raise error(f"{text!r}: {name}= takes a number, not {value!r}") from None
+    if (name == "margin" and number < 0) or (name != "margin" and number <= 0):
+        raise error(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
+    if name == "temper" and number > 1:
+        raise error(f"{text!r}: temper= must be at most 1")
+    return number
+
+
+_ARRAYS: dict = {}  # (files, sizes, mtimes) -> PolicyArrays: one copy a process
+_ARRAYS_LOCK = threading.Lock()
+
+
+def shared_arrays(blueprint, build):
+    """The blueprint's policy arrays, read once a process (`build(blueprint)` the first time):
+    a server makes one search player a thread, a tournament one a side, and the arrays of a
+    large database take seconds and hundreds of MB. Keyed by the files' paths, sizes and
+    modification times, so a database rewritten in place is read again."""
+    paths = [p for p in str(blueprint.db.path).split(",") if p]
+    key = tuple((os.path.realpath(p), os.path.getsize(p), os.stat(p).st_mtime_ns)
+                for p in paths)
+    with _ARRAYS_LOCK:
+        if key not in _ARRAYS:
+            _ARRAYS[key] = build(blueprint)
+        return _ARRAYS[key]
+
+
+def resample(log_w: np.ndarray, temper: float, count: int, rng) -> tuple[np.ndarray, float]:
+    """(`count` indices into the weighted worlds, the weights' effective sample size): the
+    weights exp(temper * log_w), normalized, resampled systematically (one uniform offset from
+    `rng`, then evenly spaced points on the cumulative weights)."""
+    weights = np.exp(temper * (log_w - log_w.max()))
+    weights /= weights.sum()
+    u = (int(next_u64(rng)) >> 11) / float(1 << 53)
+    points = (u + np.arange(count)) / count
+    picks = np.minimum(np.searchsorted(np.cumsum(weights), points, side="right"),
+                       log_w.size - 1)
+    return picks, 1.0 / float(np.sum(weights ** 2))
