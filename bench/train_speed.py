@@ -212,7 +212,7 @@ def main() -> None:
     parser.add_argument("--first-deals", type=int, default=60, help="part 1 deals (60)")
     parser.add_argument("--seed", type=int, default=2, help="seed of the fresh runs (2)")
     parser.add_argument("--batch", type=int, default=256,
-                        help="batch of the worker comparison (256, the README's for 2 workers)")
+                        help="batch of the worker comparison (256, the documented one for 2 workers)")
     parser.add_argument("--empty-deals", type=int, default=128,
                         help="deals of the from-empty worker comparison (128; 0 skips it)")
     parser.add_argument("--snapshot", metavar="RUN_DIR",

@@ -9,7 +9,7 @@ evaluate  a model's error against real outcomes of held-out deals (their played-
 The model is used by the bidder `nn:MODEL[,expected][,play=SPEC]` (play/nn_bidder.py) and by a
 database player's gaps, `db:PATH,gaps=nn:MODEL`.
 
-Example (the figures in the README come from these):
+Example (the figures in docs/search/learned-bidder.md come from these):
   setback-cfr learn generate --deals 12000 --seed 1 --auction db:qA.db --out train.npz
   setback-cfr learn generate --deals 600 --seed 2 --auction db:qA.db --play db:qA.db -o h.npz
   setback-cfr learn train --data train.npz --labels solver --out solver.nn

@@ -9,9 +9,9 @@
    games of the live strategy against the heuristic, their CPU apart from the budget).
 2. Train the bootstrap auction (`train bootstrap --for`) on that baseline, the same way
    (without evaluations), if `BOOTSTRAP_SHARE` gives it any of the budget. It gives none:
-   measured on a 10-CPU-minute es-mccfr baseline (README, "The bootstrap, measured in
-   games"), a bootstrap of up to 5 CPU-minutes made the database player weaker against the
-   heuristic, so at the quickstart's budgets every minute goes to the baseline.
+   measured on a 10-CPU-minute es-mccfr baseline (docs/results/bootstrap.md), a bootstrap
+   of up to 5 CPU-minutes made the database player weaker against the heuristic, so at the
+   quickstart's budgets every minute goes to the baseline.
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
    --duplicate`), then rollout search on the database (`search:db:...`, play/search_player.py)
@@ -41,7 +41,7 @@ from cli.errors import UserError
 
 MARKER = "quickstart.json"
 # The small embedded default: the share of the budget each stage gets, the settings
-# (README, "The bootstrap, measured in games": at these budgets the bootstrap costs strength).
+# (docs/results/bootstrap.md: at these budgets the bootstrap costs strength).
 BASELINE_SHARE = 1.0
 BOOTSTRAP_SHARE = 0.0
 BASELINE_ALGORITHM = "es-mccfr"
@@ -66,7 +66,8 @@ def register(subparsers) -> None:
         "every core for --minutes, evaluating it "
         f"{EVAL_POINTS} times on the way against the {EVAL_OPPONENT} player (the curve is "
         "baseline-training.png), export it, load it into a SQLite database (a bootstrap "
-        "auction stage is left out: at these budgets it costs strength, README), "
+        "auction stage is left out: at these budgets it costs strength, "
+        "docs/results/bootstrap.md), "
         "then play the database player against the random and the heuristic players "
         "and rollout search on the database against the heuristic on the same pairs "
         "(duplicate games) and print the win rates with 95% intervals and the paths of "
@@ -218,8 +219,8 @@ def run(args) -> int:
         print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets, "
               f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
     else:
-        print("[2/6] bootstrap: left out (at this budget it costs strength; README, \"The "
-              "bootstrap, measured in games\"); train one with `setback-cfr train bootstrap`")
+        print("[2/6] bootstrap: left out (at this budget it costs strength; "
+              "docs/results/bootstrap.md); train one with `setback-cfr train bootstrap`")
 
     if not _plot_training(paths["baseline_run"], paths["png_training"]):
         paths.pop("png_training")

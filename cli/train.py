@@ -308,7 +308,7 @@ def _train(args, stage, run_dir, stage_factory, evaluation=None) -> int:
         if stage.settings.get("algorithm") == "es-mccfr" and not args.ray:
             print("note: es-mccfr deals take milliseconds, and on one machine the driver's "
                   "merge makes Ray slower than threads; --workers N trains faster here "
-                  "(README: Training on a Ray cluster)", file=sys.stderr)
+                  "(docs/training.md: Training on a Ray cluster)", file=sys.stderr)
     if evaluation is None:
         evaluation = _evaluation(args, stage, run_dir)  # a bad option fails before training
     trainer = Trainer(run_dir, stage, workers=workers,

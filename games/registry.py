@@ -26,7 +26,7 @@ simulate --game NAME` for a game other than Setback, whose own lives in `cli/sim
 `evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
 --eval-every M`).
 
-Beyond these entry points a game brings (see the README's "adding a game"): its abstract game
+Beyond these entry points a game brings (see docs/games/adding-a-game.md): its abstract game
 for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
 and a heuristic player, and a tournament (`tournament --game`).
 
