@@ -28,19 +28,7 @@ from search.rollout_search import RolloutSearch, choose
 from search.setback_worlds import consistent_worlds
 from train.baseline import layout_game
 
-
-class EmptyStore:
-    """A store without keys: a database player that only names the keys it would ask."""
-
-    metadata = {"game": "setback"}
-    has_bootstrap = False
-    path = "empty"
-
-    def lookup(self, key):
-        return None
-
-    def close(self):
-        pass
+from test_composite_players import EmptyStore  # noqa: E402  (a store without keys)
 
 
 def random_positions(n_deals: int, seed: int):
