@@ -56,3 +56,12 @@ def lowest_bit(mask):
 def highest_bit(mask):
     """Index of the highest set bit of a non-zero `mask` (-1 for zero)."""
     return 63 - _ctlz(mask)
+
+
+@njit(cache=True, inline="always")
+def nth_bit(mask, n):
+    """Index of the n-th (0-based) lowest set bit of `mask` (a uniform draw among a mask's
+    moves picks n, then this finds the move)."""
+    for _ in range(n):
+        mask &= mask - 1
+    return lowest_bit(mask)

@@ -7,34 +7,15 @@ teams `EW` `NS`) and the engine's integers, and keeps a readable log of the hand
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
-
+from games.euchre import rules
 from games.euchre import state as S
-from games.euchre.cards import (
-    SEAT_CHARS,
-    SUIT_CHARS,
-    TEAM_NAMES,
-    format_card,
-    format_cards,
-    parse_card,
-    parse_seat,
-)
+from games.euchre.cards import SEAT_CHARS, SUIT_CHARS, format_card, format_cards, parse_card
+from games.euchre.cards import parse_seat
 from games.euchre.errors import EuchreError
-from games.euchre.game import absolute_team
-from games.euchre.rules import (
-    ALONE_MOVE,
-    MAX_MOVES,
-    PARTNER_MOVE,
-    PASS_MOVE,
-    TRUMP_MOVE,
-    apply_move,
-    is_legal,
-    legal_moves,
-)
+from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE
 from games.euchre.scoring import hand_score
 from games.rng import new_rng
+from games.scaffold.face import TableFace, Trick, seat_hands  # noqa: F401 (Trick re-exported)
 
 PHASE_NAMES = {S.PHASE_ORDER: "order", S.PHASE_NAME: "name", S.PHASE_DISCARD: "discard",
                S.PHASE_ALONE: "alone"}
@@ -82,55 +63,25 @@ def parse_move(token, phase: str) -> int:
     raise EuchreError(f"bad move {token!r} in the {phase} phase: expected {EXPECTED[phase]}")
 
 
-@dataclass
-class Trick:
-    """A completed (or current) trick: the leader's seat letter, the cards, the winner."""
-
-    leader: str
-    cards: list[str] = field(default_factory=list)
-    winner: str | None = None
-
-
-class Hand:
-    """One Euchre hand, played move by move.
+class Hand(TableFace):
+    """One Euchre hand, played move by move (`TableFace`).
 
     Seats are the letters W, N, E, S; `dealer` deals. `hands` maps each seat letter to its five
     cards (text), `upcard` is the card turned up; `stick_the_dealer` (OpenSpiel's default, on)
     forbids the dealer to pass last in the second round.
     """
 
+    engine_state = S
+    engine_rules = rules
+    error = EuchreError
+    noun = "hand"
+    PHASE_NAMES = PHASE_NAMES
+    format_move = staticmethod(format_move)
+    parse_move = staticmethod(parse_move)
+
     def __init__(self, dealer: str, hands: dict, upcard, stick_the_dealer: bool = True):
-        if not isinstance(dealer, str):
-            raise EuchreError(f"bad dealer {dealer!r}: expected a seat W, N, E or S")
-        if not isinstance(hands, dict):
-            raise EuchreError("hands must map seats W, N, E, S to lists of five cards")
-        self.dealer = parse_seat(dealer)
-        masks = np.zeros(4, dtype=np.int64)
-        seen = 0
-        for letter in SEAT_CHARS:
-            if letter not in hands:
-                raise EuchreError(f"missing hand for seat {letter}")
-            cards = hands[letter]
-            if not isinstance(cards, (list, tuple)):
-                raise EuchreError(f"hand {letter}: expected a list of {S.HAND_SIZE} cards")
-            mask = 0
-            for token in cards:
-                try:
-                    card = parse_card(token)
-                except EuchreError as exc:
-                    raise EuchreError(f"hand {letter}: {exc}") from None
-                if (mask | seen) >> card & 1:
-                    raise EuchreError(f"duplicate card {format_card(card)} (hand {letter})")
-                mask |= 1 << card
-            if len(cards) != S.HAND_SIZE:
-                raise EuchreError(f"hand {letter}: a hand must hold {S.HAND_SIZE} cards, "
-                                  f"got {len(cards)}")
-            seen |= mask
-            masks[self.relative(letter)] = mask
-        extra = set(hands) - set(SEAT_CHARS)
-        if extra:
-            raise EuchreError(f"unknown seat {sorted(map(str, extra))[0]!r}: expected W, N, E "
-                              "or S")
+        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, _read_hand)
+        seen = int(masks[0] | masks[1] | masks[2] | masks[3])
         try:
             up = parse_card(upcard)
         except EuchreError as exc:
@@ -139,10 +90,9 @@ class Hand:
             raise EuchreError(f"duplicate card {format_card(up)} (the upcard is in a hand)")
         if not isinstance(stick_the_dealer, bool):
             raise EuchreError("stick_the_dealer must be true or false")
-        self.state = S.new_state()
-        S.reset_hand(self.state, masks, up, int(stick_the_dealer))
-        self.moves: list[str] = []
-        self.tricks: list[Trick] = []
+        state = S.new_state()
+        S.reset_hand(state, masks, up, int(stick_the_dealer))
+        super().__init__(self.dealer, state)
 
     @classmethod
     def random(cls, seed: int, dealer: str = "S", stick_the_dealer: bool = True) -> "Hand":
@@ -154,46 +104,7 @@ class Hand:
                  for rel in range(4)}
         return cls(dealer, hands, format_card(int(state[S.UPCARD])), stick_the_dealer)
 
-    # --- seats -------------------------------------------------------------------------
-    def relative(self, letter: str) -> int:
-        """Seat relative to the dealer (0 = dealer) of an absolute seat letter."""
-        return (parse_seat(letter) - self.dealer) % 4
-
-    def seat_letter(self, relative: int) -> str:
-        """Absolute seat letter of a seat relative to the dealer."""
-        return SEAT_CHARS[(self.dealer + relative) % 4]
-
-    def team_name(self, relative_team: int) -> str:
-        """`EW` or `NS` for a dealer-relative team."""
-        return TEAM_NAMES[absolute_team(relative_team, self.dealer)]
-
-    # --- the situation -----------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        """Whether the five tricks are played (or, without stick the dealer, all passed)."""
-        return int(self.state[S.PHASE]) == S.PHASE_OVER
-
-    @property
-    def to_act(self) -> str | None:
-        """Seat letter of the player to act, None when the hand is over."""
-        return None if self.is_over else self.seat_letter(int(self.state[S.TO_ACT]))
-
-    @property
-    def phase(self) -> str | None:
-        """`order`, `name`, `discard`, `alone`, `lead`, `follow`, or None when over."""
-        phase = int(self.state[S.PHASE])
-        if phase in PHASE_NAMES:
-            return PHASE_NAMES[phase]
-        if phase == S.PHASE_PLAY:
-            return "lead" if self.state[S.N_IN_TRICK] == 0 else "follow"
-        return None
-
-    @property
-    def trump(self) -> str | None:
-        """Trump suit letter, None before trump is named."""
-        suit = int(self.state[S.TRUMP])
-        return None if suit < 0 else SUIT_CHARS[suit]
-
+    # --- the situation (beyond the table's) ----------------------------------------------
     @property
     def upcard(self) -> str:
         """The card turned up."""
@@ -215,34 +126,6 @@ class Hand:
         """Cards the seat holds now."""
         return format_cards(self.state[S.HAND + self.relative(letter)])
 
-    def legal_moves(self) -> list[str]:
-        """Legal moves of the seat to act, as text in the canonical order (cards by suit then
-        rank; P, then suits C D H S; alone, partner)."""
-        buffer = np.empty(MAX_MOVES, dtype=np.int64)
-        n = legal_moves(self.state, buffer)
-        return [MOVE_TEXT[m] for m in buffer[:n].tolist()]
-
-    # --- playing -----------------------------------------------------------------------
-    def play(self, token) -> None:
-        """Play the move `token` for the seat to act."""
-        if self.is_over:
-            raise EuchreError(f"move {token!r}: the hand is already over")
-        phase = self.phase
-        move = parse_move(token, phase)
-        if not is_legal(self.state, move):
-            raise EuchreError(
-                f"illegal move {format_move(move)} for {self.to_act} ({phase}); "
-                f"legal: {' '.join(self.legal_moves())}"
-            )
-        if phase == "lead":
-            self.tricks.append(Trick(leader=self.to_act))
-        if phase in ("lead", "follow"):
-            self.tricks[-1].cards.append(format_move(move))
-        apply_move(self.state, move)
-        self.moves.append(format_move(move))
-        if phase in ("lead", "follow") and self.state[S.N_IN_TRICK] == 0:
-            self.tricks[-1].winner = self.seat_letter(int(self.state[S.LEADER]))
-
     # --- the result --------------------------------------------------------------------
     def tricks_won(self) -> dict[str, int]:
         """Tricks taken so far by each team."""
@@ -253,3 +136,20 @@ class Hand:
         scores = hand_score(self.state)
         by_team = {self.team_name(t): int(scores[t]) for t in (0, 1)}
         return {"NS": by_team["NS"], "EW": by_team["EW"]}
+
+
+def _read_hand(letter: str, cards, seen: int) -> int:
+    """The mask of seat `letter`'s five cards (a duplicate of `seen`, or within, is an error)."""
+    mask = 0
+    for token in cards:
+        try:
+            card = parse_card(token)
+        except EuchreError as exc:
+            raise EuchreError(f"hand {letter}: {exc}") from None
+        if (mask | seen) >> card & 1:
+            raise EuchreError(f"duplicate card {format_card(card)} (hand {letter})")
+        mask |= 1 << card
+    if len(cards) != S.HAND_SIZE:
+        raise EuchreError(f"hand {letter}: a hand must hold {S.HAND_SIZE} cards, "
+                          f"got {len(cards)}")
+    return mask

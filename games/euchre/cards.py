@@ -19,6 +19,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.scaffold import table
+from games.scaffold.table import (  # noqa: F401 (SEAT_CHARS, TEAM_NAMES: re-exported)
+    SEAT_CHARS,
+    TEAM_NAMES,
+    card_text,
+    mask_cards,
+    parse_card_text,
+    parse_letter,
+)
 from games.euchre.errors import EuchreError
 
 N_CARDS = 24
@@ -27,8 +36,6 @@ N_RANKS = 6
 N_SEATS = 4
 RANK_CHARS = "9TJQKA"
 SUIT_CHARS = "CDHS"
-SEAT_CHARS = "WNES"
-TEAM_NAMES = ("EW", "NS")  # absolute seat parity: W=0, E=2 are EW; N=1, S=3 are NS
 JACK = 2  # rank index of the jack
 
 SUIT_BITS = np.int64(0x3F)
@@ -119,45 +126,29 @@ def from_openspiel_card(index: int) -> int:
 
 def parse_card(token) -> int:
     """Parse `JD`, `th`, `10H` (case-insensitive) into a card index; a bad token is an error."""
-    if not isinstance(token, str):
-        raise EuchreError(f"bad card {token!r}: expected a string such as 'JD' or '9H'")
-    text = token.strip().upper()
-    if text.startswith("10") and len(text) == 3:
-        text = "T" + text[2]
-    if len(text) != 2 or text[0] not in RANK_CHARS or text[1] not in SUIT_CHARS:
-        raise EuchreError(
-            f"bad card {token!r}: expected rank 9, T (or 10), J, Q, K, A then suit C, D, H or S"
-        )
-    return make_card(RANK_CHARS.index(text[0]), SUIT_CHARS.index(text[1]))
+    rank, suit = parse_card_text(token, RANK_CHARS, SUIT_CHARS, EuchreError, "'JD' or '9H'",
+                                 "9, T (or 10), J, Q, K, A")
+    return make_card(rank, suit)
 
 
 def format_card(card: int) -> str:
     """The two-character text of a card index, e.g. `JD`, `9H`."""
-    if not 0 <= card < N_CARDS:
-        raise EuchreError(f"bad card index {card}: expected 0..23")
-    return RANK_CHARS[card % N_RANKS] + SUIT_CHARS[card // N_RANKS]
+    return card_text(card, RANK_CHARS, SUIT_CHARS, EuchreError)
 
 
 def parse_suit(token) -> int:
     """Parse a suit letter C, D, H or S (case-insensitive) into 0..3."""
-    text = str(token).strip().upper()
-    if len(text) != 1 or text not in SUIT_CHARS:
-        raise EuchreError(f"bad suit {token!r}: expected C, D, H or S")
-    return SUIT_CHARS.index(text)
+    return parse_letter(token, SUIT_CHARS, "suit", EuchreError)
 
 
 def parse_seat(token) -> int:
     """Parse an absolute seat letter W, N, E or S (case-insensitive) into 0..3."""
-    text = str(token).strip().upper()
-    if len(text) != 1 or text not in SEAT_CHARS:
-        raise EuchreError(f"bad seat {token!r}: expected W, N, E or S")
-    return SEAT_CHARS.index(text)
+    return table.parse_seat(token, EuchreError)
 
 
 def mask_to_cards(mask: int) -> list[int]:
     """Card indices in `mask`, ascending (by suit, then rank)."""
-    mask = int(mask)
-    return [card for card in range(N_CARDS) if mask >> card & 1]
+    return mask_cards(mask, N_CARDS)
 
 
 def format_cards(mask: int) -> list[str]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from numba import njit
 
+# the table's rotation and dealer-relative teams are every four-seat game's
+from games.scaffold.table import absolute_team, next_dealer  # noqa: F401 (re-exported)
+
 FIRST_DEALER = 3  # South
 TARGET = 10
 
@@ -22,15 +25,3 @@ def game_winner(score_ew, score_ns):
     if score_ns >= TARGET and score_ns > score_ew:
         return 1
     return -1
-
-
-@njit(cache=True)
-def next_dealer(dealer):
-    """The dealer of the next hand: the seat to the left (clockwise, W N E S)."""
-    return (dealer + 1) % 4
-
-
-@njit(cache=True)
-def absolute_team(relative_team, dealer):
-    """Absolute team (0 EW, 1 NS) of a team given relative to `dealer` (0 = dealer's team)."""
-    return (relative_team + dealer) % 2

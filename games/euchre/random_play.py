@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
+from games.bits import nth_bit, popcount
 from games.euchre.game import FIRST_DEALER, absolute_team, game_winner, next_dealer
 from games.euchre.rules import apply_move, legal_mask
 from games.euchre.scoring import hand_score, makers_score
@@ -37,14 +37,6 @@ STAT_ALL_PASS = 13  # hands nobody named trump (stick the dealer off only)
 STAT_MOVES = 14  # decisions made
 STAT_SIZE = 15
 RESULTS = (-2, 1, 2, 4)
-
-
-@njit(cache=True)
-def nth_bit(mask, n):
-    """Index of the n-th (0-based) lowest set bit of `mask`."""
-    for _ in range(n):
-        mask &= mask - 1
-    return lowest_bit(mask)
 
 
 @njit(cache=True)

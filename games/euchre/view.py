@@ -8,64 +8,32 @@ never the full state, so no player can peek by accident.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
-
+from games.euchre import rules
 from games.euchre import state as S
-from games.euchre.rules import MAX_MOVES, PASS_MOVE, legal_moves
+from games.scaffold.view import TableView
 
 HIDDEN = -1  # a move the seat did not see (the dealer's discard, for the others)
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """The acting seat's view of a hand.
+class SeatView(TableView):
+    """The acting seat's view of a hand (`TableView`), the dealer's discard hidden from the
+    others: DISCARD set to -1 in `state`, and written `HIDDEN` in `history`."""
 
-    `state`: the engine state with every other seat's HAND and DEALT erased (and DISCARD set
-    to -1 unless the seat is the dealer); `seat`: the acting seat relative to the dealer;
-    `dealer`: the dealer's absolute seat (0..3 = W N E S); `score`: the game score by absolute
-    team (EW, NS) before this hand; `history`: the hand's moves so far (engine integers in
-    order, the dealer's discard written `HIDDEN` for the other seats).
-    """
-
-    state: np.ndarray
-    seat: int
-    dealer: int
-    score: tuple[int, int] = (0, 0)
-    history: tuple[int, ...] = ()
+    engine_state = S
+    engine_rules = rules
 
     @classmethod
-    def of(cls, state: np.ndarray, dealer: int, score: tuple[int, int] = (0, 0),
-           history=()) -> "SeatView":
-        """The view of the seat to act in `state` (with the hand's `history` of moves)."""
-        seat = int(state[S.TO_ACT])
-        hidden = state.copy()
-        for other in range(4):
-            if other != seat:
-                hidden[S.HAND + other] = 0
-                hidden[S.DEALT + other] = 0
-        moves = [int(m) for m in history]
+    def conceal(cls, state, hidden, seat, moves):
+        """Hide the dealer's discard from every other seat."""
         if seat != 0 and state[S.DISCARD] >= 0:
             hidden[S.DISCARD] = -1
             # the discard is the hand's first card move (the play starts after it)
-            cards = [i for i, m in enumerate(moves) if m < PASS_MOVE]
+            cards = [i for i, m in enumerate(moves) if m < rules.PASS_MOVE]
             if cards:
                 moves[cards[0]] = HIDDEN
-        return cls(hidden, seat, int(dealer), (int(score[0]), int(score[1])), tuple(moves))
-
-    def legal_moves(self) -> np.ndarray:
-        """The seat's legal moves (engine integers, ascending)."""
-        buffer = np.empty(MAX_MOVES, dtype=np.int64)
-        n = legal_moves(self.state, buffer)
-        return buffer[:n].copy()
-
-    @property
-    def score_us_them(self) -> tuple[int, int]:
-        """The game score seen from the acting seat's team: (us, them)."""
-        us = (self.dealer + self.seat) % 2  # absolute team of the seat: 0 EW, 1 NS
-        return self.score[us], self.score[1 - us]
+        return moves
 
 
 class Player(Protocol):

@@ -14,6 +14,14 @@ import numpy as np
 from numba import njit
 
 from games.bits import popcount
+from games.scaffold import table
+from games.scaffold.table import (  # noqa: F401 (SEAT_CHARS, TEAM_NAMES: re-exported)
+    SEAT_CHARS,
+    TEAM_NAMES,
+    card_text,
+    mask_cards,
+    parse_card_text,
+)
 from games.setback.errors import SetbackError
 
 N_CARDS = 52
@@ -21,8 +29,6 @@ N_SUITS = 4
 N_SEATS = 4
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "CDHS"
-SEAT_CHARS = "WNES"
-TEAM_NAMES = ("EW", "NS")  # absolute seat parity: W=0, E=2 are EW; N=1, S=3 are NS
 
 SUIT_BITS = np.int64(0x1FFF)
 TEN, JACK, QUEEN, KING, ACE = 10, 11, 12, 13, 14
@@ -85,23 +91,14 @@ def mask_game_points(mask):
 
 def parse_card(token: str) -> int:
     """Parse `AS`, `th`, `10H` (case-insensitive) into a card index; a bad token is an error."""
-    if not isinstance(token, str):
-        raise SetbackError(f"bad card {token!r}: expected a string such as 'AS' or '10H'")
-    text = token.strip().upper()
-    if text.startswith("10") and len(text) == 3:
-        text = "T" + text[2]
-    if len(text) != 2 or text[0] not in RANK_CHARS or text[1] not in SUIT_CHARS:
-        raise SetbackError(
-            f"bad card {token!r}: expected rank 2-9, T (or 10), J, Q, K, A then suit C, D, H or S"
-        )
-    return make_card(RANK_CHARS.index(text[0]) + 2, SUIT_CHARS.index(text[1]))
+    rank, suit = parse_card_text(token, RANK_CHARS, SUIT_CHARS, SetbackError, "'AS' or '10H'",
+                                 "2-9, T (or 10), J, Q, K, A")
+    return make_card(rank + 2, suit)
 
 
 def format_card(card: int) -> str:
     """The two-character text of a card index, e.g. `AS`, `TH`."""
-    if not 0 <= card < N_CARDS:
-        raise SetbackError(f"bad card index {card}: expected 0..51")
-    return RANK_CHARS[card % 13] + SUIT_CHARS[card // 13]
+    return card_text(card, RANK_CHARS, SUIT_CHARS, SetbackError)
 
 
 def parse_hand(tokens, expected_size: int | None = None) -> int:
@@ -119,8 +116,7 @@ def parse_hand(tokens, expected_size: int | None = None) -> int:
 
 def mask_to_cards(mask: int) -> list[int]:
     """Card indices in `mask`, ascending."""
-    mask = int(mask)
-    return [card for card in range(N_CARDS) if mask >> card & 1]
+    return mask_cards(mask, N_CARDS)
 
 
 def format_cards(mask: int) -> list[str]:
@@ -130,10 +126,7 @@ def format_cards(mask: int) -> list[str]:
 
 def parse_seat(token: str) -> int:
     """Parse an absolute seat letter W, N, E or S (case-insensitive) into 0..3."""
-    text = str(token).strip().upper()
-    if len(text) != 1 or text not in SEAT_CHARS:
-        raise SetbackError(f"bad seat {token!r}: expected W, N, E or S")
-    return SEAT_CHARS.index(text)
+    return table.parse_seat(token, SetbackError)
 
 
 def absolute_seat(relative: int, dealer: int) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
+from games.bits import nth_bit, popcount
 from games.rng import below, stream_seed
 from games.setback.game import FIRST_DEALER, absolute_team, game_winner, next_dealer
 from games.setback.rules import BID_MOVE, apply_move, legal_bids, legal_cards
@@ -36,14 +36,6 @@ STAT_DECIDED_DEALS = 10  # deals played in games that ended with a winner
 STAT_SIZE = 11
 
 MAX_DEAL_MOVES = 28  # four bids and 24 cards
-
-
-@njit(cache=True)
-def nth_bit(mask, n):
-    """Index of the n-th (0-based) lowest set bit of `mask`."""
-    for _ in range(n):
-        mask &= mask - 1
-    return lowest_bit(mask)
 
 
 @njit(cache=True)
