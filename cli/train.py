@@ -58,6 +58,28 @@ def register(subparsers) -> None:
                       "heuristic, db:PATH or ismcts[:SIMS]); not --abstraction or --updates "
                       "reference. Recorded with the run: a resume under another game is "
                       "refused")
+    base.add_argument("--warm-start", metavar="COARSE_RUN", default=None,
+                      help="start a new run where the baseline run COARSE_RUN stopped, in the "
+                      "finer key layout --abstraction names (required; its keys must refine "
+                      "COARSE_RUN's: bidder and contract refine reference, contract refines "
+                      "bidder; another pair is refused). Each fine key, when training first "
+                      "meets it, starts from its coarse key's regret and strategy sums "
+                      "(--warm-start-rule), so the table plays as COARSE_RUN's and learns what "
+                      "the extra fields buy. The run continues COARSE_RUN's iterations, deal "
+                      "stream and training time (--iterations and --for count them), with its "
+                      "seed, batch, algorithm and sampling options unless given. COARSE_RUN's "
+                      "checkpoint is kept in DIR/warm_start.ckpt (a hard link where possible) "
+                      "and recorded in run.json, so resuming (leave --warm-start out) is bit "
+                      "for bit even if COARSE_RUN trains on. Threads only: not with --ray or "
+                      "--updates reference. Documentation: docs/training.md")
+    base.add_argument("--warm-start-rule", metavar="RULE", default=None,
+                      help="(default copy; with --warm-start) how a fine key is seeded from its "
+                      "coarse key: copy, its regret and strategy sums as they are; sums:F, the "
+                      "regrets copied and the strategy sums times F (0 < F <= 1: the average "
+                      "forgets the coarse history sooner); discount:F, both times F (the fine "
+                      "key's own visits move it 1/F times sooner). Every rule starts the fine "
+                      "key at its coarse key's current and average strategy. Must match when "
+                      "resuming")
     base.set_defaults(func=run_baseline)
 
     boot = stages.add_parser(
@@ -253,10 +275,11 @@ def _common(parser, default_algorithm: str) -> None:
 SAMPLING_OPTIONS = ("linear_weighting", "prune_threshold", "prune_probability")
 
 
-def _settings(args, defaults: dict, run_dir) -> dict:
+def _settings(args, defaults: dict, run_dir, inherited: dict | None = None) -> dict:
     """Seed, batch and algorithm (with es-mccfr's options): the user's, else the run's (when
-    resuming), else the defaults."""
-    recorded = {}
+    resuming), else `inherited`'s (a new run's source: the coarse run of a warm start), else
+    the defaults."""
+    recorded = inherited or {}
     if run_dir.has_checkpoint():
         recorded = run_dir.read_settings()["settings"]
     chosen = {}
@@ -267,21 +290,28 @@ def _settings(args, defaults: dict, run_dir) -> dict:
     if args.ray is None and (args.workers or 1) > chosen["batch"]:
         raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
                         "every worker needs at least one deal per batch (raise --batch)")
-    given = [name for name in SAMPLING_OPTIONS if getattr(args, name) is not None]
-    chosen["sampling"] = None
-    if chosen["algorithm"] == "es-mccfr":
-        from cfr.external_sampling import SamplingOptions
-        from train.baseline import new_run_sampling
-
-        # a resumed run keeps what it recorded (sum_visits included); the user's flags win
-        options = SamplingOptions.from_settings(recorded) if recorded else new_run_sampling()
-        fields = {"linear_weighting": "linear", "prune_threshold": "prune_threshold",
-                  "prune_probability": "prune_probability"}
-        chosen["sampling"] = dataclasses.replace(
-            options, **{fields[name]: getattr(args, name) for name in given})
-    elif given:
-        raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr only")
+    chosen["sampling"] = _sampling(args, chosen["algorithm"], recorded)
     return chosen
+
+
+def _sampling(args, algorithm: str, recorded: dict):
+    """es-mccfr's `SamplingOptions` (None for another algorithm): the user's flags, else what
+    the run (or its source) recorded, sum_visits included, else a new run's; a flag given to
+    another algorithm is refused."""
+    given = [name for name in SAMPLING_OPTIONS if getattr(args, name) is not None]
+    if algorithm != "es-mccfr":
+        if given:
+            raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr "
+                            "only")
+        return None
+    from cfr.external_sampling import SamplingOptions
+    from train.baseline import new_run_sampling
+
+    options = SamplingOptions.from_settings(recorded) \
+        if recorded.get("algorithm") == "es-mccfr" else new_run_sampling()
+    fields = {"linear_weighting": "linear", "prune_threshold": "prune_threshold",
+              "prune_probability": "prune_probability"}
+    return dataclasses.replace(options, **{fields[name]: getattr(args, name) for name in given})
 
 
 def _recorded_layout(settings: dict) -> str:
@@ -381,8 +411,9 @@ def run_euchre_baseline(args, run_dir) -> int:
     """Create or resume a Euchre baseline run (`train.euchre_game`) and train it."""
     from train.euchre_game import DEFAULTS, euchre_baseline_stage
 
-    if args.abstraction is not None:
-        raise UserError("--abstraction is Setback's: the Euchre baseline has one abstraction "
+    if args.abstraction is not None or args.warm_start is not None:
+        raise UserError(f"--{'abstraction' if args.warm_start is None else 'warm-start'} is "
+                        "Setback's: the Euchre baseline has one abstraction "
                         "(abstraction/euchre/keys.py)")
     if args.updates == "reference":
         raise UserError("--updates reference is the Setback reference's walk: not with "
@@ -397,21 +428,7 @@ def run_euchre_baseline(args, run_dir) -> int:
             raise UserError(f"--workers {args.workers} exceeds the batch size "
                             f"{chosen['batch']}: every worker needs at least one hand per "
                             "batch (raise --batch)")
-        given = [name for name in SAMPLING_OPTIONS if getattr(args, name) is not None]
-        sampling = None
-        if chosen["algorithm"] == "es-mccfr":
-            from cfr.external_sampling import SamplingOptions
-            from train.baseline import new_run_sampling
-
-            options = SamplingOptions.from_settings(recorded) if recorded \
-                else new_run_sampling()
-            fields = {"linear_weighting": "linear", "prune_threshold": "prune_threshold",
-                      "prune_probability": "prune_probability"}
-            sampling = dataclasses.replace(
-                options, **{fields[name]: getattr(args, name) for name in given})
-        elif given:
-            raise UserError(f"--{given[0].replace('_', '-')} applies to --algorithm es-mccfr "
-                            "only")
+        sampling = _sampling(args, chosen["algorithm"], recorded)
         factory = functools.partial(euchre_baseline_stage, chosen["seed"], chosen["batch"],
                                     chosen["algorithm"], sampling)
         return _train(args, factory(), run_dir, factory)
@@ -425,9 +442,10 @@ def run_baseline(args) -> int:
     run_dir = RunDirectory(args.run)
     if _game_of(args, run_dir) == "euchre":
         return run_euchre_baseline(args, run_dir)
-    chosen = _settings(args, DEFAULTS, run_dir)
+    source = _warm_source(args, run_dir)  # a refused pair writes nothing
+    chosen = _settings(args, DEFAULTS, run_dir, source)
     with run_dir.writer_lock():
-        chosen = _settings(args, DEFAULTS, run_dir)  # again, now that nobody else writes it
+        chosen = _settings(args, DEFAULTS, run_dir, source)  # again, now nobody else writes
         updates = args.updates
         if updates is None:  # the run's own, else the default
             updates = (run_dir.read_settings()["settings"].get("updates", DEFAULTS["updates"])
@@ -439,10 +457,81 @@ def run_baseline(args) -> int:
         if updates == "reference" and chosen["algorithm"] != "cfr":
             raise UserError("--updates reference is the reference's cfr walk: only with "
                             "--algorithm cfr")
+        warm = None
+        if args.ray is None and updates != "reference":  # else the trainer refuses a warm run
+            warm = _warm_start(args, run_dir, chosen["abstraction"])
+        elif source is not None or (run_dir.has_checkpoint() and _is_warm(run_dir)):
+            raise UserError("a warm-started run trains with threads (--workers), not --ray "
+                            "or --updates reference")
         factory = functools.partial(baseline_stage, chosen["seed"], chosen["batch"], updates,
                                     chosen["algorithm"], chosen["sampling"],
-                                    chosen["abstraction"])
+                                    chosen["abstraction"], warm)
         return _train(args, factory(), run_dir, factory)
+
+
+def _is_warm(run_dir) -> bool:
+    from train.warm_start import is_warm
+
+    return is_warm(run_dir.read_settings()["settings"])
+
+
+def _warm_source(args, run_dir) -> dict | None:
+    """The settings of --warm-start's coarse run for a new run (the defaults of its seed,
+    batch, algorithm and sampling options), once the pair of layouts is known to refine; None
+    without --warm-start or when resuming. Refuses (one line) what a warm start cannot be."""
+    if args.warm_start is None:
+        if args.warm_start_rule is not None and not run_dir.has_checkpoint():
+            raise UserError("--warm-start-rule needs --warm-start COARSE_RUN")
+        return None
+    if run_dir.has_checkpoint():
+        return None  # `_warm_start` checks it names the run's own source
+    if args.abstraction is None:
+        raise UserError("--warm-start needs --abstraction FINE: the layout whose keys refine "
+                        f"{args.warm_start}'s")
+    from train.errors import RunError
+    from train.warm_start import check_pair, parse_rule, source_settings
+
+    try:
+        if args.warm_start_rule is not None:
+            parse_rule(args.warm_start_rule)
+        check_pair(args.warm_start, args.abstraction)
+        return source_settings(args.warm_start)
+    except RunError as exc:
+        raise UserError(str(exc)) from None
+
+
+def _warm_start(args, run_dir, fine: str):
+    """The run's `train.warm_start.WarmStart` (None for a run without one): a new one from
+    --warm-start (keeping the coarse checkpoint in DIR), or the one the run recorded."""
+    import os
+
+    from train import warm_start
+    from train.errors import RunError
+
+    try:
+        if not run_dir.has_checkpoint():
+            if args.warm_start is None:
+                return None
+            return warm_start.start(run_dir.path, args.warm_start, fine,
+                                    args.warm_start_rule or warm_start.DEFAULT_RULE)
+        settings = run_dir.read_settings()["settings"]
+        if not warm_start.is_warm(settings):
+            if args.warm_start is not None or args.warm_start_rule is not None:
+                raise UserError(f"{run_dir.path} already holds a run, created without "
+                                "--warm-start: a warm start begins a new run (give another "
+                                "--run)")
+            return None
+        if args.warm_start is not None and \
+                os.path.abspath(args.warm_start) != settings["warm_start"]:
+            raise UserError(f"{run_dir.path} was warm-started from {settings['warm_start']}, "
+                            f"not {args.warm_start}: leave --warm-start out to resume it")
+        if args.warm_start_rule is not None and \
+                warm_start.parse_rule(args.warm_start_rule)[0] != settings["warm_start_rule"]:
+            raise UserError(f"{run_dir.path} seeds with --warm-start-rule "
+                            f"{settings['warm_start_rule']}: leave the rule out to resume it")
+        return warm_start.resume(run_dir.path, settings, fine)
+    except RunError as exc:
+        raise UserError(str(exc)) from None
 
 
 def run_bootstrap(args) -> int:

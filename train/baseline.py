@@ -81,9 +81,12 @@ def layout_game(abstraction: str = layouts.DEFAULT):
 
 def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",
                    algorithm: str = DEFAULTS["algorithm"], sampling=None,
-                   abstraction: str = layouts.DEFAULT) -> Stage:
+                   abstraction: str = layouts.DEFAULT, warm=None) -> Stage:
     """The baseline `Stage` for a seed, batch size, update rule, algorithm and key layout (the
-    settings that fix its results)."""
+    settings that fix its results); `warm` (a `train.warm_start.WarmStart`): warm-started from
+    a coarser run, recorded with the settings."""
+    more = {} if warm is None else warm.settings()
     return Stage(STAGE, layout_game(abstraction),
-                 setback_settings(seed, batch, updates, algorithm, sampling, abstraction),
-                 payoff_sign=-1.0)
+                 setback_settings(seed, batch, updates, algorithm, sampling, abstraction,
+                                  **more),
+                 payoff_sign=-1.0, warm=warm)

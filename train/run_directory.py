@@ -10,6 +10,8 @@
                          column existed keeps the columns it has)
     DIR/eval.csv         the evaluations while training (`train.evaluation`), if asked
     DIR/writer.lock      while a process trains the run: its pid, under an advisory lock
+    DIR/warm_start.ckpt  a run warm-started from a coarser one: that run's checkpoint as it
+                         was (`train.warm_start`), which every resume seeds from
 
 The checkpoint is written before its log row, so the log never runs ahead of the checkpoint.
 One process at a time writes a run (`writer_lock`): a second `train` on the same directory is
@@ -34,6 +36,7 @@ CHECKPOINT_FILE = "checkpoint.ckpt"
 LOG_FILE = "log.csv"
 EVAL_FILE = "eval.csv"  # train.evaluation's
 LOCK_FILE = "writer.lock"
+WARM_START_FILE = "warm_start.ckpt"  # train.warm_start's
 LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target",
                "cpu_seconds", "cpu_budget")
 REQUIRED = LOG_COLUMNS[:5]  # a log from before the target column has only these
@@ -77,7 +80,8 @@ class RunDirectory:
 
         def clear_leftovers():
             for path in (self.settings_path, self.checkpoint_path,
-                         os.path.join(self.path, EVAL_FILE)):
+                         os.path.join(self.path, EVAL_FILE),
+                         os.path.join(self.path, WARM_START_FILE)):
                 remove_stale_temporaries(path)
 
         return WriterLock(os.path.join(self.path, LOCK_FILE), f"run directory {self.path}",
@@ -91,7 +95,9 @@ class RunDirectory:
         except OSError as exc:
             raise RunError(f"{self.path}: cannot read the run directory ({exc.strerror})") \
                 from None
-        foreign = [n for n in names if n != LOCK_FILE and not n.startswith(TEMP_PREFIX)]
+        # a warm start keeps its source's checkpoint before the run's first settings
+        foreign = [n for n in names if n not in (LOCK_FILE, WARM_START_FILE)
+                   and not n.startswith(TEMP_PREFIX)]
         if foreign:
             raise RunError(f"{self.path} holds files but no {SETTINGS_FILE} (e.g. "
                            f"{sorted(foreign)[0]!r}): not a run; give a new or empty directory")

@@ -77,6 +77,10 @@ class Stage:
     `frozen` (es-mccfr only; a best response, `train.best_response`): a
     `cfr.frozen_policy.FrozenPolicy` that player `frozen_player(t)` plays in episode t
     instead of learning; the reported payoff is then the learner's value.
+
+    `warm` (a baseline warm-started across layouts, `train.warm_start.WarmStart`): seeds each
+    key the table lacks from the coarse table before an episode is merged, and gives a new
+    run its starting counters (the coarse run's).
     """
 
     name: str
@@ -86,6 +90,7 @@ class Stage:
     payoff_sign: float = -1.0
     frozen: object | None = None
     frozen_player: Callable[[int], int] | None = None
+    warm: object | None = None
 
     def episode_payoff(self, t: int, v0: float) -> float:
         """The reported figure of episode t whose root value (player 0's) is v0."""
@@ -276,6 +281,12 @@ class Trainer:
         if self.threaded and workers > 1:
             raise RunError("--updates reference updates the table as it walks: one worker "
                            "only (drop --workers)")
+        if stage.warm is not None and (self.threaded or (executor is not None and not
+                                                          isinstance(executor, ThreadBatches))):
+            # both insert keys where the trainer cannot seed them first (the walk itself,
+            # the Ray driver's ordered merge)
+            raise RunError("a warm-started run trains with threads (--workers), not "
+                           "--updates reference or --ray")
         if workers > batch:
             raise RunError(f"--workers {workers} exceeds the batch size {batch}: every worker "
                            "needs at least one deal per batch (raise --batch)")
@@ -329,6 +340,8 @@ class Trainer:
         dtype = np.dtype(stage.settings.get("dtype", "float32"))
         table = InfoSetTable(key_words=stage.game.key_words, dtype=dtype,
                              capacity=1 << 16, max_bytes=memory_limit_bytes)
+        if stage.warm is not None:  # the coarse run continued in finer keys
+            return Progress(table, *stage.warm.counters())
         return Progress(table)
 
     # ---- one batch ---------------------------------------------------------------------
@@ -396,7 +409,10 @@ class Trainer:
             return None
         ordered = sorted((seg + (w,)) for w, segments in enumerate(results) for seg in segments)
         merge_start = time.perf_counter()
+        warm = self.stage.warm
         for t, e0, e1, v0, _, w in ordered:
+            if warm is not None:  # the episode's new keys inserted holding their seed first
+                warm.seed(self.progress.table, self.logs[w], (e0, e1))
             merge(self.progress.table, self.logs[w], (e0, e1, v0))
         self.end_batch(self.progress.table, last)
         self.merge_seconds += time.perf_counter() - merge_start

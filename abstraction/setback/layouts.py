@@ -16,6 +16,12 @@ the reference's).
 (the contract's standing: the points the bidder's team holds for certain, and whether the
 defenders' certain points have already set it)
 
+Refinement: `bidder` and `contract` only add fields to the playout key, so each of their keys
+refines exactly one key of the layouts their `refines` lists (`contract` refines `bidder` and
+`reference`, `bidder` refines `reference`; every layout refines itself); `refinement.py` maps
+a fine key to its coarse key, which is what a warm start across layouts seeds from
+(`train/warm_start.py`).
+
 This module is plain data (no numba): the command line lists the names without compiling
 anything. `load(name)` imports the layout's module, which supplies:
 - `abstract_decision(state, moves_out) -> (n, situation, tokens, key)` (numba): the abstract
@@ -52,15 +58,18 @@ class Layout:
     abstraction: str
     version: int
     summary: str
+    refines: tuple[str, ...] = ()  # coarser layouts whose keys each of this one's keys refines
 
 
 LAYOUTS = {
     "reference": Layout("reference", "abstraction.setback.layout_reference", ABSTRACTION_NAME,
                         ABSTRACTION_VERSION, "the spec's keys (abstraction.md)"),
     "bidder": Layout("bidder", "abstraction.setback.layout_bidder", "setback-bidder", 1,
-                     "playout keys add my side (bidding or defending) and the bid"),
+                     "playout keys add my side (bidding or defending) and the bid",
+                     refines=("reference",)),
     "contract": Layout("contract", "abstraction.setback.layout_contract", "setback-contract", 1,
-                       "bidder, plus the bidder's certain points and whether it is set"),
+                       "bidder, plus the bidder's certain points and whether it is set",
+                       refines=("bidder", "reference")),
 }
 DEFAULT = "reference"
 
@@ -108,6 +117,21 @@ def same(first: Layout, second: Layout, what: str) -> None:
         raise LayoutError(f"{what}: layout {second.name} ({second.abstraction} "
                           f"v{second.version}) where {first.name} ({first.abstraction} "
                           f"v{first.version}) is needed; keys of two layouts never mix")
+
+
+def refines(fine: str, coarse: str) -> bool:
+    """Whether every key of layout `fine` refines exactly one key of layout `coarse` (the
+    same decision's coarse key is a function of its fine key): a layout refines itself and
+    the layouts its `refines` names (`refinement.py` maps the keys)."""
+    return fine == coarse or coarse in layout(fine).refines
+
+
+def check_refines(fine: str, coarse: str, what: str) -> None:
+    """Refuse (LayoutError, one line) a pair where `fine`'s keys do not refine `coarse`'s."""
+    if not refines(fine, coarse):
+        finer = [name for name in LAYOUTS if refines(name, coarse)]
+        raise LayoutError(f"{what}: {fine} keys do not refine {coarse} keys (the layouts "
+                          f"whose keys refine {coarse}: {', '.join(finer)})")
 
 
 def load(name: str):
