@@ -21,6 +21,10 @@ from train.run_directory import RunDirectory
 
 CHUNK_KEYS = 1 << 16
 DEFAULT_THRESHOLD = 0.001
+# The stage a strategy file records for a run's stage, where they differ: a best response's
+# keys are baseline keys of the learner's layout (`db load` takes baseline and bootstrap
+# files only), as `train.best_response.export_best_response` writes them.
+EXPORTED_STAGE = {"best-response": "baseline"}
 
 
 def average_strategy(strategy_sums: np.ndarray, n_actions: np.ndarray,
@@ -105,11 +109,15 @@ def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
         raise RunError(f"{run_path} is a {run_game} run, not {game}")
     abstraction, version, key_text = _key_text(run_path, run_game, settings)
     ckpt = checkpoint.load(run.checkpoint_path)
+    stage = EXPORTED_STAGE.get(recorded["stage"], recorded["stage"])
+    if stage != recorded["stage"]:  # what `export_best_response` marks, for its average
+        settings = {**settings, "best_response": True, "filled_from_target": False,
+                    "strategy_played": "average"}
     header = {
         "game": run_game,
         "abstraction": abstraction,
         "abstraction_version": version,
-        "stage": recorded["stage"],
+        "stage": stage,
         "iterations": ckpt.iteration,
         "seed": settings.get("seed"),
         "threshold": float(threshold),

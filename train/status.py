@@ -12,6 +12,15 @@ from train.evaluation import read_eval_log
 from train.run_directory import RunDirectory
 
 SHOWN_EVALUATIONS = 20  # the text shows the latest rows (--json has them all)
+# whose value the running payoff is, by stage (`train.runner.Stage.episode_payoff`): a best
+# response reports its learner's, whichever side the learner sits on that deal
+PAYOFF_OF = {"best-response": "learner's team"}
+DEFAULT_PAYOFF_OF = "non-dealer team"
+
+
+def payoff_label(stage: str) -> str:
+    """Whose value a run of `stage` reports as its payoff."""
+    return PAYOFF_OF.get(stage, DEFAULT_PAYOFF_OF)
 
 
 def run_status(run_path: str) -> dict:
@@ -33,6 +42,7 @@ def run_status(run_path: str) -> dict:
         "checkpoint": run.checkpoint_path if run.has_checkpoint() else None,
         "iteration": int(last.get("iteration", 0)),
         "payoff": last.get("payoff"),
+        "payoff_of": payoff_label(recorded["stage"]),
         "infosets": int(last.get("infosets", 0)),
         "seconds": last.get("seconds", 0.0),
         "cpu_seconds": last.get("cpu_seconds"),
@@ -59,7 +69,7 @@ def format_status(status: dict) -> str:
     rate = status["deals_per_second"]
     lines += [
         f"iterations  {status['iteration']:,}",
-        f"payoff      {status['payoff']:.5f} (running mean, non-dealer team)",
+        f"payoff      {status['payoff']:.5f} (running mean, {payoff_label(status['stage'])})",
         f"info sets   {status['infosets']:,}",
         f"time        {status['seconds'] / 3600:.2f} h of training"
         + (f", {rate:.2f} deals/s" if rate else ""),
@@ -112,7 +122,8 @@ def plot_status(run_path: str, out: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise RunError("--plot needs matplotlib: pip install matplotlib") from None
-    rows = RunDirectory(run_path).read_log()
+    run = RunDirectory(run_path)
+    rows = run.read_log()
     evals = read_eval_log(run_path)
     if not rows and not evals:
         raise RunError(f"{run_path} has no logged checkpoint to plot yet")
@@ -133,7 +144,7 @@ def plot_status(run_path: str, out: str) -> None:
     else:
         shown = rows[1:] if len(rows) > 1 else rows  # the first running mean is one deal's
         top.plot([r["iteration"] for r in shown], [r["payoff"] for r in shown], marker=".")
-        top.set_ylabel("running payoff (non-dealer)")
+        top.set_ylabel(f"running payoff ({payoff_label(run.read_settings()['stage'])})")
         top.set_xlabel("iterations (deals)")
         top.set_title(f"{run_path}: no evaluations (train with --eval-every)", fontsize=10)
     # the info sets at every checkpoint and evaluation, in time order
