@@ -13,23 +13,10 @@ from __future__ import annotations
 
 from abstraction.euchre import abstract_game as G
 from abstraction.euchre.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-from cfr.game import Game
 from games.euchre.state import STATE_SIZE
+from train.game_plugin import abstract_game
 
-GAME = Game(
-    name="euchre-baseline",
-    state_size=STATE_SIZE,
-    max_actions=G.MAX_ACTIONS,
-    max_depth=G.MAX_DEPTH + 2,
-    key_words=1,
-    initial_state=G.initial_state,
-    current_player=G.current_player,
-    decision=G.decision,
-    apply=G.apply_past_forced,  # forced moves need no pass frame of their own
-    utility=G.utility,
-    chance_outcomes=G.chance_outcomes,
-    chance_sample=G.chance_sample,
-)
+GAME = abstract_game("euchre-baseline", G, STATE_SIZE)
 
 STAGE = "baseline"
 DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "es-mccfr"}

@@ -15,17 +15,37 @@ or more. CFR player = team of the seat to act (TO_ACT % 2). A deal is terminal w
 or exhausted (`scoring.is_exhausted`); its utility is team 0's deal score minus team 1's
 (all-pass 0).
 
-The signatures restate the numba types of `cfr/game.py` rather than importing them, since the
-abstraction depends on `games` only; `tests/test_abstraction_game.py` checks they agree.
+The deal and the signatures are every abstract card game's (`abstraction/dealing.py`;
+`tests/test_abstraction_game.py` checks the signatures agree with `cfr/game.py`); this module
+holds what is Setback's: where a card goes, the forced-card shortcut, the terminal test and the
+utility.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
+from abstraction.dealing import (  # noqa: F401 (the interface's names, re-exported)
+    APPLY_SIG,
+    CHANCE,
+    CHANCE_OUTCOMES_SIG,
+    CHANCE_SAMPLE_SIG,
+    CURRENT_PLAYER_SIG,
+    DECISION_SIG,
+    PHASE_DEAL,
+    TERMINAL,
+    UTILITY_SIG,
+    cards_dealt,
+    deal_or_move,
+    keyed,
+    root_state,
+    sample_undealt,
+    undealt_outcomes,
+)
 from abstraction.setback.decision import abstract_decision
 from games.bits import lowest_bit, popcount
+from games.setback.cards import N_CARDS
 from games.setback.rules import apply_move, legal_cards
 from games.setback.scoring import is_exhausted, score_difference
 from games.setback.state import (
@@ -40,32 +60,14 @@ from games.setback.state import (
     start_auction,
 )
 
-CHANCE = -1
-TERMINAL = -2
-PHASE_DEAL = -1
 CARDS_DEALT = 24
 MAX_ACTIONS = 52  # chance outcomes; decisions have at most 6 (cards) or 4 (bids)
 MAX_DEPTH = 1 + 24 + 4 + 24  # root, 24 cards dealt, 4 bids, 24 cards played
 
-_STATE = types.int64[::1]
-CURRENT_PLAYER_SIG = types.int64(_STATE)
-DECISION_SIG = types.int64(_STATE, types.int64[::1], types.uint64[::1])
-APPLY_SIG = types.int64(_STATE, types.int64, _STATE)
-UTILITY_SIG = types.float64(_STATE)
-CHANCE_OUTCOMES_SIG = types.int64(_STATE, types.int64[::1], types.float64[::1])
-CHANCE_SAMPLE_SIG = types.int64(_STATE, types.uint64, _STATE)
-
 
 def initial_state() -> np.ndarray:
     """The root: nothing dealt yet."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
-    state[PHASE] = PHASE_DEAL
-    return state
-
-
-@njit(cache=True, inline="always")
-def _dealt(state):
-    return state[DEALT] | state[DEALT + 1] | state[DEALT + 2] | state[DEALT + 3]
+    return root_state(STATE_SIZE, PHASE)
 
 
 @njit(CURRENT_PLAYER_SIG, cache=True, _nrt=False)
@@ -78,9 +80,11 @@ def current_player(state):
     return state[TO_ACT] % 2
 
 
-@njit(DECISION_SIG, cache=True, _nrt=False)
-def decision(state, actions_out, key_out):
-    """The abstract actions as moves in canonical order; the baseline key when n >= 2.
+@njit(cache=True, inline="always")
+def layout_decision(abstract_decision, state, actions_out, key_out):
+    """The decision of the abstract game under a key layout whose kernel is
+    `abstract_decision` (the reference's, or a layout's of `layouts.py`): the abstract actions
+    as moves in canonical order, the key when n >= 2.
 
     A seat with a single legal card after the first lead has a single abstract action, that
     card: it is answered without classifying (a large share of the tree's nodes)."""
@@ -90,14 +94,19 @@ def decision(state, actions_out, key_out):
             actions_out[0] = lowest_bit(legal)
             return 1
     n, situation, tokens, key = abstract_decision(state, actions_out)
-    if n >= 2:
-        key_out[0] = key
-    return n
+    return keyed(n, key, key_out)
+
+
+@njit(DECISION_SIG, cache=True, _nrt=False)
+def decision(state, actions_out, key_out):
+    """The abstract actions as moves in canonical order; the baseline key when n >= 2
+    (`layout_decision` with the reference's keys)."""
+    return layout_decision(abstract_decision, state, actions_out, key_out)
 
 
 @njit(cache=True, _nrt=False)
 def _deal_card(state, card, child_out):
-    k = popcount(_dealt(state))
+    k = popcount(cards_dealt(state, DEALT))
     seat = (k // 3 + 1) % 4
     bit = np.int64(1) << card
     child_out[DEALT + seat] |= bit
@@ -109,13 +118,7 @@ def _deal_card(state, card, child_out):
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply(state, action, child_out):
     """Copy `state` into `child_out` and deal the card `action` (chance) or play the move."""
-    for i in range(state.shape[0]):
-        child_out[i] = state[i]
-    if state[PHASE] == PHASE_DEAL:
-        _deal_card(state, action, child_out)
-    else:
-        apply_move(child_out, action)
-    return 0
+    return deal_or_move(_deal_card, apply_move, PHASE, state, action, child_out)
 
 
 @njit(APPLY_SIG, cache=True, _nrt=False)
@@ -145,27 +148,10 @@ def utility(state):
 @njit(CHANCE_OUTCOMES_SIG, cache=True, _nrt=False)
 def chance_outcomes(state, outcomes_out, probs_out):
     """The cards not yet dealt, ascending, each with probability 1 / their number."""
-    dealt = _dealt(state)
-    p = 1.0 / (52 - popcount(dealt))
-    n = 0
-    for card in range(52):
-        if not (dealt >> card & 1):
-            outcomes_out[n] = card
-            probs_out[n] = p
-            n += 1
-    return n
+    return undealt_outcomes(cards_dealt(state, DEALT), N_CARDS, outcomes_out, probs_out)
 
 
 @njit(CHANCE_SAMPLE_SIG, cache=True, _nrt=False)
 def chance_sample(state, u, child_out):
     """Deal the card of index ((u >> 32) * cards_left) >> 32 among the undealt cards."""
-    dealt = _dealt(state)
-    left = 52 - popcount(dealt)
-    index = np.int64(((u >> np.uint64(32)) * np.uint64(left)) >> np.uint64(32))
-    for card in range(52):
-        if not (dealt >> card & 1):
-            if index == 0:
-                apply(state, card, child_out)
-                return card
-            index -= 1
-    return -1
+    return sample_undealt(apply, cards_dealt(state, DEALT), N_CARDS, state, u, child_out)

@@ -35,13 +35,11 @@ import numpy as np
 from numba import njit
 
 from abstraction.setback import codec as reference_codec
-from abstraction.setback.abstract_game import DECISION_SIG
+from abstraction.setback.abstract_game import DECISION_SIG, layout_decision
 from abstraction.setback.decision import SIT_LEAD, abstract_decision as reference_decision
 from abstraction.setback.key_layout import KIND_PLAYOUT, KIND_SHIFT
 from abstraction.setback.layouts import LAYOUTS
-from games.bits import lowest_bit
-from games.setback.rules import legal_cards
-from games.setback.state import HIGH_BID, HIGH_BIDDER, PHASE, PHASE_PLAY, TO_ACT, TRUMP
+from games.setback.state import HIGH_BID, HIGH_BIDDER, TO_ACT
 
 LAYOUT = LAYOUTS["bidder"]
 SIDE_SHIFT = 56
@@ -70,16 +68,9 @@ def abstract_decision(state, moves_out):
 
 @njit(DECISION_SIG, cache=True, _nrt=False)
 def decision(state, actions_out, key_out):
-    """The abstract game's decision (`abstract_game.decision`) with this layout's keys."""
-    if state[PHASE] == PHASE_PLAY and state[TRUMP] >= 0:
-        legal = legal_cards(state)
-        if legal & (legal - 1) == 0:
-            actions_out[0] = lowest_bit(legal)
-            return 1
-    n, situation, tokens, key = abstract_decision(state, actions_out)
-    if n >= 2:
-        key_out[0] = key
-    return n
+    """The abstract game's decision (`abstract_game.layout_decision`) with this layout's
+    keys."""
+    return layout_decision(abstract_decision, state, actions_out, key_out)
 
 
 # ---- codec: the reference's, with the inserted characters -----------------------------------

@@ -37,15 +37,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.setback.abstract_game import DECISION_SIG
+from abstraction.setback.abstract_game import DECISION_SIG, layout_decision
 from abstraction.setback.decision import SIT_LEAD, abstract_decision as reference_decision
 from abstraction.setback.layout_bidder import parse_side, refined_key, refined_text, side_bits
 from abstraction.setback.layout_bidder import side_text
 from abstraction.setback.layouts import LAYOUTS
-from games.bits import lowest_bit
-from games.setback.rules import legal_cards
-from games.setback.state import DEALT, HIGH_BID, HIGH_BIDDER, PHASE, PHASE_PLAY, PLAYED, TRUMP
-from games.setback.state import WON
+from games.setback.state import DEALT, HIGH_BID, HIGH_BIDDER, PLAYED, TRUMP, WON
 
 LAYOUT = LAYOUTS["contract"]
 SECURED_SHIFT = 59
@@ -90,16 +87,9 @@ def abstract_decision(state, moves_out):
 
 @njit(DECISION_SIG, cache=True, _nrt=False)
 def decision(state, actions_out, key_out):
-    """The abstract game's decision (`abstract_game.decision`) with this layout's keys."""
-    if state[PHASE] == PHASE_PLAY and state[TRUMP] >= 0:
-        legal = legal_cards(state)
-        if legal & (legal - 1) == 0:
-            actions_out[0] = lowest_bit(legal)
-            return 1
-    n, situation, tokens, key = abstract_decision(state, actions_out)
-    if n >= 2:
-        key_out[0] = key
-    return n
+    """The abstract game's decision (`abstract_game.layout_decision`) with this layout's
+    keys."""
+    return layout_decision(abstract_decision, state, actions_out, key_out)
 
 
 def contract_text(key: int) -> str:

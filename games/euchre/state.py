@@ -64,6 +64,14 @@ def reset_hand(state, hands, upcard, stick):
     for seat in range(4):
         state[HAND + seat] = hands[seat]
         state[DEALT + seat] = hands[seat]
+    start_hand(state, upcard, stick)
+
+
+@njit(cache=True, inline="always")
+def start_hand(state, upcard, stick):
+    """Open the hand in `state` once the hands are in place: turn `upcard` up, the dealer's
+    left to speak, nothing named or played yet, stick the dealer `stick` (1 on, 0 off). The
+    abstract game deals card by card and opens the hand with this too."""
     state[UPCARD] = upcard
     state[PHASE] = PHASE_ORDER
     state[TO_ACT] = 1  # the dealer's left speaks first
