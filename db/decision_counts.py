@@ -13,6 +13,20 @@ import numpy as np
 class DecisionCounts:
     """The reporting face of a database player (a mixin over `self.counts` and `self.db`)."""
 
+    def count_decision(self, view, over: bool, noun: str):
+        """Count a decision of the seat to act in `view` (a game's `SeatView`): its legal
+        moves, and the move when it is forced (a single legal move: no key is built, nothing
+        is looked up), else None. A hand that is `over` (`noun`: what the game calls it) has
+        no decision to make: ValueError."""
+        if over:
+            raise ValueError(f"the {noun} is over: there is no move to choose")
+        self.counts["decisions"] += 1
+        legal = view.legal_moves()
+        if legal.size == 1:
+            self.counts["forced"] += 1
+            return legal, int(legal[0])
+        return legal, None
+
     @property
     def missing(self) -> int:
         """Keys looked up and not found, every kind (a Setback bootstrap miss included: it

@@ -8,7 +8,8 @@ One decision (`abstraction/euchre/keys.py` for the keys and actions):
    text (`abstraction/euchre/codec.py`) is looked up.
 3. Found: the stored best action (default), or one sampled from the stored vector with the
    player's seeded generator; it maps to the move at the same index. Missing: the heuristic's
-   move (`play.euchre_heuristic`), counted by kind in `report()`.
+   move (the game's plug-in entry `heuristic`: `play.euchre_heuristic`, reached through
+   `games/registry.py`, since `play/` sits above `db/`), counted by kind in `report()`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from db.database import StrategyDatabase
 from db.decision_counts import DecisionCounts
 from db.errors import DatabaseError
+from games import registry
 from games.euchre.state import PHASE, PHASE_OVER
 
 
@@ -33,8 +35,6 @@ class EuchreDatabasePlayer(DecisionCounts):
     stored probabilities (seeded by `seed`) instead of playing the best action."""
 
     def __init__(self, database, sample: bool = False, seed: int = 0, name: str | None = None):
-        from play.euchre_heuristic import EuchreHeuristicPlayer
-
         self.db = database if hasattr(database, "lookup") else StrategyDatabase(database)
         if self.db.metadata.get("game") != "euchre":
             game = self.db.metadata.get("game")
@@ -44,20 +44,17 @@ class EuchreDatabasePlayer(DecisionCounts):
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"db:{os.path.basename(self.db.path)}"
-        self.fallback = EuchreHeuristicPlayer()
+        # the heuristic sits above the database in the data flow: the game's plug-in names it
+        self.fallback = registry.get("euchre").load("heuristic")()
         self.counts: Counter = Counter()
         self._moves = np.zeros(MOVES_BUFFER, dtype=np.int64)
 
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (a `games.euchre.view.SeatView`)."""
         state = view.state
-        if int(state[PHASE]) == PHASE_OVER:
-            raise ValueError("the hand is over: there is no move to choose")
-        self.counts["decisions"] += 1
-        legal = view.legal_moves()
-        if legal.size == 1:
-            self.counts["forced"] += 1
-            return int(legal[0])
+        _, forced = self.count_decision(view, int(state[PHASE]) == PHASE_OVER, "hand")
+        if forced is not None:
+            return forced
         moves = self._moves
         n, kind, key = abstract_decision(state, moves)
         if n < 2:

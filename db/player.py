@@ -100,13 +100,9 @@ class DatabasePlayer(DecisionCounts):
         """`choose`'s body; with `trace` a dict, it also records the decision (`explain`)."""
         state = view.state
         phase = int(state[PHASE])
-        if phase == PHASE_OVER:
-            raise ValueError("the deal is over: there is no move to choose")
-        self.counts["decisions"] += 1
-        legal = view.legal_moves()
-        if legal.size == 1:
-            self.counts["forced"] += 1
-            return int(legal[0])
+        legal, forced = self.count_decision(view, phase == PHASE_OVER, "deal")
+        if forced is not None:
+            return forced
         moves = self._moves
         if phase == PHASE_AUCTION and self.use_bootstrap:
             us, them = view.score_us_them

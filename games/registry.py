@@ -24,7 +24,9 @@ Optional entry points: `simulate`, a module with `simulate(seed, units, hands, s
 on_chunk)`, `summarize(stats, seconds, hands)` and `format_report(report, seed)` (`setback-cfr
 simulate --game NAME` for a game other than Setback, whose own lives in `cli/simulate.py`);
 `evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
---eval-every M`).
+--eval-every M`); `heuristic`, the game's heuristic player class (built with no arguments):
+the fallback a database player needs for a key its database lacks, reached through the
+registry because the players of `play/` sit above `db/` in the data flow.
 
 Beyond these entry points a game brings (see docs/games/adding-a-game.md): its abstract game
 for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
@@ -66,7 +68,7 @@ class GameEntry:
     entry_points: dict = field(default_factory=dict)
     packages: tuple = ()  # the game's own packages (dotted): only its plug-in imports them
     plugin: tuple = ()  # the modules allowed to import them (dotted names, fnmatch patterns)
-    optional: dict = field(default_factory=dict)  # optional: `simulate`, `evaluation`
+    optional: dict = field(default_factory=dict)  # `simulate`, `evaluation`, `heuristic`
 
     def load(self, entry_point: str):
         """The object behind `entry_point` (importing its module on first use; a place
@@ -86,7 +88,7 @@ class GameEntry:
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            scoring: str, replay: str, error: str, key_codec: str, packages: tuple,
            plugin: tuple, simulate: str | None = None,
-           evaluation: str | None = None) -> GameEntry:
+           evaluation: str | None = None, heuristic: str | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error, "key_codec": key_codec,
               "score_difference": f"{scoring}:score_difference"}
     for attribute in ("STATE_SIZE", "new_state", "random_deal", "PHASE", "PHASE_OVER"):
@@ -95,8 +97,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
         places[attribute] = f"{rules}:{attribute}"
     return GameEntry(name, description, package, places, tuple(packages),
                      tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin),
-                     {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation))
-                      if v})
+                     {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation),
+                                        ("heuristic", heuristic)) if v})
 
 
 # The modules that import Setback's packages today (besides the packages themselves): its
@@ -135,6 +137,7 @@ GAMES = {
                scoring="games.setback.scoring", replay="games.setback.replay",
                error="games.setback.errors:SetbackError",
                key_codec="db.setback_keys:KEY_CODEC",
+               heuristic="play.heuristic:HeuristicPlayer",
                packages=("games.setback", "abstraction.setback"),
                plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",
@@ -145,6 +148,7 @@ GAMES = {
                key_codec="abstraction.euchre.codec:KEY_CODEC",
                simulate="games.euchre.simulate",
                evaluation="train.euchre_evaluation:EuchreEvaluation",
+               heuristic="play.euchre_heuristic:EuchreHeuristicPlayer",
                packages=("games.euchre", "abstraction.euchre"),
                plugin=EUCHRE_PLUGIN),
     )
