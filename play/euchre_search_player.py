@@ -39,14 +39,9 @@ POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database play
 
 from __future__ import annotations
 
-import time
-
-import numpy as np
-
 from games.euchre import state as S
-from games.rng import new_rng, next_u64
-from play.search_options import (CHOICES, DEFAULTS, FLOOR, parse_options, resample,
-                                 shared_arrays)
+from play.search_base import SearchPlayerBase
+from play.search_options import DEFAULTS, parse_options
 
 SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -55,124 +50,57 @@ OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's 
 AUCTION = (S.PHASE_ORDER, S.PHASE_NAME, S.PHASE_DISCARD, S.PHASE_ALONE)
 
 
-class EuchreSearchPlayer:
+class EuchreSearchPlayer(SearchPlayerBase):
     """Plays Euchre by rollout search on `blueprint` (a `db.euchre_player.EuchreDatabasePlayer`)
     whose table `table` (`db.policy_arrays.PolicyArrays` of game euchre) the rollouts follow
-    (module docstring)."""
+    (module docstring; the search itself is `play.search_base.SearchPlayerBase`'s)."""
 
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
                  name: str | None = None, belief: str = "uniform", temper: float = 1.0,
                  pool: int = 4):
-        from search.rollout_search import RolloutSearch
         from train.euchre_game import GAME
 
-        if worlds < 1:
-            raise ValueError("a search player needs at least one world")
         if getattr(table, "game", None) != "euchre":
             raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
                              "not 'euchre'")
-        self.blueprint = blueprint
-        self.table = table
-        self.worlds = int(worlds)
-        self.search_bids = bool(search_bids)
-        self.margin = float(margin)
-        self.think_ms = think_ms
-        self.voids = bool(voids)
-        if belief not in CHOICES["belief"] or not 0.0 < temper <= 1.0 or pool < 1:
-            raise ValueError("belief is uniform or bids, 0 < temper <= 1, pool >= 1")
-        self.belief, self.temper, self.pool = belief, float(temper), int(pool)
-        self.search = RolloutSearch(GAME, table, greedy, threads)
-        self.name = name or f"search:{blueprint.name}"
-        self.rng = new_rng(seed)
-        self.stats = {"searched": 0, "worlds": 0, "deviations": 0, "weighted": 0, "ess": 0.0}
-        drawn = self.worlds * (self.pool if belief == "bids" else 1)
-        self._states = np.zeros((drawn, S.STATE_SIZE), dtype=np.int64)
-
-    def seed(self, seed: int) -> None:
-        """Restart the player's generator (and the blueprint's) from `seed`."""
-        self.rng = new_rng(seed)
-        if hasattr(self.blueprint, "seed"):
-            self.blueprint.seed(seed)
-
-    def choose(self, view) -> int:
-        """The move for the seat to act in `view` (a `games.euchre.view.SeatView`)."""
-        return self.decide(view)["move"]
+        super().__init__(blueprint, table, GAME, S.STATE_SIZE, worlds=worlds, greedy=greedy,
+                         search_bids=search_bids, margin=margin, think_ms=think_ms,
+                         threads=threads, voids=voids, seed=seed, name=name, belief=belief,
+                         temper=temper, pool=pool)
 
     def explain(self, view) -> dict:
         """`decide`'s figures (the move, why, the worlds, every legal move's searched value)."""
         return self.decide(view)
 
-    def decide(self, view) -> dict:
-        """The decision and the search's figures: `{"move", "reason": "forced" | "blueprint"
-        | "settled" | "search", "worlds", "moves": [{"move", "value"}...] best first (each
-        legal move's mean point difference for the player's team), "blueprint_move"}`."""
+    def _unsearched(self, state) -> str | None:
+        """The bids under `bids=blueprint`, and a hand whose points are settled (nothing left
+        to search: "settled")."""
         from abstraction.euchre.abstract_game import is_settled
-        from search.rollout_search import choose
 
-        legal = view.legal_moves()
-        if legal.size == 1:
-            return {"move": int(legal[0]), "reason": "forced", "worlds": 0, "moves": [],
-                    "blueprint_move": int(legal[0])}
-        state = view.state
-        decision_seed = int(next_u64(self.rng)) >> 1  # 63 bits; drawn even where unused
-        auction = int(state[S.PHASE]) in AUCTION
-        if (auction and not self.search_bids) or is_settled(state):
-            move = int(self.blueprint.choose(view))
-            return {"move": move, "reason": "blueprint" if auction else "settled",
-                    "worlds": 0, "moves": [], "blueprint_move": move}
-        deadline = None
-        if self.think_ms is not None:
-            deadline = time.perf_counter() + self.think_ms / 1000.0
-        worlds = self._worlds(view, new_rng(decision_seed))
-        sign = 1 if view.seat % 2 == 0 else -1  # team 0 (the dealer's) is the utility's side
-        values = self.search.values(worlds, legal, sign, decision_seed, deadline)
-        blueprint_move = None
-        if self.margin > 0.0:
-            blueprint_move = int(self.blueprint.choose(view))
-        index = choose(values, None if blueprint_move is None else
-                       int(np.flatnonzero(legal == blueprint_move)[0]), self.margin)
-        move = int(legal[index])
-        self.stats["searched"] += 1
-        self.stats["worlds"] += values.shape[0]
-        if blueprint_move is not None and move != blueprint_move:
-            self.stats["deviations"] += 1
-        mean = values.mean(axis=0)
-        order = np.argsort(-mean, kind="stable")
-        return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
-                "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
-                "blueprint_move": blueprint_move}
+        reason = super()._unsearched(state)
+        return "settled" if reason is None and is_settled(state) else reason
 
-    def _worlds(self, view, rng) -> np.ndarray:
-        """The decision's worlds (int64[worlds, STATE_SIZE]): uniform among the consistent
-        layouts, or with `belief=bids` a pool of `pool` times as many resampled
-        (systematically) in proportion to the blueprint's probability of the calls seen,
-        raised to `temper`."""
-        from search.euchre_worlds import calls_log_weights, cards_played_by, consistent_worlds
+    def _bidding(self, state) -> bool:
+        """Every decision before the play: the calls of both rounds, the alone decision and
+        the dealer's discard."""
+        return int(state[S.PHASE]) in AUCTION
 
-        history = np.asarray(view.history, dtype=np.int64)
-        weighted = self.belief == "bids" and history.size > 0
-        states = self._states if weighted else self._states[:self.worlds]
-        drawn = consistent_worlds(view.state, view.seat, cards_played_by(view), rng,
-                                  self.voids, states)
-        if drawn == 0:
-            raise ValueError("no layout of the hidden cards is consistent with this view")
-        if not weighted:
-            return states
-        log_w = np.zeros(drawn, dtype=np.float64)
+    def _draw(self, view, rng, states) -> tuple[int, int]:
+        """Worlds of `search.euchre_worlds` (none rejected: every draw is consistent)."""
+        from search.euchre_worlds import cards_played_by, consistent_worlds
+
+        return consistent_worlds(view.state, view.seat, cards_played_by(view), rng,
+                                 self.voids, states), 0
+
+    def _log_weights(self, view, states, history, floor, out) -> None:
+        """The blueprint's log-probability of the calls and alone decision in `history`
+        (`calls_log_weights`)."""
+        from search.euchre_worlds import calls_log_weights
+
         calls_log_weights(self.search.functions[1], states, history, history.size,
-                          self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)
-        picks, ess = resample(log_w, self.temper, self.worlds, rng)
-        self.stats["weighted"] += 1
-        self.stats["ess"] += ess
-        return states[picks]
-
-    def close(self) -> None:
-        """Stop the search's threads and close the blueprint."""
-        self.search.close()
-        if hasattr(self.blueprint, "close"):
-            self.blueprint.close()
+                          self.table.keys, self.table.offsets, self.table.probs, floor, out)
 
 
 def euchre_arrays(blueprint):
@@ -186,21 +114,9 @@ def make_euchre_search_player(text: str, seed: int, make_player, error=ValueErro
     """The Euchre search player of a spec string (module docstring); `make_player(POLICY,
     seed)` makes the blueprint (the Euchre player grammar's); `error` (one line) on a bad spec
     or a policy that is not a Euchre database."""
-    from db.errors import DatabaseError
     options, policy = parse_options(text, error, SPEC_FORM, "search:db:euchre.db", OPTIONS)
     if not policy.lower().startswith("db:"):
         raise error(f"{text!r}: the policy must be db:PATH, a database of a Euchre export "
                     f"({SPEC_FORM})")
-    blueprint = make_player(policy, seed)
-    try:
-        table = shared_arrays(blueprint, euchre_arrays)
-    except DatabaseError as exc:
-        blueprint.close()
-        raise error(str(exc)) from None
-    return EuchreSearchPlayer(blueprint, table, worlds=options["worlds"],
-                              greedy=options["rollout"] == "greedy",
-                              search_bids=options["bids"] == "search", margin=options["margin"],
-                              think_ms=options["think"], threads=options["threads"],
-                              voids=options["voids"] == "on", seed=seed, name=text.strip(),
-                              belief=options["belief"], temper=options["temper"],
-                              pool=options["pool"])
+    return EuchreSearchPlayer.from_options(text, seed, options, make_player(policy, seed),
+                                           euchre_arrays, error)

@@ -35,12 +35,8 @@ gives the same moves for any number of threads (without `think`). Examples:
 
 from __future__ import annotations
 
-import time
-
-import numpy as np
-
-from games.rng import new_rng, next_u64
 from games.setback import state as S
+from play.search_base import SearchPlayerBase
 
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -48,27 +44,18 @@ SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "strategy:PATH[,PATH...])"
 
 
-class SearchPlayer:
+class SearchPlayer(SearchPlayerBase):
     """Plays Setback by rollout search on `blueprint` (a `db.player.DatabasePlayer`), whose
-    tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring)."""
+    tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring;
+    the search itself is `play.search_base.SearchPlayerBase`'s)."""
 
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
                  name: str | None = None, belief: str = "uniform", temper: float = 1.0,
                  pool: int = 4, objective: str = "score"):
-        from search.rollout_search import RolloutSearch
         from train.baseline import layout_game
 
-        if worlds < 1:
-            raise ValueError("a search player needs at least one world")
-        self.blueprint = blueprint
-        self.worlds = int(worlds)
-        self.search_bids = bool(search_bids)
-        self.margin = float(margin)
-        self.think_ms = think_ms
-        self.voids = bool(voids)
-        self.belief, self.temper, self.pool = belief, float(temper), int(pool)
         self.objective = objective
         self._outcome = None
         if objective == "win":
@@ -78,24 +65,10 @@ class SearchPlayer:
             from search.setback_objective import OUTCOME_SIG, deal_outcome
 
             self._outcome = FunctionAddress(deal_outcome, types.FunctionType(OUTCOME_SIG))
-        self.table = table
-        self.search = RolloutSearch(layout_game(table.layout), table, greedy, threads)
-        self.name = name or f"search:{blueprint.name}"
-        self.rng = new_rng(seed)
-        self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0,
-                      "weighted": 0, "ess": 0.0}
-        drawn = self.worlds * (self.pool if belief == "bids" else 1)
-        self._states = np.zeros((drawn, S.STATE_SIZE), dtype=np.int64)
-
-    def seed(self, seed: int) -> None:
-        """Restart the player's generator (and the blueprint's) from `seed`."""
-        self.rng = new_rng(seed)
-        if hasattr(self.blueprint, "seed"):
-            self.blueprint.seed(seed)
-
-    def choose(self, view) -> int:
-        """The move for the seat to act in `view` (a `games.setback.view.SeatView`)."""
-        return self.decide(view)["move"]
+        super().__init__(blueprint, table, layout_game(table.layout), S.STATE_SIZE,
+                         worlds=worlds, greedy=greedy, search_bids=search_bids, margin=margin,
+                         think_ms=think_ms, threads=threads, voids=voids, seed=seed, name=name,
+                         belief=belief, temper=temper, pool=pool)
 
     def explain(self, view) -> dict:
         """`choose`'s move and why, in the database player's trace form (`db.player`: the
@@ -113,111 +86,52 @@ class SearchPlayer:
                                   if a["move"] == result["move"]), None))
         return trace
 
-    def decide(self, view) -> dict:
-        """The decision and the search's figures: `{"move", "reason": "forced" | "blueprint" |
-        "search", "worlds", "moves": [{"move", "value"}...] best first, "blueprint_move"}`."""
-        from search.rollout_search import choose
+    def _bidding(self, state) -> bool:
+        """Whether `state` is in the auction."""
+        return int(state[S.PHASE]) == S.PHASE_AUCTION
 
-        legal = view.legal_moves()
-        if legal.size == 1:
-            return {"move": int(legal[0]), "reason": "forced", "worlds": 0, "moves": [],
-                    "blueprint_move": int(legal[0])}
-        state = view.state
-        auction = int(state[S.PHASE]) == S.PHASE_AUCTION
-        decision_seed = int(next_u64(self.rng)) >> 1  # 63 bits; drawn even where unused
-        if auction and not self.search_bids:
-            move = int(self.blueprint.choose(view))
-            return {"move": move, "reason": "blueprint", "worlds": 0, "moves": [],
-                    "blueprint_move": move}
-        deadline = None
-        if self.think_ms is not None:
-            deadline = time.perf_counter() + self.think_ms / 1000.0
-        rng = new_rng(decision_seed)
-        worlds, rejected = self._worlds(view, rng)
-        sign = 1 if view.seat % 2 == 0 else -1
-        objective = None
-        if self._outcome is not None:
-            from search.setback_objective import win_values
+    def _draw(self, view, rng, states) -> tuple[int, int]:
+        """Worlds under which the deal is not yet settled (`search.setback_worlds`): the
+        settled ones drawn on the way are the rejected."""
+        from search.setback_worlds import consistent_worlds
 
-            us, them = view.score_us_them
-            objective = (self._outcome, win_values(view.seat % 2, us, them))
-        values = self.search.values(worlds, legal, sign, decision_seed, deadline, objective)
-        blueprint_move = None
-        if self.margin > 0.0:
-            blueprint_move = int(self.blueprint.choose(view))
-        index = choose(values, None if blueprint_move is None else
-                       int(np.flatnonzero(legal == blueprint_move)[0]), self.margin)
-        move = int(legal[index])
-        self.stats["searched"] += 1
-        self.stats["worlds"] += values.shape[0]
-        self.stats["rejected"] += int(rejected)
-        if blueprint_move is not None and move != blueprint_move:
-            self.stats["deviations"] += 1
-        mean = values.mean(axis=0)
-        order = np.argsort(-mean, kind="stable")
-        return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
-                "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
-                "blueprint_move": blueprint_move}
+        return consistent_worlds(view.state, view.seat, rng, self.voids, states)
 
-    def _worlds(self, view, rng) -> tuple[np.ndarray, int]:
-        """The decision's worlds (int64[worlds, STATE_SIZE]) and the layouts rejected on the
-        way: uniform among the consistent layouts, or with `belief=bids` a pool of `pool` times
-        as many resampled (systematically) in proportion to the blueprint's probability of the
-        bids seen, raised to `temper`."""
-        from play.search_options import FLOOR, resample
+    def _log_weights(self, view, states, history, floor, out) -> None:
+        """The blueprint's log-probability of the bids in `history` (`bids_log_weights`)."""
         from search.inference import cards_played_by
-        from search.setback_worlds import bids_log_weights, consistent_worlds
+        from search.setback_worlds import bids_log_weights
 
-        history = np.asarray(view.history, dtype=np.int64)
-        weighted = self.belief == "bids" and history.size > 0
-        states = self._states if weighted else self._states[:self.worlds]
-        drawn, rejected = consistent_worlds(view.state, view.seat, rng, self.voids, states)
-        if drawn < states.shape[0]:
-            raise ValueError("no layout of the hidden cards is consistent with this view")
-        if not weighted:
-            return states, int(rejected)
-        played = cards_played_by(history)
-        log_w = np.zeros(drawn, dtype=np.float64)
-        bids_log_weights(self.search.functions[1], states, played, history, history.size,
-                         self.table.keys, self.table.offsets, self.table.probs, FLOOR, log_w)
-        picks, ess = resample(log_w, self.temper, self.worlds, rng)
-        self.stats["weighted"] += 1
-        self.stats["ess"] += ess
-        return states[picks], int(rejected)
+        bids_log_weights(self.search.functions[1], states, cards_played_by(history), history,
+                         history.size, self.table.keys, self.table.offsets, self.table.probs,
+                         floor, out)
+
+    def _objective(self, view):
+        """`objective=win`: a rollout is worth its team's probability of winning the game from
+        the score the deal leaves (`search/setback_objective.py`)."""
+        if self._outcome is None:
+            return None
+        from search.setback_objective import win_values
+
+        us, them = view.score_us_them
+        return self._outcome, win_values(view.seat % 2, us, them)
 
     @property
     def counts(self):
         """The blueprint's decision counts (the tournament reports a player's counts)."""
         return getattr(self.blueprint, "counts", {})
 
-    def close(self) -> None:
-        """Stop the search's threads and close the blueprint."""
-        self.search.close()
-        if hasattr(self.blueprint, "close"):
-            self.blueprint.close()
-
 
 def make_search_player(text: str, seed: int = 0):
     """The search player of a spec string (module docstring); PlayerSpecError on a bad one."""
-    from db.errors import DatabaseError
     from db.policy_arrays import arrays_of_player
     from play.player_spec import PlayerSpecError, make_player
-    from play.search_options import parse_options, shared_arrays
+    from play.search_options import parse_options
 
     options, policy = parse_options(text, PlayerSpecError, SPEC_FORM, "search:db:strategy.db")
     if not policy.lower().startswith(("db:", "strategy:")):
         raise PlayerSpecError(f"{text!r}: the policy must be db:PATH or strategy:PATH "
                               f"({SPEC_FORM})")
-    blueprint = make_player(policy, seed)
-    try:
-        table = shared_arrays(blueprint, arrays_of_player)
-    except DatabaseError as exc:
-        blueprint.close()
-        raise PlayerSpecError(str(exc)) from None
-    return SearchPlayer(blueprint, table, worlds=options["worlds"],
-                        greedy=options["rollout"] == "greedy",
-                        search_bids=options["bids"] == "search", margin=options["margin"],
-                        think_ms=options["think"], threads=options["threads"],
-                        voids=options["voids"] == "on", seed=seed, name=text.strip(),
-                        belief=options["belief"], temper=options["temper"],
-                        pool=options["pool"], objective=options["objective"])
+    return SearchPlayer.from_options(text, seed, options, make_player(policy, seed),
+                                     arrays_of_player, PlayerSpecError,
+                                     objective=options["objective"])

@@ -404,7 +404,7 @@ def test_the_calls_likelihood_is_the_databases_probabilities_of_the_calls_made(b
     """`belief=bids`: a world's weight is the product of the blueprint's probabilities of every
     call and alone decision made (floored), read here from the database key by key."""
     from db.database import StrategyDatabase
-    from play.euchre_search_player import FLOOR
+    from play.search_options import FLOOR
     from search.euchre_worlds import calls_log_weights
 
     arrays = load_euchre_policy_arrays("db:" + blueprint["db"])

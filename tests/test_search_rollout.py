@@ -321,7 +321,7 @@ def test_worlds_weighted_by_the_bids_still_agree_with_the_view(blueprint):
     while not deal.is_over:
         view = SeatView.of(deal.state.copy(), deal.dealer, history=history)
         if view.legal_moves().size >= 2 and history:
-            worlds, _ = player._worlds(view, new_rng(5))
+            worlds = player._worlds(view, new_rng(5))
             assert worlds.shape == (16, S.STATE_SIZE)
             for world in worlds:
                 assert world[S.HAND + view.seat] == view.state[S.HAND + view.seat]

@@ -1,0 +1,174 @@
+"""The rollout search player of any game: draw worlds consistent with the view, roll every legal
+move out in each with the blueprint, play the best mean (`SearchPlayerBase`).
+
+A game's player (`play/search_player.py` for Setback, `play/euchre_search_player.py` for
+Euchre) subclasses it with what is its game's: how its worlds are drawn and weighted by the
+blueprint's probability of the bids seen, which decisions are the bids (or have nothing to
+search), the rollouts' objective and the explanation it gives.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from games.rng import new_rng, next_u64
+from play.search_options import CHOICES, FLOOR, resample, shared_arrays
+
+
+class SearchPlayerBase:
+    """Plays by rollout search on `blueprint` (a database player of the game), whose tables
+    `table` (`db.policy_arrays.PolicyArrays`) the rollouts of `game` (the abstract game of the
+    CFR interface, `cfr/game.py`) follow; `state_size` is the game's full state's. The options
+    are those of `play/search_options.py`: `greedy` is `rollout=greedy`, `search_bids`
+    `bids=search`, `think_ms` `think`."""
+
+    def __init__(self, blueprint, table, game, state_size: int, worlds: int = 100,
+                 greedy: bool = False, search_bids: bool = True, margin: float = 0.0,
+                 think_ms: float | None = None, threads: int | None = None,
+                 voids: bool = True, seed: int = 0, name: str | None = None,
+                 belief: str = "uniform", temper: float = 1.0, pool: int = 4):
+        from search.rollout_search import RolloutSearch
+
+        if worlds < 1:
+            raise ValueError("a search player needs at least one world")
+        if belief not in CHOICES["belief"] or not 0.0 < temper <= 1.0 or pool < 1:
+            raise ValueError("belief is uniform or bids, 0 < temper <= 1, pool >= 1")
+        self.blueprint = blueprint
+        self.table = table
+        self.worlds = int(worlds)
+        self.search_bids = bool(search_bids)
+        self.margin = float(margin)
+        self.think_ms = think_ms
+        self.voids = bool(voids)
+        self.belief, self.temper, self.pool = belief, float(temper), int(pool)
+        self.search = RolloutSearch(game, table, greedy, threads)
+        self.name = name or f"search:{blueprint.name}"
+        self.rng = new_rng(seed)
+        self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0,
+                      "weighted": 0, "ess": 0.0}
+        drawn = self.worlds * (self.pool if belief == "bids" else 1)
+        self._states = np.zeros((drawn, state_size), dtype=np.int64)
+
+    @classmethod
+    def from_options(cls, text: str, seed: int, options: dict, blueprint, arrays, error,
+                     **extra):
+        """The player of the spec `text` whose options (`search_options.parse_options`) are
+        `options`, on `blueprint`; the rollouts' tables are `arrays(blueprint)`, read once a
+        process. A blueprint whose tables cannot be read is closed and `error` raised (one
+        line). `extra`: a game's own constructor arguments."""
+        from db.errors import DatabaseError
+
+        try:
+            table = shared_arrays(blueprint, arrays)
+        except DatabaseError as exc:
+            blueprint.close()
+            raise error(str(exc)) from None
+        return cls(blueprint, table, worlds=options["worlds"],
+                   greedy=options["rollout"] == "greedy",
+                   search_bids=options["bids"] == "search", margin=options["margin"],
+                   think_ms=options["think"], threads=options["threads"],
+                   voids=options["voids"] == "on", seed=seed, name=text.strip(),
+                   belief=options["belief"], temper=options["temper"], pool=options["pool"],
+                   **extra)
+
+    def seed(self, seed: int) -> None:
+        """Restart the player's generator (and the blueprint's) from `seed`."""
+        self.rng = new_rng(seed)
+        if hasattr(self.blueprint, "seed"):
+            self.blueprint.seed(seed)
+
+    def choose(self, view) -> int:
+        """The move for the seat to act in `view` (a `SeatView` of the game)."""
+        return self.decide(view)["move"]
+
+    def decide(self, view) -> dict:
+        """The decision and the search's figures: `{"move", "reason": "forced" | "blueprint" |
+        "search" (or a game's own reason for playing the blueprint's move, `_unsearched`),
+        "worlds", "moves": [{"move", "value"}...] best first (each legal move's mean value for
+        the player's team), "blueprint_move"}`."""
+        from search.rollout_search import choose
+
+        legal = view.legal_moves()
+        if legal.size == 1:
+            return {"move": int(legal[0]), "reason": "forced", "worlds": 0, "moves": [],
+                    "blueprint_move": int(legal[0])}
+        decision_seed = int(next_u64(self.rng)) >> 1  # 63 bits; drawn even where unused
+        reason = self._unsearched(view.state)
+        if reason is not None:
+            move = int(self.blueprint.choose(view))
+            return {"move": move, "reason": reason, "worlds": 0, "moves": [],
+                    "blueprint_move": move}
+        deadline = None
+        if self.think_ms is not None:
+            deadline = time.perf_counter() + self.think_ms / 1000.0
+        worlds = self._worlds(view, new_rng(decision_seed))
+        sign = 1 if view.seat % 2 == 0 else -1  # team 0 is the utility's side
+        values = self.search.values(worlds, legal, sign, decision_seed, deadline,
+                                    self._objective(view))
+        blueprint_move = None
+        if self.margin > 0.0:
+            blueprint_move = int(self.blueprint.choose(view))
+        index = choose(values, None if blueprint_move is None else
+                       int(np.flatnonzero(legal == blueprint_move)[0]), self.margin)
+        move = int(legal[index])
+        self.stats["searched"] += 1
+        self.stats["worlds"] += values.shape[0]
+        if blueprint_move is not None and move != blueprint_move:
+            self.stats["deviations"] += 1
+        mean = values.mean(axis=0)
+        order = np.argsort(-mean, kind="stable")
+        return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
+                "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
+                "blueprint_move": blueprint_move}
+
+    def _unsearched(self, state) -> str | None:
+        """Why the blueprint's move is played at `state` without a search (None: search it):
+        "blueprint" for the bids under `bids=blueprint`."""
+        return "blueprint" if self._bidding(state) and not self.search_bids else None
+
+    def _worlds(self, view, rng) -> np.ndarray:
+        """The decision's worlds (int64[worlds, state size]): uniform among the consistent
+        layouts, or with `belief=bids` a pool of `pool` times as many resampled
+        (systematically) in proportion to the blueprint's probability of the bids seen,
+        raised to `temper`."""
+        history = np.asarray(view.history, dtype=np.int64)
+        weighted = self.belief == "bids" and history.size > 0
+        states = self._states if weighted else self._states[:self.worlds]
+        drawn, rejected = self._draw(view, rng, states)
+        self.stats["rejected"] += int(rejected)
+        if drawn < states.shape[0]:
+            raise ValueError("no layout of the hidden cards is consistent with this view")
+        if not weighted:
+            return states
+        log_w = np.zeros(drawn, dtype=np.float64)
+        self._log_weights(view, states, history, FLOOR, log_w)
+        picks, ess = resample(log_w, self.temper, self.worlds, rng)
+        self.stats["weighted"] += 1
+        self.stats["ess"] += ess
+        return states[picks]
+
+    def _bidding(self, state) -> bool:
+        """Whether `state` is a decision of the game's bids (`bids=` covers them)."""
+        raise NotImplementedError
+
+    def _draw(self, view, rng, states) -> tuple[int, int]:
+        """Fill `states` with worlds drawn uniformly among the layouts consistent with `view`:
+        (worlds drawn, fewer than the rows when none is; layouts rejected on the way)."""
+        raise NotImplementedError
+
+    def _log_weights(self, view, states, history, floor, out) -> None:
+        """Each world's log-probability of the bids in `history` under the blueprint (a
+        probability below `floor` counting as `floor`) into `out`."""
+        raise NotImplementedError
+
+    def _objective(self, view):
+        """The rollouts' objective for `RolloutSearch.values` (None: the game's payoff)."""
+        return None
+
+    def close(self) -> None:
+        """Stop the search's threads and close the blueprint."""
+        self.search.close()
+        if hasattr(self.blueprint, "close"):
+            self.blueprint.close()
