@@ -55,8 +55,8 @@ from games.euchre.state import (
     new_state,
     reset_hand,
 )
-from games.policy_table import find_key
 from games.rng import below
+from search.rollout import move_log_prob
 from search.sampler import layout_table, sample_layout
 
 N_CARDS = 24
@@ -241,14 +241,8 @@ def calls_log_likelihood(decision, world, history, n_moves, keys, offsets, probs
         if state[PHASE] == PHASE_DISCARD:
             apply_move(state, world[DISCARD] if move < 0 else move)
             continue
-        n = decision(state, actions, key_out)
-        if n >= 2:
-            index = find_key(keys, key_out[0])
-            if index >= 0 and offsets[index + 1] - offsets[index] == n:
-                for j in range(n):
-                    if actions[j] == move:
-                        total += np.log(max(np.float64(probs[offsets[index] + j]), floor))
-                        break
+        total += move_log_prob(decision, state, move, keys, offsets, probs, floor, actions,
+                               key_out)
         apply_move(state, move)
     return total
 

@@ -59,6 +59,22 @@ def play_out(current_player, decision, apply, utility, start, keys, offsets, pro
 
 
 @njit(cache=True, nogil=True)
+def move_log_prob(decision, state, move, keys, offsets, probs, floor, actions, key_out):
+    """The log of the blueprint's probability of `move` at `state` (a probability below
+    `floor` counting as `floor`), with `actions` and `key_out` as `decision`'s scratch: 0 where
+    the decision is forced, or its key missing or of another action count (the move says
+    nothing of the hands). The likelihood of a world's bids sums it over the moves."""
+    n = decision(state, actions, key_out)
+    if n >= 2:
+        index = find_key(keys, key_out[0])
+        if index >= 0 and offsets[index + 1] - offsets[index] == n:
+            for j in range(n):
+                if actions[j] == move:
+                    return np.log(max(np.float64(probs[offsets[index] + j]), floor))
+    return 0.0
+
+
+@njit(cache=True, nogil=True)
 def world_move_values(current_player, decision, apply, utility, worlds, first, stop, step,
                       moves, n_moves, sign, keys, offsets, probs, greedy, seed, child, a, b,
                       actions, key_out, rng, values_out):

@@ -21,10 +21,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.policy_table import find_key
 from games.setback.rules import BID_MOVE, apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
 from games.setback.state import HAND, STATE_SIZE, reset_deal
+from search.rollout import move_log_prob
 from search.sampler import constraints, layout_table, sample_layout, world_state
 
 MAX_DRAWS_PER_WORLD = 10_000  # far above need: the true layout is always consistent
@@ -81,14 +81,8 @@ def bids_log_likelihood(decision, world, played_by, history, n_moves, keys, offs
         move = history[i]
         if move < BID_MOVE:
             break
-        n = decision(state, actions, key_out)
-        if n >= 2:
-            index = find_key(keys, key_out[0])
-            if index >= 0 and offsets[index + 1] - offsets[index] == n:
-                for j in range(n):
-                    if actions[j] == move:
-                        total += np.log(max(np.float64(probs[offsets[index] + j]), floor))
-                        break
+        total += move_log_prob(decision, state, move, keys, offsets, probs, floor, actions,
+                               key_out)
         apply_move(state, move)
     return total
 
