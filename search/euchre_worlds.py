@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.bits import popcount
 from games.euchre.cards import effective_suit_mask, suit_mask
 from games.euchre.rules import PASS_MOVE, apply_move, next_active
 from games.euchre.state import (
@@ -175,7 +176,7 @@ def consistent_worlds(view_state, seat, played_by, rng, use_voids, states_out):
             out[HAND + other] = hand
             out[DEALT + other] = hand | played_by[other]
         if hidden_discard:  # one of the four cards no seat holds, uniformly
-            k = below(rng, _count(rest))
+            k = below(rng, popcount(rest))
             card = -1
             for c in range(N_CARDS):
                 if rest >> c & 1:
@@ -190,15 +191,6 @@ def consistent_worlds(view_state, seat, played_by, rng, use_voids, states_out):
                 dealt |= np.int64(1) << out[DISCARD]
             out[DEALT] = dealt & ~upcard_bit
     return states_out.shape[0]
-
-
-@njit(cache=True, nogil=True)
-def _count(mask):
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
 
 
 def cards_played_by(view) -> np.ndarray:

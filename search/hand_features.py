@@ -22,20 +22,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.bits import popcount
+
 N_CARD_FEATURES = 52
 SEAT_OFFSET = 52
 BIDS_OFFSET = 56
 N_FEATURES = 71
 BID_SLOTS = 5  # not yet, Pass, Two, Three, Four
-
-
-@njit(cache=True)
-def _popcount13(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @njit(cache=True)
@@ -52,11 +45,11 @@ def suit_order(hand, trump, order):
     for i in range(2, 4):
         s = order[i]
         bits = (hand >> (13 * s)) & 0x1FFF
-        key = _popcount13(bits) * 8192 + bits
+        key = popcount(bits) * 8192 + bits
         j = i - 1
         while j >= 1:
             other = (hand >> (13 * order[j])) & 0x1FFF
-            if _popcount13(other) * 8192 + other >= key:
+            if popcount(other) * 8192 + other >= key:
                 break
             order[j + 1] = order[j]
             j -= 1
