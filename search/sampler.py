@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.bits import popcount
 from games.rng import next_u64
 from games.setback.cards import suit_mask
 from games.setback.state import (
@@ -56,13 +57,23 @@ def uniform01(rng):
     return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
-def _popcount(mask):
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
+@njit(cache=True, inline="always")
+def _caps(voids, suit):
+    """The most cards of `suit` each of the three other seats may still get: none where it
+    has shown a void (`voids[i]`, a bit a suit)."""
+    return (0 if voids[0] >> suit & 1 else NEED - 1, 0 if voids[1] >> suit & 1 else NEED - 1,
+            0 if voids[2] >> suit & 1 else NEED - 1)
+
+
+@njit(cache=True, inline="always")
+def _ways(binom, table, suit, m, a, b, c, k0, k1, k2):
+    """The layouts of suits `suit`..3 in which the three other seats get k0, k1, k2 of the
+    suit's `m` unseen cards and a, b, c cards in all: which k cards, times the layouts of the
+    suits after (`table`); 0 where those cannot be dealt."""
+    below = table[suit + 1, a - k0, b - k1, c - k2]
+    if below > 0.0:
+        return binom[m, k0] * binom[m - k0, k1] * binom[m - k0 - k1, k2] * below
+    return 0.0
 
 
 @njit(cache=True)
@@ -75,10 +86,8 @@ def layout_table(unseen, needs, voids):
     table = np.zeros((5, NEED, NEED, NEED), np.float64)
     table[4, 0, 0, 0] = 1.0
     for suit in range(3, -1, -1):
-        m = _popcount(unseen & suit_mask(suit))
-        max0 = 0 if voids[0] >> suit & 1 else NEED - 1
-        max1 = 0 if voids[1] >> suit & 1 else NEED - 1
-        max2 = 0 if voids[2] >> suit & 1 else NEED - 1
+        m = popcount(unseen & suit_mask(suit))
+        max0, max1, max2 = _caps(voids, suit)
         for a in range(NEED):
             for b in range(NEED):
                 for c in range(NEED):
@@ -86,10 +95,7 @@ def layout_table(unseen, needs, voids):
                     for k0 in range(min(a, max0, m) + 1):
                         for k1 in range(min(b, max1, m - k0) + 1):
                             for k2 in range(min(c, max2, m - k0 - k1) + 1):
-                                below = table[suit + 1, a - k0, b - k1, c - k2]
-                                if below > 0.0:
-                                    total += (binom[m, k0] * binom[m - k0, k1]
-                                              * binom[m - k0 - k1, k2] * below)
+                                total += _ways(binom, table, suit, m, a, b, c, k0, k1, k2)
                     table[suit, a, b, c] = total
     return table
 
@@ -113,19 +119,16 @@ def sample_layout(rng, unseen, needs, voids, table, out):
             cards[m] = pool & -pool
             pool &= pool - 1
             m += 1
-        max0 = 0 if voids[0] >> suit & 1 else NEED - 1
-        max1 = 0 if voids[1] >> suit & 1 else NEED - 1
-        max2 = 0 if voids[2] >> suit & 1 else NEED - 1
+        max0, max1, max2 = _caps(voids, suit)
         target = uniform01(rng) * table[suit, a, b, c]
         chosen0, chosen1, chosen2 = -1, -1, -1
         running = 0.0
         for k0 in range(min(a, max0, m) + 1):
             for k1 in range(min(b, max1, m - k0) + 1):
                 for k2 in range(min(c, max2, m - k0 - k1) + 1):
-                    below = table[suit + 1, a - k0, b - k1, c - k2]
-                    if below > 0.0:
-                        running += (binom[m, k0] * binom[m - k0, k1]
-                                    * binom[m - k0 - k1, k2] * below)
+                    ways = _ways(binom, table, suit, m, a, b, c, k0, k1, k2)
+                    if ways > 0.0:
+                        running += ways
                         chosen0, chosen1, chosen2 = k0, k1, k2  # the last feasible, on rounding
                         if running > target:
                             break
