@@ -178,6 +178,17 @@ def ordered_moves(state, tt_move, out):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _award(owner, p0, p1, open_points):
+    """(p0, p1, open_points) with one point more: to team `owner` (0 or 1, `team_taking`'s),
+    or open while no team has taken it."""
+    if owner == 0:
+        return p0 + 1, p1, open_points
+    if owner == 1:
+        return p0, p1 + 1, open_points
+    return p0, p1, open_points + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def value_bounds(state, team):
     """(lower, upper) bounds of the final value for bidder's team `team`, from the points
     already settled: the open points (Low not yet taken, a dealt Jack not yet taken, Game not yet
@@ -192,23 +203,10 @@ def value_bounds(state, team):
                 p0 += 1
             else:
                 p1 += 1
-    open_points = 0
-    owner = team_taking(state, lowest_bit(trumps))
-    if owner == 0:
-        p0 += 1
-    elif owner == 1:
-        p1 += 1
-    else:
-        open_points += 1
+    p0, p1, open_points = _award(team_taking(state, lowest_bit(trumps)), p0, p1, 0)
     jack = make_card(JACK, state[TRUMP])
     if trumps >> jack & 1:
-        owner = team_taking(state, jack)
-        if owner == 0:
-            p0 += 1
-        elif owner == 1:
-            p1 += 1
-        else:
-            open_points += 1
+        p0, p1, open_points = _award(team_taking(state, jack), p0, p1, open_points)
     g0 = mask_game_points(state[WON])
     g1 = mask_game_points(state[WON + 1])
     left = mask_game_points(dealt_cards(state)) - g0 - g1
