@@ -42,7 +42,6 @@ import numpy as np
 ELO = 400.0 / math.log(10.0)  # natural-log strength -> Elo points
 PRIOR_DRAWS = 1.0  # virtual drawn pairs added to every match (module docstring)
 DEFAULT_REPLICATES = 1000
-Z95 = 1.959963984540054
 
 
 class RatingError(ValueError):
@@ -197,27 +196,17 @@ def expected_score(r_i: float, r_j: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((r_j - r_i) / 400.0))
 
 
-def pair_rate(scores: np.ndarray) -> tuple[float, float, float]:
-    """(mean pair score, low, high): the 95 % normal interval over i.i.d. pairs, clipped to
-    [0, 1] (the tournament's duplicate interval)."""
-    n = scores.size
-    if n == 0:
-        return 0.5, 0.0, 1.0
-    mean = float(scores.mean())
-    if n < 2:
-        return mean, 0.0, 1.0
-    half = Z95 * float(scores.std(ddof=1)) / math.sqrt(n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
-
-
 def win_matrix(n: int, matches: list[Match]) -> list[list[dict | None]]:
     """Row player's pair score against the column player: {rate, low, high, pairs}, None
-    where they did not meet (and on the diagonal)."""
+    where they did not meet (and on the diagonal). A cell's interval is the tournament's over
+    duplicate pairs (`tournament.pair_interval`)."""
+    from play.tournament import pair_interval
+
     cells: list[list[dict | None]] = [[None] * n for _ in range(n)]
     for m in matches:
         if not m.scores.size:
             continue
-        rate, low, high = pair_rate(m.scores)
+        rate, low, high = pair_interval(m.scores)
         cells[m.i][m.j] = {"rate": rate, "low": low, "high": high, "pairs": int(m.scores.size)}
         cells[m.j][m.i] = {"rate": 1 - rate, "low": 1 - high, "high": 1 - low,
                            "pairs": int(m.scores.size)}
