@@ -66,6 +66,7 @@ from games.setback.state import (
     reset_deal,
     shuffle_top,
 )
+from play.heuristic import HIGH_VALUE, LOW_VALUE
 
 MAGIC = "setback-cfr/bid-tables"
 FORMAT_VERSION = 1
@@ -137,6 +138,11 @@ def _groupings():
 
 
 # --- the heuristic bidder, compiled (play/heuristic.py rules 1-4 at game score 0-0) ----------
+# rule 1's values of the top and the lowest trump held, by rank (2..14), as numba reads them
+_HIGH_VALUE = np.array([HIGH_VALUE.get(rank, 0.0) for rank in range(15)])
+_LOW_VALUE = np.array([LOW_VALUE.get(rank, 0.0) for rank in range(15)])
+
+
 @njit(cache=True)
 def _suit_value(hand, suit):
     bits = (hand >> (13 * suit)) & 0x1FFF
@@ -151,20 +157,8 @@ def _suit_value(hand, suit):
             if low == 99:
                 low = r + 2
             top = r + 2
-    value = 0.0
-    if top == 14:
-        value = 1.0
-    elif top == 13:
-        value = 0.6
-    elif top == 12:
-        value = 0.3
-    lowv = 0.0
-    if low == 2:
-        lowv = 0.9
-    elif low == 3:
-        lowv = 0.7
-    elif low == 4:
-        lowv = 0.4
+    value = _HIGH_VALUE[top]
+    lowv = _LOW_VALUE[low]
     value += lowv / 2 if n == 1 else lowv
     if bits >> 9 & 1:  # the Jack
         guarded = (bits >> 12 & 1) == 1 or (bits >> 11 & 1) == 1 or n >= 3

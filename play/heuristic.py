@@ -58,6 +58,8 @@ from games.setback.rules import BID_MOVE
 
 TEN, JACK, QUEEN, KING, ACE = 10, 11, 12, 13, 14
 COUNT = {TEN: 10, ACE: 4, KING: 3, QUEEN: 2, JACK: 1}
+HIGH_VALUE = {ACE: 1.0, KING: 0.6, QUEEN: 0.3}  # rule 1: the top trump held
+LOW_VALUE = {2: 0.9, 3: 0.7, 4: 0.4}  # rule 1: the lowest trump held (halved when alone)
 
 
 def suit_of(card: int) -> int:
@@ -86,8 +88,8 @@ def suit_value(hand: list[int], suit: int) -> float:
     trumps = sorted(rank_of(c) for c in hand if suit_of(c) == suit)
     if not trumps:
         return 0.0
-    value = {ACE: 1.0, KING: 0.6, QUEEN: 0.3}.get(trumps[-1], 0.0)
-    low = {2: 0.9, 3: 0.7, 4: 0.4}.get(trumps[0], 0.0)
+    value = HIGH_VALUE.get(trumps[-1], 0.0)
+    low = LOW_VALUE.get(trumps[0], 0.0)
     value += low / 2 if len(trumps) == 1 else low
     if JACK in trumps:
         guarded = ACE in trumps or KING in trumps or len(trumps) >= 3
