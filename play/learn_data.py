@@ -36,6 +36,11 @@ from search.single_dummy import NONE, OURS, PARTNER, THEIRS
 
 DATA_VERSION = 1
 OPTIONS = 4  # Pass, Two, Three, Four
+# A data set's arrays, one row a decision: the deal (index, dealer, the four hands), the seat
+# deciding (its hand, the bids before it, its legal options), and per option and trump the
+# labels (the contract's kind and level, holder and other points, the played-out us and them)
+ROW_FIELDS = ("deal", "dealer", "hands", "hand", "seat", "bids", "legal", "kind", "level",
+              "holder", "other", "us", "them")
 
 
 class DataFileError(ValueError):
@@ -93,8 +98,7 @@ def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heu
     cont = continuation_of(auction, seed)
     player = make_player(play, seed)
     solver = SingleDummy(seed, threads=1) if solver else None
-    rows = {k: [] for k in ("deal", "dealer", "hands", "hand", "seat", "bids", "legal", "kind",
-                            "level", "holder", "other", "us", "them")}
+    rows = {k: [] for k in ROW_FIELDS}
     score = (0, 0)
     for k in tqdm(range(first, first + deals), unit="deal", disable=not progress,
                   desc="generate"):
@@ -171,19 +175,17 @@ def _label(rows, k, dealer, hands, auction_state, seat, view, legal, solver, con
         else:
             result = _play_out(st.copy(), dealer, player)
             us[o, held], them[o, held] = result[team], result[1 - team]
-    rows["deal"].append(k)
-    rows["dealer"].append(dealer)
-    rows["hands"].append(hands)
-    rows["hand"].append(hand)
-    rows["seat"].append(seat)
-    rows["bids"].append(auction_state[S.BID:S.BID + 4].astype(np.int8))
-    rows["legal"].append(np.array([b in legal for b in (0, 2, 3, 4)]))
-    rows["kind"].append(kind)
-    rows["level"].append(level)
-    rows["holder"].append(holder)
-    rows["other"].append(other)
-    rows["us"].append(us)
-    rows["them"].append(them)
+    add_row(rows, deal=k, dealer=dealer, hands=hands, hand=hand, seat=seat,
+            bids=auction_state[S.BID:S.BID + 4].astype(np.int8),
+            legal=np.array([b in legal for b in (0, 2, 3, 4)]), kind=kind, level=level,
+            holder=holder, other=other, us=us, them=them)
+
+
+def add_row(rows: dict, **row) -> None:
+    """Append one labelled decision to `rows` (a list for each of `ROW_FIELDS`): `row` has a
+    value for every field."""
+    for name in ROW_FIELDS:
+        rows[name].append(row[name])
 
 
 def save_model(model, path: str, meta: dict) -> str:

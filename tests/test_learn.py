@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from search.hand_features import N_FEATURES, encode, encode_rows
-from play.learn_data import build_targets, save_model, solver_pairs, train_model
+from play.learn_data import (ROW_FIELDS, add_row, build_targets, save_model, solver_pairs,
+                             train_model)
 from search.learned_evaluator import (GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
                                       ModelFileError, load_model, outcome_class)
 from search.mlp import MLP, forward3
@@ -34,8 +35,7 @@ def synthetic_data(n: int, seed: int) -> dict:
     (own contracts labelled 4-0, as the solver finds them), the rest random hands with random
     outcomes."""
     rng = np.random.default_rng(seed)
-    rows = {k: [] for k in ("deal", "dealer", "hands", "hand", "seat", "bids", "legal", "kind",
-                            "level", "holder", "other", "us", "them")}
+    rows = {k: [] for k in ROW_FIELDS}
     for i in range(n):
         strong = i % 4 == 0
         if strong:
@@ -57,19 +57,9 @@ def synthetic_data(n: int, seed: int) -> dict:
                 other[o, t] = oth
                 us[o, t] = h if made else -level[o]
                 them[o, t] = oth
-        rows["deal"].append(i)
-        rows["dealer"].append(0)
-        rows["hands"].append(np.array([0, hand, 0, 0], np.int64))
-        rows["hand"].append(hand)
-        rows["seat"].append(1)
-        rows["bids"].append(np.full(4, -1, np.int8))
-        rows["legal"].append(np.ones(4, bool))
-        rows["kind"].append(kind)
-        rows["level"].append(level)
-        rows["holder"].append(holder)
-        rows["other"].append(other)
-        rows["us"].append(us)
-        rows["them"].append(them)
+        add_row(rows, deal=i, dealer=0, hands=np.array([0, hand, 0, 0], np.int64), hand=hand,
+                seat=1, bids=np.full(4, -1, np.int8), legal=np.ones(4, bool), kind=kind,
+                level=level, holder=holder, other=other, us=us, them=them)
     out = {k: np.array(v) for k, v in rows.items()}
     out["meta"] = np.array("{}")
     return out
