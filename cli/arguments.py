@@ -80,11 +80,8 @@ def positive_probability(text: str) -> float:
 
 def positive_float(text: str) -> float:
     """A finite number greater than 0 (no nan, no inf)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
+    value = _float(text)
+    if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a finite number above 0: {text}")
     return value
 
