@@ -53,9 +53,7 @@ def register(subparsers) -> None:
                      help="played-out labels only (about twice as fast; such data trains "
                           "only with `learn train --labels playout`)")
     gen.add_argument("--out", "-o", required=True, metavar="FILE", help="the data file (.npz)")
-    gen.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    gen.set_defaults(func=run_generate)
-    add_game_option(gen, "learn generate", reason="the learned evaluator of Setback's auction")
+    _end_options(gen, "generate", run_generate)
 
     tr = actions.add_parser("train", help="train the network on a data file",
                             description="Minibatch Adam on the masked cross-entropy of the "
@@ -84,9 +82,7 @@ def register(subparsers) -> None:
     tr.add_argument("--seed", type=seed, default=0, metavar="S",
                     help="seed of the initial weights and the batch order (default 0)")
     tr.add_argument("--out", required=True, metavar="FILE", help="the model file to write")
-    tr.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    tr.set_defaults(func=run_train)
-    add_game_option(tr, "learn train", reason="the learned evaluator of Setback's auction")
+    _end_options(tr, "train", run_train)
 
     ev = actions.add_parser("evaluate", help="a model's error on held-out deals",
                             description="Error against the real outcomes of a held-out data "
@@ -104,9 +100,7 @@ def register(subparsers) -> None:
                     help="seed of the single-dummy sampler (default 0)")
     ev.add_argument("--png", metavar="FILE", help="write the calibration picture here")
     ev.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ev.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    ev.set_defaults(func=run_evaluate)
-    add_game_option(ev, "learn evaluate", reason="the learned evaluator of Setback's auction")
+    _end_options(ev, "evaluate", run_evaluate)
 
 
 def _wrap(call):
@@ -120,6 +114,14 @@ def _wrap(call):
         return call()
     except (DataFileError, ModelFileError, PlayerSpecError) as exc:
         raise UserError(str(exc)) from None
+
+
+def _end_options(parser, action: str, func) -> None:
+    """What every `learn` action ends with: --no-progress, its function, and --game (Setback
+    only)."""
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(func=func)
+    add_game_option(parser, f"learn {action}", reason="the learned evaluator of Setback's auction")
 
 
 def run_generate(args) -> int:
