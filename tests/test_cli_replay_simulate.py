@@ -7,17 +7,7 @@ import sys
 import pytest
 
 from cli_runner import run_cli
-
-WORKED = {
-    "dealer": "S",
-    "hands": {
-        "S": ["9H", "4H", "KC", "8D", "6S", "3C"],
-        "W": ["AS", "JS", "7S", "2S", "KH", "3D"],
-        "N": ["QH", "TH", "5D", "9C", "4S", "8C"],
-        "E": ["AH", "TS", "6H", "2C", "JD", "QS"],
-    },
-    "moves": ["3", "P", "P", "P", "AS", "4S", "TS", "6S", "KH", "QH", "AH", "4H"],
-}
+from fuzz_cases import WORKED  # the spec's worked deal as replay input
 
 
 def replay(tmp_path, capsys, spec):
