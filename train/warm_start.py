@@ -52,9 +52,8 @@ from abstraction.setback.refinement import clear_mask, coarse_key
 from cfr.errors import CfrFileError
 from cfr.table import ACTIONS_MASK, InfoSetTable, find_slot
 from train.errors import RunError
-from train.run_directory import WARM_START_FILE
+from train.run_directory import WARM_START_FILE, RunDirectory
 
-RULES = ("copy", "sums", "discount")
 DEFAULT_RULE = "copy"
 # the settings a warm-started run records (and a resume must match)
 SETTING_NAMES = ("warm_start", "warm_start_abstraction", "warm_start_iteration",
@@ -146,9 +145,8 @@ class WarmStart:
 
     def settings(self) -> dict:
         """What run.json records of the warm start (`SETTING_NAMES`)."""
-        return {"warm_start": self.source, "warm_start_abstraction": self.coarse,
-                "warm_start_iteration": self.iteration, "warm_start_checksum": self.checksum,
-                "warm_start_rule": self.rule}
+        return dict(zip(SETTING_NAMES, (self.source, self.coarse, self.iteration,
+                                        self.checksum, self.rule)))
 
     def counters(self) -> tuple[int, float, float, float]:
         """(iteration, payoff sum, seconds, CPU seconds) a new warm-started run starts from:
@@ -201,8 +199,6 @@ def _checksum(path: str) -> str:
 def source_settings(source: str) -> dict:
     """The settings of the coarse run `source` (a baseline Setback run with a checkpoint);
     RunError (one line) for anything else."""
-    from train.run_directory import RunDirectory
-
     run = RunDirectory(source)
     recorded = run.read_settings()
     if recorded["stage"] != "baseline":
@@ -275,8 +271,6 @@ def start(run_path: str, source: str, fine: str, rule: str = DEFAULT_RULE) -> Wa
     and loads it."""
     rule = parse_rule(rule)[0]
     coarse = check_pair(source, fine)
-    from train.run_directory import RunDirectory
-
     snapshot = os.path.join(run_path, WARM_START_FILE)
     try:
         _snapshot(RunDirectory(source).checkpoint_path, snapshot)
