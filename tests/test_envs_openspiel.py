@@ -47,6 +47,15 @@ def _random_hand(game, rng, stop_after=None):
     return state
 
 
+def _random_decisions(game, rng, hands: int, most: int):
+    """The decisions reached by `hands` random hands, each stopped after a random number of
+    decisions below `most` (a hand that ended first is left out)."""
+    for _ in range(hands):
+        state = _random_hand(game, rng, stop_after=int(rng.integers(0, most)))
+        if not state.is_terminal():
+            yield state
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_deal_and_returns_are_the_engines(name):
     game, g = og.load(name), adapter(name)
@@ -75,10 +84,7 @@ def test_resample_keeps_the_information_state(name):
     game, g = og.load(name), adapter(name)
     rng = np.random.default_rng(11)
     redrawn = 0
-    for trial in range(25):
-        state = _random_hand(game, rng, stop_after=int(rng.integers(0, 20)))
-        if state.is_terminal():
-            continue
+    for state in _random_decisions(game, rng, 25, 20):
         player = state.current_player()
         key = state.information_state_string(player)
         other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0., 1.))
@@ -122,10 +128,7 @@ def test_setback_state_from_a_seat_view_is_that_seats_information_state():
 
     game, g = og.load("setback"), adapter("setback")
     rng = np.random.default_rng(2)
-    for _ in range(10):
-        state = _random_hand(game, rng, stop_after=int(rng.integers(0, 24)))
-        if state.is_terminal():
-            continue
+    for state in _random_decisions(game, rng, 10, 24):
         player = state.current_player()
         view = SeatView.of(state.engine_state(), state.dealer, history=state._seen[player])
         rebuilt = og.state_from_view(game, view.state, view.seat, view.dealer, view.history,
@@ -168,10 +171,7 @@ def test_euchre_state_from_a_seat_view_is_that_seats_information_state():
     game = og.load("euchre")
     rng = np.random.default_rng(4)
     checked = 0
-    for _ in range(40):
-        state = _random_hand(game, rng, stop_after=int(rng.integers(0, 16)))
-        if state.is_terminal():
-            continue
+    for state in _random_decisions(game, rng, 40, 16):
         player = state.current_player()
         moves = state._seen[state.dealer]  # the dealer saw every move as it was
         view = SeatView.of(state.engine_state(), state.dealer, history=moves)
