@@ -143,6 +143,13 @@ class WarmStart:
     checksum: str
     mask: np.uint64  # `refinement.clear_mask(fine, coarse)`
 
+    def __post_init__(self):
+        # asked once per merged episode: the rule parsed and the kernel's scratch made once
+        _, self.regret_factor, self.strategy_factor = parse_rule(self.rule)
+        self._cursor = np.zeros(3, dtype=np.int64)
+        self._tcounts = np.zeros(3, dtype=np.int64)
+        self._row = np.zeros(self.table.key_words, dtype=np.uint64)
+
     def settings(self) -> dict:
         """What run.json records of the warm start (`SETTING_NAMES`)."""
         return dict(zip(SETTING_NAMES, (self.source, self.coarse, self.iteration,
@@ -156,17 +163,15 @@ class WarmStart:
     def seed(self, table: InfoSetTable, log, segment: tuple[int, int]) -> None:
         """Insert, seeded, every key of the log entries segment[0]..segment[1]-1 that `table`
         lacks (growing it as needed), so that merging them adds their increments to the seed."""
-        _, regret_factor, strategy_factor = parse_rule(self.rule)
-        cursor = np.array([segment[0], 0, 0], dtype=np.int64)
-        tcounts = np.zeros(3, dtype=np.int64)
-        row = np.zeros(table.key_words, dtype=np.uint64)
-        coarse = self.table
+        cursor, tcounts, coarse = self._cursor, self._tcounts, self.table
+        cursor[0] = segment[0]
         while True:
-            tcounts[:] = table.count, table.n_values, table.max_count
+            tcounts[0], tcounts[1], tcounts[2] = table.count, table.n_values, table.max_count
             seed_kernel(table.keys, table.meta, table.offsets, table.regrets, table.strategy,
                         tcounts, log.offset, log.key, log.meta, cursor, int(segment[1]),
                         coarse.keys, coarse.meta, coarse.offsets, coarse.regrets,
-                        coarse.strategy, self.mask, regret_factor, strategy_factor, row)
+                        coarse.strategy, self.mask, self.regret_factor, self.strategy_factor,
+                        self._row)
             table.count, table.n_values = int(tcounts[0]), int(tcounts[1])
             if cursor[2] == 0:
                 return
