@@ -12,6 +12,7 @@ import pytest
 from cli_runner import run_cli
 
 from cfr import checkpoint
+from train_runs import same_run
 
 
 def cli(capsys, *argv):
@@ -22,13 +23,6 @@ def euchre(capsys, run, iterations, *extra):
     return cli(capsys, "train", "baseline", "--game", "euchre", "--run", str(run),
                "--iterations", str(iterations), "--seed", "3", "--batch", "16", "--no-progress",
                *extra)
-
-
-def same_run(a, b):
-    ca = checkpoint.load(os.path.join(a, "checkpoint.ckpt"))
-    cb = checkpoint.load(os.path.join(b, "checkpoint.ckpt"))
-    return (ca.iteration == cb.iteration and ca.table.same_contents(cb.table)
-            and ca.extra["payoff_sum"] == cb.extra["payoff_sum"])
 
 
 @pytest.fixture(scope="module")

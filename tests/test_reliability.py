@@ -14,22 +14,14 @@ from cfr.file_lock import LockedError, WriterLock
 from cli_runner import run_cli
 from db.synthetic import write_synthetic_strategy
 from train.run_directory import RunDirectory
-
-SEED = 2
-
-
-def baseline(capsys, run, iterations, *extra):
-    return run_cli(capsys, ["train", "baseline", "--run", run, "--iterations", iterations,
-                            "--seed", SEED, "--algorithm", "cfr", "--no-progress", *extra])
-
+from train_runs import SEED, baseline, baseline_argv
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):
     run = tmp_path_factory.mktemp("rel") / "run"
     from cli.main import main
 
-    assert main(["train", "baseline", "--run", str(run), "--iterations", "1", "--seed",
-                 str(SEED), "--algorithm", "cfr", "--no-progress"]) == 0
+    assert main(baseline_argv(run, 1)) == 0
     return run
 
 

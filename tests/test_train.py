@@ -15,33 +15,17 @@ from cfr.strategy_file import read_strategy
 from cli.main import main
 from cli_runner import run_cli
 from train.export import average_strategy
-
-SEED = 2  # deals 1 and 2 of this seed have small abstract trees (fast tests)
-
+from train_runs import SEED, baseline, baseline_argv, same_run
 
 def cli(capsys, *argv):
     return run_cli(capsys, argv)
-
-
-def baseline(capsys, run, iterations, *extra):
-    """`train baseline` of cfr: the algorithm whose young deals these tests are sized for."""
-    return cli(capsys, "train", "baseline", "--run", str(run), "--iterations", str(iterations),
-               "--seed", str(SEED), "--algorithm", "cfr", "--no-progress", *extra)
-
-
-def same_run(a, b):
-    ca = checkpoint.load(os.path.join(a, "checkpoint.ckpt"))
-    cb = checkpoint.load(os.path.join(b, "checkpoint.ckpt"))
-    return (ca.iteration == cb.iteration and ca.table.same_contents(cb.table)
-            and ca.extra["payoff_sum"] == cb.extra["payoff_sum"])
 
 
 @pytest.fixture(scope="module")
 def base_run(tmp_path_factory):
     """A 2-deal baseline run shared by the tests that only read it."""
     run = tmp_path_factory.mktemp("base") / "run"
-    assert main(["train", "baseline", "--run", str(run), "--iterations", "2", "--seed",
-                 str(SEED), "--algorithm", "cfr", "--no-progress"]) == 0
+    assert main(baseline_argv(run, 2)) == 0
     return run
 
 

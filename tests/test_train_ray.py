@@ -19,9 +19,8 @@ from train.baseline import baseline_stage
 from train.ray_backend import RayBatches, table_checksum
 from train.run_directory import RunDirectory
 from train.runner import Trainer
-
-SEED = 2  # deals 1 and 2 of this seed have small abstract trees
-
+import train_runs
+from train_runs import SEED, same_run
 
 @pytest.fixture(scope="module")
 def ray_session():
@@ -35,25 +34,15 @@ def ray_session():
 
 
 def baseline(capsys, run, iterations, *extra):
-    return run_cli(capsys, ["train", "baseline", "--run", run, "--iterations", iterations,
-                            "--seed", SEED, "--batch", 2, "--algorithm", "cfr", "--no-progress",
-                            *extra])
-
-
-def same_run(a, b):
-    ca = checkpoint.load(os.path.join(a, "checkpoint.ckpt"))
-    cb = checkpoint.load(os.path.join(b, "checkpoint.ckpt"))
-    return (ca.iteration == cb.iteration and ca.table.same_contents(cb.table)
-            and ca.extra["payoff_sum"] == cb.extra["payoff_sum"])
+    """The shared tiny run (`train_runs.baseline`) at batch 2."""
+    return train_runs.baseline(capsys, run, iterations, "--batch", 2, *extra)
 
 
 @pytest.fixture(scope="module")
 def local_run(tmp_path_factory):
     """3 deals of seed 2 at batch 2 on one local thread: the reference table."""
     run = tmp_path_factory.mktemp("ray") / "local"
-    assert main(["train", "baseline", "--run", str(run), "--iterations", "3", "--seed",
-                 str(SEED), "--batch", "2", "--algorithm", "cfr", "--no-progress",
-                 "--workers", "1"]) == 0
+    assert main(train_runs.baseline_argv(run, 3, "--batch", 2, "--workers", 1)) == 0
     return str(run)
 
 
