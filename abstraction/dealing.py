@@ -5,8 +5,9 @@ A game's abstract state is its engine state with a dealing phase before it: the 
 zeros with PHASE = PHASE_DEAL (-1), each chance node deals one card (the outcome is the card,
 uniform over the cards not yet dealt, which keeps the outcomes enumerable), and the game's own
 `deal_card` puts the card where its rules deal it and opens the hand after the last one. What
-is shared here is written once: the undealt cards, their probabilities, the mapping of one
-random word to a card, and "deal or move". The helpers inline into the game's compiled
+is shared here is written once: "deal or move", the root and the key write (the undealt cards,
+their probabilities and the mapping of one random word to a card are every card game's,
+`games/interface.py`, Kuhn's and Leduc's too). The helpers inline into the game's compiled
 functions (numba `inline="always"`, the game's functions passed as arguments resolve to direct
 calls), so the traversal's per-node cost is what a hand-written copy would have.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from games.bits import popcount
+from games.interface import sample_undealt, undealt_outcomes  # noqa: F401 (re-exported)
 
 CHANCE = -1
 TERMINAL = -2
@@ -60,35 +61,6 @@ def deal_or_move(deal_card, apply_move, phase, state, action, child_out):
     else:
         apply_move(child_out, action)
     return 0
-
-
-@njit(cache=True, inline="always")
-def undealt_outcomes(dealt, n_cards, outcomes_out, probs_out):
-    """The cards of a deck of `n_cards` not in `dealt`, ascending, each with probability
-    1 / their number; returns their count."""
-    p = 1.0 / (n_cards - popcount(dealt))
-    n = 0
-    for card in range(n_cards):
-        if not (dealt >> card & 1):
-            outcomes_out[n] = card
-            probs_out[n] = p
-            n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def sample_undealt(apply, dealt, n_cards, state, u, child_out):
-    """Deal (`apply`) the card of index ((u >> 32) * cards_left) >> 32 among the cards of
-    the deck not in `dealt`; returns the card (-1 if none is left)."""
-    left = n_cards - popcount(dealt)
-    index = np.int64(((u >> np.uint64(32)) * np.uint64(left)) >> np.uint64(32))
-    for card in range(n_cards):
-        if not (dealt >> card & 1):
-            if index == 0:
-                apply(state, card, child_out)
-                return card
-            index -= 1
-    return -1
 
 
 @njit(cache=True, inline="always")

@@ -21,6 +21,7 @@ from cfr.game import (
     UTILITY_SIG,
     Game,
 )
+from games.interface import functions_of
 
 KEY = 7
 INNER_PAYOFFS = (2.0, 0.0)
@@ -80,6 +81,4 @@ def chance_sample(state, u, child_out):
 
 
 GAME = Game(name="repeat", state_size=3, max_actions=2, max_depth=3, key_words=1,
-            initial_state=initial_state, current_player=current_player, decision=decision,
-            apply=apply, utility=utility, chance_outcomes=chance_outcomes,
-            chance_sample=chance_sample)
+            **functions_of(globals()))

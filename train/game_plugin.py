@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from cfr.game import Game
+from games.interface import functions_of
 
 
 def abstract_game(name: str, module: ModuleType, state_size: int) -> Game:
@@ -18,17 +19,6 @@ def abstract_game(name: str, module: ModuleType, state_size: int) -> Game:
     words. Its `apply` is the module's `apply_past_forced`: forced moves need no pass frame
     of their own (they carry no key, so skipping them changes no value); the depth bound
     keeps two rows of room beyond the module's `MAX_DEPTH`."""
-    return Game(
-        name=name,
-        state_size=state_size,
-        max_actions=module.MAX_ACTIONS,
-        max_depth=module.MAX_DEPTH + 2,
-        key_words=1,
-        initial_state=module.initial_state,
-        current_player=module.current_player,
-        decision=module.decision,
-        apply=module.apply_past_forced,
-        utility=module.utility,
-        chance_outcomes=module.chance_outcomes,
-        chance_sample=module.chance_sample,
-    )
+    return Game(name=name, state_size=state_size, max_actions=module.MAX_ACTIONS,
+                max_depth=module.MAX_DEPTH + 2, key_words=1,
+                **{**functions_of(vars(module)), "apply": module.apply_past_forced})

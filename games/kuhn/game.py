@@ -27,6 +27,7 @@ from cfr.game import (
     UTILITY_SIG,
     Game,
 )
+from games.interface import functions_of, sample_undealt, undealt_outcomes
 
 PASS = 0
 BET = 1
@@ -100,46 +101,22 @@ def utility(state):
     return 2.0 * sign  # pass, bet, bet
 
 
+@njit(cache=True, _nrt=False)
+def _dealt(state):
+    return 0 if state[_CARD0] < 0 else np.int64(1) << state[_CARD0]
+
+
 @njit(CHANCE_OUTCOMES_SIG, cache=True, _nrt=False)
 def chance_outcomes(state, outcomes_out, probs_out):
     """The cards not yet dealt, in card order, each with probability 1 / (cards left)."""
-    dealt = 0 if state[_CARD0] < 0 else 1
-    p = 1.0 / (3 - dealt)
-    k = 0
-    for card in range(3):
-        if card != state[_CARD0]:
-            outcomes_out[k] = card
-            probs_out[k] = p
-            k += 1
-    return k
+    return undealt_outcomes(_dealt(state), 3, outcomes_out, probs_out)
 
 
 @njit(CHANCE_SAMPLE_SIG, cache=True, _nrt=False)
 def chance_sample(state, u, child_out):
     """Deal the card of index ((u >> 32) * cards_left) >> 32 among the cards left."""
-    left = 3 if state[_CARD0] < 0 else 2
-    index = np.int64(((u >> np.uint64(32)) * np.uint64(left)) >> np.uint64(32))
-    k = 0
-    for card in range(3):
-        if card != state[_CARD0]:
-            if k == index:
-                apply(state, card, child_out)
-                return card
-            k += 1
-    return -1
+    return sample_undealt(apply, _dealt(state), 3, state, u, child_out)
 
 
-GAME = Game(
-    name="kuhn",
-    state_size=STATE_SIZE,
-    max_actions=3,
-    max_depth=6,
-    key_words=1,
-    initial_state=initial_state,
-    current_player=current_player,
-    decision=decision,
-    apply=apply,
-    utility=utility,
-    chance_outcomes=chance_outcomes,
-    chance_sample=chance_sample,
-)
+GAME = Game(name="kuhn", state_size=STATE_SIZE, max_actions=3, max_depth=6, key_words=1,
+            **functions_of(globals()))

@@ -32,6 +32,7 @@ from cfr.game import (
     UTILITY_SIG,
     Game,
 )
+from games.interface import functions_of, sample_undealt, undealt_outcomes
 
 FOLD = 0
 CALL = 1
@@ -170,56 +171,25 @@ def utility(state):
 
 
 @njit(cache=True, _nrt=False)
-def _in_deck(state, card):
-    return card != state[_CARD0] and card != state[_CARD1] and card != state[_PUBLIC]
+def _dealt(state):
+    dealt = np.int64(0)
+    for card in (state[_CARD0], state[_CARD1], state[_PUBLIC]):
+        if card >= 0:
+            dealt |= np.int64(1) << card
+    return dealt
 
 
 @njit(CHANCE_OUTCOMES_SIG, cache=True, _nrt=False)
 def chance_outcomes(state, outcomes_out, probs_out):
     """The cards still in the deck, in card order, each with probability 1 / (cards left)."""
-    left = 0
-    for card in range(6):
-        if _in_deck(state, card):
-            left += 1
-    p = 1.0 / left
-    k = 0
-    for card in range(6):
-        if _in_deck(state, card):
-            outcomes_out[k] = card
-            probs_out[k] = p
-            k += 1
-    return k
+    return undealt_outcomes(_dealt(state), 6, outcomes_out, probs_out)
 
 
 @njit(CHANCE_SAMPLE_SIG, cache=True, _nrt=False)
 def chance_sample(state, u, child_out):
     """Deal the card of index ((u >> 32) * cards_left) >> 32 among the cards left."""
-    left = 0
-    for card in range(6):
-        if _in_deck(state, card):
-            left += 1
-    index = np.int64(((u >> np.uint64(32)) * np.uint64(left)) >> np.uint64(32))
-    k = 0
-    for card in range(6):
-        if _in_deck(state, card):
-            if k == index:
-                apply(state, card, child_out)
-                return card
-            k += 1
-    return -1
+    return sample_undealt(apply, _dealt(state), 6, state, u, child_out)
 
 
-GAME = Game(
-    name="leduc",
-    state_size=STATE_SIZE,
-    max_actions=6,
-    max_depth=12,
-    key_words=1,
-    initial_state=initial_state,
-    current_player=current_player,
-    decision=decision,
-    apply=apply,
-    utility=utility,
-    chance_outcomes=chance_outcomes,
-    chance_sample=chance_sample,
-)
+GAME = Game(name="leduc", state_size=STATE_SIZE, max_actions=6, max_depth=12, key_words=1,
+            **functions_of(globals()))
