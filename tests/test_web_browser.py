@@ -11,8 +11,8 @@ CI (CI=true) installs Chromium (.ci/run), so there a missing browser is a failur
 
 import random
 
-from web_helpers import (SETTLED, browser_page, click_a_button, click_a_card, server_view,
-                         trick_covers_seats, wait_until)
+from web_helpers import (SETTLED, browser_page, server_view, souths_turn, trick_covers_seats,
+                         wait_until)
 
 # A seat's widest dress in the play phase: the dealer and the high bidder, every seat's bid shown.
 WIDEST = """(v, seat) => {
@@ -51,18 +51,8 @@ def test_a_browser_plays_a_whole_game_by_clicking(tmp_path):
             else:
                 view = server_view(server, game, owner)
                 assert view["to_act"] == "S"
-                hand = page.locator("#hand .card")
-                assert hand.count() == len(view["hand"])
-                enabled = page.locator("#hand .card:enabled")
-                if view["phase"] == "bid":
-                    assert enabled.count() == 0
-                    hint = clicks["hints"] == 0  # the bot's view of this decision
-                    click_a_button(page, "#bid-buttons", "data-bid", view["legal"], rng, hint)
-                    clicks["hints"] += hint
-                    clicks["bids"] += 1
-                else:
-                    click_a_card(page, view["legal"], rng)
-                    clicks["cards"] += 1
+                souths_turn(page, view, rng, clicks, ("bid",), "#bid-buttons", "data-bid",
+                            "bids")
             wait_until(page, SETTLED)
         final = page.text_content("#dialog")
         page.screenshot(path=str(shot))

@@ -9,8 +9,8 @@ fails the test.
 
 import random
 
-from web_helpers import (SETTLED, browser_page, click_a_button, click_a_card, server_view,
-                         trick_covers_seats, wait_until)
+from web_helpers import (SETTLED, browser_page, server_view, souths_turn, trick_covers_seats,
+                         wait_until)
 
 CALLS = ("order", "name", "alone")
 # A seat's widest dress in the play phase: the dealer picked up, named trump and went alone
@@ -56,18 +56,7 @@ def test_a_browser_plays_euchre_hands_by_clicking(tmp_path):
             else:
                 view = server_view(server, game, owner)
                 assert view["to_act"] == "S"
-                assert page.locator("#hand .card").count() == len(view["hand"])
-                enabled = page.locator("#hand .card:enabled")
-                if view["phase"] in CALLS:
-                    assert enabled.count() == 0
-                    hint = clicks["hints"] == 0  # the bot's view of this decision
-                    click_a_button(page, "#call-buttons", "data-move", view["legal"], rng, hint)
-                    clicks["hints"] += hint
-                    clicks["calls"] += 1
-                else:
-                    assert page.is_hidden("#call-buttons")
-                    click_a_card(page, view["legal"], rng)
-                    clicks["cards"] += 1
+                souths_turn(page, view, rng, clicks, CALLS, "#call-buttons", "data-move", "calls")
             wait_until(page, SETTLED)
         view = server_view(server, game, owner)
         table_text = page.text_content("#app")

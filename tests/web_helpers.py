@@ -138,6 +138,24 @@ def click_a_card(page, legal, rng):
     enabled.nth(rng.randrange(enabled.count())).click()
 
 
+def souths_turn(page, view, rng, clicks, bidding, box, attribute, counted):
+    """South's turn on the page (`view`, the server's): in a phase of `bidding` no card is
+    enabled and one of the buttons of `box` (named by `attribute`) is clicked, the first such
+    turn asking for the hint, counted as `counted`; otherwise the buttons are hidden and a
+    legal card is clicked. `clicks` counts them (keys `counted`, "cards" and "hints")."""
+    assert page.locator("#hand .card").count() == len(view["hand"])
+    enabled = page.locator("#hand .card:enabled")
+    if view["phase"] in bidding:
+        assert enabled.count() == 0
+        hint = clicks["hints"] == 0  # the bot's view of this decision
+        click_a_button(page, box, attribute, view["legal"], rng, hint)
+        clicks["hints"] += hint
+        clicks[counted] += 1
+    else:
+        assert page.is_hidden(box)
+        click_a_card(page, view["legal"], rng)
+        clicks["cards"] += 1
+
 # --- the layout on a phone -------------------------------------------------------------
 PHONES = ((390, 844), (360, 780))
 _COVERED = """(seat) => {
