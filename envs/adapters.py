@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.encoding import EUCHRE_SIZE, SCORE_CLIP, SETBACK_SIZE  # noqa: F401 (re-exported)
+from envs.encoding import euchre_observation, setback_observation
 from games.rng import new_rng, stream_seed
 
 SEATS = "WNES"
@@ -83,6 +84,58 @@ class GameAdapter:
         """The absolute team that has won the game (0 EW, 1 NS), or -1 to play on."""
         return int(self.rules.game_winner(int(score_ew), int(score_ns)))
 
+    def hand_points(self, state) -> tuple[int, int]:
+        """Each team's score for the hand (by team relative to the dealer): the engine's
+        `hand_score` (Setback's deal score, setbacks applied; Euchre's points)."""
+        a, b = self.rules.hand_score(state)
+        return int(a), int(b)
+
+    def hidden(self, state, seat: int) -> np.ndarray:
+        """`state` as relative seat `seat` sees it: the other seats' cards erased (and what
+        else the game's `conceal` hides)."""
+        out = state.copy()
+        for other in range(4):
+            if other != seat:
+                out[self.rules.HAND + other] = 0
+                out[self.rules.DEALT + other] = 0
+        self.conceal(out, seat)
+        return out
+
+    def conceal(self, state, seat: int) -> None:
+        """Hide from relative seat `seat`, in its copy `state`, what the game keeps from it
+        beyond the other seats' cards (nothing by default)."""
+
+    def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
+        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
+        (the game's encoder of `envs.encoding`); `score_us_them` is the game score."""
+        out = np.empty(self.obs_size, dtype=np.float32)
+        self.encode(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
+        return out
+
+    def move_text(self, move: int) -> str:
+        """A move as the replay format writes it (`AS`, `P`, `H`, `alone`, ...)."""
+        return self._move_text[move]
+
+    def card_text(self, card: int) -> str:
+        """A card as text (`AS`)."""
+        return self._move_text[card]
+
+
+def engine(modules_names: dict, **extra) -> object:
+    """A game's engine entry points under one name: every attribute `names` of each module
+    (a dict module -> names), plus `extra` (name -> object)."""
+
+    class _Rules:
+        pass
+
+    r = _Rules()
+    for module, names in modules_names.items():
+        for name in names:
+            setattr(r, name, getattr(module, name))
+    for name, value in extra.items():
+        setattr(r, name, value)
+    return r
+
 
 class SetbackAdapter(GameAdapter):
     """Setback (Auction Pitch) to 11: moves 0..51 are cards, 52 + bid (P=52, 2..4 = 54..56)
@@ -101,25 +154,19 @@ class SetbackAdapter(GameAdapter):
     # bids (4 seats x unknown/P/2/3/4), high bidder (4 + none), trump (4 + none), dealer,
     # leader, shown voids (4 x 4), phase (bid/lead/follow/over), trick number, score us/them
     obs_size = SETBACK_SIZE
+    encode = staticmethod(setback_observation)
 
     def __init__(self):
         from games.setback import game, rules, scoring, state
 
-        class _Rules:  # the engine's entry points under one name
-            pass
-
-        r = _Rules()
-        for name in ("STATE_SIZE", "new_state", "random_deal", "reset_deal", "HAND", "DEALT",
+        self.rules = engine(
+            {state: ("STATE_SIZE", "new_state", "random_deal", "reset_deal", "HAND", "DEALT",
                      "BID", "PHASE", "TO_ACT", "N_BIDS", "HIGH_BID", "HIGH_BIDDER", "TRUMP",
                      "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK", "WON", "PLAYED",
-                     "SHOWN_VOIDS", "PHASE_AUCTION", "PHASE_PLAY", "PHASE_OVER"):
-            setattr(r, name, getattr(state, name))
-        for name in ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "BID_MOVE"):
-            setattr(r, name, getattr(rules, name))
-        r.is_exhausted = scoring.is_exhausted
-        r.game_winner = game.game_winner
-        r.deal_score = scoring.deal_score
-        self.rules = r
+                     "SHOWN_VOIDS", "PHASE_AUCTION", "PHASE_PLAY", "PHASE_OVER"),
+             rules: ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "BID_MOVE")},
+            is_exhausted=scoring.is_exhausted, game_winner=game.game_winner,
+            deal_score=scoring.deal_score, hand_score=scoring.deal_score)
         self._phase, self._over, self._exhausted = state.PHASE, state.PHASE_OVER, state.EXHAUSTED
         from games.setback.api import format_move
 
@@ -144,37 +191,6 @@ class SetbackAdapter(GameAdapter):
         """Whether the deal's score is settled (it is over, or nothing can change it): the
         engine's `is_exhausted`, read in Python (a numba call costs more from Python)."""
         return bool(state[self._phase] == self._over or state[self._exhausted] != 0)
-
-    def hand_points(self, state) -> tuple[int, int]:
-        """Each team's deal score (by team relative to the dealer), setbacks applied."""
-        a, b = self.rules.deal_score(state)
-        return int(a), int(b)
-
-    def hidden(self, state, seat: int) -> np.ndarray:
-        """`state` as relative seat `seat` sees it: the other seats' cards erased."""
-        out = state.copy()
-        for other in range(4):
-            if other != seat:
-                out[self.rules.HAND + other] = 0
-                out[self.rules.DEALT + other] = 0
-        return out
-
-    def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
-        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
-        (`envs.encoding.setback_observation`); `score_us_them` is the game score."""
-        from envs.encoding import setback_observation
-
-        out = np.empty(self.obs_size, dtype=np.float32)
-        setback_observation(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
-        return out
-
-    def move_text(self, move: int) -> str:
-        """A move as the replay format writes it (`AS`, `P`, `2`)."""
-        return self._move_text[move]
-
-    def card_text(self, card: int) -> str:
-        """A card as text (`AS`)."""
-        return self._move_text[card]
 
     def public_move(self, state_before, move: int, observer: int) -> int:
         """`move` (made in `state_before`) as relative seat `observer` sees it: every Setback
@@ -213,25 +229,19 @@ class EuchreAdapter(GameAdapter):
     # alone), the seat sitting out (4 + none), leader, phase (order/name/discard/alone/lead/
     # follow/over), passes, tricks won us/them, shown voids (4 x 4), trick number, score
     obs_size = EUCHRE_SIZE
+    encode = staticmethod(euchre_observation)
 
     def __init__(self):
         from games.euchre import game, rules, scoring, state
 
-        class _Rules:
-            pass
-
-        r = _Rules()
-        for name in ("STATE_SIZE", "new_state", "random_deal", "reset_hand", "HAND", "DEALT",
+        self.rules = engine(
+            {state: ("STATE_SIZE", "new_state", "random_deal", "reset_hand", "HAND", "DEALT",
                      "UPCARD", "PHASE", "TO_ACT", "N_PASSES", "MAKER", "TRUMP", "ALONE",
                      "OUT", "DISCARD", "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK",
                      "TRICKS_WON", "PLAYED", "SHOWN_VOIDS", "PHASE_ORDER", "PHASE_NAME",
-                     "PHASE_DISCARD", "PHASE_ALONE", "PHASE_PLAY", "PHASE_OVER"):
-            setattr(r, name, getattr(state, name))
-        for name in ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "PASS_MOVE"):
-            setattr(r, name, getattr(rules, name))
-        r.hand_score = scoring.hand_score
-        r.game_winner = game.game_winner
-        self.rules = r
+                     "PHASE_DISCARD", "PHASE_ALONE", "PHASE_PLAY", "PHASE_OVER"),
+             rules: ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "PASS_MOVE")},
+            hand_score=scoring.hand_score, game_winner=game.game_winner)
         from games.euchre.api import MOVE_TEXT
 
         self._move_text = MOVE_TEXT
@@ -279,40 +289,10 @@ class EuchreAdapter(GameAdapter):
         """Whether the five tricks are played."""
         return int(state[self.rules.PHASE]) == self.rules.PHASE_OVER
 
-    def hand_points(self, state) -> tuple[int, int]:
-        """Each team's points (by team relative to the dealer): 1, 2 or 4 to the side that
-        scores, 0 to the other."""
-        a, b = self.rules.hand_score(state)
-        return int(a), int(b)
-
-    def hidden(self, state, seat: int) -> np.ndarray:
-        """`state` as relative seat `seat` sees it: the other seats' cards erased, and the
-        dealer's discard unless `seat` is the dealer."""
-        out = state.copy()
-        for other in range(4):
-            if other != seat:
-                out[self.rules.HAND + other] = 0
-                out[self.rules.DEALT + other] = 0
+    def conceal(self, state, seat: int) -> None:
+        """The dealer's discard, unless `seat` is the dealer."""
         if seat != 0:
-            out[self.rules.DISCARD] = -1
-        return out
-
-    def observation(self, state, seat: int, score_us_them=(0, 0)) -> np.ndarray:
-        """What relative seat `seat` knows of `state`, as a float32 vector of `obs_size`
-        (`envs.encoding.euchre_observation`); `score_us_them` is the game score."""
-        from envs.encoding import euchre_observation
-
-        out = np.empty(self.obs_size, dtype=np.float32)
-        euchre_observation(state, seat, int(score_us_them[0]), int(score_us_them[1]), out)
-        return out
-
-    def move_text(self, move: int) -> str:
-        """A move as the replay format writes it (`JD`, `P`, `H`, `alone`, `partner`)."""
-        return self._move_text[move]
-
-    def card_text(self, card: int) -> str:
-        """A card as text (`JD`)."""
-        return self._move_text[card]
+            state[self.rules.DISCARD] = -1
 
     def public_move(self, state_before, move: int, observer: int) -> int:
         """`move` (made in `state_before`) as relative seat `observer` sees it: the dealer's

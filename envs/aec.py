@@ -216,3 +216,21 @@ class CardGameEnv(AECEnv):
     def close(self):
         """Nothing to release."""
 
+
+
+def env_constructors(game: str):
+    """The two constructors a PettingZoo environment module exports for registered game
+    `game`: `raw_env(**kwargs)`, the bare `CardGameEnv`, and `env(**kwargs)`, it wrapped in
+    PettingZoo's `OrderEnforcingWrapper` (one module a game, each a single call of this)."""
+    from pettingzoo.utils import wrappers
+
+    def raw_env(**kwargs) -> CardGameEnv:
+        """The bare environment (`envs.aec.CardGameEnv` keywords: episode, max_hands, seed,
+        render_mode)."""
+        return CardGameEnv(game, **kwargs)
+
+    def env(**kwargs):
+        """The environment wrapped in PettingZoo's `OrderEnforcingWrapper`."""
+        return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+    return raw_env, env

@@ -7,17 +7,6 @@ rewards and seeding): `env()` wrapped in PettingZoo's order-enforcing checks, `r
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
+from envs.aec import env_constructors
 
-from envs.aec import CardGameEnv
-
-
-def raw_env(**kwargs) -> CardGameEnv:
-    """The bare environment (`envs.aec.CardGameEnv` keywords: episode, max_hands, seed,
-    render_mode)."""
-    return CardGameEnv("setback", **kwargs)
-
-
-def env(**kwargs):
-    """The environment wrapped in PettingZoo's `OrderEnforcingWrapper`."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+raw_env, env = env_constructors("setback")
