@@ -119,6 +119,13 @@ def duration(text: str) -> float:
     return seconds
 
 
+def add_command(subparsers, name: str, help: str, description: str, epilog: str | None = None):
+    """The parser of the subcommand `name` whose description (and epilog) are laid out by
+    hand, in lines and paragraphs, so argparse prints them as written instead of refilling
+    them."""
+    return subparsers.add_parser(name, help=help, description=description, epilog=epilog,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+
 def add_game_option(parser, command: str, supported: tuple = ("setback",),
                     reason: str = "") -> None:
     """`--game NAME` (default setback, every registered game a choice) on a command that reads

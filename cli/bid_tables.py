@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from cli.arguments import add_game_option, positive_int, seed
+from cli.arguments import add_command, add_game_option, positive_int, seed
 from cli.errors import UserError
 
 HELP = """Bid-inference tables from self-play auctions.
@@ -25,11 +25,9 @@ Sequences are the four bids in auction order, dealer's left first and dealer las
 
 def register(subparsers) -> None:
     """Add the `bid-tables` subcommand."""
-    import argparse
-
-    parser = subparsers.add_parser(
-        "bid-tables", help="count bid-inference tables from self-play auctions, or show them",
-        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(
+        subparsers, "bid-tables",
+        "count bid-inference tables from self-play auctions, or show them", HELP)
     parser.add_argument("--bidders", metavar="PLAYER", default=None,
                         help="the player bidding (and pitching) at all four seats: heuristic "
                              "(compiled, fast), db:PATH, strategy:PATH[,PATH...] or random")

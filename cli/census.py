@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from abstraction.setback import layouts  # plain data: nothing compiled for --help
-from cli.arguments import add_game_option, positive_int, seed as seed_type
+from cli.arguments import add_command, add_game_option, positive_int, seed as seed_type
 
 DESCRIPTION = """\
 Walk the full abstract game tree of N random deals, exactly as the trainer does (every
@@ -26,13 +25,8 @@ examples:
 
 def register(subparsers) -> None:
     """Add the `census` subcommand."""
-    p = subparsers.add_parser(
-        "census",
-        help="count the distinct info sets of the abstract Setback game over N random deals",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(subparsers, "census", "count the distinct info sets of the abstract "
+                    "Setback game over N random deals", DESCRIPTION, EPILOG)
     p.add_argument("--deals", type=positive_int, required=True, metavar="N",
                    help="number of random deals to walk")
     p.add_argument("--seed", type=seed_type, default=0, metavar="S",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import add_game_option
+from cli.arguments import add_command, add_game_option
 from cli.errors import UserError
 
 HELP = """Ask the bots for one decision and print it as JSON.
@@ -27,13 +27,10 @@ status 2 and one line."""
 
 def register(subparsers) -> None:
     """Add the `decide` subcommand."""
-    import argparse
-
     from cli.replay import _indent
 
-    parser = subparsers.add_parser(
-        "decide", help="the bots' move for one seat's position (replay JSON, one hand)",
-        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(subparsers, "decide",
+                         "the bots' move for one seat's position (replay JSON, one hand)", HELP)
     parser.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
                         help="the player deciding: random, heuristic, db:PATH, "

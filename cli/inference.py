@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import add_game_option, positive_int, positive_probability, seed
+from cli.arguments import (add_command, add_game_option, positive_int, positive_probability,
+                           seed)
 from cli.errors import UserError
 
 HELP = """Measure policy-based inference on positions from self-play games.
@@ -34,11 +35,8 @@ Every cut against uniform comes with its 95 % interval over the positions."""
 
 def register(subparsers) -> None:
     """Add the `inference` subcommand."""
-    import argparse
-
-    parser = subparsers.add_parser(
-        "inference", help="measure uniform, voids and policy-weighted beliefs on self-play",
-        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(subparsers, "inference",
+                         "measure uniform, voids and policy-weighted beliefs on self-play", HELP)
     parser.add_argument("--policy", required=True, metavar="SPEC",
                         help="the policy: db:PATH or strategy:PATH[,PATH...]")
     parser.add_argument("--positions", type=positive_int, default=200, metavar="N",

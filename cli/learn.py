@@ -18,16 +18,13 @@ Example (the figures in docs/search/learned-bidder.md come from these):
 
 from __future__ import annotations
 
-from cli.arguments import add_game_option, non_negative_int, positive_int, seed
+from cli.arguments import add_command, add_game_option, non_negative_int, positive_int, seed
 
 
 def register(subparsers) -> None:
     """Add the `learn` subcommand and its three actions."""
-    import argparse
-
-    parser = subparsers.add_parser(
-        "learn", help="the learned auction evaluator: generate data, train, evaluate",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(subparsers, "learn",
+                         "the learned auction evaluator: generate data, train, evaluate", __doc__)
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 

@@ -8,6 +8,7 @@ import json
 import sys
 
 from abstraction.setback import layouts  # plain data: nothing compiled for --help
+from cli.arguments import add_command
 from cli.errors import UserError
 from games import registry
 
@@ -43,10 +44,8 @@ side that scores gets 1, 2 or 4, the other 0)."""
 
 def register(subparsers) -> None:
     """Add the `replay` subcommand."""
-    parser = subparsers.add_parser(
-        "replay", help="replay a deal from JSON, print decisions, tricks and score",
-        description=HELP, formatter_class=_raw(),
-    )
+    parser = add_command(subparsers, "replay",
+                         "replay a deal from JSON, print decisions, tricks and score", HELP)
     parser.add_argument("file", metavar="FILE", help="JSON file with the deal, or - for stdin")
     parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
                         help="the game of the deal (default: %(default)s)")
@@ -68,12 +67,6 @@ def _indent(text: str) -> int:
     if value > 16:
         raise ArgumentTypeError(f"at most 16: {value}")
     return value
-
-
-def _raw():
-    import argparse
-
-    return argparse.RawDescriptionHelpFormatter
 
 
 def load_json(path: str):

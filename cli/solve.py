@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
@@ -10,7 +9,8 @@ import signal
 import sys
 
 from cli.errors import UserError
-from cli.arguments import add_sampling_options, finite_float, positive_float, positive_int
+from cli.arguments import (add_command, add_sampling_options, finite_float, positive_float,
+                           positive_int)
 from cli.arguments import seed as seed_type
 
 # Games `solve` can run (small enough for exact exploitability): name -> module with GAME.
@@ -43,13 +43,9 @@ examples:
 
 def register(subparsers) -> None:
     """Add the `solve` subcommand."""
-    p = subparsers.add_parser(
-        "solve",
-        help="solve Kuhn or Leduc poker with CFR and print the exploitability curve",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    p = add_command(subparsers, "solve",
+                    "solve Kuhn or Leduc poker with CFR and print the exploitability curve",
+                    DESCRIPTION, EPILOG)
     p.add_argument("game", metavar="GAME", choices=sorted(GAMES),
                    help="the game: " + ", ".join(sorted(GAMES)))
     p.add_argument("--algorithm", choices=ALGORITHMS, default="cfr",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import add_game_option
+from cli.arguments import add_command, add_game_option
 from cli.errors import UserError
 
 HELP = """Solve a Setback deal with all four hands known and print each legal move's value.
@@ -21,11 +21,8 @@ object {"to_move": "E", "bidder_team": "NS", "values": {"AS": 1, "2C": -3}}."""
 
 def register(subparsers) -> None:
     """Add the `solve-deal` subcommand."""
-    import argparse
-
-    parser = subparsers.add_parser(
-        "solve-deal", help="exact value of each legal move of a deal, all hands known",
-        description=HELP, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = add_command(subparsers, "solve-deal",
+                         "exact value of each legal move of a deal, all hands known", HELP)
     parser.add_argument("file", metavar="FILE", help="replay JSON of the deal, or - for stdin")
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object instead of a table")
