@@ -4,6 +4,7 @@ Where things live:
 - `game.py`          the game interface (six numba functions over an int64 state) and `Game`
 - `table.py`         the open-addressing info-set table (regret and strategy sums)
 - `regret_matching.py`  current strategy from regrets; average strategy
+- `walk.py`          the frame stack's steps every pass below builds on (numba, inlined)
 - `traversal.py`     one CFR pass through the game interface, frozen table -> increment log
 - `episode_pass.py`  the trainer's pass: one sampled episode, its repeated info sets summed
                      into one log entry per key (episode map), stoppable from outside

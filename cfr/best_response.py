@@ -34,13 +34,8 @@ def average_policy(tree: GameTree, table: InfoSetTable) -> np.ndarray:
 @njit(cache=True)
 def _fill_average(keys, meta, offsets, strategy, infoset_key, infoset_actions, sigma):
     for i in range(infoset_key.shape[0]):
-        n = infoset_actions[i]
         o = find_offset(keys, meta, offsets, infoset_key[i])
-        if o >= 0:
-            average_strategy(strategy, o, n, sigma[i])
-        else:
-            for a in range(n):
-                sigma[i, a] = 1.0 / n
+        average_strategy(strategy, o, infoset_actions[i], sigma[i])
 
 
 @njit(cache=True)

@@ -31,11 +31,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
+from cfr.game import CHANCE, TERMINAL, Game
 from cfr.increment_log import ENTRIES, VALUES, IncrementLog
 from cfr.regret_matching import regret_matching
 from cfr.table import InfoSetTable, find_offset, key_hash
-from cfr.traversal import FRAME_DECISION, FRAME_PASS, enter_chance, next_child
+from cfr.walk import (FRAME_DECISION, LOG_TYPES, WALK_TYPES, decision_weights, enter_history,
+                      frame_columns, next_child, open_decision, parent_frame,
+                      regret_increment, start_walk, table_types)
 
 # control[] fields
 STATUS, GENERATION, MAP_COUNT, STOP, VISITS = 0, 1, 2, 3, 4
@@ -74,11 +76,7 @@ def new_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_meta, 
     e = lg_counts[ENTRIES]
     pos = lg_counts[VALUES]
     o = find_offset(t_keys, t_meta, t_offsets, key)
-    if o >= 0:
-        regret_matching(t_regrets, o, n, probs)
-    else:
-        for a in range(n):
-            probs[a] = 1.0 / n
+    regret_matching(t_regrets, o, n, probs)
     lg_offset[e] = o
     for w in range(lg_key.shape[1]):
         lg_key[e, w] = key[w]
@@ -96,14 +94,9 @@ def new_entry(t_keys, t_meta, t_offsets, t_regrets, lg_offset, lg_key, lg_meta, 
 
 def _sig(val):
     return types.float64(
-        *FUNCTION_TYPES,
-        types.int64[::1],  # root state
-        types.int64[:, ::1], types.int64[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-        types.uint64[:, ::1], types.float64[:, ::1], types.int64[:, ::1],  # scratch
-        types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
+        *WALK_TYPES, *table_types(val),  # the frozen table
         types.uint64[:, ::1], types.uint32[::1], types.int64[::1],  # map: keys, gen, entry pos
-        types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
-        types.float64[::1], types.int64[::1],  # log: offset, key, meta, values, sigma, counts
+        *LOG_TYPES, types.float64[::1], types.int64[::1],  # log, its sigma and counts
         types.int64[::1],  # control
         types.int64, types.uint64,  # sampled, word
     )
@@ -122,18 +115,11 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
     `control[STATUS]` says how it ended (DONE, or LOG_FULL / MAP_FULL: the caller grows that
     and reruns the episode from the same log position, or STOPPED). The caller advances
     `control[GENERATION]` before each episode (a map slot is live only with the current one).
-    An explicit-stack walk as in `cfr.traversal.pass_kernel`; frame d's `pos` is its key's
-    value position in the log: sigma at lg_sigma[pos:pos+n], regret increments at
+    An explicit-stack walk with the steps of `cfr.walk`; frame d's `pos` is its key's value
+    position in the log: sigma at lg_sigma[pos:pos+n], regret increments at
     lg_values[pos:pos+n], strategy increments at lg_values[pos+n:pos+2n].
     """
-    reach = floats
-    value = floats[:, 3]
-    kind = ints[:, 0]
-    count = ints[:, 1]
-    index = ints[:, 2]
-    pos_of = ints[:, 3]
-    player = ints[:, 4]
-    chance_k = ints[:, 5]
+    reach, value, kind, count, index, pos_of, player, chance_k = frame_columns(floats, ints)
     gen = np.uint32(control[GENERATION])
     map_limit = np.int64(m_gen.shape[0] * MAP_LOAD)
     n_entries_max = lg_offset.shape[0]
@@ -142,52 +128,27 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
     control[MAP_COUNT] = 0
     visits = np.int64(0)
     steps = np.int64(0)
-    for i in range(root.shape[0]):
-        states[0, i] = root[i]
-    reach[0, 0] = 1.0
-    reach[0, 1] = 1.0
-    reach[0, 2] = 1.0
-    chance_k[0] = 0
+    start_walk(root, states, reach, chance_k)
     d = 0
     entering = True
     ret = 0.0
-    while True:
+    while True:  # the kernel's own loop over `cfr.walk`'s steps (why: that module)
         steps += 1
         if (steps & _STOP_POLL_MASK) == 0 and control[STOP] != 0:
             control[STATUS] = STOPPED
             return 0.0
         if entering:
-            state = states[d]
-            p = current_player(state)
-            child = states[d + 1]
-            k = chance_k[d]
+            p, ret = enter_history(current_player, utility, chance_outcomes, chance_sample,
+                                   apply, states, d, sampled, word, actions, probs, reach,
+                                   value, kind, count, index, chance_k)
             if p == TERMINAL:
-                ret = utility(state)
                 entering = False
-            elif p == CHANCE:
-                enter_chance(chance_outcomes, chance_sample, apply, state, child, d, k,
-                             sampled, word, actions, probs, reach, value, kind, count, index,
-                             chance_k)
-                d += 1
-            elif reach[d, 0] == 0.0 and reach[d, 1] == 0.0:
-                ret = 0.0
-                entering = False
-            else:
-                n = decision(state, actions[d], keys[d])
-                chance_k[d + 1] = k
-                reach[d + 1, 0] = reach[d, 0]
-                reach[d + 1, 1] = reach[d, 1]
-                reach[d + 1, 2] = reach[d, 2]
-                if n == 1:
-                    kind[d] = FRAME_PASS
-                else:
+                continue
+            if p != CHANCE:
+                key = keys[d]
+                n = decision(states[d], actions[d], key)
+                if n >= 2:
                     visits += 1
-                    kind[d] = FRAME_DECISION
-                    count[d] = n
-                    index[d] = 0
-                    value[d] = 0.0
-                    player[d] = p
-                    key = keys[d]
                     slot = map_slot(m_keys, m_gen, gen, key)
                     if m_gen[slot] == gen:
                         pos = m_pos[slot]
@@ -208,38 +169,28 @@ def episode_kernel(current_player, decision, apply, utility, chance_outcomes, ch
                                   m_pos, gen, slot, key, n, p, probs[d])
                         control[MAP_COUNT] += 1
                     pos_of[d] = pos
-                    reach[d + 1, p] = reach[d, p] * probs[d, 0]
-                apply(state, actions[d, 0], child)
-                d += 1
+                open_decision(apply, states, d, n, p, actions, probs, reach, value, kind,
+                              count, index, player, chance_k)
+            d += 1
         else:
-            if d == 0:
+            d = parent_frame(kind, d)
+            if d < 0:
                 control[VISITS] += visits
                 return ret
-            d -= 1
-            kd = kind[d]
-            if kd == FRAME_PASS:
-                continue
             if next_child(apply, states, d, ret, actions, probs, cvals, reach, value, kind,
                           count, index, player):
                 d += 1
                 entering = True
                 continue
             ret = value[d]
-            if kd == FRAME_DECISION:
+            if kind[d] == FRAME_DECISION:
                 p = player[d]
                 n = count[d]
                 pos = pos_of[d]
-                v = value[d]
-                if p == 0:
-                    cf_reach = reach[d, 1] * reach[d, 2]
-                    wr = reach[d, 0]
-                    for a in range(n):
-                        lg_values[pos + a] += cf_reach * (cvals[d, a] - v)
-                else:
-                    cf_reach = reach[d, 0] * reach[d, 2]
-                    wr = reach[d, 1]
-                    for a in range(n):
-                        lg_values[pos + a] += cf_reach * (v - cvals[d, a])
+                # an episode's strategy increments are reach-weighted only (w = 1)
+                cf_reach, wr = decision_weights(reach, d, p, 1.0)
+                for a in range(n):
+                    lg_values[pos + a] += regret_increment(p, cf_reach, cvals[d, a], ret)
                 for a in range(n):
                     lg_values[pos + n + a] += wr * probs[d, a]
 

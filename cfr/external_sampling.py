@@ -74,12 +74,14 @@ from numba import njit, types
 from cfr.episode_pass import MAP_LOAD, EpisodeLog, EpisodeMap, map_slot, new_entry
 from cfr.frozen_policy import (DECISION_TYPE, DEFAULT_TYPE, FrozenPolicy, frozen_action,
                                no_frozen_arguments)
-from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
+from cfr.game import CHANCE, TERMINAL, Game
 from cfr.increment_log import (ENTRIES, OVERFLOW, VALUES, IncrementLog, log_entry,
                                log_has_room)
 from cfr.regret_matching import regret_matching
 from cfr.rng import mix_word
 from cfr.table import InfoSetTable, find_offset
+from cfr.walk import (FRAME_PASS, LOG_TYPES, WALK_TYPES, Scratch, add_child_value,
+                      parent_frame, pass_inputs, regret_increment, table_types)
 
 # The draw that decides whether a pass prunes: far beyond any running counter.
 PRUNE_DRAW = np.uint64(1 << 63)
@@ -165,13 +167,9 @@ def pass_prunes(word, prune_probability):
 def _es_sig(val):
     """`es_kernel`'s signature for a table of value type `val` (float64 or float32)."""
     return types.float64(
-        *FUNCTION_TYPES,
-        types.int64[::1],  # root state
-        types.int64[:, ::1], types.int64[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-        types.uint64[:, ::1], types.float64[::1], types.int64[:, ::1], types.uint8[:, ::1],
-        types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1],  # frozen table
-        types.int64[::1], types.uint64[:, ::1], types.uint8[::1], types.float64[::1],
-        types.int64[::1],  # log: offset, key, meta, values, counts
+        *WALK_TYPES, types.uint8[:, ::1],  # and the pruned actions
+        *table_types(val),  # the frozen table
+        *LOG_TYPES, types.int64[::1],  # the log and its counts
         types.float64[::1],  # log: sigma (summed visits only)
         types.uint64[:, ::1], types.uint32[::1], types.int64[::1],  # map: keys, gen, entry pos
         types.int64, types.int64,  # summed visits (0/1), the first word's map generation
@@ -184,8 +182,9 @@ def _es_sig(val):
     )
 
 
-# frame kinds
-_PASS_THROUGH, _SAMPLED, _WALKED = 0, 1, 2
+# frame kinds besides `cfr.walk.FRAME_PASS`: an opponent's sampled decision, the traverser's
+# walked one
+_SAMPLED, _WALKED = 3, 4
 
 
 @njit(cache=True, _nrt=False)
@@ -258,7 +257,8 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
              traverser, weight, prune, threshold, word,
              frozen, f_decision, f_default, f_keys, f_offsets, f_probs):
     """The explicit-stack walk of one pass (see `es_kernel`); returns the root's v_0, or
-    stops early (value 0) when a summed pass finds its log or map full."""
+    stops early (value 0) when a summed pass finds its log or map full. Chance and the
+    opponent are drawn from this pass's own draw counter, not from `cfr.walk`'s chance_k."""
     for i in range(root.shape[0]):
         states[0, i] = root[i]
     map_limit = np.int64(m_gen.shape[0] * MAP_LOAD)
@@ -267,7 +267,7 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
     d = 0
     entering = True
     ret = 0.0
-    while True:
+    while True:  # the kernel's own loop over `cfr.walk`'s steps (why: that module)
         if entering:
             # ---- evaluate history d: descend into its (first) child or return a value
             state = states[d]
@@ -280,7 +280,7 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
             if p == CHANCE:
                 chance_sample(state, mix_word(word, draw), child)
                 draw += np.uint64(1)
-                kind[d] = _PASS_THROUGH
+                kind[d] = FRAME_PASS
                 d += 1
                 continue
             if p == frozen:  # the fixed policy's action: one child, nothing logged
@@ -291,13 +291,13 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                                       actions[d], n, keys[d, 0],
                                       unit_float(mix_word(word, draw)))
                     draw += np.uint64(1)
-                kind[d] = _PASS_THROUGH
+                kind[d] = FRAME_PASS
                 apply(state, actions[d, a], child)
                 d += 1
                 continue
             n = decision(state, actions[d], keys[d])
             if n == 1:
-                kind[d] = _PASS_THROUGH
+                kind[d] = FRAME_PASS
                 apply(state, actions[d, 0], child)
                 d += 1
                 continue
@@ -314,11 +314,7 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 o = find_offset(t_keys, t_meta, t_offsets, keys[d]) if prune else -1
             else:
                 o = find_offset(t_keys, t_meta, t_offsets, keys[d])
-                if o >= 0:
-                    regret_matching(t_regrets, o, n, probs[d])
-                else:
-                    for a in range(n):
-                        probs[d, a] = 1.0 / n
+                regret_matching(t_regrets, o, n, probs[d])
             offset[d] = o
             if p != traverser:
                 a = sample_index(probs[d], n, unit_float(mix_word(word, draw)))
@@ -337,13 +333,11 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 apply(state, actions[d, first], child)
             d += 1
         else:
-            # ---- history d returned `ret` to its parent d - 1
-            if d == 0:
+            # ---- history d returned `ret` to the frame that receives it
+            d = parent_frame(kind, d)
+            if d < 0:
                 return ret
-            d -= 1
             kd = kind[d]
-            if kd == _PASS_THROUGH:
-                continue
             n = count[d]
             if kd == _SAMPLED:
                 pos = _visit_entry(summed, entry_pos[d], lg_offset, lg_key, lg_meta, lg_values,
@@ -353,8 +347,7 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                         lg_values[pos + n + a] += weight * probs[d, a]
                 continue  # the sampled child's value is the node's
             i = index[d]
-            cvals[d, i] = ret
-            value[d] += probs[d, i] * ret
+            add_child_value(d, i, ret, probs, cvals, value)
             i += 1
             if prune:
                 while i < n and skip[d, i] != 0:
@@ -372,15 +365,13 @@ def _es_pass(current_player, decision, apply, utility, chance_outcomes, chance_s
                 for a in range(n):
                     if prune and skip[d, a] != 0:
                         continue  # a pruned action's regret is not updated
-                    if traverser == 0:
-                        lg_values[pos + a] += weight * (cvals[d, a] - ret)
-                    else:
-                        lg_values[pos + a] += weight * (ret - cvals[d, a])
+                    # sampled: W stands where the full-width passes' reach factor stands
+                    lg_values[pos + a] += regret_increment(traverser, weight, cvals[d, a], ret)
 
 
 @njit([_es_sig(types.float64), _es_sig(types.float32)], cache=True, nogil=True, _nrt=False)
 def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_sample,
-              root, states, actions, probs, cvals, keys, value, ints, skip,
+              root, states, actions, probs, cvals, keys, floats, ints, skip,
               t_keys, t_meta, t_offsets, t_regrets,
               lg_offset, lg_key, lg_meta, lg_values, lg_counts, lg_sigma,
               m_keys, m_gen, m_pos, summed, gen,
@@ -403,6 +394,7 @@ def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_
     through, sampled opponent, walked traverser), the index of the action being walked, the
     table offset and the summed entry's position.
     """
+    value = floats[:, 3]
     kind = ints[:, 0]
     count = ints[:, 1]
     index = ints[:, 2]
@@ -426,21 +418,14 @@ def es_kernel(current_player, decision, apply, utility, chance_outcomes, chance_
     return total
 
 
-class EsScratch:
+class EsScratch(Scratch):
     """The per-depth work arrays of one external-sampling pass, allocated by the caller (the
-    kernels allocate nothing; one per worker thread)."""
+    kernels allocate nothing; one per worker thread): `cfr.walk.Scratch`'s (of `floats` only
+    the running value, column 3, is used) and the pruned actions."""
 
     def __init__(self, game: Game):
-        d = game.max_depth + 1
-        a = game.max_actions
-        self.states = np.zeros((d, game.state_size), dtype=np.int64)
-        self.actions = np.zeros((d, a), dtype=np.int64)
-        self.probs = np.zeros((d, a), dtype=np.float64)
-        self.child_values = np.zeros((d, a), dtype=np.float64)
-        self.keys = np.zeros((d, 2), dtype=np.uint64)
-        self.value = np.zeros(d, dtype=np.float64)
-        self.ints = np.zeros((d, 5), dtype=np.int64)
-        self.skip = np.zeros((d, a), dtype=np.uint8)
+        super().__init__(game)
+        self.skip = np.zeros(self.actions.shape, dtype=np.uint8)
 
 
 def _per_word(x, n: int, dtype) -> np.ndarray:
@@ -488,7 +473,7 @@ def _run_kernel(game: Game, table: InfoSetTable, log: IncrementLog, scratch: EsS
     while True:
         gen = emap.next_episodes(words.shape[0]) if summed else 0
         v = es_kernel(*game.addresses, root, scratch.states, scratch.actions, scratch.probs,
-                      scratch.child_values, scratch.keys, scratch.value, scratch.ints,
+                      scratch.child_values, scratch.keys, scratch.floats, scratch.ints,
                       scratch.skip, table.keys, table.meta, table.offsets, table.regrets,
                       log.offset, log.key, log.meta, log.values, log.counts, sigma,
                       emap.keys, emap.gen, emap.pos, summed, gen,
@@ -527,17 +512,12 @@ def external_sampling_pass(game: Game, table: InfoSetTable, log: IncrementLog, p
     initial state. `frozen` (a `cfr.frozen_policy.FrozenPolicy`) makes `frozen_player`'s
     decisions follow it (module docstring); the traverser may be either player.
     """
-    words = np.ascontiguousarray(words, dtype=np.uint64).reshape(-1)
+    words, root, word_values = pass_inputs(game, words, root, word_values)
     n = words.shape[0]
     players = _per_word(players, n, np.int64)
     if np.any((players != 0) & (players != 1)):
         raise ValueError("the traverser must be player 0 or 1")
     weights = _per_word(weights, n, np.float64)
-    if root is None:
-        root = game.initial_state()
-    root = np.ascontiguousarray(root, dtype=np.int64)
-    if word_values is None:
-        word_values = np.zeros(n, dtype=np.float64)
     log.clear()
     return _run_kernel(game, table, log, scratch if scratch is not None else EsScratch(game),
                        root, players, weights, words, options or SamplingOptions(),

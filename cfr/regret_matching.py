@@ -10,12 +10,14 @@ def regret_matching(regrets, offset, n, out):
     """Current strategy from regret sums R: pi(a) = R+(a) / sum_b R+(b), or 1/n if that sum is 0.
 
     R+ = max(R, 0). The sum is taken in action order, as OpenSpiel does. Writes out[:n].
+    `offset` -1 (`find_offset`'s answer for a key the table lacks) gives 1/n too.
     """
     total = 0.0
-    for a in range(n):
-        r = regrets[offset + a]
-        if r > 0:
-            total += r
+    if offset >= 0:
+        for a in range(n):
+            r = regrets[offset + a]
+            if r > 0:
+                total += r
     if total > 0:
         for a in range(n):
             r = regrets[offset + a]
@@ -29,11 +31,12 @@ def regret_matching(regrets, offset, n, out):
 def average_strategy(strategy, offset, n, out):
     """Average strategy from strategy sums S: pi(a) = S(a) / sum_b S(b), or 1/n if that sum is 0.
 
-    Writes out[:n].
+    Writes out[:n]; `offset` -1 (a key the table lacks) gives 1/n too.
     """
     total = 0.0
-    for a in range(n):
-        total += strategy[offset + a]
+    if offset >= 0:
+        for a in range(n):
+            total += strategy[offset + a]
     if total > 0:
         for a in range(n):
             out[a] = strategy[offset + a] / total

@@ -33,29 +33,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from cfr.game import CHANCE, FUNCTION_TYPES, TERMINAL, Game
+from cfr.game import CHANCE, TERMINAL, Game
 from cfr.regret_matching import regret_matching
-from cfr.rng import mix_word
 from cfr.table import ACTIONS_MASK, InfoSetTable, find_offset, find_slot
+from cfr.walk import (FRAME_DECISION, WALK_TYPES, Scratch, decision_weights, enter_history,
+                      frame_columns, next_child, open_decision, parent_frame, pass_inputs,
+                      regret_increment, start_walk, table_types)
 
 # ctl[] fields and states: the kernel's control block, kept across a suspension
 _STATE, _WORD, _DEPTH, _ACTIONS = 0, 1, 2, 3
 _RUNNING, _SUSPENDED, _DONE, _MISMATCH = 0, 1, 2, 3
 
-# frame kinds
-_PASS_THROUGH, _CHANCE, _DECISION = 0, 1, 2
-
 
 def _threaded_sig(val):
     """`threaded_kernel`'s signature for a table of value type `val` (float64 or float32)."""
     return types.void(
-        *FUNCTION_TYPES,
-        types.int64[::1],  # root state
-        types.int64[:, ::1], types.int64[:, ::1], types.float64[:, ::1], types.float64[:, ::1],
-        types.uint64[:, ::1], types.float64[:, ::1], types.int64[:, ::1],
-        types.float64[:, ::1], types.float64[:, ::1],  # scratch (see ThreadedScratch)
-        types.uint64[:, ::1], types.uint8[::1], types.uint32[::1], val[::1], val[::1],
-        types.int64[::1],  # table: keys, meta, offsets, regrets, strategy, counts
+        *WALK_TYPES, types.float64[:, ::1], types.float64[:, ::1],  # entry values
+        *table_types(val), val[::1], types.int64[::1],  # table and its strategy, counts
         types.int64, types.float64, types.int64,  # update player, weight, sampled
         types.uint64[::1],  # words
         types.float64[::1], types.int64[::1],  # out: each word's root value; control block
@@ -73,50 +67,22 @@ def _threaded_walk(current_player, decision, apply, utility, chance_outcomes, ch
     if ctl[_STATE] == _SUSPENDED:
         d = ctl[_DEPTH]
     else:
-        for i in range(root.shape[0]):
-            states[0, i] = root[i]
-        reach[0, 0] = 1.0
-        reach[0, 1] = 1.0
-        reach[0, 2] = 1.0
-        chance_k[0] = 0
+        start_walk(root, states, reach, chance_k)
         d = 0
     ctl[_STATE] = _RUNNING
     entering = True
     ret = 0.0
-    while True:
+    while True:  # the kernel's own loop over `cfr.walk`'s steps (why: that module)
         if entering:
             # ---- evaluate history d: either descend into its first child or return a value
-            state = states[d]
-            p = current_player(state)
-            child = states[d + 1]
-            k = chance_k[d]
+            p, ret = enter_history(current_player, utility, chance_outcomes, chance_sample,
+                                   apply, states, d, sampled, word, actions, probs, reach,
+                                   value, kind, count, index, chance_k)
             if p == TERMINAL:
-                ret = utility(state)
                 entering = False
-            elif p == CHANCE:
-                if sampled != 0:
-                    chance_sample(state, mix_word(word, k), child)
-                    kind[d] = _PASS_THROUGH
-                    reach[d + 1, 0] = reach[d, 0]
-                    reach[d + 1, 1] = reach[d, 1]
-                    reach[d + 1, 2] = reach[d, 2]
-                else:
-                    n = chance_outcomes(state, actions[d], probs[d])
-                    kind[d] = _CHANCE
-                    count[d] = n
-                    index[d] = 0
-                    value[d] = 0.0
-                    apply(state, actions[d, 0], child)
-                    reach[d + 1, 0] = reach[d, 0]
-                    reach[d + 1, 1] = reach[d, 1]
-                    reach[d + 1, 2] = reach[d, 2] * probs[d, 0]
-                chance_k[d + 1] = k + 1
-                d += 1
-            elif reach[d, 0] == 0.0 and reach[d, 1] == 0.0:
-                ret = 0.0
-                entering = False
-            else:
-                n = decision(state, actions[d], keys[d])
+                continue
+            if p != CHANCE:
+                n = decision(states[d], actions[d], keys[d])
                 if n >= 2 and (update_player < 0 or update_player == p):
                     slot = find_slot(t_keys, t_meta, keys[d])
                     if t_meta[slot] == 0:
@@ -144,73 +110,36 @@ def _threaded_walk(current_player, decision, apply, utility, chance_outcomes, ch
                     o = find_offset(t_keys, t_meta, t_offsets, keys[d])
                 else:
                     o = -1
-                chance_k[d + 1] = k
-                reach[d + 1, 0] = reach[d, 0]
-                reach[d + 1, 1] = reach[d, 1]
-                reach[d + 1, 2] = reach[d, 2]
-                if n == 1:
-                    kind[d] = _PASS_THROUGH
-                else:
-                    kind[d] = _DECISION
-                    count[d] = n
-                    index[d] = 0
-                    value[d] = 0.0
-                    player[d] = p
-                    offset[d] = o
-                    if o >= 0:
-                        regret_matching(t_regrets, o, n, probs[d])
-                    else:
-                        for a in range(n):
-                            probs[d, a] = 1.0 / n
-                    reach[d + 1, p] = reach[d, p] * probs[d, 0]
-                apply(state, actions[d, 0], child)
-                d += 1
+                offset[d] = o
+                if n >= 2:
+                    regret_matching(t_regrets, o, n, probs[d])
+                open_decision(apply, states, d, n, p, actions, probs, reach, value, kind,
+                              count, index, player, chance_k)
+            d += 1
         else:
-            # ---- history d returned `ret` to its parent d - 1
-            if d == 0:
+            # ---- history d returned `ret` to the frame that receives it
+            d = parent_frame(kind, d)
+            if d < 0:
                 return ret
-            d -= 1
-            kd = kind[d]
-            if kd == _PASS_THROUGH:
-                continue
-            i = index[d]
-            if kd == _CHANCE:
-                value[d] += probs[d, i] * ret
-            else:
-                cvals[d, i] = ret
-                value[d] += probs[d, i] * ret
-            i += 1
-            if i < count[d]:
-                index[d] = i
-                apply(states[d], actions[d, i], states[d + 1])
-                if kd == _CHANCE:
-                    reach[d + 1, 2] = reach[d, 2] * probs[d, i]
-                else:
-                    p = player[d]
-                    reach[d + 1, p] = reach[d, p] * probs[d, i]
+            if next_child(apply, states, d, ret, actions, probs, cvals, reach, value, kind,
+                          count, index, player):
                 d += 1
                 entering = True
                 continue
             ret = value[d]
-            if kd == _DECISION:
-                p = player[d]
-                if update_player < 0 or update_player == p:
-                    # write back: the entry values plus this node's own update
-                    n = count[d]
-                    o = offset[d]
-                    v = value[d]
-                    if p == 0:
-                        cf_reach = reach[d, 1] * reach[d, 2]
-                        wr = weight * reach[d, 0]
-                        for a in range(n):
-                            t_regrets[o + a] = entry_r[d, a] + cf_reach * (cvals[d, a] - v)
-                    else:
-                        cf_reach = reach[d, 0] * reach[d, 2]
-                        wr = weight * reach[d, 1]
-                        for a in range(n):
-                            t_regrets[o + a] = entry_r[d, a] + cf_reach * (v - cvals[d, a])
-                    for a in range(n):
-                        t_strategy[o + a] = entry_s[d, a] + wr * probs[d, a]
+            if kind[d] != FRAME_DECISION:
+                continue
+            p = player[d]
+            if update_player < 0 or update_player == p:
+                # write back: the entry values plus this node's own update
+                n = count[d]
+                o = offset[d]
+                cf_reach, wr = decision_weights(reach, d, p, weight)
+                for a in range(n):
+                    t_regrets[o + a] = entry_r[d, a] + regret_increment(p, cf_reach,
+                                                                        cvals[d, a], ret)
+                for a in range(n):
+                    t_strategy[o + a] = entry_s[d, a] + wr * probs[d, a]
 
 
 @njit([_threaded_sig(types.float64), _threaded_sig(types.float32)], cache=True, nogil=True,
@@ -231,14 +160,7 @@ def threaded_kernel(current_player, decision, apply, utility, chance_outcomes, c
     of frames, as `cfr.traversal.pass_kernel`, whose frames also keep the info set's values
     on entry (`entry_r`, `entry_s`).
     """
-    reach = floats  # columns 0, 1, 2: pi_0, pi_1, pi_c; column 3: the running value
-    value = floats[:, 3]
-    kind = ints[:, 0]
-    count = ints[:, 1]
-    index = ints[:, 2]
-    offset = ints[:, 3]
-    player = ints[:, 4]
-    chance_k = ints[:, 5]
+    reach, value, kind, count, index, offset, player, chance_k = frame_columns(floats, ints)
     b = ctl[_WORD]
     while b < words.shape[0]:
         v = _threaded_walk(current_player, decision, apply, utility, chance_outcomes,
@@ -255,22 +177,14 @@ def threaded_kernel(current_player, decision, apply, utility, chance_outcomes, c
     ctl[_STATE] = _DONE
 
 
-class ThreadedScratch:
+class ThreadedScratch(Scratch):
     """The per-depth work arrays of a threaded pass, allocated by the caller (the kernel
-    allocates nothing): `cfr.traversal.Scratch`'s arrays plus the info sets' entry values."""
+    allocates nothing): `cfr.walk.Scratch`'s arrays plus the info sets' entry values."""
 
     def __init__(self, game: Game):
-        d = game.max_depth + 1
-        a = game.max_actions
-        self.states = np.zeros((d, game.state_size), dtype=np.int64)
-        self.actions = np.zeros((d, a), dtype=np.int64)
-        self.probs = np.zeros((d, a), dtype=np.float64)
-        self.child_values = np.zeros((d, a), dtype=np.float64)
-        self.keys = np.zeros((d, 2), dtype=np.uint64)
-        self.floats = np.zeros((d, 4), dtype=np.float64)
-        self.ints = np.zeros((d, 6), dtype=np.int64)
-        self.entry_regrets = np.zeros((d, a), dtype=np.float64)
-        self.entry_strategy = np.zeros((d, a), dtype=np.float64)
+        super().__init__(game)
+        self.entry_regrets = np.zeros_like(self.probs)
+        self.entry_strategy = np.zeros_like(self.probs)
 
 
 def threaded_traverse(game: Game, table: InfoSetTable, update_player: int = -1,
@@ -287,13 +201,8 @@ def threaded_traverse(game: Game, table: InfoSetTable, update_player: int = -1,
     its memory cap, leaving the table part-way through a pass). Returns the sum over the
     words of player 0's root value.
     """
-    words = np.ascontiguousarray(words, dtype=np.uint64).reshape(-1)
-    if root is None:
-        root = game.initial_state()
-    root = np.ascontiguousarray(root, dtype=np.int64)
+    words, root, word_values = pass_inputs(game, words, root, word_values)
     s = scratch if scratch is not None else ThreadedScratch(game)
-    if word_values is None:
-        word_values = np.zeros(words.shape[0], dtype=np.float64)
     ctl = np.zeros(4, dtype=np.int64)
     tcounts = np.zeros(3, dtype=np.int64)
     while True:

@@ -22,6 +22,7 @@ from cfr.increment_log import IncrementLog, log_entry
 from cfr.regret_matching import regret_matching
 from cfr.table import InfoSetTable, find_offset
 from cfr.tree import GameTree
+from cfr.walk import decision_weights, regret_increment
 
 
 @njit(cache=True, _nrt=False)
@@ -47,13 +48,7 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
     """
     n_nodes = player.shape[0]
     for i in range(infoset_key.shape[0]):
-        n = infoset_actions[i]
-        o = infoset_offset[i]
-        if o >= 0:
-            regret_matching(regrets, o, n, sigma[i])
-        else:
-            for a in range(n):
-                sigma[i, a] = 1.0 / n
+        regret_matching(regrets, infoset_offset[i], infoset_actions[i], sigma[i])
     root = n_nodes - 1
     reach[root, 0] = 1.0
     reach[root, 1] = 1.0
@@ -105,18 +100,11 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
         value[h] = v
         if update_player >= 0 and update_player != p:
             continue
+        cf_reach, wr = decision_weights(reach, h, p, weight)
         if in_place:
             o = infoset_offset[i]
-            if p == 0:
-                cf_reach = reach[h, 1] * reach[h, 2]
-                wr = weight * reach[h, 0]
-                for j in range(ne):
-                    regrets[o + j] += cf_reach * (value[edge_child[e0 + j]] - v)
-            else:
-                cf_reach = reach[h, 0] * reach[h, 2]
-                wr = weight * reach[h, 1]
-                for j in range(ne):
-                    regrets[o + j] += cf_reach * (v - value[edge_child[e0 + j]])
+            for j in range(ne):
+                regrets[o + j] += regret_increment(p, cf_reach, value[edge_child[e0 + j]], v)
             for j in range(ne):
                 strategy[o + j] += wr * sigma[i, j]
             continue
@@ -124,16 +112,8 @@ def tree_pass_kernel(player, edge_start, edge_count, infoset, utility, edge_chil
                         infoset_offset[i], infoset_key[i], ne | (p << 7), ne)
         if pos < 0:
             continue
-        if p == 0:
-            cf_reach = reach[h, 1] * reach[h, 2]
-            wr = weight * reach[h, 0]
-            for j in range(ne):
-                lg_values[pos + j] = cf_reach * (value[edge_child[e0 + j]] - v)
-        else:
-            cf_reach = reach[h, 0] * reach[h, 2]
-            wr = weight * reach[h, 1]
-            for j in range(ne):
-                lg_values[pos + j] = cf_reach * (v - value[edge_child[e0 + j]])
+        for j in range(ne):
+            lg_values[pos + j] = regret_increment(p, cf_reach, value[edge_child[e0 + j]], v)
         for j in range(ne):
             lg_values[pos + ne + j] = wr * sigma[i, j]
     return value[root]

@@ -75,15 +75,22 @@ def make_variant(algorithm: str, alpha: float | None = None, beta: float | None 
     raise ValueError(f"unknown algorithm {algorithm!r} (expected one of {', '.join(ALGORITHMS)})")
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _values_of(meta, offsets, slot, player):
+    """(offset, action count) of the info set in `slot` when it is `player`'s (-1: anyone's),
+    else (0, 0): no values to touch."""
+    m = meta[slot]
+    if m == 0 or (player >= 0 and (m >> 7) != player):
+        return np.int64(0), np.int64(0)
+    return np.int64(offsets[slot]), np.int64(m & ACTIONS_MASK)
+
+
 @njit(cache=True, _nrt=False)
 def clamp_regrets(meta, offsets, regrets, player):
     """Regret matching+: R(I, a) <- max(R(I, a), 0) for the info sets of `player` (-1: all)."""
     for slot in range(meta.shape[0]):
-        m = meta[slot]
-        if m == 0 or (player >= 0 and (m >> 7) != player):
-            continue
-        o = np.int64(offsets[slot])
-        for a in range(np.int64(m & ACTIONS_MASK)):
+        o, n = _values_of(meta, offsets, slot, player)
+        for a in range(n):
             if regrets[o + a] < 0:
                 regrets[o + a] = 0.0
 
@@ -99,11 +106,8 @@ def discount_regrets(meta, offsets, regrets, player, t, alpha, beta):
     pos = ta / (ta + 1.0)
     neg = tb / (tb + 1.0)
     for slot in range(meta.shape[0]):
-        m = meta[slot]
-        if m == 0 or (player >= 0 and (m >> 7) != player):
-            continue
-        o = np.int64(offsets[slot])
-        for a in range(np.int64(m & ACTIONS_MASK)):
+        o, n = _values_of(meta, offsets, slot, player)
+        for a in range(n):
             if regrets[o + a] >= 0:
                 regrets[o + a] *= pos
             else:
