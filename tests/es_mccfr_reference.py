@@ -13,17 +13,7 @@ import numpy as np
 
 from cfr.game import CHANCE, TERMINAL
 from cfr.rng import mix_word
-
-
-def regret_matching(r):
-    """sigma(a) = R+(a) / sum R+, or uniform; sums in action order (as the kernel)."""
-    total = 0.0
-    for x in r:
-        if x > 0:
-            total += x
-    if total > 0:
-        return [x / total if x > 0 else 0.0 for x in r]
-    return [1.0 / len(r)] * len(r)
+from pass_reference import child_of, decision, regret_matching
 
 
 def unit_float(w) -> float:
@@ -43,11 +33,6 @@ def es_pass(game, table: dict, traverser: int, word: int, weight: float | None =
         draw[0] += 1
         return w
 
-    def child_of(state, action):
-        child = np.zeros_like(state)
-        game.apply(state, action, child)
-        return child
-
     def walk(state):
         p = game.current_player(state)
         if p == TERMINAL:
@@ -56,12 +41,9 @@ def es_pass(game, table: dict, traverser: int, word: int, weight: float | None =
             child = np.zeros_like(state)
             game.chance_sample(state, next_word(), child)
             return walk(child)
-        actions = np.zeros(game.max_actions, dtype=np.int64)
-        key = np.zeros(2, dtype=np.uint64)
-        n = game.decision(state, actions, key)
+        n, actions, k = decision(game, state)
         if n == 1:
-            return walk(child_of(state, actions[0]))
-        k = tuple(int(x) for x in key[:game.key_words])
+            return walk(child_of(game, state, actions[0]))
         regrets = table[k][0] if k in table else [0.0] * n
         sigma = regret_matching(regrets)
         if p != traverser:
@@ -73,7 +55,7 @@ def es_pass(game, table: dict, traverser: int, word: int, weight: float | None =
                     chosen = a
                     if u < c:
                         break
-            v = walk(child_of(state, actions[chosen]))
+            v = walk(child_of(game, state, actions[chosen]))
             ds = list(sigma) if weight is None else [weight * s for s in sigma]
             entries.append((k, p, [0.0] * n, ds))
             return v
@@ -81,7 +63,7 @@ def es_pass(game, table: dict, traverser: int, word: int, weight: float | None =
         if prune_threshold is not None and k in table:
             for a in range(n):
                 if regrets[a] < prune_threshold:
-                    child = child_of(state, actions[a])
+                    child = child_of(game, state, actions[a])
                     walked[a] = game.current_player(child) == TERMINAL
             if not any(walked):
                 walked = [True] * n
@@ -89,7 +71,7 @@ def es_pass(game, table: dict, traverser: int, word: int, weight: float | None =
         v = 0.0
         for a in range(n):
             if walked[a]:
-                cv[a] = walk(child_of(state, actions[a]))
+                cv[a] = walk(child_of(game, state, actions[a]))
                 v += sigma[a] * cv[a]
         dr = []
         for a in range(n):

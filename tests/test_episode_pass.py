@@ -30,6 +30,7 @@ from cfr.rng import mix_word
 from cfr.table import ACTIONS_MASK, InfoSetTable
 from cfr.traversal import Scratch, traverse
 from games.leduc import GAME as LEDUC
+from pass_reference import child_of, enter, regret_matching
 from train.setback_game import GAME as SETBACK
 
 
@@ -42,51 +43,22 @@ def reference_episode(game, table, root, sampled, word):
         offset = table.offset(key)
         if offset < 0:
             return [1.0 / n] * n
-        regrets = [float(table.regrets[offset + a]) for a in range(n)]
-        total = 0.0
-        for r in regrets:
-            if r > 0:
-                total += r
-        if total > 0:
-            return [r / total if r > 0 else 0.0 for r in regrets]
-        return [1.0 / n] * n
+        return regret_matching([float(table.regrets[offset + a]) for a in range(n)])
 
     def walk(state, reach, k):
-        p = game.current_player(state)
-        if p == TERMINAL:
-            return game.utility(state)
-        child = np.zeros_like(state)
-        if p == CHANCE:
-            if sampled:
-                game.chance_sample(state, mix_word(np.uint64(word), np.uint64(k)), child)
-                return walk(child, reach, k + 1)
-            outcomes = np.zeros(game.max_actions, dtype=np.int64)
-            probs = np.zeros(game.max_actions)
-            value = 0.0
-            for i in range(game.chance_outcomes(state, outcomes, probs)):
-                game.apply(state, outcomes[i], child)
-                value += probs[i] * walk(child, (reach[0], reach[1], reach[2] * probs[i]),
-                                         k + 1)
-            return value
-        if reach[0] == 0.0 and reach[1] == 0.0:
-            return 0.0
-        actions = np.zeros(game.max_actions, dtype=np.int64)
-        key_row = np.zeros(2, dtype=np.uint64)
-        n = game.decision(state, actions, key_row)
-        if n == 1:
-            game.apply(state, actions[0], child)
-            return walk(child, reach, k)
-        key = int(key_row[0]) if game.key_words == 1 else (int(key_row[0]), int(key_row[1]))
+        v, node = enter(game, state, reach, k, sampled, word, walk)
+        if node is None:
+            return v
+        p, n, actions, key = node
         if key not in entries:
             entries[key] = [p, sigma_of(key, n), [0.0] * n, [0.0] * n]
         sigma = entries[key][1]
         values = []
         value = 0.0
         for a in range(n):
-            game.apply(state, actions[a], child)
             r = list(reach)
             r[p] = reach[p] * sigma[a]
-            values.append(walk(child, tuple(r), k))
+            values.append(walk(child_of(game, state, actions[a]), tuple(r), k))
             value += sigma[a] * values[a]
         _, _, d_regret, d_strategy = entries[key]
         cf_reach = reach[1 - p] * reach[2]

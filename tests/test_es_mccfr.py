@@ -9,7 +9,6 @@ import math
 import numpy as np
 import pytest
 
-from cfr import rng
 from cfr.exploitability import Evaluator, exploitability
 from cfr.external_sampling import SamplingOptions, external_sampling_pass, pass_prunes
 from cfr.increment_log import IncrementLog, merge
@@ -19,23 +18,7 @@ from cfr.tree import build_tree
 from es_mccfr_reference import apply_entries, es_pass
 from games.kuhn import GAME as KUHN
 from games.leduc import GAME as LEDUC
-
-GAMES = {"kuhn": KUHN, "leduc": LEDUC}
-
-
-def pass_word(seed: int, j: int) -> int:
-    return int(rng.word(np.uint64(seed), np.uint64(j)))
-
-
-def assert_table_equals_dict(table: InfoSetTable, ref: dict) -> None:
-    """Same keys, and every regret and strategy sum equal bit for bit."""
-    assert table.count == len(ref)
-    for key, (r, s) in ref.items():
-        o = table.offset(key)
-        assert o >= 0, key
-        n = len(r)
-        assert table.regrets[o:o + n].tolist() == r, key
-        assert table.strategy[o:o + n].tolist() == s, key
+from pass_reference import GAMES, assert_table_equals_dict, pass_word
 
 
 def run_both(game, passes: int, seed: int = 3, weight_of=None, prune_threshold=None):

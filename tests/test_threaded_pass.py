@@ -7,32 +7,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cfr import rng
 from cfr.solver import Solver
 from cfr.table import InfoSetTable
 from cfr.threaded_pass import ThreadedScratch, threaded_traverse
-from games.kuhn import GAME as KUHN
 from games.leduc import GAME as LEDUC
+from pass_reference import GAMES
+from pass_reference import assert_table_equals_dict as assert_same
+from pass_reference import pass_word as word
 from repeat_game import GAME as REPEAT
 from repeat_game import KEY
 from threaded_reference import threaded_pass
-
-GAMES = {"kuhn": KUHN, "leduc": LEDUC}
-
-
-def word(seed: int, t: int) -> int:
-    return int(rng.word(np.uint64(seed), np.uint64(t)))
-
-
-def assert_same(table: InfoSetTable, ref: dict) -> None:
-    """Same keys, every regret and strategy sum equal bit for bit."""
-    assert table.count == len(ref)
-    for key, (r, s) in ref.items():
-        o = table.offset(key)
-        assert o >= 0, key
-        n = len(r)
-        assert table.regrets[o:o + n].tolist() == r, key
-        assert table.strategy[o:o + n].tolist() == s, key
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
