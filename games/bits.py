@@ -10,34 +10,24 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 
-@intrinsic
-def _ctpop(typingctx, x):
-    sig = types.int64(types.int64)
+def _bit_count_intrinsic(emit):
+    """An int64 -> int64 intrinsic whose code is `emit(context, builder, x)` (one LLVM bit
+    instruction): the three below differ only in that instruction."""
 
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
+    def typer(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return emit(context, builder, args[0])
 
-    return sig, codegen
+        return types.int64(types.int64), codegen
 
-
-@intrinsic
-def _cttz(typingctx, x):
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], context.get_constant(types.boolean, False))
-
-    return sig, codegen
+    return intrinsic(typer)
 
 
-@intrinsic
-def _ctlz(typingctx, x):
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctlz(args[0], context.get_constant(types.boolean, False))
-
-    return sig, codegen
+_ctpop = _bit_count_intrinsic(lambda context, builder, x: builder.ctpop(x))
+_cttz = _bit_count_intrinsic(
+    lambda context, builder, x: builder.cttz(x, context.get_constant(types.boolean, False)))
+_ctlz = _bit_count_intrinsic(
+    lambda context, builder, x: builder.ctlz(x, context.get_constant(types.boolean, False)))
 
 
 @njit(cache=True, inline="always")
@@ -65,3 +55,15 @@ def nth_bit(mask, n):
     for _ in range(n):
         mask &= mask - 1
     return lowest_bit(mask)
+
+
+@njit(cache=True, inline="always")
+def mask_bits(mask, out):
+    """Write the indices of the set bits of `mask` into `out`, ascending; return their count
+    (a mask of legal cards or moves as the list of them)."""
+    n = 0
+    while mask:
+        out[n] = lowest_bit(mask)
+        mask &= mask - 1
+        n += 1
+    return n

@@ -14,12 +14,13 @@ import numpy as np
 from numba import njit
 
 from games.bits import nth_bit, popcount
-from games.euchre.game import FIRST_DEALER, absolute_team, game_winner, next_dealer
+from games.euchre.game import FIRST_DEALER, game_winner, next_dealer
 from games.euchre.rules import apply_move, legal_mask
 from games.euchre.scoring import hand_score, makers_score
 from games.euchre.state import (ALONE, MAKER, N_PASSES, PHASE, PHASE_OVER, STATE_SIZE,
                                 random_hand)
 from games.rng import below, stream_seed
+from games.scaffold.random_play import add_hand, play_out
 
 MAX_HAND_MOVES = 32  # eight passes, or a naming, a discard, the alone decision and 20 cards
 
@@ -51,13 +52,7 @@ def play_random_hand(rng, state, stick, moves):
     """Deal with `rng` and play the whole hand with random legal moves, recording them in
     `moves` (room for `MAX_HAND_MOVES`); return the move count."""
     random_hand(rng, state, stick)
-    n = 0
-    while state[PHASE] != PHASE_OVER:
-        move = random_move(rng, state)
-        apply_move(state, move)
-        moves[n] = move
-        n += 1
-    return n
+    return play_out(random_move, apply_move, PHASE, PHASE_OVER, rng, state, moves)
 
 
 @njit(cache=True)
@@ -108,8 +103,7 @@ def play_random_game(seed, game_index, state, stats):
         n = play_random_hand(rng, state, 1, moves)
         count_hand(state, n, stats)
         score0, score1 = hand_score(state)
-        scores[absolute_team(0, dealer)] += score0
-        scores[absolute_team(1, dealer)] += score1
+        add_hand(scores, dealer, score0, score1)
         winner = game_winner(scores[0], scores[1])
         if winner >= 0:
             stats[STAT_GAMES] += 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit
+from games.bits import mask_bits
 from games.euchre.cards import card_suit, effective_suit, effective_suit_mask, power
 from games.euchre.state import (
     ALONE,
@@ -95,13 +95,7 @@ def legal_mask(state):
 @njit(cache=True)
 def legal_moves(state, moves):
     """Write the legal moves of the seat to act into `moves` (ascending); return their count."""
-    mask = legal_mask(state)
-    n = 0
-    while mask:
-        moves[n] = lowest_bit(mask)
-        mask &= mask - 1
-        n += 1
-    return n
+    return mask_bits(legal_mask(state), moves)
 
 
 @njit(cache=True)

@@ -12,7 +12,8 @@ from numba import njit
 
 from games.bits import nth_bit, popcount
 from games.rng import below, stream_seed
-from games.setback.game import FIRST_DEALER, absolute_team, game_winner, next_dealer
+from games.scaffold.random_play import add_hand, play_out
+from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.rules import BID_MOVE, apply_move, legal_bids, legal_cards
 from games.setback.scoring import deal_points, deal_score
 from games.setback.state import (
@@ -53,13 +54,7 @@ def play_random_deal(rng, state, moves):
     """Deal with `rng` and play the whole deal with random legal moves, recording them in
     `moves` (room for 28); return the move count."""
     random_deal(rng, state)
-    n = 0
-    while state[PHASE] != PHASE_OVER:
-        move = random_move(rng, state)
-        apply_move(state, move)
-        moves[n] = move
-        n += 1
-    return n
+    return play_out(random_move, apply_move, PHASE, PHASE_OVER, rng, state, moves)
 
 
 @njit(cache=True)
@@ -88,8 +83,7 @@ def play_random_game(seed, game_index, max_deals, state, stats):
             stats[STAT_POINTS + 3] += game >= 0
             score0, score1 = deal_score(state)
             stats[STAT_SETBACKS] += min(score0, score1) < 0
-            scores[absolute_team(0, dealer)] += score0
-            scores[absolute_team(1, dealer)] += score1
+            add_hand(scores, dealer, score0, score1)
         winner = game_winner(scores[0], scores[1])
         if winner >= 0:
             stats[STAT_GAMES] += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit
+from games.bits import mask_bits
 from games.setback.cards import card_rank, card_suit, suit_mask
 from games.setback.scoring import exhaustion_test
 from games.setback.state import (
@@ -95,11 +95,7 @@ def legal_moves(state, moves):
     if state[PHASE] == PHASE_AUCTION:
         n = bid_moves(legal_bids(state), moves)
     elif state[PHASE] == PHASE_PLAY:
-        cards = legal_cards(state)
-        while cards:
-            moves[n] = lowest_bit(cards)
-            cards &= cards - 1
-            n += 1
+        n = mask_bits(legal_cards(state), moves)
     return n
 
 
