@@ -56,14 +56,22 @@ def side_bits(state):
     return np.uint64(mine << SIDE_SHIFT | (state[HIGH_BID] - 2) << CONTRACT_BID_SHIFT)
 
 
+@njit(cache=True, inline="always")
+def refined_decision(playout_bits, state, moves_out):
+    """The reference's decision (actions, situation, tokens, key) with `playout_bits(state)`
+    (a layout's own fields, bits 56-61) added to a playout key: every layout but the
+    reference's refines only the playout key."""
+    n, situation, tokens, key = reference_decision(state, moves_out)
+    if n >= 2 and situation >= SIT_LEAD:
+        key |= playout_bits(state)
+    return n, situation, tokens, key
+
+
 @njit(cache=True)
 def abstract_decision(state, moves_out):
     """The reference's decision (actions, situation, tokens), with the side and the bid added
     to a playout key (module docstring)."""
-    n, situation, tokens, key = reference_decision(state, moves_out)
-    if n >= 2 and situation >= SIT_LEAD:
-        key |= side_bits(state)
-    return n, situation, tokens, key
+    return refined_decision(side_bits, state, moves_out)
 
 
 @njit(DECISION_SIG, cache=True, _nrt=False)

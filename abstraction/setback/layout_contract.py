@@ -38,9 +38,8 @@ import numpy as np
 from numba import njit
 
 from abstraction.setback.abstract_game import DECISION_SIG, layout_decision
-from abstraction.setback.decision import SIT_LEAD, abstract_decision as reference_decision
-from abstraction.setback.layout_bidder import parse_side, refined_key, refined_text, side_bits
-from abstraction.setback.layout_bidder import side_text
+from abstraction.setback.layout_bidder import parse_side, refined_decision, refined_key
+from abstraction.setback.layout_bidder import refined_text, side_bits, side_text
 from abstraction.setback.layouts import LAYOUTS
 from games.setback.state import DEALT, HIGH_BID, HIGH_BIDDER, PLAYED, TRUMP, WON
 
@@ -79,10 +78,7 @@ def contract_bits(state):
 def abstract_decision(state, moves_out):
     """The reference's decision (actions, situation, tokens), with the side, the bid and the
     contract's standing added to a playout key (module docstring)."""
-    n, situation, tokens, key = reference_decision(state, moves_out)
-    if n >= 2 and situation >= SIT_LEAD:
-        key |= contract_bits(state)
-    return n, situation, tokens, key
+    return refined_decision(contract_bits, state, moves_out)
 
 
 @njit(DECISION_SIG, cache=True, _nrt=False)
