@@ -28,6 +28,9 @@ simulate --game NAME` for a game other than Setback, whose own lives in `cli/sim
 the fallback a database player needs for a key its database lacks, reached through the
 registry because the players of `play/` sit above `db/` in the data flow.
 
+A four-seat trick-taking game writes its plug-in on the scaffold (`games/scaffold/`, with
+`games/interface.py`, `abstraction/dealing.py`, `train/game_plugin.py`): the table, the seat's
+view, the text face, the replay driver and the CFR interface's deal are written once there.
 Beyond these entry points a game brings (see docs/games/adding-a-game.md): its abstract game
 for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
 and a heuristic player, and a tournament (`tournament --game`).

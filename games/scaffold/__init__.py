@@ -6,9 +6,11 @@ written once, so that a new game fills in its own rules rather than copying anot
 - `view`: `TableView`, the acting seat's view (a game names its state fields and what else a
   seat may not see);
 - `face`: `TableFace`, the readable Python face of a hand played move by move, and `Trick`;
-- `replay`: the JSON replay driver behind `setback-cfr replay --game NAME`.
+- `replay`: the JSON replay driver behind `setback-cfr replay --game NAME`;
+- `random_play`: a hand played out by random legal moves, a game's score by absolute team.
 
-The abstraction side has its own half (`abstraction/dealing.py`: the card-by-card deal of the
-CFR interface), the trainer's `train/game_plugin.py` and the toolkits' `envs/adapters.py`.
-See docs/games/adding-a-game.md.
+The CFR side has its halves below and above: `games/interface.py` (the six functions by name,
+chance a card per node), `abstraction/dealing.py` (the abstract game's deal and signatures),
+`train/game_plugin.py` (the trainer's `Game` in one call); the toolkits' is `envs/adapters.py`
+(`GameAdapter`) and `envs/aec.py` (`env_constructors`). See docs/games/adding-a-game.md.
 """
