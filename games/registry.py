@@ -120,6 +120,7 @@ SETBACK_PLUGIN = (
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.census", "train.evaluation", "train.export", "db.database", "db.loader",
     "db.strategy_store", "db.policy_arrays", "train.best_response",
+    "train.warm_start",  # a warm start maps keys across Setback's layouts
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
     "web.bots", "web.position", "web.table",
     # the toolkit adapters wrap every registered game

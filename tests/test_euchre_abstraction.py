@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_game_conformance import PLAYOUTS, Checker, root  # noqa: F401
+from test_game_conformance import PLAYOUTS, Checker, play_out, root  # noqa: F401
 
 from abstraction.euchre import abstract_game as G
 from abstraction.euchre.codec import KeyTextError, action_names, key_kind, key_text, text_key
@@ -183,26 +183,21 @@ def test_the_abstract_game_honours_the_interface():
     checker = Checker(GAME)
     checker.keys = _AbstractKeys()
     rng = np.random.default_rng(12345)
-    terminals = counter = 0
-    for _ in range(PLAYOUTS // 4):
-        state, depth = root(GAME), 0
-        while True:
-            options = checker.children(state, depth)
-            if not options:
-                terminals += 1
-                break
-            actions, probs = zip(*options)
-            if int(GAME.current_player(state)) == CHANCE:
-                counter += 1
-                out = np.zeros(GAME.state_size, dtype=np.int64)
-                outcome = int(GAME.chance_sample(state, word(np.uint64(99), np.uint64(counter)),
-                                                 out))
-                assert outcome in actions
-                assert np.array_equal(out, checker.child(state, outcome))
-                state = out
-            else:
-                state = checker.child(state, actions[rng.integers(len(actions))])
-            depth += 1
+    counter = 0
+
+    def step(state, actions, probs):
+        nonlocal counter
+        if int(GAME.current_player(state)) == CHANCE:
+            counter += 1
+            out = np.zeros(GAME.state_size, dtype=np.int64)
+            outcome = int(GAME.chance_sample(state, word(np.uint64(99), np.uint64(counter)),
+                                             out))
+            assert outcome in actions
+            assert np.array_equal(out, checker.child(state, outcome))
+            return out
+        return checker.child(state, actions[rng.integers(len(actions))])
+
+    terminals = sum(play_out(checker, GAME, step) for _ in range(PLAYOUTS // 4))
     assert terminals == PLAYOUTS // 4 and len(checker.keys) > 500
 
 

@@ -101,21 +101,28 @@ def test_bundle_is_well_formed(game):
     assert np.array_equal(r, root(game)), "initial_state must be deterministic"
 
 
+def play_out(checker: Checker, game: Game, step) -> int:
+    """One playout from the root, every node checked (`checker.children`): `step(state,
+    actions, probs)` gives the next state. Returns 1 once it reaches a terminal (a count)."""
+    state, depth = root(game), 0
+    while True:
+        options = checker.children(state, depth)
+        if not options:
+            return 1
+        actions, probs = zip(*options)
+        state = step(state, actions, probs)
+        depth += 1
+
+
 def test_random_playouts(game):
     checker = Checker(game)
     rng = np.random.default_rng(12345)
-    terminals = 0
-    for _ in range(PLAYOUTS):
-        state, depth = root(game), 0
-        while True:
-            options = checker.children(state, depth)
-            if not options:
-                terminals += 1
-                break
-            actions, probs = zip(*options)
-            i = rng.choice(len(actions), p=np.array(probs) / sum(probs))
-            state = checker.child(state, actions[i])
-            depth += 1
+
+    def step(state, actions, probs):
+        i = rng.choice(len(actions), p=np.array(probs) / sum(probs))
+        return checker.child(state, actions[i])
+
+    terminals = sum(play_out(checker, game, step) for _ in range(PLAYOUTS))
     assert terminals == PLAYOUTS
 
 
