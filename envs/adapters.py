@@ -86,7 +86,8 @@ class GameAdapter:
 
     def hand_points(self, state) -> tuple[int, int]:
         """Each team's score for the hand (by team relative to the dealer): the engine's
-        `hand_score` (Setback's deal score, setbacks applied; Euchre's points)."""
+        `hand_score` (Setback's deal score, setbacks applied; Euchre's points). `self.rules`
+        is the game's `Engine`."""
         a, b = self.rules.hand_score(state)
         return int(a), int(b)
 
@@ -121,20 +122,24 @@ class GameAdapter:
         return self._move_text[card]
 
 
-def engine(modules_names: dict, **extra) -> object:
-    """A game's engine entry points under one name: every attribute `names` of each module
-    (a dict module -> names), plus `extra` (name -> object)."""
+class Engine:
+    """A game's engine entry points under one name (`adapter.rules`): `extra` (name -> object)
+    first, then each module in turn (state fields, rules, ...); a name is looked up once and
+    kept, so the toolkits' Python loops pay a plain attribute read after the first."""
 
-    class _Rules:
-        pass
+    def __init__(self, *modules, **extra):
+        self._modules = modules
+        self.__dict__.update(extra)
 
-    r = _Rules()
-    for module, names in modules_names.items():
-        for name in names:
-            setattr(r, name, getattr(module, name))
-    for name, value in extra.items():
-        setattr(r, name, value)
-    return r
+    def __getattr__(self, name):
+        if name.startswith("__") or name == "_modules":  # copy and pickle probe these
+            raise AttributeError(name)
+        for module in self._modules:
+            if hasattr(module, name):
+                value = getattr(module, name)
+                setattr(self, name, value)
+                return value
+        raise AttributeError(f"no engine entry point {name!r}")
 
 
 class SetbackAdapter(GameAdapter):
@@ -159,14 +164,9 @@ class SetbackAdapter(GameAdapter):
     def __init__(self):
         from games.setback import game, rules, scoring, state
 
-        self.rules = engine(
-            {state: ("STATE_SIZE", "new_state", "random_deal", "reset_deal", "HAND", "DEALT",
-                     "BID", "PHASE", "TO_ACT", "N_BIDS", "HIGH_BID", "HIGH_BIDDER", "TRUMP",
-                     "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK", "WON", "PLAYED",
-                     "SHOWN_VOIDS", "PHASE_AUCTION", "PHASE_PLAY", "PHASE_OVER"),
-             rules: ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "BID_MOVE")},
-            is_exhausted=scoring.is_exhausted, game_winner=game.game_winner,
-            deal_score=scoring.deal_score, hand_score=scoring.deal_score)
+        self.rules = Engine(state, rules, is_exhausted=scoring.is_exhausted,
+                            game_winner=game.game_winner, deal_score=scoring.deal_score,
+                            hand_score=scoring.deal_score)
         self._phase, self._over, self._exhausted = state.PHASE, state.PHASE_OVER, state.EXHAUSTED
         from games.setback.api import format_move
 
@@ -234,14 +234,8 @@ class EuchreAdapter(GameAdapter):
     def __init__(self):
         from games.euchre import game, rules, scoring, state
 
-        self.rules = engine(
-            {state: ("STATE_SIZE", "new_state", "random_deal", "reset_hand", "HAND", "DEALT",
-                     "UPCARD", "PHASE", "TO_ACT", "N_PASSES", "MAKER", "TRUMP", "ALONE",
-                     "OUT", "DISCARD", "TRICK_NUMBER", "LEADER", "N_IN_TRICK", "TRICK",
-                     "TRICKS_WON", "PLAYED", "SHOWN_VOIDS", "PHASE_ORDER", "PHASE_NAME",
-                     "PHASE_DISCARD", "PHASE_ALONE", "PHASE_PLAY", "PHASE_OVER"),
-             rules: ("MAX_MOVES", "legal_moves", "apply_move", "is_legal", "PASS_MOVE")},
-            hand_score=scoring.hand_score, game_winner=game.game_winner)
+        self.rules = Engine(state, rules, hand_score=scoring.hand_score,
+                            game_winner=game.game_winner)
         from games.euchre.api import MOVE_TEXT
 
         self._move_text = MOVE_TEXT
