@@ -38,7 +38,9 @@ def register(subparsers) -> None:
                         "panel shows each move's searched value), ... "
                         f"(default: db:{DEFAULT_DB} if it exists, else heuristic); with "
                         "--game euchre: random, heuristic (the default), db:PATH[,sample] (a "
-                        "database of a Euchre export) or ismcts[:SIMS][,pyspiel]")
+                        "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
+                        "search[OPTIONS]:POLICY (its Why panel too shows each move's "
+                        "searched value)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=positive_int, default=8000,

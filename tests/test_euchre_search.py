@@ -436,3 +436,36 @@ def test_weighted_worlds_still_agree_with_the_view(blueprint):
             _check_world(world, state, history, view.seat)
     assert player.stats["weighted"] > 10 and player.stats["ess"] > 0
     player.close()
+
+
+def test_the_web_bots_show_a_search_players_values_under_its_blueprints_key(blueprint):
+    """The Why panel's data for a Euchre search bot (web/euchre_bots.py): its move, `search`
+    as the reason, every legal move's searched value as text, best first, and the blueprint's
+    key with the database's probabilities; the move is the player's own `decide` move."""
+    from games.euchre.api import format_move
+    from web.euchre_bots import EuchreBots
+
+    spec = f"search[worlds=8,threads=1]:db:{blueprint['db']}"
+    bots = EuchreBots(spec)
+    reference = make_euchre_player(spec)
+    shown = 0
+    for state, history in random_positions(12, 23):
+        view = SeatView.of(state, 0, (0, 0), history)
+        legal = view.legal_moves()
+        if legal.size < 2 or is_settled(state):
+            continue
+        move, why = bots.decide(view, 17)
+        reference.seed(17)
+        assert move == reference.decide(view)["move"]
+        assert why["move"] == format_move(move) and why["player"] == spec
+        assert why["reason"] in ("search", "blueprint")
+        if why["reason"] == "search":
+            values = [s["value"] for s in why["searched"]]
+            assert sorted(s["move"] for s in why["searched"]) == sorted(
+                format_move(int(m)) for m in legal)
+            assert values == sorted(values, reverse=True) and why["worlds"] == 8
+            shown += 1
+        if why["found"]:
+            assert why["key"] and all(a["prob"] is not None for a in why["actions"])
+    assert shown >= 5
+    reference.close()

@@ -190,7 +190,7 @@ function renderExplain(x, title, phase) {
   const keyLine = el("div", {}, x.kind ? `${x.kind} key ` : "key ",
                      x.key ? el("span", { class: "key", text: x.key }) : el("i", { text: "none" }));
   if (x.reason === "rules") keyLine.append(el("span", { class: "tag rules", text: "rule-based player" }));
-  else keyLine.append(el("span", { class: `tag ${x.found ? "found" : "missing"}`, text: x.found ? "found" : "not found" }));
+  else if (x.key) keyLine.append(el("span", { class: `tag ${x.found ? "found" : "missing"}`, text: x.found ? "found" : "not found" }));
   box.append(keyLine);
   for (const look of GAME.explain.lookups ? x.lookups || [] : []) {
     if (look.key === x.key) continue;
@@ -224,7 +224,7 @@ function renderExplain(x, title, phase) {
 function renderSearched(x, phase) {
   const box = $("explain");
   box.append(el("p", { class: "muted", text: `Searched ${x.worlds} layouts of the hidden cards, each move ` +
-                       "played out with the blueprint. Value: the bot's team's points minus the other's, this deal, on average." }));
+                       `played out with the blueprint. Value: the bot's team's points minus the other's, this ${GAME.deal}, on average.` }));
   const values = x.searched.map((s) => s.value);
   const low = Math.min(...values), span = Math.max(...values) - low || 1;
   const table = el("table", { class: "actions-table searched-table" });
