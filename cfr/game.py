@@ -46,6 +46,8 @@ warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
 CHANCE = -1
 TERMINAL = -2
 
+# abstraction/dealing.py declares the same signatures for the games' side: cfr/ may not import
+# the games nor they cfr/ (tests/test_package_boundaries.py), and numba needs them at both ends.
 STATE = types.int64[::1]
 CURRENT_PLAYER_SIG = types.int64(STATE)
 DECISION_SIG = types.int64(STATE, types.int64[::1], types.uint64[::1])
