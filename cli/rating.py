@@ -33,9 +33,10 @@ def register(subparsers) -> None:
         "a cycle shows), and draws both with --png. Deterministic for a seed, whatever "
         f"--workers. PLAYER is {SPEC_HELP}. With --game euchre the matches are duplicate "
         "games to 10 of Euchre players (as `tournament --game euchre`): PLAYER is "
-        "random, heuristic, db:PATH[,sample] (a database of a Euchre export) or "
-        "ismcts[:SIMS][,pyspiel] (,pyspiel: searching OpenSpiel's own C++ euchre); a "
-        "store holds one game's players.")
+        "random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
+        "ismcts[:SIMS][,pyspiel] (,pyspiel: searching OpenSpiel's own C++ euchre) or "
+        "search[OPTIONS]:POLICY (rollout search on a Euchre database); a store holds one "
+        "game's players.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help="the players to rate (at least two, counting the anchor)")
     parser.add_argument("--games", type=int, default=200, metavar="N",
