@@ -70,6 +70,8 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply every entrant's deals (1: a few CPU-seconds a run)")
     parser.add_argument("--seed", type=int, default=3, help="seed of the timed deals (3)")
+    parser.add_argument("--only", default=None, metavar="GAME:ALGORITHM",
+                        help="time one entrant alone, e.g. euchre:es-mccfr (default: all four)")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     trees = {"this": here, "other": args.compare}
@@ -77,6 +79,8 @@ def main() -> None:
     print(f"{'entrant':<20} {'deals':>6} {'this deals/CPU-s':>17} {'other':>10} {'ratio':>7}"
           f"  {'same result':>11}")
     for game, algorithm, deals in ENTRANTS:
+        if args.only is not None and args.only != f"{game}:{algorithm}":
+            continue
         deals = max(1, int(deals * args.scale))
         speeds = {"this": [], "other": []}
         results = {}
