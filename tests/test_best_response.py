@@ -36,21 +36,30 @@ def uniform_policy(game, tree, player: int) -> FrozenPolicy:
     return FrozenPolicy(keys, offsets, probs, game.decision)
 
 
+def train_against_uniform(game, learner: int, run_path: str, deals: int):
+    """A best response of `learner` trained by the runner's best-response path against the
+    other player's uniform policy: (tree, the exact best-response value of
+    cfr/best_response.py, the frozen policy, the trainer, the run's summary)."""
+    tree = build_tree(game)
+    frozen = 1 - learner
+    policy = uniform_policy(game, tree, frozen)
+    exact, _ = best_response(tree, average_policy(tree, InfoSetTable(1)), learner)
+    settings = {"seed": 5, "batch": 50, "dtype": "float64", "algorithm": "es-mccfr",
+                **SamplingOptions(sum_visits=True).settings()}
+    stage = Stage("best-response", game, settings, frozen=policy,
+                  frozen_player=lambda t: frozen)
+    trainer = Trainer(RunDirectory(run_path), stage, show_progress=False)
+    summary = trainer.run(deals)
+    return tree, exact, policy, trainer, summary
+
+
 @pytest.mark.parametrize("learner", [0, 1])
 def test_kuhn_best_response_to_uniform_reaches_the_exact_value(tmp_path, learner):
     """Trained through the runner's best-response path, the learner's average strategy is
     worth (against the uniform policy) the exact best-response value of cfr/best_response.py
     within sampling noise, and its table holds the learner's keys only."""
-    tree = build_tree(KUHN)
-    frozen = 1 - learner
-    policy = uniform_policy(KUHN, tree, frozen)
-    exact, _ = best_response(tree, average_policy(tree, InfoSetTable(1)), learner)
-    settings = {"seed": 5, "batch": 50, "dtype": "float64", "algorithm": "es-mccfr",
-                **SamplingOptions(sum_visits=True).settings()}
-    stage = Stage("best-response", KUHN, settings, frozen=policy,
-                  frozen_player=lambda t: frozen)
-    trainer = Trainer(RunDirectory(str(tmp_path / "run")), stage, show_progress=False)
-    summary = trainer.run(20_000)
+    tree, exact, policy, trainer, summary = train_against_uniform(
+        KUHN, learner, str(tmp_path / "run"), 20_000)
     table = trainer.progress.table
     learned = policy_value(tree, average_policy(tree, table))
     value = learned if learner == 0 else -learned

@@ -8,16 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from cfr.best_response import average_policy, best_response
+from cfr.best_response import average_policy
 from cfr.exploitability import policy_value
-from cfr.external_sampling import SamplingOptions
-from cfr.table import InfoSetTable
-from cfr.tree import build_tree
 from games.leduc import GAME as LEDUC
-from test_best_response import uniform_policy
+from test_best_response import train_against_uniform
 from train.best_response import _CurrentView
-from train.run_directory import RunDirectory
-from train.runner import Stage, Trainer
 
 
 @pytest.mark.parametrize("learner", [0, 1])
@@ -25,16 +20,8 @@ def test_leduc_best_response_to_uniform_reaches_the_exact_value(tmp_path, learne
     """20,000 deals bring the current strategy within 3 % of the exact value (measured 1.8 %
     and 2.0 % below it; the average strategy is still 10 % below), never above it, and the
     table holds the learner's keys only."""
-    tree = build_tree(LEDUC)
-    frozen = 1 - learner
-    policy = uniform_policy(LEDUC, tree, frozen)
-    exact, _ = best_response(tree, average_policy(tree, InfoSetTable(1)), learner)
-    settings = {"seed": 5, "batch": 50, "dtype": "float64", "algorithm": "es-mccfr",
-                **SamplingOptions(sum_visits=True).settings()}
-    stage = Stage("best-response", LEDUC, settings, frozen=policy,
-                  frozen_player=lambda t: frozen)
-    trainer = Trainer(RunDirectory(str(tmp_path / "run")), stage, show_progress=False)
-    trainer.run(20_000)
+    tree, exact, policy, trainer, _ = train_against_uniform(
+        LEDUC, learner, str(tmp_path / "run"), 20_000)
     table = trainer.progress.table
     learned = policy_value(tree, average_policy(tree, _CurrentView(table)))
     value = learned if learner == 0 else -learned
