@@ -20,6 +20,13 @@ def register(subparsers) -> None:
     parser.add_argument("--out", required=True, metavar="FILE", help="strategy file to write")
     parser.add_argument("--threshold", type=probability, default=0.001, metavar="P",
                         help="zero probabilities below P and renormalise (default 0.001)")
+    parser.add_argument("--min-visits", type=int, default=0, metavar="N",
+                        help="write only the keys training visited at least N times (default 0: "
+                        "every key). For a fine layout's database played with a coarser one "
+                        "behind it, db:FINE,backoff=db:COARSE: the coarse key then plays where "
+                        "the fine key is rarer than N. An es-mccfr run's visits are its keys' "
+                        "strategy-sum totals; runs whose sums count something else (other "
+                        "algorithms, linear weighting, warm starts) are refused")
     parser.add_argument("--game", choices=registry.names(), default=None,
                         help="the run's game (default: the one the run records, Setback for "
                         "runs that record none); a run of another game is refused. The "
@@ -31,8 +38,10 @@ def run(args) -> int:
     """Export the run's average strategy."""
     from train.export import export_run
 
-    header = export_run(args.run, args.out, args.threshold, args.game)
+    header = export_run(args.run, args.out, args.threshold, args.game, args.min_visits)
     game = "" if header["game"] == "setback" else f"{header['game']} "
     print(f"wrote {args.out}: {header['n_keys']:,} {game}keys, {header['stage']} stage after "
-          f"{header['iterations']:,} iterations (threshold {header['threshold']})")
+          f"{header['iterations']:,} iterations (threshold {header['threshold']}"
+          + (f", keys visited at least {header['min_visits']:,} times" if header.get("min_visits")
+             else "") + ")")
     return 0

@@ -115,3 +115,68 @@ def test_bad_backoff_specs_are_one_clear_line(stores, which, words):
 def test_the_player_refuses_a_pair_directly_too(stores):
     with pytest.raises(layouts.LayoutError, match="do not refine"):
         BackoffPlayer(DatabasePlayer(stores["coarse"]), DatabasePlayer(stores["fine"]))
+
+
+@pytest.fixture(scope="module")
+def es_run(tmp_path_factory):
+    """A few es-mccfr deals of the bidder layout, and its full export."""
+    from train.baseline import baseline_stage
+    from train.export import export_run
+    from train.run_directory import RunDirectory
+    from train.runner import Trainer
+
+    root = tmp_path_factory.mktemp("visits")
+    run = str(root / "run")
+    Trainer(RunDirectory(run), baseline_stage(4, 1, algorithm="es-mccfr", abstraction="bidder"),
+            show_progress=False).run(40)
+    full = str(root / "full.strategy")
+    export_run(run, full)
+    return run, full
+
+
+def test_an_es_mccfr_keys_strategy_sums_count_its_visits_and_min_visits_keeps_the_frequent(
+        es_run, tmp_path):
+    from cfr import checkpoint
+    from cfr.strategy_file import read_strategy
+    from cfr.table import ACTIONS_MASK
+    from train.export import export_run
+
+    run, full = es_run
+    table = checkpoint.load(f"{run}/checkpoint.ckpt").table
+    key_text = layouts.load("bidder").key_text
+    totals = {}
+    for slot in np.flatnonzero(table.meta):
+        n, o = int(table.meta[slot] & ACTIONS_MASK), int(table.offsets[slot])
+        totals[key_text(int(table.keys[slot, 0]))] = float(table.strategy[o:o + n].sum())
+    values = np.array(list(totals.values()))
+    assert np.allclose(values, np.round(values), atol=1e-3)  # whole visits
+    assert (values >= 3).sum() > 10 and (values < 3).sum() > 10
+    out = str(tmp_path / "min3.strategy")
+    header = export_run(run, out, min_visits=3)
+    assert header["min_visits"] == 3
+    _, kept = read_strategy(out)
+    _, every = read_strategy(full)
+    assert set(kept) == {k for k, v in totals.items() if round(v) >= 3}
+    for key, probs in kept.items():
+        assert np.array_equal(probs, every[key])
+
+
+def test_min_visits_is_refused_where_the_sums_count_something_else(es_run, capsys, tmp_path):
+    import json
+
+    from cli_runner import run_cli
+
+    run, _ = es_run
+    with open(f"{run}/run.json") as handle:
+        recorded = json.load(handle)
+    recorded["settings"]["linear_weighting"] = True
+    other = tmp_path / "linear"
+    other.mkdir()
+    (other / "run.json").write_text(json.dumps(recorded))
+    import shutil
+    shutil.copy(f"{run}/checkpoint.ckpt", other / "checkpoint.ckpt")
+    status, _, err = run_cli(capsys, ["export", "--run", str(other), "--out",
+                                      str(tmp_path / "x.strategy"), "--min-visits", "2"])
+    assert status == 2
+    assert "linear weighting adds t" in err and err.count("\n") == 1
+    assert not (tmp_path / "x.strategy").exists()

@@ -48,20 +48,61 @@ def average_strategy(strategy_sums: np.ndarray, n_actions: np.ndarray,
     return probs.astype(np.float32)
 
 
-def table_strategy_chunks(table: InfoSetTable, threshold: float, key_text):
-    """Yield `StrategyChunk`s of the table's average strategy in ascending key order."""
+def table_strategy_chunks(table: InfoSetTable, threshold: float, key_text,
+                          min_weight: float = 0.0):
+    """Yield `StrategyChunk`s of the table's average strategy in ascending key order; with
+    `min_weight` > 0, only the info sets whose strategy sums total at least `min_weight`
+    (less half a unit: a count of visits is whole, its float sums are not)."""
     slots = np.flatnonzero(table.meta)
     keys = table.keys[slots, 0]
     order = np.argsort(keys, kind="stable")
     slots, keys = slots[order], keys[order]
     for first in range(0, slots.size, CHUNK_KEYS):
         part = slots[first:first + CHUNK_KEYS]
+        part_keys = keys[first:first + CHUNK_KEYS]
         n_actions = (table.meta[part] & ACTIONS_MASK).astype(np.uint8)
         offsets = table.offsets[part].astype(np.int64)
         index = np.repeat(offsets, n_actions) + _ranges(n_actions)
-        probs = average_strategy(table.strategy[index], n_actions, threshold)
-        texts = [key_text(int(k)) for k in keys[first:first + CHUNK_KEYS]]
+        sums = table.strategy[index]
+        if min_weight > 0:
+            starts = np.zeros(n_actions.size, dtype=np.int64)
+            np.cumsum(n_actions[:-1], out=starts[1:])
+            # the float32 sums of ones drift from whole numbers: half a visit of tolerance
+            kept = np.add.reduceat(sums.astype(np.float64), starts) >= min_weight - 0.5
+            if not kept.all():
+                sums = sums[np.repeat(kept, n_actions)]
+                part_keys, n_actions = part_keys[kept], n_actions[kept]
+            if not kept.any():
+                continue
+        probs = average_strategy(sums, n_actions, threshold)
+        texts = [key_text(int(k)) for k in part_keys]
         yield StrategyChunk(texts, n_actions, probs)
+
+
+def _check_min_visits(run_path: str, settings: dict, stage: str, min_visits: int) -> None:
+    """Refuse (one line) --min-visits where a key's strategy sums do not count its visits.
+
+    With es-mccfr's simple averaging every sampled visit of a key (at the decisions of the
+    player not updating in that pass) adds the key's current strategy, whose entries sum to 1,
+    so the sums' total is the key's visit count; linear weighting adds t instead of 1, the full
+    traversals add reach probabilities, a warm start seeds the coarse key's sums, and a best
+    response's export plays its current strategy."""
+    if min_visits < 0:
+        raise RunError("--min-visits must be at least 0")
+    if min_visits == 0:
+        return
+    why = None
+    if settings.get("algorithm", "cfr") != "es-mccfr":
+        why = f"its algorithm is {settings.get('algorithm', 'cfr')}, not es-mccfr"
+    elif settings.get("linear_weighting"):
+        why = "linear weighting adds t, not 1, a visit"
+    elif settings.get("warm_start"):
+        why = "a warm start seeded its sums with the coarse keys' visits"
+    elif stage == "best-response":
+        why = "a best response exports with train best-response --export"
+    if why:
+        raise RunError(f"{run_path}: --min-visits counts a key's visits by its strategy sums, "
+                       f"which this run cannot: {why}")
 
 
 def _ranges(counts: np.ndarray) -> np.ndarray:
@@ -93,10 +134,13 @@ def _key_text(run_path: str, game: str, settings: dict):
 
 
 def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
-               game: str | None = None) -> dict:
+               game: str | None = None, min_visits: int = 0) -> dict:
     """Export the run at `run_path` to the strategy file `out`; return its header. The game is
     the run's (its settings' `game`, Setback when it records none); `game`, when given, must be
-    it (`RunError` otherwise)."""
+    it (`RunError` otherwise). `min_visits` > 0 writes only the keys training visited at least
+    that often (an es-mccfr run's; `_check_min_visits`), so that a player backing off to a
+    coarser database (`db:FINE,backoff=db:COARSE`) plays the coarse key where the fine one is
+    rarer; the header records it."""
     if not 0.0 <= threshold < 1.0:
         raise RunError("--threshold must be in [0, 1)")
     run = RunDirectory(run_path)
@@ -107,6 +151,7 @@ def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
     run_game = settings.get("game", "setback")
     if game is not None and game != run_game:
         raise RunError(f"{run_path} is a {run_game} run, not {game}")
+    _check_min_visits(run_path, settings, recorded["stage"], int(min_visits))
     abstraction, version, key_text = _key_text(run_path, run_game, settings)
     ckpt = checkpoint.load(run.checkpoint_path)
     stage = EXPORTED_STAGE.get(recorded["stage"], recorded["stage"])
@@ -123,5 +168,8 @@ def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
         "threshold": float(threshold),
         "settings": settings,
     }
-    n = write_strategy(out, header, table_strategy_chunks(ckpt.table, threshold, key_text))
+    if min_visits:
+        header["min_visits"] = int(min_visits)
+    n = write_strategy(out, header, table_strategy_chunks(ckpt.table, threshold, key_text,
+                                                          float(min_visits)))
     return {**header, "n_keys": n}
