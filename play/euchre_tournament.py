@@ -4,8 +4,10 @@ duplicate, with a 95% interval; what `setback-cfr tournament --game euchre` runs
 Players (`make_euchre_player`): `random`, `heuristic` (`play.euchre_heuristic`), `db:PATH`
 (a database of a Euchre export, `db.euchre_player`; `db:PATH,sample` samples its stored
 probabilities), `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot, `play.ismcts_player`;
-`,pyspiel` searches OpenSpiel's own C++ `euchre`) and `search[OPTIONS]:db:PATH` (rollout
-search on the database, `play.euchre_search_player`).
+`,pyspiel` searches OpenSpiel's own C++ `euchre`), `search[OPTIONS]:db:PATH` (rollout
+search on the database, `play.euchre_search_player`) and `oracle[,bid=SPEC]`
+(`play.euchre_oracle`: it SEES EVERY HAND, a ceiling for tournaments and ratings; the game
+loops hand it the true state).
 
 Games: game g of a tournament with seed s is `games.euchre.match.play_game` on the game seed
 `stream_seed(s, g) >> 1` (hand k of it dealt from `stream_seed(game seed, k)`; South deals
@@ -54,7 +56,8 @@ SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export
              "default 100; ,pyspiel: it searches OpenSpiel's own C++ euchre) or "
              "search[OPTIONS]:db:PATH (rollout search on the database; OPTIONS worlds=W,"
              "rollout=sample|greedy,bids=search|blueprint,margin=Z,think=MS,threads=T,"
-             "voids=on|off)")
+             "voids=on|off) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on "
+             "the true hand, SPEC's bids, default heuristic; for tournament and rating only)")
 
 # one row per game or hand, from A's side
 WON, HANDS, POINTS_A, POINTS_B = range(4)
@@ -84,6 +87,12 @@ class SeededRandomPlayer:
 def make_euchre_player(spec: str, seed: int = 0):
     """The Euchre player of `spec` (module docstring); `EuchreSpecError` for a bad one."""
     text = str(spec).strip()
+    from play.euchre_oracle import is_oracle_spec
+
+    if is_oracle_spec(text):  # before the `:` split: its bidder's spec may hold one
+        from play.euchre_oracle import make_euchre_oracle_player
+
+        return make_euchre_oracle_player(text, seed, make_euchre_player, EuchreSpecError)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:
@@ -139,7 +148,11 @@ def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
     while not hand.is_over:
         seat = hand.to_act
         view = SeatView.of(hand.state, dealer_index, (0, 0), history)
-        move = int(seats[seat].choose(view))
+        player = seats[seat]
+        if getattr(player, "sees_all", False) is True:  # play/euchre_oracle.py only: the hand
+            move = int(player.choose_seeing_all(hand.state.copy(), view))
+        else:
+            move = int(player.choose(view))
         if not is_legal(hand.state, move):
             raise EuchreError(f"player {seats[seat].name!r} ({seat}) chose the illegal move "
                               f"{move}; legal: {' '.join(hand.legal_moves())}")

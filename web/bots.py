@@ -36,22 +36,28 @@ class Bots:
 
     @staticmethod
     def make(spec: str):
-        """The player of `spec` (a game's bots name their own player factory here); the
-        all-seeing oracle (`play/oracle.py`) is refused (`PlayerSpecError`, one line)."""
-        from play.oracle import refuses_oracle
-        from play.player_spec import PlayerSpecError
-
-        player = make_player(spec)
-        refusal = refuses_oracle(player, "serve or decide (it would see the person's hand)")
-        if refusal is not None:
-            player.close()
-            raise PlayerSpecError(refusal)
-        return player
+        """The player of `spec` (a game's bots name their own player factory here)."""
+        return make_player(spec)
 
     def _player(self):
         player = getattr(self._local, "player", None)
         if player is None:
-            player = self._local.player = self.make(self.spec)
+            player = self._local.player = self._refuse_oracle(self.make(self.spec))
+        return player
+
+    @staticmethod
+    def _refuse_oracle(player):
+        """`player`, unless it is an all-seeing oracle (Setback's `play/oracle.py`, Euchre's
+        `play/euchre_oracle.py`): refused here, after any game's `make`, with
+        `PlayerSpecError` (one line)."""
+        from play.oracle import refuses_oracle
+        from play.player_spec import PlayerSpecError
+
+        refusal = refuses_oracle(player, "serve or decide (it would see the person's hand)")
+        if refusal is not None:
+            if hasattr(player, "close"):
+                player.close()
+            raise PlayerSpecError(refusal)
         return player
 
     def decide(self, view, seed: int) -> tuple[int, dict]:

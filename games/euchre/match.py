@@ -1,7 +1,9 @@
 """A game to 10 between Euchre players: what tournaments build on.
 
 A player implements `view.Player`: `choose(view) -> move` given only its seat's view (its own
-cards, the upcard, the public moves, the score), never the full state. Hand number k of a game
+cards, the upcard, the public moves, the score), never the full state; the one exception is a
+player declaring `sees_all = True` (the oracle, a ceiling for tournaments), handed a copy of the
+true state through `choose_seeing_all(state, view)`. Hand number k of a game
 with seed s is dealt from `stream_seed(s, k)`, so a game is reproducible from its seed and the
 players' own determinism; every hand is recorded in the replay format, so `setback-cfr replay
 --game euchre` replays it.
@@ -61,7 +63,11 @@ def play_game(players: dict[str, Player], seed: int,
         while not hand.is_over:
             seat = hand.to_act
             view = SeatView.of(hand.state, dealer, (scores[0], scores[1]), history)
-            move = int(players[seat].choose(view))
+            player = players[seat]
+            if getattr(player, "sees_all", False) is True:  # an all-seeing oracle: the hand
+                move = int(player.choose_seeing_all(hand.state.copy(), view))
+            else:
+                move = int(player.choose(view))
             if not is_legal(hand.state, move):
                 raise EuchreError(f"player {players[seat].name!r} ({seat}) chose the illegal "
                                   f"move {move}; legal: {' '.join(hand.legal_moves())}")

@@ -1,0 +1,99 @@
+"""Euchre's `oracle` player: it SEES EVERY HAND. A ceiling for tournaments and ratings, never a
+real player.
+
+Issue 37 (part 3), as Setback's `play/oracle.py`: the oracle plays each card double-dummy on
+the TRUE hand. The exact Euchre solver (`search.euchre_solver`: the hand's final points for the
+acting seat's team minus the other team's, under perfect play with all hands known) values
+every legal card, and the oracle plays the best (ties: the lowest move number). Everything
+before the card play (ordering up, naming, the dealer's discard, going alone) is another
+player's: `oracle,bid=SPEC` with SPEC any Euchre player but an oracle, by default the
+heuristic's (`heuristic`: always available, needs no file).
+
+How it sees: Euchre players receive a `SeatView`, the other hands erased; the oracle cannot
+play from one (`choose` refuses with `play.oracle.OracleRefused`). It declares
+`sees_all = True`, and the Euchre game loops (`games.euchre.match.play_game` and
+`play.euchre_tournament.play_hand`, which `tournament --game euchre`, `rating --game euchre`
+and the ladder use) hand it the true state through `choose_seeing_all(state, view)`, by duck
+typing (the rules package never imports the players). `serve` refuses it when the spec is read
+(`web.bots`): a person is never seated against a player that sees their hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.euchre import state as S
+from play.oracle import BID_OPTION, OracleRefused
+
+DEFAULT_BIDDER = "heuristic"
+
+
+class EuchreOraclePlayer:
+    """Plays every Euchre card double-dummy on the true hand; `bidder` makes every other
+    decision (module docstring)."""
+
+    sees_all = True  # the Euchre game loops hand it the whole hand
+
+    def __init__(self, bidder=None, name: str | None = None):
+        from search.euchre_solver import EuchreSolver
+
+        if bidder is None:
+            from play.euchre_heuristic import EuchreHeuristicPlayer
+
+            bidder = EuchreHeuristicPlayer()
+        self.bidder = bidder
+        self.name = name or "oracle"
+        self.solver = EuchreSolver()
+
+    def seed(self, seed: int) -> None:
+        """Reseed the bidder, if it draws (the card play is deterministic)."""
+        if hasattr(self.bidder, "seed"):
+            self.bidder.seed(seed)
+
+    def choose(self, view) -> int:
+        """Refused: a seat's view hides the other hands, and the oracle plays from them."""
+        raise OracleRefused(f"{self.name} sees every hand: only a Euchre tournament or rating "
+                            "hands it the deal (it cannot play from a seat's view, behind "
+                            "another player or in serve)")
+
+    def choose_seeing_all(self, state: np.ndarray, view) -> int:
+        """The move of the seat to act, seeing the true hand `state` (engine state): the
+        bidder's before the card play, else the card of best exact value for the seat's team
+        (a single legal card is played without solving)."""
+        if int(state[S.PHASE]) != S.PHASE_PLAY:
+            return int(self.bidder.choose(view))
+        legal = view.legal_moves()
+        if legal.size == 1:
+            return int(legal[0])
+        moves, values = self.card_values(state)
+        return int(moves[int(np.argmax(values))])  # the first best: the lowest move number
+
+    def card_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(legal cards ascending, their exact values from the acting seat's team's side)."""
+        return self.solver.card_values(state)
+
+    def close(self) -> None:
+        """Close the bidder (a database player holds a connection)."""
+        if hasattr(self.bidder, "close"):
+            self.bidder.close()
+
+
+def is_oracle_spec(text: str) -> bool:
+    """Whether the Euchre spec `text` names the oracle (`oracle` or `oracle,...`, any case)."""
+    lower = str(text).strip().lower()
+    return lower == "oracle" or lower.startswith("oracle,") or lower.startswith("oracle:")
+
+
+def make_euchre_oracle_player(text: str, seed: int, make_player, error=ValueError):
+    """The oracle of a spec `oracle[,bid=SPEC]`; `make_player(SPEC, seed)` makes the bidder (the
+    Euchre player grammar's); `error` (one line) for a bad spec."""
+    name = str(text).strip()
+    body, sep, bid_spec = name.partition(BID_OPTION)
+    if body.strip().lower() != "oracle":
+        raise error(f"{name!r}: expected oracle[,bid=SPEC] (SPEC a Euchre player)")
+    if sep and not bid_spec.strip():
+        raise error(f"{name!r}: bid= needs a Euchre player, as in oracle,bid=heuristic")
+    if sep and is_oracle_spec(bid_spec):
+        raise error(f"{name!r}: the oracle's bidder cannot be an oracle")
+    bidder = make_player(bid_spec.strip() if sep else DEFAULT_BIDDER, seed)
+    return EuchreOraclePlayer(bidder, name=name if sep else "oracle")
