@@ -35,7 +35,9 @@ def register(subparsers) -> None:
         "games to 10 of Euchre players (as `tournament --game euchre`): PLAYER is "
         "random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
         "ismcts[:SIMS][,pyspiel] (,pyspiel: searching OpenSpiel's own C++ euchre) or "
-        "search[OPTIONS]:POLICY (rollout search on a Euchre database); a store holds one "
+        "search[OPTIONS]:POLICY (rollout search on a Euchre database), or oracle[,bid=SPEC] "
+        "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling); a store "
+        "holds one "
         "game's players.")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help="the players to rate (at least two, counting the anchor)")

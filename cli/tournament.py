@@ -46,7 +46,9 @@ def register(subparsers) -> None:
                         "(games/euchre/match.py) between Euchre players: "
                         "random, heuristic (play/euchre_heuristic.py), db:PATH[,sample] (a "
                         "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
-                        "search[OPTIONS]:db:PATH (rollout search on the database); prints A's "
+                        "search[OPTIONS]:db:PATH (rollout search on the database) or "
+                        "oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
+                        "deal, a ceiling); prints A's "
                         "win rate and the points a hand, each with its 95%% interval "
                         "(--max-deals and --png are Setback's)")
     parser.add_argument("--hands", action="store_true",
