@@ -116,7 +116,7 @@ SETBACK_PLUGIN = (
     "search.setback_*", "search.single_dummy", "search.solver", "play.oracle", "play.pimc",
     "play.sds", "play.nn_bidder", "play.evaluated_bidder",
     "play.bid_tables", "play.exact_belief", "play.inference_eval", "play.learn_data",
-    "play.policy_model", "play.composite", "play.gap_filled", "play.search_player",
+    "play.policy_model", "play.composite", "play.gap_filled", "play.backoff", "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.census", "train.evaluation", "train.export", "db.database", "db.loader",
     "db.strategy_store", "db.policy_arrays", "train.best_response",
@@ -132,6 +132,7 @@ EUCHRE_PLUGIN = (
     "envs.adapters", "envs.encoding",
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
+    "search.euchre_solver",  # the Euchre oracle's double-dummy solver
 )
 
 GAMES = {

@@ -21,6 +21,8 @@ from collections import Counter
 
 from abstraction.setback import layouts
 
+BACKOFF_OPTION = ",backoff="
+
 
 class BackoffPlayer:
     """`fine` (a `db.player.DatabasePlayer`) playing `coarse`'s move (another database player,
@@ -67,3 +69,32 @@ class BackoffPlayer:
         for part in (self.fine, self.coarse):
             if hasattr(part, "close"):
                 part.close()
+
+
+def make_backoff_player(text: str, seed: int = 0):
+    """`db:FINE,backoff=db:COARSE` (or `strategy:` on either side): the fine database player,
+    the coarse one answering where the fine one has no key (split at the first `,backoff=`).
+    Bad specs raise `PlayerSpecError` (one line)."""
+    from play.player_spec import PlayerSpecError, make_player
+
+    base, _, coarse_spec = text.partition(BACKOFF_OPTION)
+    coarse_spec = coarse_spec.strip()
+    if not coarse_spec.lower().startswith(("db:", "strategy:")):
+        raise PlayerSpecError(f"{text!r}: backoff= needs a coarser strategy database, as in "
+                              "db:bidder.db,backoff=db:reference.db")
+    fine = make_player(base.strip(), seed)
+    try:
+        coarse = make_player(coarse_spec, seed)
+    except PlayerSpecError as exc:
+        fine.close()
+        raise PlayerSpecError(f"in backoff= of {text!r}: {exc}") from None
+    try:
+        for part, what in ((fine, base), (coarse, coarse_spec)):
+            if not hasattr(part, "layout"):  # such as a gaps= wrapper inside
+                raise PlayerSpecError(f"{text!r}: backoff= joins two plain strategy "
+                                      f"databases; {what.strip()!r} is not one")
+        return BackoffPlayer(fine, coarse, name=text)
+    except (layouts.LayoutError, PlayerSpecError) as exc:
+        fine.close()
+        coarse.close()
+        raise PlayerSpecError(str(exc)) from None

@@ -37,8 +37,8 @@ SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,P
              "blueprint; OPTIONS worlds=W,rollout=,bids=,margin=,think=MS,threads=,voids=), "
              "db:PATH,gaps=BIDDER (the database's missing auction keys "
              "bid by BIDDER), db:FINE,backoff=db:COARSE (a fine layout's database playing "
-             "the coarse database's key where its own is missing), ismcts[:SIMS] (OpenSpiel's ISMCTS bot), each optionally "
-             "followed by ,bid=SPEC (bid like SPEC, play the cards as the first; bid= comes "
+             "the coarse database's key where its own is missing), ismcts[:SIMS] "
+             "(OpenSpiel's ISMCTS bot), each optionally followed by ,bid=SPEC (bid like SPEC, play the cards as the first; bid= comes "
              "last); oracle[,bid=SPEC] SEES EVERY HAND (double-dummy on the true deal, bids "
              "like SPEC, default heuristic): a ceiling for tournament and rating only")
 BID_OPTION = ",bid="
@@ -52,6 +52,7 @@ KINDS = {
     "ismcts": "play.ismcts_player:make_ismcts_player",
     "search": "play.search_player:make_search_player",
     "oracle": "play.oracle:make_oracle_player",  # sees every hand: tournament and rating only
+    "backoff": "play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
 }
 
 
@@ -122,35 +123,6 @@ def _make_gap_filled(text: str, seed: int):
     return GapFilledPlayer(database, gaps, name=text)
 
 
-def _make_backoff(text: str, seed: int):
-    """`db:FINE,backoff=db:COARSE` (or `strategy:` on either side): the fine database player,
-    the coarse one answering where the fine one has no key (split at the first `,backoff=`)."""
-    from abstraction.setback.layouts import LayoutError
-    from play.backoff import BackoffPlayer
-
-    base, _, coarse_spec = text.partition(BACKOFF_OPTION)
-    coarse_spec = coarse_spec.strip()
-    if not coarse_spec.lower().startswith(("db:", "strategy:")):
-        raise PlayerSpecError(f"{text!r}: backoff= needs a coarser strategy database, as in "
-                              "db:bidder.db,backoff=db:reference.db")
-    fine = _make_single(base.strip(), seed)
-    try:
-        coarse = _make_single(coarse_spec, seed)
-    except PlayerSpecError as exc:
-        fine.close()
-        raise PlayerSpecError(f"in backoff= of {text!r}: {exc}") from None
-    try:
-        for part, what in ((fine, base), (coarse, coarse_spec)):
-            if not hasattr(part, "layout"):  # such as a gaps= wrapper inside
-                raise PlayerSpecError(f"{text!r}: backoff= joins two plain strategy "
-                                      f"databases; {what.strip()!r} is not one")
-        return BackoffPlayer(fine, coarse, name=text)
-    except (LayoutError, PlayerSpecError) as exc:
-        fine.close()
-        coarse.close()
-        raise PlayerSpecError(str(exc)) from None
-
-
 def _make_kind(kind: str, text: str, seed: int):
     """The player of a registered kind (`KINDS`), its factory imported on first use."""
     module, _, factory = KINDS[kind].partition(":")
@@ -165,7 +137,7 @@ def _make_single(text: str, seed: int):
     if text.lower().startswith("nn:") or text.lower() == "nn":
         return _make_kind("nn", text, seed)
     if text.lower().startswith(("db:", "strategy:")) and BACKOFF_OPTION in text:
-        return _make_backoff(text, seed)
+        return _make_kind("backoff", text, seed)
     if text.lower().startswith("db:") and GAPS_OPTION in text:
         return _make_gap_filled(text, seed)
     if _is_pimc(text):
