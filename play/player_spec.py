@@ -39,8 +39,9 @@ SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,P
              "bid by BIDDER), db:FINE,backoff=db:COARSE (a fine layout's database playing "
              "the coarse database's key where its own is missing), ismcts[:SIMS] "
              "(OpenSpiel's ISMCTS bot), each optionally followed by ,bid=SPEC (bid like SPEC, "
-             "play the cards as the first; bid= comes last); oracle[,bid=SPEC] SEES EVERY HAND (double-dummy on the true deal, bids "
-             "like SPEC, default heuristic): a ceiling for tournament and rating only")
+             "play the cards as the first; bid= comes last); oracle[,bid=SPEC] SEES EVERY "
+             "HAND (double-dummy on the true deal, bids like SPEC, default heuristic): a "
+             "ceiling for tournament and rating only")
 BID_OPTION = ",bid="
 GAPS_OPTION = ",gaps="
 BACKOFF_OPTION = ",backoff="
