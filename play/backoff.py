@@ -20,8 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from abstraction.setback import layouts
-
-BACKOFF_OPTION = ",backoff="
+from play.player_spec import BACKOFF_OPTION
 
 
 class BackoffPlayer:
