@@ -47,6 +47,7 @@ from games.euchre.rules import is_legal
 from games.euchre.state import DEALT
 from games.euchre.view import SeatView
 from games.rng import stream_seed
+from games.scaffold.view import ask
 
 PLAYER_SEED_BASE = 1 << 20
 CHUNK = 16
@@ -148,11 +149,7 @@ def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
     while not hand.is_over:
         seat = hand.to_act
         view = SeatView.of(hand.state, dealer_index, (0, 0), history)
-        player = seats[seat]
-        if getattr(player, "sees_all", False) is True:  # play/euchre_oracle.py only: the hand
-            move = int(player.choose_seeing_all(hand.state.copy(), view))
-        else:
-            move = int(player.choose(view))
+        move = ask(seats[seat], hand.state, view)  # the oracle sees the hand
         if not is_legal(hand.state, move):
             raise EuchreError(f"player {seats[seat].name!r} ({seat}) chose the illegal move "
                               f"{move}; legal: {' '.join(hand.legal_moves())}")

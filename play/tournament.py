@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from games.rng import new_rng, stream_seed
+from games.scaffold.view import ask
 from games.setback import state as S
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.rules import apply_move, is_legal
@@ -98,10 +99,7 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
             seat = int(state[S.TO_ACT])
             player = by_team[(dealer + seat) % 2]
             view = SeatView.of(state, dealer, (score[0], score[1]), history)
-            if getattr(player, "sees_all", False) is True:  # play/oracle.py only: the deal
-                move = int(player.choose_seeing_all(state.copy(), view))
-            else:
-                move = int(player.choose(view))
+            move = ask(player, state, view)  # the oracle (play/oracle.py) sees the deal
             if not is_legal(state, move):
                 raise IllegalMove(f"{player.name} chose the illegal move {move}")
             apply_move(state, move)

@@ -22,6 +22,7 @@ from games.euchre.rules import is_legal
 from games.euchre.state import DEALT
 from games.euchre.view import Player, SeatView
 from games.rng import stream_seed
+from games.scaffold.view import ask
 
 MAX_HANDS = 1000  # far beyond any real game (a hand always scores with stick the dealer)
 
@@ -63,11 +64,7 @@ def play_game(players: dict[str, Player], seed: int,
         while not hand.is_over:
             seat = hand.to_act
             view = SeatView.of(hand.state, dealer, (scores[0], scores[1]), history)
-            player = players[seat]
-            if getattr(player, "sees_all", False) is True:  # an all-seeing oracle: the hand
-                move = int(player.choose_seeing_all(hand.state.copy(), view))
-            else:
-                move = int(player.choose(view))
+            move = ask(players[seat], hand.state, view)  # an oracle is handed the hand
             if not is_legal(hand.state, move):
                 raise EuchreError(f"player {players[seat].name!r} ({seat}) chose the illegal "
                                   f"move {move}; legal: {' '.join(hand.legal_moves())}")

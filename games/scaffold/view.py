@@ -70,3 +70,13 @@ class TableView:
         """The game score seen from the acting seat's team: (us, them)."""
         us = (self.dealer + self.seat) % 2  # absolute team of the seat: 0 EW, 1 NS
         return self.score[us], self.score[1 - us]
+
+
+def ask(player, state: np.ndarray, view: TableView) -> int:
+    """The move `player` makes for the seat to act: `player.choose(view)`, or, for a player
+    declaring `sees_all = True` (an oracle: a ceiling for tournaments, never a real player),
+    `player.choose_seeing_all(a copy of the true state, view)`. The one place a game loop hands
+    a player more than its seat's view; duck typing, so the rules never import the players."""
+    if getattr(player, "sees_all", False) is True:
+        return int(player.choose_seeing_all(state.copy(), view))
+    return int(player.choose(view))
