@@ -10,11 +10,12 @@ player's: `oracle,bid=SPEC` with SPEC any Euchre player but an oracle, by defaul
 heuristic's (`heuristic`: always available, needs no file).
 
 How it sees: Euchre players receive a `SeatView`, the other hands erased; the oracle cannot
-play from one (`choose` refuses with `play.oracle.OracleRefused`). It declares
-`sees_all = True`, and the Euchre game loops (`games.euchre.match.play_game` and
-`play.euchre_tournament.play_hand`, which `tournament --game euchre`, `rating --game euchre`
-and the ladder use) hand it the true state through `choose_seeing_all(state, view)`, by duck
-typing (the rules package never imports the players). `serve` refuses it when the spec is read
+play from one (`choose` refuses with `play.oracle.OracleRefused`). It is a
+`play.oracle.SeeingPlayer` (`sees_all = True`), and the Euchre game loops
+(`games.euchre.match.play_game` and `play.euchre_tournament.play_hand`, which `tournament
+--game euchre`, `rating --game euchre` and the ladder use) ask their players through
+`games.scaffold.view.ask`, which hands it the true state through `choose_seeing_all(state,
+view)`, by duck typing (the rules package never imports the players). `serve` refuses it when the spec is read
 (`web.bots`): a person is never seated against a player that sees their hand.
 """
 
@@ -23,16 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from games.euchre import state as S
-from play.oracle import BID_OPTION, OracleRefused
+from play.oracle import SeeingPlayer, split_oracle_spec
 
 DEFAULT_BIDDER = "heuristic"
 
 
-class EuchreOraclePlayer:
+class EuchreOraclePlayer(SeeingPlayer):
     """Plays every Euchre card double-dummy on the true hand; `bidder` makes every other
     decision (module docstring)."""
-
-    sees_all = True  # the Euchre game loops hand it the whole hand
 
     def __init__(self, bidder=None, name: str | None = None):
         from search.euchre_solver import EuchreSolver
@@ -41,20 +40,8 @@ class EuchreOraclePlayer:
             from play.euchre_heuristic import EuchreHeuristicPlayer
 
             bidder = EuchreHeuristicPlayer()
-        self.bidder = bidder
-        self.name = name or "oracle"
+        super().__init__(bidder, name)
         self.solver = EuchreSolver()
-
-    def seed(self, seed: int) -> None:
-        """Reseed the bidder, if it draws (the card play is deterministic)."""
-        if hasattr(self.bidder, "seed"):
-            self.bidder.seed(seed)
-
-    def choose(self, view) -> int:
-        """Refused: a seat's view hides the other hands, and the oracle plays from them."""
-        raise OracleRefused(f"{self.name} sees every hand: only a Euchre tournament or rating "
-                            "hands it the deal (it cannot play from a seat's view, behind "
-                            "another player or in serve)")
 
     def choose_seeing_all(self, state: np.ndarray, view) -> int:
         """The move of the seat to act, seeing the true hand `state` (engine state): the
@@ -72,11 +59,6 @@ class EuchreOraclePlayer:
         """(legal cards ascending, their exact values from the acting seat's team's side)."""
         return self.solver.card_values(state)
 
-    def close(self) -> None:
-        """Close the bidder (a database player holds a connection)."""
-        if hasattr(self.bidder, "close"):
-            self.bidder.close()
-
 
 def is_oracle_spec(text: str) -> bool:
     """Whether the Euchre spec `text` names the oracle (`oracle` or `oracle,...`, any case)."""
@@ -87,13 +69,7 @@ def is_oracle_spec(text: str) -> bool:
 def make_euchre_oracle_player(text: str, seed: int, make_player, error=ValueError):
     """The oracle of a spec `oracle[,bid=SPEC]`; `make_player(SPEC, seed)` makes the bidder (the
     Euchre player grammar's); `error` (one line) for a bad spec."""
-    name = str(text).strip()
-    body, sep, bid_spec = name.partition(BID_OPTION)
-    if body.strip().lower() != "oracle":
-        raise error(f"{name!r}: expected oracle[,bid=SPEC] (SPEC a Euchre player)")
-    if sep and not bid_spec.strip():
-        raise error(f"{name!r}: bid= needs a Euchre player, as in oracle,bid=heuristic")
-    if sep and is_oracle_spec(bid_spec):
+    name, bid_spec = split_oracle_spec(text, error, "Euchre ")
+    if bid_spec is not None and is_oracle_spec(bid_spec):
         raise error(f"{name!r}: the oracle's bidder cannot be an oracle")
-    bidder = make_player(bid_spec.strip() if sep else DEFAULT_BIDDER, seed)
-    return EuchreOraclePlayer(bidder, name=name if sep else "oracle")
+    return EuchreOraclePlayer(make_player(bid_spec or DEFAULT_BIDDER, seed), name=name)

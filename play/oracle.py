@@ -9,10 +9,12 @@ the heuristic's (`heuristic`: always available, needs no file; a strategy databa
 choice for a ceiling over that database's own bidding, `oracle,bid=db:PATH`).
 
 How it sees: players receive a `SeatView`, where the other hands are erased. The oracle cannot
-play from one (`choose` refuses). It declares `sees_all = True`, and the one game loop that
-checks for it (`play.tournament.play_game`, which `tournament`, `rating` and the ladder use)
-hands it the true state through `choose_seeing_all(state, view)`. No other player has the
-attribute; a player wrapped around the oracle (a composite's bidder, a `play=` card player)
+play from one (`choose` refuses). It declares `sees_all = True`, and the game loops
+(`play.tournament.play_game`, which `tournament`, `rating` and the ladder use; Euchre's in
+`games.euchre.match` and `play.euchre_tournament`) ask their players through
+`games.scaffold.view.ask`, which hands such a player the true state through
+`choose_seeing_all(state, view)`. `SeeingPlayer` is what every game's oracle shares (Euchre's:
+`play/euchre_oracle.py`). No other player has the attribute; a player wrapped around the oracle (a composite's bidder, a `play=` card player)
 reaches only `choose` and fails loudly. `serve` and `decide` refuse it when the spec is read
 (`web.bots`): a person is never seated against a player that sees their hand.
 """
@@ -39,21 +41,16 @@ def refuses_oracle(player, where: str) -> str | None:
     return None
 
 
-class OraclePlayer:
-    """Plays every card double-dummy on the true deal; `bidder` bids (module docstring)."""
+class SeeingPlayer:
+    """What every game's oracle shares: `sees_all`, a `bidder` (another player of the game)
+    for the decisions before the cards, a `choose` that refuses, and passing `seed` and
+    `close` on to the bidder. A subclass plays the cards in `choose_seeing_all(state, view)`."""
 
-    sees_all = True  # play.tournament.play_game hands it the whole deal
+    sees_all = True  # games.scaffold.view.ask hands it the whole deal
 
-    def __init__(self, bidder=None, name: str | None = None, tt_bits: int = 16):
-        from search.solver import Solver
-
-        if bidder is None:
-            from play.heuristic import HeuristicPlayer
-
-            bidder = HeuristicPlayer()
+    def __init__(self, bidder, name: str | None = None):
         self.bidder = bidder
         self.name = name or "oracle"
-        self.solver = Solver(tt_bits)
 
     def seed(self, seed: int) -> None:
         """Reseed the bidder, if it draws (the card play is deterministic)."""
@@ -65,6 +62,39 @@ class OraclePlayer:
         raise OracleRefused(f"{self.name} sees every hand: only a tournament or a rating "
                             "hands it the deal (it cannot play from a seat's view, behind "
                             "another player, in serve or in decide)")
+
+    def close(self) -> None:
+        """Close the bidder (a database player holds a connection)."""
+        if hasattr(self.bidder, "close"):
+            self.bidder.close()
+
+
+def split_oracle_spec(text: str, error, game: str = "") -> tuple[str, str | None]:
+    """(the oracle's name, its bidder's spec or None for the default) of a spec
+    `oracle[,bid=SPEC]`; `error` (an exception class, one line) for a bad one. `game`: the
+    game's name in the messages ("Euchre " or "")."""
+    name = str(text).strip()
+    body, sep, bid_spec = name.partition(BID_OPTION)
+    if body.strip().lower() != "oracle":
+        raise error(f"{name!r}: expected oracle[,bid=SPEC]"
+                    + (f" (SPEC a {game}player)" if game else ""))
+    if sep and not bid_spec.strip():
+        raise error(f"{name!r}: bid= needs a {game}player, as in oracle,bid=heuristic")
+    return (name, bid_spec.strip()) if sep else ("oracle", None)
+
+
+class OraclePlayer(SeeingPlayer):
+    """Plays every card double-dummy on the true deal; `bidder` bids (module docstring)."""
+
+    def __init__(self, bidder=None, name: str | None = None, tt_bits: int = 16):
+        from search.solver import Solver
+
+        if bidder is None:
+            from play.heuristic import HeuristicPlayer
+
+            bidder = HeuristicPlayer()
+        super().__init__(bidder, name)
+        self.solver = Solver(tt_bits)
 
     def choose_seeing_all(self, state: np.ndarray, view) -> int:
         """The move of the seat to act, seeing the true deal `state` (engine state): the
@@ -88,23 +118,13 @@ class OraclePlayer:
         sign = 1 if int(true[S.TO_ACT]) % 2 == int(true[S.HIGH_BIDDER]) % 2 else -1
         return s._moves_out[:n].copy(), sign * s._values_out[:n].astype(np.float64)
 
-    def close(self) -> None:
-        """Close the bidder (a database player holds a connection)."""
-        if hasattr(self.bidder, "close"):
-            self.bidder.close()
-
 
 def make_oracle_player(text: str, seed: int = 0):
     """The oracle of a spec `oracle[,bid=SPEC]`; bad specs raise PlayerSpecError."""
     from play.player_spec import PlayerSpecError, make_player
 
-    name = text.strip()
-    body, sep, bid_spec = name.partition(BID_OPTION)
-    if body.strip().lower() != "oracle":
-        raise PlayerSpecError(f"{name!r}: expected oracle[,bid=SPEC]")
-    if sep and not bid_spec.strip():
-        raise PlayerSpecError(f"{name!r}: bid= needs a player, as in oracle,bid=heuristic")
-    bidder = make_player(bid_spec.strip() if sep else DEFAULT_BIDDER, seed)
+    name, bid_spec = split_oracle_spec(text, PlayerSpecError)
+    bidder = make_player(bid_spec or DEFAULT_BIDDER, seed)
     if getattr(bidder, "sees_all", False):
         raise PlayerSpecError(f"{name!r}: the oracle's bidder cannot be an oracle")
-    return OraclePlayer(bidder, name=name if sep else "oracle")
+    return OraclePlayer(bidder, name=name)
