@@ -42,16 +42,18 @@ class BackoffPlayer:
                 part.seed(seed)
 
     def choose(self, view) -> int:
-        """The fine database's move, or the coarse database's where the fine one would fall
-        back (every key it asked was missing)."""
-        trace = self.fine.explain(view)
-        if trace["reason"] != "fallback":
-            return int(trace["move"])
+        """The fine database's move, or the coarse database's where the fine one fell back
+        (every key it asked was missing: its `fallback` count grew)."""
+        fell_back = self.fine.counts["fallback"]
+        move = int(self.fine.choose(view))
+        if self.fine.counts["fallback"] == fell_back:
+            return move
         self.backed_off["backed_off"] += 1
-        coarse = self.coarse.explain(view)
-        if coarse["reason"] == "fallback":
+        fell_back = self.coarse.counts["fallback"]
+        move = int(self.coarse.choose(view))
+        if self.coarse.counts["fallback"] != fell_back:
             self.backed_off["backed_off_missing"] += 1  # the coarse key is missing too
-        return int(coarse["move"])
+        return move
 
     @property
     def counts(self) -> Counter:
