@@ -36,8 +36,7 @@ def average_strategy(strategy_sums: np.ndarray, n_actions: np.ndarray,
     entry would fall below the threshold keeps its unthresholded average).
     """
     sums = strategy_sums.astype(np.float64)
-    starts = np.zeros(n_actions.size, dtype=np.int64)
-    np.cumsum(n_actions[:-1], out=starts[1:])
+    starts = _starts(n_actions)
     counts = n_actions.astype(np.int64)
     per_set = np.repeat(np.add.reduceat(sums, starts) if sums.size else sums, counts)
     uniform = np.repeat(1.0 / counts, counts)
@@ -65,10 +64,9 @@ def table_strategy_chunks(table: InfoSetTable, threshold: float, key_text,
         index = np.repeat(offsets, n_actions) + _ranges(n_actions)
         sums = table.strategy[index]
         if min_weight > 0:
-            starts = np.zeros(n_actions.size, dtype=np.int64)
-            np.cumsum(n_actions[:-1], out=starts[1:])
             # the float32 sums of ones drift from whole numbers: half a visit of tolerance
-            kept = np.add.reduceat(sums.astype(np.float64), starts) >= min_weight - 0.5
+            kept = np.add.reduceat(sums.astype(np.float64), _starts(n_actions)) \
+                >= min_weight - 0.5
             if not kept.all():
                 sums = sums[np.repeat(kept, n_actions)]
                 part_keys, n_actions = part_keys[kept], n_actions[kept]
@@ -103,6 +101,13 @@ def _check_min_visits(run_path: str, settings: dict, stage: str, min_visits: int
     if why:
         raise RunError(f"{run_path}: --min-visits counts a key's visits by its strategy sums, "
                        f"which this run cannot: {why}")
+
+
+def _starts(n_actions: np.ndarray) -> np.ndarray:
+    """Where each info set's entries start when info sets of `n_actions` lie end to end."""
+    starts = np.zeros(n_actions.size, dtype=np.int64)
+    np.cumsum(n_actions[:-1], out=starts[1:])
+    return starts
 
 
 def _ranges(counts: np.ndarray) -> np.ndarray:
