@@ -26,7 +26,8 @@ command: finished entrants and finished tournaments are read back, not redone.
 at each evaluation; their log.csv: info sets and resident memory, sampled at every checkpoint),
 nothing trained or played; `--project-minutes M` adds each run's info sets and memory after M
 CPU-minutes, from a power law fitted to its last evaluations (growth keeps slowing, so the
-projection errs high):
+projection errs high). Every later run is set beside the first at the evaluations they share
+(its difference, and whether it fell below the first by more than its own interval):
 
     python bench/race.py --from-runs reference=runs/L,bidder=runs/bidder,contract=runs/contract \
         --project-minutes 20160 --out race-layouts       # a week of both cores
@@ -398,12 +399,38 @@ def project(rows: list[dict], minutes: float, fit_points: int = 3) -> dict:
             "bytes": infosets * per_set if per_set else None}
 
 
+def against_first(rows: list[dict]) -> list[dict]:
+    """Every later run's evaluations beside the first run's at the same CPU minutes: the
+    difference in win-rate points and whether the later run fell below the first by more than
+    its own interval (its upper bound under the first's rate), issue 38's test of a scheme
+    against the reference. Runs of one seed evaluate on the same pairs (`train.evaluation`),
+    but eval.csv keeps rates, not games, so this is not a paired difference."""
+    names = list(dict.fromkeys(r["entrant"] for r in rows))
+    first = {r["minutes"]: r["vs_heuristic"] for r in rows if r["entrant"] == names[0]}
+    out = []
+    for row in rows:
+        base = first.get(row["minutes"])
+        if row["entrant"] == names[0] or base is None:
+            continue
+        mine = row["vs_heuristic"]
+        out.append({"entrant": row["entrant"], "against": names[0], "minutes": row["minutes"],
+                    "difference": mine["win_rate"] - base["win_rate"],
+                    "below_by_more_than_interval": mine["ci_high"] < base["win_rate"]})
+    return out
+
+
 def main_from_runs(args) -> int:
     """--from-runs: the table, race.json and race.png of runs already trained and evaluated."""
     rows = [row for name, run in args.from_runs for row in rows_from_run(name, run)]
     doc = {"settings": {"from_runs": args.from_runs}, "rows": rows}
     lines = [table(rows), "(peak MiB and B/set: the largest resident memory the run logged "
              "by then, and that over the info sets)"]
+    doc["against_first"] = against_first(rows)
+    for c in doc["against_first"]:
+        verdict = ("BELOW it by more than its interval" if c["below_by_more_than_interval"]
+                   else "not below it by more than its interval")
+        lines.append(f"{c['entrant']} at {c['minutes']:g} CPU-min: {100 * c['difference']:+.1f} "
+                     f"points against {c['against']}, {verdict}")
     if args.project_minutes:
         doc["projections"] = {}
         for name, _ in args.from_runs:
