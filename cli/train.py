@@ -73,8 +73,8 @@ def register(subparsers) -> None:
                       "for bit even if COARSE_RUN trains on. Threads only: not with --ray or "
                       "--updates reference. Documentation: docs/training.md")
     base.add_argument("--warm-start-rule", metavar="RULE", default=None,
-                      help="(default copy; with --warm-start) how a fine key is seeded from its "
-                      "coarse key: copy, its regret and strategy sums as they are; sums:F, the "
+                      help="(default copy, the best measured; with --warm-start) how a fine key is "
+                      "seeded from its coarse key: copy, its regret and strategy sums as they are; sums:F, the "
                       "regrets copied and the strategy sums times F (0 < F <= 1: the average "
                       "forgets the coarse history sooner); discount:F, both times F (the fine "
                       "key's own visits move it 1/F times sooner). Every rule starts the fine "
