@@ -82,8 +82,20 @@ def parse_args(argv=None):
     parser.add_argument("--project-minutes", type=float, default=None, metavar="M",
                         help="with --from-runs: project each run's info sets and memory to M "
                         "CPU-minutes (a power law through its last evaluations)")
+    parser.add_argument("--from-minutes", type=float, default=0.0, metavar="M",
+                        help="with --from-runs: leave out the evaluations before M CPU-minutes "
+                        "(e.g. those of a short run that a long one resumed)")
+    parser.add_argument("--lines", default="70,75", metavar="A,B",
+                        help="with --from-runs: the two win rates (%%) the picture draws lines "
+                        "at (default 70,75)")
     args = parser.parse_args(argv)
     if args.from_runs is not None:
+        try:
+            args.lines = tuple(float(x) for x in args.lines.split(","))
+        except ValueError:
+            args.lines = ()
+        if len(args.lines) != 2:
+            parser.error("--lines takes two win rates in per cent, e.g. 70,74")
         try:
             args.from_runs = [(n.strip(), d.strip()) for n, _, d in
                               (item.partition("=") for item in args.from_runs.split(","))]
@@ -95,8 +107,8 @@ def parse_args(argv=None):
                                                                                    "eval.csv"))]
         if missing:
             parser.error(f"{missing[0]}: no eval.csv (train it with --eval-every)")
-    elif args.project_minutes is not None:
-        parser.error("--project-minutes needs --from-runs")
+    elif args.project_minutes is not None or args.from_minutes:
+        parser.error("--project-minutes and --from-minutes need --from-runs")
     from abstraction.setback import layouts
 
     args.abstractions = [a for a in args.abstractions.split(",") if a]
@@ -421,7 +433,8 @@ def against_first(rows: list[dict]) -> list[dict]:
 
 def main_from_runs(args) -> int:
     """--from-runs: the table, race.json and race.png of runs already trained and evaluated."""
-    rows = [row for name, run in args.from_runs for row in rows_from_run(name, run)]
+    rows = [row for name, run in args.from_runs for row in rows_from_run(name, run)
+            if row["cpu_seconds"] >= 60 * args.from_minutes]
     doc = {"settings": {"from_runs": args.from_runs}, "rows": rows}
     lines = [table(rows), "(peak MiB and B/set: the largest resident memory the run logged "
              "by then, and that over the info sets)"]
@@ -445,7 +458,7 @@ def main_from_runs(args) -> int:
         with open(tmp, "w") as handle:
             json.dump(doc, handle, indent=1)
     png = os.path.join(args.out, "race.png")
-    plot(rows, png, targets=(70, 75))
+    plot(rows, png, targets=args.lines)
     print("\n".join(lines))
     print(f"wrote {os.path.join(args.out, 'race.json')} and {png}")
     return 0
