@@ -435,6 +435,10 @@ def main_from_runs(args) -> int:
     """--from-runs: the table, race.json and race.png of runs already trained and evaluated."""
     rows = [row for name, run in args.from_runs for row in rows_from_run(name, run)
             if row["cpu_seconds"] >= 60 * args.from_minutes]
+    if not rows:
+        print(f"race.py: no evaluation at or after {args.from_minutes:g} CPU-minutes in "
+              f"{', '.join(d for _, d in args.from_runs)}", file=sys.stderr)
+        return 2
     doc = {"settings": {"from_runs": args.from_runs}, "rows": rows}
     lines = [table(rows), "(peak MiB and B/set: the largest resident memory the run logged "
              "by then, and that over the info sets)"]
