@@ -49,6 +49,17 @@ REFERENCE = "reference"  # the layout of the entrants named by their algorithm a
 TOURNAMENT_SEED = 7  # the deals of every tournament (common to all entrants)
 
 
+def two_rates(text: str) -> tuple[float, float]:
+    """--lines: two win rates in per cent, comma-separated."""
+    try:
+        rates = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        rates = ()
+    if len(rates) != 2:
+        raise argparse.ArgumentTypeError("two win rates in per cent, e.g. 70,74")
+    return rates
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0,
@@ -85,17 +96,11 @@ def parse_args(argv=None):
     parser.add_argument("--from-minutes", type=float, default=0.0, metavar="M",
                         help="with --from-runs: leave out the evaluations before M CPU-minutes "
                         "(e.g. those of a short run that a long one resumed)")
-    parser.add_argument("--lines", default="70,75", metavar="A,B",
+    parser.add_argument("--lines", type=two_rates, default=None, metavar="A,B",
                         help="with --from-runs: the two win rates (%%) the picture draws lines "
                         "at (default 70,75)")
     args = parser.parse_args(argv)
     if args.from_runs is not None:
-        try:
-            args.lines = tuple(float(x) for x in args.lines.split(","))
-        except ValueError:
-            args.lines = ()
-        if len(args.lines) != 2:
-            parser.error("--lines takes two win rates in per cent, e.g. 70,74")
         try:
             args.from_runs = [(n.strip(), d.strip()) for n, _, d in
                               (item.partition("=") for item in args.from_runs.split(","))]
@@ -107,8 +112,8 @@ def parse_args(argv=None):
                                                                                    "eval.csv"))]
         if missing:
             parser.error(f"{missing[0]}: no eval.csv (train it with --eval-every)")
-    elif args.project_minutes is not None or args.from_minutes:
-        parser.error("--project-minutes and --from-minutes need --from-runs")
+    elif args.project_minutes is not None or args.from_minutes or args.lines is not None:
+        parser.error("--project-minutes, --from-minutes and --lines need --from-runs")
     from abstraction.setback import layouts
 
     args.abstractions = [a for a in args.abstractions.split(",") if a]
@@ -462,7 +467,7 @@ def main_from_runs(args) -> int:
         with open(tmp, "w") as handle:
             json.dump(doc, handle, indent=1)
     png = os.path.join(args.out, "race.png")
-    plot(rows, png, targets=args.lines)
+    plot(rows, png, targets=args.lines or (70, 75))
     print("\n".join(lines))
     print(f"wrote {os.path.join(args.out, 'race.json')} and {png}")
     return 0
