@@ -242,3 +242,31 @@ def test_a_mismatched_layout_is_refused_in_one_line(tmp_path):
 
 def test_resume_is_bit_identical(tmp_path):
     check_resume_is_bit_identical(NAME, tmp_path)
+
+
+def check_bulk_parse_equals_key_by_key(layout, n_deals=200, seed=8):
+    """The layout's bulk `text_keys` (what a database is read with for search) gives every
+    stored string's key exactly as `text_key` does, auction and playout keys alike, in
+    batches sharing one memo as `db.policy_arrays` reads them."""
+    texts, keys = [], []
+    for state in random_decisions(n_deals, seed):
+        text, n, _, _, key = kernel_key(layout, state)
+        if n >= 2:
+            texts.append(text)
+            keys.append(key)
+    assert any(t[12:13] in "BD" for t in texts if t[:1] in "H.") and any(t[:1] not in "H." for t in texts)
+    memo: dict = {}
+    bulk = layout.text_keys(texts[: len(texts) // 2], memo) + layout.text_keys(texts[len(texts) // 2:], memo)
+    assert bulk == [layout.text_key(t) for t in texts] == keys
+
+
+def test_the_bulk_codec_reads_every_key_as_the_exact_one_does():
+    check_bulk_parse_equals_key_by_key(LAYOUT)
+
+
+@pytest.mark.parametrize("text", ["Hx.+0.......X3TxT2TJS.W", "Hx.+0.......B"])
+def test_the_bulk_codec_refuses_a_playout_string_without_its_fields(text):
+    from abstraction.setback.codec import KeyFormatError
+
+    with pytest.raises(KeyFormatError):
+        LAYOUT.text_keys([text])

@@ -13,6 +13,7 @@ from games.setback.cards import parse_card
 from setback_abstraction_reference import cards, rank, suit
 from setback_situations import deal, worked
 from test_layout_bidder import (
+    check_bulk_parse_equals_key_by_key,
     check_equal_keys_carry_equal_actions,
     check_kernel_equals_plain_python,
     check_keys_see_only_what_the_seat_knows,
@@ -141,3 +142,7 @@ def test_contract_keys_refine_bidder_keys():
         else:
             assert mine[:14] + mine[16:] == theirs
     assert np.uint64(LAYOUT.text_key("Hx.+0.......B31.TxT2")) >> np.uint64(62) == 2
+
+
+def test_the_bulk_codec_reads_every_key_as_the_exact_one_does():
+    check_bulk_parse_equals_key_by_key(LAYOUT)

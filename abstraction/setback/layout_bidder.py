@@ -127,6 +127,36 @@ def refined_key(text: str, width: int, parse_fields, key_text) -> int:
     return key
 
 
+def refined_text_keys(texts, memo: dict | None, width: int, parse_fields) -> list[int]:
+    """The keys of many stored strings at once for a layout inserting `width` characters at
+    pos 12 of playout keys (a whole database's, for `db.policy_arrays`): the inserted fields
+    are parsed once per distinct value and the rest goes through the reference's bulk
+    `text_keys`, so a refined table reads as fast as the reference's (key by key, 20 us a key:
+    18 minutes for a 54 M-key `bidder` table). Like the reference's it skips the canonical-form
+    round trip, which the caller checks on a sample; a string too short to hold the fields is
+    handed to `text_key` whole (KeyFormatError). `memo` is kept between calls."""
+    memo = {} if memo is None else memo
+    known: dict[str, int] = memo.setdefault(("fields", width), {})
+    bases, fields = [], []
+    for text in texts:
+        if text[:1] in ("H", ".") and "/" not in text:
+            if len(text) < FIELDS_AT + width:
+                refined_key(text, width, parse_fields, None)  # raises KeyFormatError
+            part = text[FIELDS_AT:FIELDS_AT + width]
+            bits = known.get(part)
+            if bits is None:
+                try:
+                    bits = known[part] = parse_fields(part)
+                except ValueError as exc:
+                    raise KeyFormatError(f"not an info-set key: {text!r} ({exc})") from None
+            bases.append(text[:FIELDS_AT] + text[FIELDS_AT + width:])
+            fields.append(bits)
+        else:
+            bases.append(text)
+            fields.append(0)
+    return [key | bits for key, bits in zip(reference_codec.text_keys(bases, memo), fields)]
+
+
 def key_text(key: int) -> str:
     """The string of a `bidder` key (any kind; module docstring)."""
     return refined_text(key, side_text)
@@ -135,3 +165,8 @@ def key_text(key: int) -> str:
 def text_key(text: str) -> int:
     """The `bidder` key of a string (inverse of `key_text`)."""
     return refined_key(text, 2, parse_side, key_text)
+
+
+def text_keys(texts, memo: dict | None = None) -> list[int]:
+    """The `bidder` keys of many stored strings at once (`refined_text_keys`)."""
+    return refined_text_keys(texts, memo, 2, parse_side)

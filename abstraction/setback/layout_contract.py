@@ -39,7 +39,8 @@ from numba import njit
 
 from abstraction.setback.abstract_game import DECISION_SIG, layout_decision
 from abstraction.setback.layout_bidder import parse_side, refined_decision, refined_key
-from abstraction.setback.layout_bidder import refined_text, side_bits, side_text
+from abstraction.setback.layout_bidder import (refined_text, refined_text_keys, side_bits,
+                                              side_text)
 from abstraction.setback.layouts import LAYOUTS
 from games.setback.state import DEALT, HIGH_BID, HIGH_BIDDER, PLAYED, TRUMP, WON
 
@@ -110,3 +111,8 @@ def key_text(key: int) -> str:
 def text_key(text: str) -> int:
     """The `contract` key of a string (inverse of `key_text`)."""
     return refined_key(text, 4, parse_contract, key_text)
+
+
+def text_keys(texts, memo: dict | None = None) -> list[int]:
+    """The `contract` keys of many stored strings at once (`layout_bidder.refined_text_keys`)."""
+    return refined_text_keys(texts, memo, 4, parse_contract)

@@ -29,7 +29,8 @@ anything. `load(name)` imports the layout's module, which supplies:
 - `decision(state, actions_out, key_out) -> n` (numba, the `cfr/game.py` signature): the
   abstract game's decision member, so each layout is a game of its own;
 - `key_text(key) -> str` and `text_key(text) -> int`: its lossless codec; optionally
-  `text_keys(texts) -> list[int]`, many stored strings at once, faster (the reference's).
+  `text_keys(texts, memo) -> list[int]`, many stored strings at once, faster (every layout
+  here has one).
 
 Runs record the layout in their settings (`abstraction`, `abstraction_version`: the recorded
 name and version below), strategy files in their header, databases in their metadata; a
