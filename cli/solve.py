@@ -69,9 +69,10 @@ def register(subparsers) -> None:
                    help="dcfr: exponent of the average-strategy weight t^gamma (default 2)")
     add_sampling_options(p, "iteration", "player")
     p.add_argument("--float32", action="store_true",
-                   help="keep regret and strategy sums in float32 (default float64): es-mccfr's "
-                        "exploitability curve matches float64's to 0.001 %%; the full-width variants' curves drift "
-                        "by up to 40 %% near their floor (docs/training.md#number-widths)")
+                   help="keep regret and strategy sums in float32 (default float64): "
+                        "es-mccfr's exploitability curve matches float64's to 0.001 %%; the "
+                        "full-width variants' curves drift by up to 40 %% near their floor "
+                        "(docs/training.md#number-widths)")
     p.add_argument("--max-memory", type=positive_float, default=None, metavar="MB",
                    help="fail clearly if the info-set table would grow past MB megabytes")
     p.add_argument("--checkpoint", metavar="FILE",

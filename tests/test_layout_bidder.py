@@ -254,9 +254,11 @@ def check_bulk_parse_equals_key_by_key(layout, n_deals=200, seed=8):
         if n >= 2:
             texts.append(text)
             keys.append(key)
-    assert any(t[12:13] in "BD" for t in texts if t[:1] in "H.") and any(t[:1] not in "H." for t in texts)
+    playout = [t for t in texts if t[0] in "H."]
+    assert playout and all(t[12] in "BD" for t in playout) and len(playout) < len(texts)
     memo: dict = {}
-    bulk = layout.text_keys(texts[: len(texts) // 2], memo) + layout.text_keys(texts[len(texts) // 2:], memo)
+    half = len(texts) // 2
+    bulk = layout.text_keys(texts[:half], memo) + layout.text_keys(texts[half:], memo)
     assert bulk == [layout.text_key(t) for t in texts] == keys
 
 
