@@ -14,6 +14,7 @@ float64; the full-width variants are reported, not held (docs/training.md#number
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 
 import numpy as np
@@ -21,14 +22,7 @@ import numpy as np
 from cfr.exploitability import Evaluator
 from cfr.solver import ALGORITHMS, ES_MCCFR, Solver
 from cfr.tree import build_tree
-
-
-def games_by_name() -> dict:
-    """The small games this bench knows, by name."""
-    from games.kuhn import GAME as KUHN
-    from games.leduc import GAME as LEDUC
-
-    return {KUHN.name: KUHN, LEDUC.name: LEDUC}
+from cli.solve import GAMES
 
 
 def curve(game, evaluate, algorithm: str, dtype, marks: list[int], seed: int) -> list[float]:
@@ -74,14 +68,13 @@ def main(argv=None) -> int:
                         help="iteration counts to measure at (default 100,300,1000,3000,10000)")
     parser.add_argument("--seed", type=int, default=3, help="the runs' seed (default 3)")
     args = parser.parse_args(argv)
-    known = games_by_name()
-    for bad in [g for g in args.games if g not in known] + \
+    for bad in [g for g in args.games if g not in GAMES] + \
                [a for a in args.algorithms if a not in ALGORITHMS]:
-        parser.error(f"unknown game or algorithm {bad!r} (games: {', '.join(known)}; "
+        parser.error(f"unknown game or algorithm {bad!r} (games: {', '.join(GAMES)}; "
                      f"algorithms: {', '.join(ALGORITHMS)})")
     print("game    algorithm  " + "  ".join(f"{m:>21,}" for m in args.marks))
     for game_name in args.games:
-        game = known[game_name]
+        game = importlib.import_module(GAMES[game_name]).GAME
         evaluate = Evaluator(build_tree(game))
         for algorithm in args.algorithms:
             wide = curve(game, evaluate, algorithm, np.float64, args.marks, args.seed)
