@@ -58,8 +58,9 @@ class EuchreSearchPlayer(SearchPlayerBase):
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None, belief: str = "uniform", temper: float = 1.0,
-                 pool: int = 4):
+                 name: str | None = None, belief: str = "uniform",
+                 temper: float | None = None, pool: int | None = None,
+                 floor: float | None = None, evidence: str = "others"):
         from train.euchre_game import GAME
 
         if getattr(table, "game", None) != "euchre":
@@ -68,7 +69,7 @@ class EuchreSearchPlayer(SearchPlayerBase):
         super().__init__(blueprint, table, GAME, S.STATE_SIZE, worlds=worlds, greedy=greedy,
                          search_bids=search_bids, margin=margin, think_ms=think_ms,
                          threads=threads, voids=voids, seed=seed, name=name, belief=belief,
-                         temper=temper, pool=pool)
+                         temper=temper, pool=pool, floor=floor, evidence=evidence)
 
     def explain(self, view) -> dict:
         """`decide`'s figures (the move, why, the worlds, every legal move's searched value)."""
@@ -94,13 +95,22 @@ class EuchreSearchPlayer(SearchPlayerBase):
         return consistent_worlds(view.state, view.seat, cards_played_by(view), rng,
                                  self.voids, states), 0
 
-    def _log_weights(self, view, states, history, floor, out) -> None:
-        """The blueprint's log-probability of the calls and alone decision in `history`
-        (`calls_log_weights`)."""
-        from search.euchre_worlds import calls_log_weights
+    def _log_weights(self, view, states, history, out) -> None:
+        """`belief=bids`: the blueprint's log-probability of the calls and alone decision in
+        `history` (`calls_log_weights`); `belief=policy`: of every call and card of the
+        modelled seats (`policy_log_weights`, the pool split among the search's threads)."""
+        from search.euchre_worlds import calls_log_weights, policy_log_weights
 
-        calls_log_weights(self.search.functions[1], states, history, history.size,
-                          self.table.keys, self.table.offsets, self.table.probs, floor, out)
+        decision = self.search.functions[1]
+        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
+        if self.belief == "bids":
+            calls_log_weights(decision, states, history, history.size, keys, offsets, probs,
+                              self.floor, out)
+            return
+        modelled = self.modelled_seats(view)
+        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
+            decision, states, first, stop, history, history.size, modelled, keys, offsets,
+            probs, self.floor, out))
 
 
 def euchre_arrays(blueprint):

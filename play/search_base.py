@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from games.rng import new_rng, next_u64
-from play.search_options import CHOICES, FLOOR, resample, shared_arrays
+from play.search_options import CHOICES, belief_settings, resample, shared_arrays
 
 
 class SearchPlayerBase:
@@ -22,19 +22,26 @@ class SearchPlayerBase:
     `table` (`db.policy_arrays.PolicyArrays`) the rollouts of `game` (the abstract game of the
     CFR interface, `cfr/game.py`) follow; `state_size` is the game's full state's. The options
     are those of `play/search_options.py`: `greedy` is `rollout=greedy`, `search_bids`
-    `bids=search`, `think_ms` `think`."""
+    `bids=search`, `think_ms` `think`; `temper`, `pool` and `floor` left None take the
+    belief's defaults (`search_options.BELIEF_DEFAULTS`)."""
 
     def __init__(self, blueprint, table, game, state_size: int, worlds: int = 100,
                  greedy: bool = False, search_bids: bool = True, margin: float = 0.0,
                  think_ms: float | None = None, threads: int | None = None,
                  voids: bool = True, seed: int = 0, name: str | None = None,
-                 belief: str = "uniform", temper: float = 1.0, pool: int = 4):
+                 belief: str = "uniform", temper: float | None = None,
+                 pool: int | None = None, floor: float | None = None,
+                 evidence: str = "others"):
         from search.rollout_search import RolloutSearch
 
         if worlds < 1:
             raise ValueError("a search player needs at least one world")
-        if belief not in CHOICES["belief"] or not 0.0 < temper <= 1.0 or pool < 1:
-            raise ValueError("belief is uniform or bids, 0 < temper <= 1, pool >= 1")
+        if belief not in CHOICES["belief"] or evidence not in CHOICES["evidence"]:
+            raise ValueError(f"belief is one of {', '.join(CHOICES['belief'])}; evidence "
+                             f"one of {', '.join(CHOICES['evidence'])}")
+        temper, pool, floor = belief_settings(belief, temper, pool, floor)
+        if not 0.0 < temper <= 1.0 or pool < 1 or not 0.0 < floor < 1.0:
+            raise ValueError("0 < temper <= 1, pool >= 1, 0 < floor < 1")
         self.blueprint = blueprint
         self.table = table
         self.worlds = int(worlds)
@@ -42,13 +49,14 @@ class SearchPlayerBase:
         self.margin = float(margin)
         self.think_ms = think_ms
         self.voids = bool(voids)
-        self.belief, self.temper, self.pool = belief, float(temper), int(pool)
+        self.belief, self.temper, self.pool, self.floor = belief, temper, pool, floor
+        self.evidence = evidence
         self.search = RolloutSearch(game, table, greedy, threads)
         self.name = name or f"search:{blueprint.name}"
         self.rng = new_rng(seed)
         self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0,
                       "weighted": 0, "ess": 0.0}
-        drawn = self.worlds * (self.pool if belief == "bids" else 1)
+        drawn = self.worlds * (self.pool if belief != "uniform" else 1)
         self._states = np.zeros((drawn, state_size), dtype=np.int64)
 
     @classmethod
@@ -71,7 +79,7 @@ class SearchPlayerBase:
                    think_ms=options["think"], threads=options["threads"],
                    voids=options["voids"] == "on", seed=seed, name=text.strip(),
                    belief=options["belief"], temper=options["temper"], pool=options["pool"],
-                   **extra)
+                   floor=options["floor"], evidence=options["evidence"], **extra)
 
     def seed(self, seed: int) -> None:
         """Restart the player's generator (and the blueprint's) from `seed`."""
@@ -130,11 +138,11 @@ class SearchPlayerBase:
 
     def _worlds(self, view, rng) -> np.ndarray:
         """The decision's worlds (int64[worlds, state size]): uniform among the consistent
-        layouts, or with `belief=bids` a pool of `pool` times as many resampled
-        (systematically) in proportion to the blueprint's probability of the bids seen,
-        raised to `temper`."""
+        layouts; with `belief=bids` or `belief=policy` a pool of `pool` times as many,
+        resampled (systematically) in proportion to their weights (`_log_weights`) raised to
+        `temper`."""
         history = np.asarray(view.history, dtype=np.int64)
-        weighted = self.belief == "bids" and history.size > 0
+        weighted = self.belief != "uniform" and history.size > 0
         states = self._states if weighted else self._states[:self.worlds]
         drawn, rejected = self._draw(view, rng, states)
         self.stats["rejected"] += int(rejected)
@@ -143,11 +151,20 @@ class SearchPlayerBase:
         if not weighted:
             return states
         log_w = np.zeros(drawn, dtype=np.float64)
-        self._log_weights(view, states, history, FLOOR, log_w)
+        self._log_weights(view, states, history, log_w)
         picks, ess = resample(log_w, self.temper, self.worlds, rng)
         self.stats["weighted"] += 1
         self.stats["ess"] += ess
         return states[picks]
+
+    def modelled_seats(self, view) -> int:
+        """The seats whose moves weigh the worlds under `belief=policy`, as a bit mask of seats
+        (the view's frame): every other seat (`evidence=others`), or the two opponents."""
+        seats = 0
+        for seat in range(4):
+            if seat != view.seat and (self.evidence == "others" or (seat - view.seat) % 2):
+                seats |= 1 << seat
+        return seats
 
     def _bidding(self, state) -> bool:
         """Whether `state` is a decision of the game's bids (`bids=` covers them)."""
@@ -158,9 +175,11 @@ class SearchPlayerBase:
         (worlds drawn, fewer than the rows when none is; layouts rejected on the way)."""
         raise NotImplementedError
 
-    def _log_weights(self, view, states, history, floor, out) -> None:
-        """Each world's log-probability of the bids in `history` under the blueprint (a
-        probability below `floor` counting as `floor`) into `out`."""
+    def _log_weights(self, view, states, history, out) -> None:
+        """Each world's log-weight into `out`: under `belief=bids` the blueprint's
+        log-probability of the bids in `history`; under `belief=policy` of every move the
+        modelled seats made (`modelled_seats`); a probability below `self.floor` counting as
+        `self.floor`."""
         raise NotImplementedError
 
     def _objective(self, view):

@@ -15,13 +15,29 @@ import numpy as np
 from games.rng import next_u64
 
 DEFAULTS = {"worlds": 100, "rollout": "sample", "bids": "search", "margin": 0.0,
-            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": 1.0,
-            "pool": 4, "objective": "score"}
+            "think": None, "threads": None, "voids": "on", "belief": "uniform", "temper": None,
+            "pool": None, "floor": None, "evidence": "others", "objective": "score"}
 CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
-           "voids": ("on", "off"), "belief": ("uniform", "bids"),
-           "objective": ("score", "win")}
-FLOATS = ("margin", "think", "temper")
+           "voids": ("on", "off"), "belief": ("uniform", "bids", "policy"),
+           "evidence": ("others", "opponents"), "objective": ("score", "win")}
+FLOATS = ("margin", "think", "temper", "floor")
 FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid is no proof)
+# Each belief's own defaults for the options left unset (None above). `bids`: issue 36's.
+# `policy`: chosen by measurement (docs/search/rollout.md#beliefs): a pool of 20 x worlds
+# (2,000 at the default 100) so that the worlds the moves point to are in it at all, the
+# weights tempered to T = 0.25 since the blueprint is a rough model of how others play.
+BELIEF_DEFAULTS = {"uniform": {"temper": 1.0, "pool": 1, "floor": FLOOR},
+                   "bids": {"temper": 1.0, "pool": 4, "floor": FLOOR},
+                   "policy": {"temper": 0.25, "pool": 20, "floor": FLOOR}}
+
+
+def belief_settings(belief: str, temper=None, pool=None, floor=None) -> tuple:
+    """(temper, pool, floor) of a belief, each left unset (None) taking the belief's default
+    (`BELIEF_DEFAULTS`)."""
+    own = BELIEF_DEFAULTS[belief]
+    return (own["temper"] if temper is None else float(temper),
+            own["pool"] if pool is None else int(pool),
+            own["floor"] if floor is None else float(floor))
 
 
 def parse_options(text: str, error, spec_form: str, example: str,
@@ -55,7 +71,8 @@ def option_value(text: str, name: str, value: str, error):
     """One option's value, checked (`error`, one line, when it is not one)."""
     if name in CHOICES:
         if value not in CHOICES[name]:
-            raise error(f"{text!r}: {name}= takes {' or '.join(CHOICES[name])}")
+            *most, last = CHOICES[name]
+            raise error(f"{text!r}: {name}= takes {', '.join(most)} or {last}")
         return value
     try:
         number = float(value) if name in FLOATS else int(value)
@@ -65,6 +82,8 @@ def option_value(text: str, name: str, value: str, error):
         raise error(f"{text!r}: {name}= must be {'>= 0' if name == 'margin' else '> 0'}")
     if name == "temper" and number > 1:
         raise error(f"{text!r}: temper= must be at most 1")
+    if name == "floor" and number >= 1:
+        raise error(f"{text!r}: floor= must be below 1")
     return number
 
 

@@ -52,8 +52,10 @@ class SearchPlayer(SearchPlayerBase):
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None, belief: str = "uniform", temper: float = 1.0,
-                 pool: int = 4, objective: str = "score"):
+                 name: str | None = None, belief: str = "uniform",
+                 temper: float | None = None, pool: int | None = None,
+                 floor: float | None = None, evidence: str = "others",
+                 objective: str = "score"):
         from train.baseline import layout_game
 
         self.objective = objective
@@ -68,7 +70,8 @@ class SearchPlayer(SearchPlayerBase):
         super().__init__(blueprint, table, layout_game(table.layout), S.STATE_SIZE,
                          worlds=worlds, greedy=greedy, search_bids=search_bids, margin=margin,
                          think_ms=think_ms, threads=threads, voids=voids, seed=seed, name=name,
-                         belief=belief, temper=temper, pool=pool)
+                         belief=belief, temper=temper, pool=pool, floor=floor,
+                         evidence=evidence)
 
     def explain(self, view) -> dict:
         """`choose`'s move and why, in the database player's trace form (`db.player`: the
@@ -97,14 +100,24 @@ class SearchPlayer(SearchPlayerBase):
 
         return consistent_worlds(view.state, view.seat, rng, self.voids, states)
 
-    def _log_weights(self, view, states, history, floor, out) -> None:
-        """The blueprint's log-probability of the bids in `history` (`bids_log_weights`)."""
+    def _log_weights(self, view, states, history, out) -> None:
+        """`belief=bids`: the blueprint's log-probability of the bids in `history`
+        (`bids_log_weights`); `belief=policy`: of every move of the modelled seats
+        (`policy_log_weights`, the pool split among the search's threads)."""
         from search.inference import cards_played_by
-        from search.setback_worlds import bids_log_weights
+        from search.setback_worlds import bids_log_weights, policy_log_weights
 
-        bids_log_weights(self.search.functions[1], states, cards_played_by(history), history,
-                         history.size, self.table.keys, self.table.offsets, self.table.probs,
-                         floor, out)
+        decision = self.search.functions[1]
+        played_by = cards_played_by(history)
+        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
+        if self.belief == "bids":
+            bids_log_weights(decision, states, played_by, history, history.size, keys, offsets,
+                             probs, self.floor, out)
+            return
+        modelled = self.modelled_seats(view)
+        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
+            decision, states, first, stop, played_by, history, history.size, modelled, keys,
+            offsets, probs, self.floor, out))
 
     def _objective(self, view):
         """`objective=win`: a rollout is worth its team's probability of winning the game from

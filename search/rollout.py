@@ -75,6 +75,32 @@ def move_log_prob(decision, state, move, keys, offsets, probs, floor, actions, k
 
 
 @njit(cache=True, nogil=True)
+def policy_move_log_prob(decision, state, move, keys, offsets, probs, floor, actions, key_out):
+    """The log of the blueprint's probability of the concrete `move` at `state` when the
+    blueprint is read as a model of the player (`belief=policy`): the probability of the
+    abstract action that `move` plays (its representative card or bid), a probability below
+    `floor` counting as `floor`. A move that no abstract action plays here (a card the
+    blueprint would never play as such, with this world's hand) gets `floor`: the model says
+    the player would not have made it. A key the blueprint lacks counts as uniform over its
+    actions, so that a world is not favoured for reaching keys nobody trained; a forced
+    decision says nothing (0)."""
+    n = decision(state, actions, key_out)
+    slot = -1
+    for j in range(max(n, 1)):
+        if actions[j] == move:
+            slot = j
+            break
+    if slot < 0:
+        return np.log(floor)
+    if n < 2:
+        return 0.0
+    index = find_key(keys, key_out[0])
+    if index >= 0 and offsets[index + 1] - offsets[index] == n:
+        return np.log(max(np.float64(probs[offsets[index] + slot]), floor))
+    return -np.log(np.float64(n))
+
+
+@njit(cache=True, nogil=True)
 def world_move_values(current_player, decision, apply, utility, worlds, first, stop, step,
                       moves, n_moves, sign, keys, offsets, probs, greedy, seed, child, a, b,
                       actions, key_out, rng, values_out):

@@ -88,6 +88,21 @@ class RolloutSearch:
         for future in [self._pool.submit(part, k) for k in range(step)]:
             future.result()
 
+    def split(self, count: int, part) -> None:
+        """Run `part(first, stop)` over 0..count-1 cut into one contiguous slice a thread (the
+        search's threads: a decision's world weights are computed once, shared by all). The
+        slices write disjoint rows, so the result does not depend on the number of threads."""
+        threads = min(self.threads, max(1, count // 64))  # small jobs are not worth a hand-off
+        if threads == 1:
+            part(0, count)
+            return
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads)
+        bounds = [count * k // threads for k in range(threads + 1)]
+        for future in [self._pool.submit(part, bounds[k], bounds[k + 1])
+                       for k in range(threads)]:
+            future.result()
+
     def close(self) -> None:
         """Stop the threads."""
         if self._pool is not None:

@@ -14,6 +14,9 @@ The auction is evidence too: a seat that bid Four holds more than one that passe
 be weighted by the probability that the blueprint would have made the bids seen with that
 world's hands (`bids_log_weights`); the player draws a larger pool of uniform worlds and
 resamples its worlds in proportion to those weights, tempered (`play/search_player.py`).
+`belief=policy` goes further (`policy_log_weights`): every move of the seats it models, bids and
+cards, weighs the world by the blueprint's probability of it, read as a model of the players
+(Rebstock et al. 2019, policy-based inference).
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ from numba import njit
 
 from games.setback.rules import BID_MOVE, apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
-from games.setback.state import HAND, STATE_SIZE, reset_deal
-from search.rollout import move_log_prob
+from games.setback.state import HAND, STATE_SIZE, TO_ACT, reset_deal
+from search.rollout import move_log_prob, policy_move_log_prob
 from search.sampler import constraints, layout_table, sample_layout, world_state
 
 MAX_DRAWS_PER_WORLD = 10_000  # far above need: the true layout is always consistent
@@ -97,3 +100,40 @@ def bids_log_weights(decision, worlds, played_by, history, n_moves, keys, offset
     for w in range(worlds.shape[0]):
         out[w] = bids_log_likelihood(decision, worlds[w], played_by, history, n_moves, keys,
                                      offsets, probs, floor, state, actions, key_out)
+
+
+@njit(cache=True, nogil=True)
+def policy_log_likelihood(decision, world, played_by, history, n_moves, modelled, keys, offsets,
+                          probs, floor, state, actions, key_out):
+    """The log-probability that the players, modelled by the blueprint, make the moves of
+    `history` that the seats in `modelled` (bit s: seat s, relative to the dealer) made, when
+    the hands are `world`'s (each seat's dealt hand: what it holds in `world` and what it
+    played, `played_by`): the sum of `rollout.policy_move_log_prob` over those moves, bids and
+    cards, the deal replayed from its first bid. The other seats' moves are replayed unscored
+    (the observer's own say nothing of the others' hands)."""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[HAND + seat] | played_by[seat]
+    reset_deal(state, hands)
+    total = 0.0
+    for i in range(n_moves):
+        move = history[i]
+        if (modelled >> state[TO_ACT]) & 1:
+            total += policy_move_log_prob(decision, state, move, keys, offsets, probs, floor,
+                                          actions, key_out)
+        apply_move(state, move)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def policy_log_weights(decision, worlds, first, stop, played_by, history, n_moves, modelled,
+                       keys, offsets, probs, floor, out):
+    """`policy_log_likelihood` of the worlds `worlds[first:stop]` into `out[first:stop]` (a
+    slice a thread computes)."""
+    state = np.zeros(STATE_SIZE, np.int64)
+    actions = np.zeros(64, np.int64)
+    key_out = np.zeros(2, np.uint64)
+    for w in range(first, stop):
+        out[w] = policy_log_likelihood(decision, worlds[w], played_by, history, n_moves,
+                                       modelled, keys, offsets, probs, floor, state, actions,
+                                       key_out)

@@ -12,8 +12,11 @@ BAD_OPTIONS = [
     ("search[speed=3]:db:x.db", "unknown search option"),
     ("search[rollout=best]:db:x.db", "rollout= takes sample or greedy"),
     ("search[worlds=3:db:x.db", "has no ']'"),
-    ("search[belief=exact]:db:x.db", "belief= takes uniform or bids"),
+    ("search[belief=exact]:db:x.db", "belief= takes uniform, bids or policy"),
     ("search[temper=2]:db:x.db", "temper= must be at most 1"),
+    ("search[floor=1]:db:x.db", "floor= must be below 1"),
+    ("search[floor=0]:db:x.db", "floor= must be > 0"),
+    ("search[evidence=all]:db:x.db", "evidence= takes others or opponents"),
 ]
 
 

@@ -1,0 +1,180 @@
+"""`search[belief=policy]` (issue 47, part 1): every world of a pool weighed by the blueprint's
+probability of every move the modelled seats made, bids, calls and cards, in both games.
+
+The weights are checked against slow Python replays (Setback: `search.inference.log_weight`
+with `play.policy_model.PolicyModel`, the older, independent reading of a table as a model of
+the players; Euchre: the database read key by key); the resampled worlds against the view and
+every public fact; the decisions against the thread count. The blueprint is the random table of
+tests/test_search_rollout.py (no strength is claimed for it); Euchre's are in
+tests/test_euchre_policy_belief.py."""
+
+import math
+
+import numpy as np
+import pytest
+
+from db.policy_arrays import load_policy_arrays
+from games.rng import new_rng
+from games.setback import state as S
+from games.setback.api import Deal, format_move
+from games.setback.cards import suit_mask
+from games.setback.view import SeatView
+from play.player_spec import make_player
+from play.search_options import FLOOR
+from search.setback_worlds import consistent_worlds, policy_log_weights
+from train.baseline import layout_game
+
+from test_search_rollout import blueprint  # noqa: F401  (the module's fixture, rebuilt here)
+
+
+def played_deals(n_deals: int, seed: int):
+    """(deal's start state, dealer, history, state now) at every decision of `n_deals` deals
+    played with random legal moves."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for d in range(n_deals):
+        deal = Deal.random(seed * 1000 + d)
+        start, history = deal.state.copy(), []
+        while not deal.is_over:
+            now = deal.state.copy()
+            out.append((start, deal.dealer, list(history), now))
+            legal = SeatView.of(now, deal.dealer, history=history).legal_moves()
+            move = int(legal[int(rng.integers(legal.size))])
+            history.append(move)
+            deal.play(format_move(move))
+    return out
+
+
+def slow_log_weight(world, history, observer, model, modelled_parity):
+    """The blueprint's log-probability of the modelled seats' moves in `world`, replayed in
+    Python (`search.inference.others_moves`) and read through `PolicyModel`; the opponents
+    only when `modelled_parity` is 1."""
+    from search.inference import cards_played_by, others_moves
+
+    played = cards_played_by(history)
+    hands = [int(world[S.HAND + s]) for s in range(4)]
+    total = 0.0
+    for _, state, move in others_moves(hands, played, history, observer):
+        seat = int(state[S.TO_ACT])
+        if modelled_parity and (seat - observer) % 2 == 0:
+            continue
+        total += math.log(max(model(state, move), FLOOR))
+    return total
+
+
+@pytest.mark.parametrize("evidence", ["others", "opponents"])
+def test_setback_policy_weights_equal_a_slow_python_replay(blueprint, evidence):  # noqa: F811
+    """A world's weight is the product of the table's probabilities of the moves seen (a move
+    no abstract action plays, or below the floor: the floor; a missing key: uniform)."""
+    from db.player import DatabasePlayer
+    from play.policy_model import PolicyModel
+    from search.inference import cards_played_by
+
+    arrays = load_policy_arrays("db:" + blueprint["db"])
+    decision = layout_game(arrays.layout).addresses[1]
+    player = DatabasePlayer(blueprint["db"])
+    model = PolicyModel(player.db, use_bootstrap=False)
+    states = np.zeros((6, S.STATE_SIZE), np.int64)
+    checked = floors = 0
+    for _, _, history, now in played_deals(12, 7)[::3]:
+        if not history:
+            continue
+        seat = int(now[S.TO_ACT])
+        drawn, _ = consistent_worlds(now, seat, new_rng(len(history)), True, states)
+        assert drawn == states.shape[0]
+        h = np.array(history, np.int64)
+        modelled = sum(1 << s for s in range(4) if s != seat and
+                       (evidence == "others" or (s - seat) % 2))
+        out = np.zeros(drawn)
+        policy_log_weights(decision, states, 0, drawn, cards_played_by(h), h, h.size, modelled,
+                           arrays.keys, arrays.offsets, arrays.probs, FLOOR, out)
+        for w in range(drawn):
+            expected = slow_log_weight(states[w], h, seat, model, evidence == "opponents")
+            assert out[w] == pytest.approx(expected, rel=1e-6, abs=1e-6)
+            checked += expected != 0.0
+            floors += expected <= math.log(FLOOR) + 1e-9
+    assert checked >= 100
+    assert floors > 0  # random moves include cards the table would never play as such
+
+
+def check_setback_world(world, view_state, seat):
+    """Every way `world` must agree with `seat`'s view and the public facts: the seat's own
+    hand, every public field, hand sizes, no card twice or already played, the voids shown."""
+    assert world[S.HAND + seat] == view_state[S.HAND + seat]
+    for field in range(S.STATE_SIZE):
+        if field not in range(S.HAND, S.DEALT + 4):
+            assert world[field] == view_state[field], field
+    seen = 0
+    for other in range(4):
+        held = int(world[S.HAND + other])
+        assert bin(held).count("1") == bin(int(view_state[S.HAND + other])).count("1")
+        assert held & seen == 0 and held & int(view_state[S.PLAYED]) == 0
+        seen |= held
+        for suit in range(4):
+            if (int(view_state[S.SHOWN_VOIDS]) >> (4 * other + suit)) & 1:
+                assert held & int(suit_mask(suit)) == 0
+
+
+def test_setback_policy_worlds_agree_with_the_view_and_every_public_fact(blueprint):  # noqa: F811
+    player = make_player(f"search[worlds=12,belief=policy,threads=1]:db:{blueprint['db']}")
+    assert (player.temper, player.pool, player.floor) == (0.25, 20, FLOOR)
+    positions = 0
+    for start, dealer, history, now in played_deals(10, 3)[::2]:
+        view = SeatView.of(now, dealer, history=history)
+        if view.legal_moves().size < 2 or not history:
+            continue
+        worlds = player._worlds(view, new_rng(len(history)))
+        assert worlds.shape == (12, S.STATE_SIZE)
+        for world in worlds:
+            check_setback_world(world, now, view.seat)
+        positions += 1
+    assert positions >= 20 and player.stats["weighted"] == positions
+    assert 1.0 <= player.stats["ess"] / positions <= 12 * 20
+    player.close()
+
+
+def test_setback_policy_decisions_are_the_same_for_one_and_two_threads(blueprint):  # noqa: F811
+    """The weights are split among the search's threads by slices: the same seed gives the same
+    worlds, values and moves whatever the number of threads."""
+    spec = "search[worlds=16,pool=8,belief=policy,threads={}]:db:" + blueprint["db"]
+    one, two = make_player(spec.format(1), seed=4), make_player(spec.format(2), seed=4)
+    compared = 0
+    for start, dealer, history, now in played_deals(6, 9)[::4]:
+        view = SeatView.of(now, dealer, history=history)
+        if view.legal_moves().size < 2 or not history:
+            continue
+        a, b = one.decide(view), two.decide(view)
+        assert a["move"] == b["move"] and a["moves"] == b["moves"]
+        compared += 1
+    assert compared >= 5
+    one.close()
+    two.close()
+
+
+def test_the_policy_belief_reads_the_cards_the_bids_belief_ignores(blueprint):  # noqa: F811
+    """Once cards are played they weigh the worlds too: on the same pool, the policy weights
+    rank the worlds otherwise than the bids-only weights at most play positions."""
+    from search.inference import cards_played_by
+    from search.setback_worlds import bids_log_weights
+
+    arrays = load_policy_arrays("db:" + blueprint["db"])
+    decision = layout_game(arrays.layout).addresses[1]
+    states = np.zeros((32, S.STATE_SIZE), np.int64)
+    differ = positions = 0
+    for _, _, history, now in played_deals(8, 5)[::2]:
+        if int(now[S.PHASE]) == S.PHASE_AUCTION or int(now[S.N_IN_TRICK]) + \
+                int(now[S.TRICK_NUMBER]) < 2:
+            continue
+        seat = int(now[S.TO_ACT])
+        consistent_worlds(now, seat, new_rng(1), True, states)
+        h = np.array(history, np.int64)
+        played = cards_played_by(h)
+        bids, policy = np.zeros(32), np.zeros(32)
+        bids_log_weights(decision, states, played, h, h.size, arrays.keys, arrays.offsets,
+                         arrays.probs, FLOOR, bids)
+        everyone_else = sum(1 << s for s in range(4) if s != seat)
+        policy_log_weights(decision, states, 0, 32, played, h, h.size, everyone_else,
+                           arrays.keys, arrays.offsets, arrays.probs, FLOOR, policy)
+        positions += 1
+        differ += not np.allclose(bids - bids.max(), policy - policy.max())
+    assert positions >= 10 and differ >= positions * 0.8
