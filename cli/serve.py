@@ -55,6 +55,17 @@ def register(subparsers) -> None:
     parser.add_argument("--games-per-minute", type=positive_int, default=10, metavar="N",
                         help="new games one owner (browser) may start in any minute; more get "
                         "429 (default 10)")
+    parser.add_argument("--bot-workers", type=positive_int, default=None, metavar="N",
+                        help="threads the bots think on, outside the server's event loop "
+                        "(default: the CPUs this process may use; a search bot's own "
+                        "threads= come on top, see docs/playing/browser.md)")
+    parser.add_argument("--max-wait-ms", type=positive_int, default=500, metavar="MS",
+                        help="the bots' backlog bound: a request for the bots that would wait "
+                        "longer than this for a worker (estimated from the recent jobs) gets "
+                        "503 with Retry-After, and the page retries (default 500)")
+    parser.add_argument("--max-backlog", type=positive_int, default=256, metavar="N",
+                        help="requests waiting for or on the bots at most, whatever the "
+                        "estimate; more get 503 (default 256)")
     parser.set_defaults(func=run)
 
 
@@ -79,10 +90,12 @@ def default_bots(game: str = "setback") -> str:
 
 
 def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minute: int = 10,
-              host: str = "127.0.0.1", game: str = "setback"):
+              host: str = "127.0.0.1", game: str = "setback", bot_workers: int | None = None,
+              max_wait_ms: int = 500, max_backlog: int = 256):
     """The web application for `game`, with every bad setting reported as a `UserError`.
     Games from before owners existed may be claimed only on a loopback `host` (one person's
-    machine)."""
+    machine). The bots think on `bot_workers` threads (default the usable CPUs), with the
+    backlog bounded by `max_wait_ms` and `max_backlog` (`web.pool`)."""
     try:
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
@@ -102,7 +115,9 @@ def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minu
         raise UserError(f"--delay-ms must be at least 0, not {delay_ms}")
     try:
         return create_app(bots or default_bots(game), games or default_games_path(), delay_ms,
-                          games_per_minute, claim_unowned=is_loopback(host), game=game)
+                          games_per_minute, claim_unowned=is_loopback(host), game=game,
+                          bot_workers=bot_workers, max_wait=max_wait_ms / 1000,
+                          max_backlog=max_backlog)
     except (PlayerSpecError, EuchreSpecError, StoreError) as exc:
         raise UserError(str(exc)) from None
 
@@ -110,12 +125,12 @@ def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minu
 def run(args) -> int:
     """Serve until Ctrl-C."""
     app = build_app(args.bots, args.games, args.delay_ms, args.games_per_minute, args.host,
-                    args.game)
+                    args.game, args.bot_workers, args.max_wait_ms, args.max_backlog)
     import uvicorn
 
     print(f"setback-cfr: playing {app.state.game} against {app.state.bots_name} at "
-          f"http://{args.host}:{args.port}/  (games in {app.state.store.path}; Ctrl-C stops)",
-          flush=True)
+          f"http://{args.host}:{args.port}/  (games in {app.state.store.path}; "
+          f"{app.state.pool.workers} bot workers; Ctrl-C stops)", flush=True)
     # What starting made (modules, numba's compiled code, the bots' database) is never
     # garbage: kept out of the collector's full passes, such a pass stops the server for
     # ~30 ms instead of ~90 (bench/web_load.py, 50 players).

@@ -192,3 +192,34 @@ def trick_covers_seats(page, dress, seats="WNE", phones=PHONES):
         for seat in seats:
             covered += [f"{width} px, {seat}: {c}" for c in page.evaluate(_COVERED.replace("DRESS", dress), seat)]
     return covered
+
+
+# --- a tiny blueprint for search bots ----------------------------------------------------
+def setback_blueprint(folder, deals=30, seed=3):
+    """A Setback strategy database (its path) of random probability vectors for every key met
+    in `deals` random deals played with random moves: enough for `db:` and `search[...]:db:`
+    bots to play whole games fast (keys it lacks fall back to the first action). No strength
+    is claimed for it."""
+    import numpy as np
+
+    from db.loader import load_strategies
+    from db.player import DatabasePlayer
+    from db.synthetic import write_table
+    from games.setback.api import Deal
+    from games.setback.view import SeatView
+    from test_composite_players import EmptyStore
+
+    asker, rng, table = DatabasePlayer(EmptyStore()), np.random.default_rng(seed), {}
+    for d in range(deals):
+        deal = Deal.random(seed * 1000 + d)
+        while not deal.is_over:
+            trace = asker.explain(SeatView.of(deal.state.copy(), deal.dealer))
+            if trace["key"] is not None and trace["key"] not in table:
+                table[trace["key"]] = rng.dirichlet(np.ones(len(trace["actions"])))
+            legal = deal.legal_moves()
+            deal.play(legal[int(rng.integers(len(legal)))])
+    path = os.path.join(str(folder), "blueprint.strategy")
+    write_table(path, "baseline", table)
+    db = os.path.join(str(folder), "blueprint.db")
+    load_strategies([path], db, progress=False)
+    return db

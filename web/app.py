@@ -13,9 +13,13 @@ bots and page come from its adapter).
     GET  /api/games/{id}/replay             a finished game: each deal as `replay` input
     GET  /api/games/{id}/deals/{n}/replay   one finished deal as `setback-cfr replay` input
     POST /api/decide           a position   the bots' move for one seat, and why (Setback)
+    GET  /healthz                           {"status": "ok", "backlog", "workers"}: cheap,
+                                            never behind the bots
+    GET  /metrics                           the Prometheus text format (`web.metrics`)
     GET  /openapi.json, /docs               the API described (OpenAPI 3.1), and browsable
 
-Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes nothing.
+Every refusal is a 4xx with one line of JSON, `{"error": "..."}`, and changes nothing; so is
+a 503 (with Retry-After) when the bots' backlog is full (`web.pool`).
 
 Each browser's games are its own (`web.guard`: an owner token in a cookie). A game belongs to
 the owner who started it: the list shows only the caller's games, and another owner's game
@@ -25,11 +29,14 @@ where one person plays) they are listed to every caller and the first owner to o
 makes it theirs; otherwise they stay hidden. An owner may start `games_per_minute` games in
 any minute (429 beyond). Request bodies over 64 KiB get 413 before they are read whole.
 
-One move at a time: the handlers are plain functions that the event loop runs one after
-another, in the order their requests arrived (`web.turns`), so the moves of a game are applied
-strictly one after another; a request made from a state the game has left (the `version` it
-sends is stale: another tab) gets 409. The store's version column does the same across
-processes sharing one games file.
+The bots think on a pool of worker threads (`web.pool`): the event loop parses, validates,
+finds the game, stores and answers; a move and the bots' replies, a new game's first moves, a
+hint and `/api/decide` run on a worker. A game's requests take turns (`BotPool.turn`), so its
+moves are applied strictly one after another, in the order they came; a request made from a
+state the game has left (the `version` it sends is stale: another tab) gets 409. The store's
+version column does the same across processes sharing one games file. When the backlog is
+full, a request that needs the bots is refused with 503 and Retry-After before anything is
+done.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ import math
 import os
 import secrets
 from collections import OrderedDict
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -47,11 +55,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from web.game_tables import DEFAULT_WEB_GAME, web_game
 from web.guard import Guard, StartLimit
+from web.metrics import ROUTE_KEY, Metrics, ServerMetrics, TimedBots, route_template
 from web.openapi import document as openapi_document
 from web.page import build_page
+from web.pool import DEFAULT_MAX_BACKLOG, DEFAULT_MAX_WAIT, BotPool, Busy
 from web.store import GameStore, StoreConflict
 from web.table_errors import Conflict, TableError
-from web.turns import Turns
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 MAX_SEED = (1 << 63) - 1
@@ -84,23 +93,40 @@ class ApiError(Exception):
 
 def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int = 600,
                games_per_minute: int = 10, claim_unowned: bool = True,
-               game: str = DEFAULT_WEB_GAME) -> FastAPI:
+               game: str = DEFAULT_WEB_GAME, bot_workers: int | None = None,
+               max_wait: float = DEFAULT_MAX_WAIT,
+               max_backlog: int = DEFAULT_MAX_BACKLOG) -> FastAPI:
     """The application for the game `game` (`web.game_tables`): bots of that game's player
     spec `bots`, games kept in the file `games` (which may hold other games' too: this server
     lists and opens its game's only), the page showing each bot move `delay_ms` milliseconds
     after the previous one; each owner may start `games_per_minute` games a minute;
     `claim_unowned`: games from before owners are shown to every owner, and the first to open
-    one owns it (else they stay hidden)."""
+    one owns it (else they stay hidden). The bots think on `bot_workers` threads (default
+    the usable CPUs); a request for them is refused with 503 when the backlog would make it
+    wait over `max_wait` seconds or exceed `max_backlog` requests (`web.pool`)."""
     adapter = web_game(game)
     Table = adapter.load("table")
     RulesError = adapter.load("error")
-    players = adapter.load("bots")(bots)
+    metrics = ServerMetrics()
+    players = TimedBots(adapter.load("bots")(bots), metrics.decision)
     store = GameStore(games)
     live: OrderedDict[str, Table] = OrderedDict()
-    turns = Turns()
+    pool = BotPool(bot_workers, max_wait, max_backlog)
+    metrics.watch_pool(pool)
     starts = StartLimit(games_per_minute)
-    app = FastAPI(title="setback-cfr", docs_url=None, redoc_url=None, openapi_url=None)
+
+    @asynccontextmanager
+    async def lifespan(_app):
+        """Stop the bot workers when the server stops."""
+        yield
+        pool.close()
+
+    app = FastAPI(title="setback-cfr", docs_url=None, redoc_url=None, openapi_url=None,
+                  lifespan=lifespan)
     app.add_middleware(Guard)
+    app.add_middleware(Metrics, metrics=metrics)  # outermost: the Guard's 413s are counted
+    app.state.pool = pool
+    app.state.metrics = metrics
     app.state.store = store
     app.state.live = live
     app.state.bots_name = players.name
@@ -117,6 +143,13 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     async def position_error(_request, exc: Exception):
         """A position `/api/decide` refuses (the rules' own error): 422 and one line."""
         return JSONResponse({"error": str(exc).replace("\n", " ")}, status_code=422)
+
+    @app.exception_handler(Busy)
+    async def busy(request, exc: Busy):
+        """The bots' backlog is full: 503, Retry-After and one line; nothing was done."""
+        metrics.shed.labels(route_template(request.scope)).inc()
+        return JSONResponse({"error": str(exc)}, status_code=503,
+                            headers={"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(TableError)
     async def table_error(_request, exc: TableError):
@@ -182,19 +215,25 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     # --- routes ---------------------------------------------------------------------
     def api(path: str, method: str = "GET"):
-        """Register `handler(request, data)` for `method path`, `data` being the request's
-        JSON object (POST) or {} (GET). Plain Starlette routes: the handlers read their own
-        parameters, and FastAPI's per-request parameter machinery cost a tenth of a move's
-        server time. Each handler runs in its turn (`web.turns`), in arrival order."""
+        """Register the coroutine `handler(request, data)` for `method path`, `data` being the
+        request's JSON object (POST) or {} (GET). Plain Starlette routes: the handlers read
+        their own parameters, and FastAPI's per-request parameter machinery cost a tenth of a
+        move's server time. A handler that reads or changes a game does it in the game's turn
+        (`in_turn`); one that asks the bots goes through the pool (`on_pool`)."""
         def register(handler):
             async def endpoint(request: Request):
+                request.scope[ROUTE_KEY] = path  # the metrics' label (`web.metrics`)
                 data = await body(request) if method == "POST" else {}
-                return await turns.run(handler, request, data)
+                return await handler(request, data)
 
             app.add_route(path, endpoint, methods=[method], name=handler.__name__)
             app.state.api_routes.append((method, path))
             return handler
         return register
+
+    def in_turn(request: Request):
+        """The turn of the game named in the request's path (`BotPool.turn`)."""
+        return pool.turn(request.path_params["game_id"])
 
     the_page = build_page(STATIC, adapter.page, adapter.name, adapter.title)
 
@@ -205,20 +244,31 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz():
+        """Alive: answered on the loop at once, whatever the bots are doing."""
+        return reply({"status": "ok", "backlog": pool.backlog, "workers": pool.workers})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page():
+        """The server's metrics in the Prometheus text format (`web.metrics`)."""
+        data, content_type = metrics.exposition()
+        return Response(data, media_type=content_type)
+
     @api("/api/config")
-    def config(_request: Request, _data: dict):
+    async def config(_request: Request, _data: dict):
         """The bots' name and the page's pace."""
         return reply({"bots": players.name, "delay_ms": int(delay_ms)})
 
     @api("/api/games")
-    def list_games(request: Request, _data: dict):
+    async def list_games(request: Request, _data: dict):
         """The caller's recent games, newest first."""
         return reply({"games": store.games(request.scope["owner"], claim_unowned,
                                            game=adapter.name)})
 
     @api("/api/games", "POST")
-    def new_game(request: Request, data: dict):
-        """Start a game (seed optional); the bots play until South's turn."""
+    async def new_game(request: Request, data: dict):
+        """Start a game (seed optional); the bots play until South's turn (on a worker)."""
         owner = request.scope["owner"]
         unknown = set(data) - {"seed"}
         if unknown:
@@ -229,27 +279,36 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             seed = secrets.randbelow(MAX_SEED)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise ApiError(400, f"bad seed {seed!r}: expected an integer 0..2**63-1")
-        wait = starts.allow(owner)
-        if wait is not None:
-            raise ApiError(429, f"at most {starts.per_minute} new games a minute: try again "
-                                f"in {math.ceil(wait)} s", {"Retry-After": str(math.ceil(wait))})
-        game_id = secrets.token_hex(16)
-        table, events = Table.new(game_id, seed, players, owner)
-        store.create(table)
-        remember(table)
-        return reply({"game": game_id, "seed": seed, "events": events, "view": table.view()},
-                     201)
+
+        def deal(game_id: str):
+            """On a worker: the game dealt and the bots' moves until South's turn."""
+            table, events = Table.new(game_id, seed, players, owner)
+            return table, _dumps({"game": game_id, "seed": seed, "events": events,
+                                  "view": table.view()})
+
+        async def job():
+            wait = starts.allow(owner)  # counted only once admitted: a 503 starts nothing
+            if wait is not None:
+                raise ApiError(429, f"at most {starts.per_minute} new games a minute: try "
+                                    f"again in {math.ceil(wait)} s",
+                               {"Retry-After": str(math.ceil(wait))})
+            table, payload = await pool.offload(deal, secrets.token_hex(16))
+            store.create(table)
+            remember(table)
+            return Response(payload, status_code=201, media_type="application/json")
+
+        return await pool.run(None, job)
 
     @api("/api/games/{game_id}")
-    def get_game(request: Request, _data: dict):
-        """A game's view from South."""
-        table = game(request)
-        return reply({"game": table.id, "view": table.view()})
+    async def get_game(request: Request, _data: dict):
+        """A game's view from South (after the moves of the game in progress)."""
+        async with in_turn(request):
+            table = game(request)
+            return reply({"game": table.id, "view": table.view()})
 
     @api("/api/games/{game_id}/moves", "POST")
-    def move(request: Request, data: dict):
-        """South's move, the bots' replies, saved before the reply."""
-        table = game(request)
+    async def move(request: Request, data: dict):
+        """South's move and the bots' replies (on a worker), saved before the reply."""
         if "move" not in data:
             raise ApiError(400, 'the body needs a "move", e.g. {"move": "AS", "version": 3}')
         unknown = set(data) - {"move", "version", "seat"}
@@ -259,52 +318,77 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         version = data.get("version")
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
             raise ApiError(400, f"bad version {version!r}: expected an integer")
-        from_version, first_deal = table.version, len(table.records) - 1
-        events = table.play(data["move"], version=version, seat=data.get("seat"))
-        try:
-            store.save(table, from_version, first_deal)
-        except StoreConflict:
-            live.pop(table.id, None)  # another writer won: its state is the file's
-            raise Conflict(f"game {table.id} was changed elsewhere: reload it") from None
-        except Exception:
-            live.pop(table.id, None)  # not saved: the file's state is the game's
-            raise
-        return reply({"events": events, "view": table.view()})
+
+        def play(table):
+            """On a worker: the move and the bots' replies, and the reply's body."""
+            events = table.play(data["move"], version=version, seat=data.get("seat"))
+            return _dumps({"events": events, "view": table.view()})
+
+        async def job():
+            table = game(request)
+            from_version, first_deal = table.version, len(table.records) - 1
+            try:
+                payload = await pool.offload(play, table)
+            except TableError:
+                raise  # refused before anything changed
+            except Exception:
+                live.pop(table.id, None)  # a bot failed half-way: the file's state is the game's
+                raise
+            try:
+                store.save(table, from_version, first_deal)
+            except StoreConflict:
+                live.pop(table.id, None)  # another writer won: its state is the file's
+                raise Conflict(f"game {table.id} was changed elsewhere: reload it") from None
+            except Exception:
+                live.pop(table.id, None)  # not saved: the file's state is the game's
+                raise
+            return Response(payload, media_type="application/json")
+
+        return await pool.run(request.path_params["game_id"], job)
 
     @api("/api/games/{game_id}/hint")
-    def hint(request: Request, _data: dict):
-        """What the bots would play for South now, and why."""
-        return reply(game(request).hint())
+    async def hint(request: Request, _data: dict):
+        """What the bots would play for South now, and why (on a worker)."""
+        async def job():
+            return reply(await pool.offload(game(request).hint))
+
+        return await pool.run(request.path_params["game_id"], job)
 
     @api("/api/games/{game_id}/replay")
-    def replay(request: Request, _data: dict):
+    async def replay(request: Request, _data: dict):
         """A finished game: its seed, score and each deal as `replay` input."""
-        table = game(request)
-        game_id = table.id
-        if table.status != "over":
-            raise ApiError(409, f"game {game_id} is not over: its deals are downloadable "
-                                "once it is")
-        return reply(table.replay())
+        async with in_turn(request):
+            table = game(request)
+            game_id = table.id
+            if table.status != "over":
+                raise ApiError(409, f"game {game_id} is not over: its deals are downloadable "
+                                    "once it is")
+            return reply(table.replay())
 
     @api("/api/games/{game_id}/deals/{number}/replay")
-    def replay_deal(request: Request, _data: dict):
+    async def replay_deal(request: Request, _data: dict):
         """One finished deal as `setback-cfr replay` input."""
         game_id, text = request.path_params["game_id"], request.path_params["number"]
         if not (text.isascii() and text.isdigit()):
             raise ApiError(400, f"bad deal number {text!r}: expected 0, 1, 2, ...")
-        table, number = game(request), int(text)
-        if not number < len(table.records) or table.records[number].result is None:
-            raise ApiError(404, f"game {game_id} has no finished deal {number}")
-        return reply(table.records[number].replay_spec())
+        async with in_turn(request):
+            table, number = game(request), int(text)
+            if not number < len(table.records) or table.records[number].result is None:
+                raise ApiError(404, f"game {game_id} has no finished deal {number}")
+            return reply(table.records[number].replay_spec())
 
     if adapter.decide is not None:
         decision = adapter.load("decide")
 
         @api("/api/decide", "POST")
-        def decide(_request: Request, data: dict):
+        async def decide(_request: Request, data: dict):
             """The bots' move for one seat's position (replay JSON with that seat's hand
-            only), its probabilities per abstract action and the Hint panel's explanation."""
-            return reply(decision(players, data))
+            only), its probabilities per abstract action and the Hint panel's explanation
+            (read and decided on a worker)."""
+            async def job():
+                return reply(await pool.offload(decision, players, data))
+
+            return await pool.run(None, job)
 
     # --- the API described ----------------------------------------------------------
     described = _dumps(openapi_document(app.state.api_routes, players.name, adapter.name))

@@ -42,13 +42,26 @@ const el = (tag, attrs = {}, ...children) => {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const capital = (word) => word[0].toUpperCase() + word.slice(1);
 
+// The server answers 503 with Retry-After when its bots have more work than it will queue:
+// nothing was done, so the same request is sent again after that many seconds (a little
+// jitter, so that the pages turned away together do not all come back together), and the
+// page says so meanwhile.
+const MAX_RETRY_S = 30;
+
 async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  let response = await fetch(path, init);
+  while (response.status === 503 && response.headers.has("Retry-After")) {
+    const seconds = Math.min(MAX_RETRY_S, Math.max(1, Number(response.headers.get("Retry-After")) || 1));
+    $("busy").hidden = false;
+    await sleep(1000 * seconds * (0.8 + 0.4 * Math.random()));
+    response = await fetch(path, init);
+  }
+  $("busy").hidden = true;
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) {
     const err = new Error(data.error || `HTTP ${response.status}`);
