@@ -60,6 +60,7 @@ DOCS_PAGES = {
     "inference": "search/index.md",
     "bid-tables": "search/bid-tables.md",
     "learn": "search/learned-bidder.md",
+    "learn belief": "search/beliefs.md",
 }
 DOCS_DIR = "docs/"
 

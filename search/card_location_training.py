@@ -1,0 +1,329 @@
+"""Training the card-location network (`search.card_location`): a masked grouped softmax,
+minibatch Adam, resumable bit for bit, and the yardstick it is measured against.
+
+The loss: each hidden card is one softmax over the holders the hard facts allow (the others'
+logits are -inf, so the network never spends mass on them), and the loss is the mean
+cross-entropy of the true holder, in nats per hidden card (the figure the benchmark reports).
+The seen cards' groups are left out. The gradient of the masked softmax is the familiar
+`p - target` on the allowed holders (0 elsewhere), backed through `search.mlp.MLP`'s layers.
+
+Resuming: the whole training state (weights, Adam's moments and step, the epochs done, the
+curve, the seconds spent) is one `TrainingState`; `state_bytes`/`state_from_bytes` turn it into
+a checkpoint and back exactly. Epoch e's row order comes from a generator seeded by (seed, e)
+only, so an interrupted run resumed from its last epoch's checkpoint continues bit for bit.
+
+Data: a dict of row arrays (`ROW_FIELDS`): `states` int64[n, STATE_SIZE] (the seat's view),
+`seats`, `played_by` int64[n, 4] and `tricks_won` (`card_location.public_record`, by seat
+relative to the dealer), `scores` [n, 2] (us, them), `hands` int64[n, 4] (the true current
+hands: the labels).
+
+Uniform (the yardstick): `uniform_probs` gives the exact marginals of a layout drawn uniformly
+among those consistent with the hand sizes and voids shown (`search.sampler`'s count, run
+forwards and backwards over the suits): p(card of suit s -> seat i) = E[cards of s seat i
+gets] / hidden cards of s.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from games.bits import popcount
+from games.setback.cards import suit_mask
+from search.card_location import (HOLDERS, N_CARDS, N_FEATURES, UNDEALT, column_totals,
+                                  encode_batch, fit_marginals)
+from search.mlp import MLP, softmax
+from search.sampler import NEED, constraints, layout_table
+
+ROW_FIELDS = ("states", "seats", "played_by", "tricks_won", "scores", "hands")
+STATE_VERSION = 1
+ADAM = (0.9, 0.999, 1e-8)
+
+
+def encode(data: dict, rows, with_targets: bool = True):
+    """(x float64[n, N_FEATURES], allowed bool[n, 52, 4], target float64[n, 52, 4]) of the
+    rows `rows` (indices) of `data`, in the network's card order."""
+    rows = np.asarray(rows)
+    n = rows.size
+    x = np.empty((n, N_FEATURES), np.float64)
+    allowed = np.zeros((n, N_CARDS, HOLDERS), np.bool_)
+    target = np.zeros((n, N_CARDS, HOLDERS), np.float64)
+    hands = data["hands"][rows] if with_targets else np.zeros((0, 4), np.int64)
+    encode_batch(data["states"][rows], data["seats"][rows].astype(np.int64),
+                 data["played_by"][rows], data["tricks_won"][rows].astype(np.int64),
+                 data["scores"][rows].astype(np.int64), hands, x, allowed, target)
+    return x, allowed, target
+
+
+def masked_probs(mlp: MLP, x, allowed) -> np.ndarray:
+    """float64[n, 52, 4]: each group's softmax over its allowed holders (0 elsewhere; rows of
+    seen cards all 0)."""
+    z, _ = mlp.logits(x)
+    return _masked_softmax(z, allowed)
+
+
+def _masked_softmax(z, allowed):
+    """Softmax of logits `z` over the `allowed` classes of each group."""
+    hidden = allowed.any(axis=2, keepdims=True)
+    z = np.where(allowed | ~hidden, z, -np.inf)
+    p = softmax(z)
+    return np.where(hidden, p, 0.0)
+
+
+def loss_and_gradients(mlp: MLP, x, allowed, target) -> tuple[float, int, list]:
+    """(summed log-loss of the true holders over the hidden cards, their number, the gradient
+    of the MEAN loss per hidden card for every parameter in `MLP.parameters` order)."""
+    z, acts = mlp.logits(x)
+    p = _masked_softmax(z, allowed)
+    cards = int(target.sum())
+    loss = -float((target * np.log(np.where(target > 0, p, 1.0))).sum())
+    n = x.shape[0]
+    grad = (p - target).reshape(n, -1) / max(1, cards)
+    grads = [None] * (2 * len(mlp.weights))
+    for k in range(len(mlp.weights) - 1, -1, -1):
+        grads[2 * k] = acts[k].T @ grad
+        grads[2 * k + 1] = grad.sum(axis=0)
+        if k:
+            grad = (grad @ mlp.weights[k].T) * (acts[k] > 0)
+    return loss, cards, grads
+
+
+def row_log_losses(mlp: MLP, data: dict, rows, fit: int = 0,
+                   batch: int = 2048) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of `rows`: (summed log-loss of the true holders, hidden cards) under the network
+    with the facts applied and then `fit` iterations of `card_location.fit_marginals`."""
+    rows = np.asarray(rows)
+    losses = np.zeros(rows.size)
+    cards = np.zeros(rows.size, np.int64)
+    for i in range(0, rows.size, batch):
+        part = rows[i:i + batch]
+        x, allowed, target = encode(data, part)
+        p = masked_probs(mlp, x, allowed)
+        if fit > 0:
+            _fit_rows(p, allowed, data["states"][part], data["seats"][part].astype(np.int64),
+                      fit)
+        hit = target > 0
+        losses[i:i + part.size] = -(np.log(np.where(hit, p, 1.0))).sum(axis=(1, 2))
+        cards[i:i + part.size] = hit.sum(axis=(1, 2))
+    return losses, cards
+
+
+@njit(cache=True)
+def _fit_rows(probs, allowed, states, seats, iterations):
+    """`fit_marginals` on every row of a batch."""
+    totals = np.empty(HOLDERS, np.float64)
+    for i in range(probs.shape[0]):
+        column_totals(states[i], seats[i], totals)
+        fit_marginals(probs[i], allowed[i], totals, iterations)
+
+
+def log_loss(mlp: MLP, data: dict, rows, fit: int = 0) -> tuple[float, int]:
+    """(mean log-loss in nats per hidden card, hidden cards) of the network with the facts
+    applied (and `fit` fitting iterations) on `rows` of `data`."""
+    losses, cards = row_log_losses(mlp, data, rows, fit)
+    return float(losses.sum()) / max(1, int(cards.sum())), int(cards.sum())
+
+
+@dataclass
+class TrainingState:
+    """Everything a resumed run needs: the network, Adam's moments and step, the epochs done,
+    the curve (one dict an epoch: epoch, train, heldout, seconds) and the seconds spent."""
+
+    mlp: MLP
+    m: list
+    v: list
+    step: int = 0
+    epoch: int = 0
+    curve: list = field(default_factory=list)
+    seconds: float = 0.0
+    info: dict = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, hidden: tuple, seed: int, info: dict | None = None) -> "TrainingState":
+        """A fresh state: He-initialised weights from `seed`, zero moments."""
+        mlp = MLP.create(N_FEATURES, tuple(hidden), N_CARDS, HOLDERS, seed)
+        params = mlp.parameters()
+        return cls(mlp, [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params],
+                   info=dict(info or {}))
+
+
+def train_epoch(state: TrainingState, data: dict, rows, seed: int, batch: int,
+                learning_rate: float, weight_decay: float = 0.0, should_stop=None,
+                progress=None) -> float | None:
+    """One pass of minibatch Adam over `rows` of `data` in the order of a generator seeded by
+    (seed, epoch); updates `state` in place and returns the mean training loss per hidden card,
+    or None (state untouched) when `should_stop()` turned true before the epoch ended.
+    `progress(rows_done)` is called after each batch."""
+    rng = np.random.default_rng([seed, state.epoch])
+    rows = np.asarray(rows)
+    order = rows[rng.permutation(rows.size)]
+    params = state.mlp.parameters()
+    work = [p.copy() for p in params]  # the epoch works on copies: a stop leaves `state` as it was
+    m = [a.copy() for a in state.m]
+    v = [a.copy() for a in state.v]
+    step = state.step
+    b1, b2, eps = ADAM
+    total, cards = 0.0, 0
+    shadow = MLP(work[0::2], work[1::2], state.mlp.groups, state.mlp.classes)
+    for i in range(0, order.size, batch):
+        if should_stop is not None and should_stop():
+            return None
+        x, allowed, target = encode(data, np.sort(order[i:i + batch]))
+        loss, n, grads = loss_and_gradients(shadow, x, allowed, target)
+        total += loss
+        cards += n
+        step += 1
+        for k, (p, g) in enumerate(zip(work, grads)):
+            if weight_decay and p.ndim == 2:
+                g = g + weight_decay * p
+            m[k] = b1 * m[k] + (1 - b1) * g
+            v[k] = b2 * v[k] + (1 - b2) * g * g
+            p -= learning_rate * (m[k] / (1 - b1 ** step)) / (np.sqrt(v[k] / (1 - b2 ** step))
+                                                             + eps)
+        if progress is not None:
+            progress(min(i + batch, order.size))
+    for p, w in zip(params, work):
+        p[...] = w
+    state.m, state.v, state.step = m, v, step
+    state.epoch += 1
+    return total / max(1, cards)
+
+
+def state_bytes(state: TrainingState) -> bytes:
+    """A checkpoint of `state` (npz: every array, and the rest as JSON)."""
+    arrays = {}
+    for k, p in enumerate(state.mlp.parameters()):
+        arrays[f"p{k}"] = p
+        arrays[f"m{k}"] = state.m[k]
+        arrays[f"v{k}"] = state.v[k]
+    meta = {"version": STATE_VERSION, "step": state.step, "epoch": state.epoch,
+            "curve": state.curve, "seconds": state.seconds, "info": state.info,
+            "layers": len(state.mlp.weights)}
+    buffer = io.BytesIO()
+    np.savez(buffer, meta=np.array(json.dumps(meta)), **arrays)
+    return buffer.getvalue()
+
+
+def state_from_bytes(data: bytes) -> TrainingState:
+    """The `TrainingState` of a checkpoint (ValueError, one line, if it is not one of this
+    version)."""
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as f:
+            meta = json.loads(str(f["meta"]))
+            if meta.get("version") != STATE_VERSION:
+                raise ValueError(f"checkpoint version {meta.get('version')}, expected "
+                                 f"{STATE_VERSION}")
+            count = 2 * meta["layers"]
+            params = [f[f"p{k}"] for k in range(count)]
+            m = [f[f"m{k}"] for k in range(count)]
+            v = [f[f"v{k}"] for k in range(count)]
+    except (OSError, KeyError, EOFError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not a card-location training checkpoint ({type(exc).__name__})") \
+            from None
+    mlp = MLP(params[0::2], params[1::2], N_CARDS, HOLDERS)
+    return TrainingState(mlp, m, v, meta["step"], meta["epoch"], meta["curve"],
+                         meta["seconds"], meta["info"])
+
+
+class Clock:
+    """Seconds of this process's CPU time since it was made (the budget `--for` counts)."""
+
+    def __init__(self):
+        self.start = time.process_time()
+
+    def __call__(self) -> float:
+        return time.process_time() - self.start
+
+
+# --- the uniform yardstick ----------------------------------------------------------------
+@njit(cache=True)
+def _binomials():
+    """Pascal's triangle to 52, float64."""
+    table = np.zeros((53, 53), np.float64)
+    for n in range(53):
+        table[n, 0] = 1.0
+        for k in range(1, n + 1):
+            table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
+    return table
+
+
+@njit(cache=True)
+def uniform_probs(view_state, seat, out):
+    """`out[card, h]`: the exact probability that holder column h holds the hidden `card` when
+    the layout is uniform among those consistent with the hand sizes and voids shown (module
+    docstring); rows of seen cards all 0. Forward counts of the suits before s times
+    `layout_table`'s counts of the suits after: E[k_i,s] = sum over the cards each seat got
+    before s and the k_i it gets in s of k_i x ways, over all layouts."""
+    needs = np.zeros(3, np.int64)
+    voids = np.zeros(3, np.int64)
+    unseen = constraints(view_state, seat, True, needs, voids)
+    table = layout_table(unseen, needs, voids)
+    binom = _binomials()
+    total = table[0, needs[0], needs[1], needs[2]]
+    forward = np.zeros((NEED, NEED, NEED), np.float64)
+    forward[0, 0, 0] = 1.0
+    for card in range(N_CARDS):
+        for h in range(HOLDERS):
+            out[card, h] = 0.0
+    for suit in range(4):
+        m = popcount(unseen & suit_mask(suit))
+        cap = np.empty(3, np.int64)
+        for i in range(3):
+            cap[i] = 0 if voids[i] >> suit & 1 else NEED - 1
+        expect = np.zeros(3, np.float64)
+        nxt = np.zeros((NEED, NEED, NEED), np.float64)
+        for a in range(needs[0] + 1):
+            for b in range(needs[1] + 1):
+                for c in range(needs[2] + 1):
+                    f = forward[a, b, c]
+                    if f == 0.0:
+                        continue
+                    for k0 in range(min(needs[0] - a, cap[0], m) + 1):
+                        for k1 in range(min(needs[1] - b, cap[1], m - k0) + 1):
+                            for k2 in range(min(needs[2] - c, cap[2], m - k0 - k1) + 1):
+                                ways = f * binom[m, k0] * binom[m - k0, k1] * \
+                                    binom[m - k0 - k1, k2]
+                                nxt[a + k0, b + k1, c + k2] += ways
+                                below = table[suit + 1, needs[0] - a - k0, needs[1] - b - k1,
+                                              needs[2] - c - k2]
+                                if below > 0.0:
+                                    expect[0] += k0 * ways * below
+                                    expect[1] += k1 * ways * below
+                                    expect[2] += k2 * ways * below
+        forward = nxt
+        if m == 0 or total <= 0.0:
+            continue
+        for card in range(13 * suit, 13 * suit + 13):
+            if not (unseen >> card) & 1:
+                continue
+            rest = 1.0
+            for i in range(3):
+                out[card, i] = expect[i] / total / m
+                rest -= out[card, i]
+            out[card, UNDEALT] = max(rest, 0.0)
+
+
+def uniform_log_loss(data: dict, rows) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of `rows`: (summed log-loss of the true holders under `uniform_probs`, hidden
+    cards)."""
+    from search.card_location import holder_targets
+
+    rows = np.asarray(rows)
+    losses = np.zeros(rows.size)
+    cards = np.zeros(rows.size, np.int64)
+    probs = np.zeros((N_CARDS, HOLDERS))
+    target = np.zeros((N_CARDS, HOLDERS))
+    for j, i in enumerate(rows):
+        st = data["states"][i]
+        seat = int(data["seats"][i])
+        uniform_probs(st, seat, probs)
+        holder_targets(st, seat, data["hands"][i], target)
+        hit = target > 0
+        losses[j] = -float(np.log(probs[hit]).sum())
+        cards[j] = int(hit.sum())
+    return losses, cards
