@@ -36,9 +36,9 @@ def register(subparsers) -> None:
                         help="worker processes (default 1); the figures do not depend on it")
     parser.add_argument("--max-deals", type=int, default=200, metavar="D",
                         help="abandon a game still undecided after D deals (default 200)")
-    parser.add_argument("--png", metavar="FILE", default="tournament.png",
-                        help="where to write the PNG summary (default tournament.png; "
-                        "'none' to skip)")
+    parser.add_argument("--png", metavar="FILE", default=None,
+                        help="also draw the figures as a PNG picture at FILE (*.png); "
+                        "default: no picture, nothing written to the working directory")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,

@@ -160,7 +160,8 @@ def _register_best_response(stages) -> None:
                     help="duplicate pairs per evaluation (2N games, default 200), the same "
                     "deals every time (drawn from the run's seed)")
     br.add_argument("--export", metavar="FILE",
-                    help="after training, write the learner's average strategy to the "
+                    help="after training, write the learner's strategy that --strategy "
+                    "names (default: its current one) to the "
                     "strategy file FILE (a baseline strategy of the learner's layout, for "
                     "`db load`; its player is the best response). To export without training "
                     "more, repeat the run's --for or --iterations")

@@ -157,6 +157,14 @@ def test_cli_tournament_json_and_png(tmp_path, capsys):
         assert out["png"] == str(png) and png.stat().st_size > 0
 
 
+def test_cli_tournament_writes_no_picture_unless_asked(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    status = main(["tournament", "--ew", "heuristic", "--ns", "random", "--games", "2",
+                   "--seed", "1", "--json", "--no-progress"])
+    assert status == 0 and json.loads(capsys.readouterr().out)["png"] is None
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--ew", "nobody", "--ns", "random"], "unknown player 'nobody'"),
     (["--ew", "db:/no/such.db", "--ns", "random"], "no such strategy database"),
