@@ -14,7 +14,8 @@ from games import registry
 
 MAX_SCORE = 10**9  # far beyond any real game; keeps the scores inside the key builder's int64
 
-HELP = """Replay one Setback deal (or, with --game euchre, one Euchre hand) and print JSON.
+HELP = """Replay one Setback deal (or, with --game euchre or spades, one Euchre or Spades hand)
+and print JSON.
 
 FILE (or - for stdin) holds {"dealer": "S", "hands": {"W": [6 cards], "N": [...], "E": [...],
 "S": [...]}, "moves": ["3", "P", "P", "P", "AS", ...]}. Cards are rank+suit (AS, TH, 10H,
@@ -39,7 +40,19 @@ answers alone or partner; then the cards. The rules and the order of decisions a
 phase: order, name, discard, alone, lead or follow; legal, in canonical order: cards by suit
 then rank, P, C D H S, alone, partner; move), "tricks", "next", and once the hand is over
 "contract" {"trump", "maker", "alone"}, "tricks_won" and "points": {"NS": a, "EW": b} (the
-side that scores gets 1, 2 or 4, the other 0)."""
+side that scores gets 1, 2 or 4, the other 0).
+
+--game spades: FILE holds {"dealer": "W", "hands": {"W": [13 cards], "N": [...], "E": [...],
+"S": [...]}, "moves": ["3", "Nil", "4", "2", "KH", ...]}: cards 2..9 T J Q K A of C D H S;
+the seat left of the dealer bids first and leads the first trick; a bid is Nil or 1..13 (at
+most 13 less the partner's bid); then the cards (follow suit if you can; lead a spade only
+from a hand of spades: OpenSpiel never breaks spades). The rules, the scores and the order of
+decisions are OpenSpiel 2.0.2's spades with its defaults (its North bids first: its dealer is
+West). "score": {"NS": a, "EW": b}, the game score before the hand, sets the bags a team
+carries (the last digit, as OpenSpiel reads it). Output: "decisions" (seat, phase: bid, lead
+or follow; legal, in OpenSpiel's order: cards by suit then rank, then Nil, 1..13; move),
+"tricks", "next", and once the hand is over "bids", "tricks_won" by seat and "points": {"NS":
+a, "EW": b}, OpenSpiel's returns (and with "score", the game score after the hand)."""
 
 
 def register(subparsers) -> None:
@@ -47,8 +60,10 @@ def register(subparsers) -> None:
     parser = add_command(subparsers, "replay",
                          "replay a deal from JSON, print decisions, tricks and score", HELP)
     parser.add_argument("file", metavar="FILE", help="JSON file with the deal, or - for stdin")
-    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
-                        help="the game of the deal (default: %(default)s)")
+    parser.add_argument("--game", choices=registry.names(("replay",)),
+                        default=registry.DEFAULT_GAME,
+                        help="the game of the deal (default: %(default)s): every registered "
+                        "game, rules-only ones (spades) too")
     parser.add_argument("--abstraction", choices=layouts.names(), default=None,
                         help="the key layout whose baseline keys the decisions show (Setback; "
                              "default: reference, the spec's): what a database trained with "

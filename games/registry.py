@@ -28,6 +28,12 @@ simulate --game NAME` for a game other than Setback, whose own lives in `cli/sim
 the fallback a database player needs for a key its database lacks, reached through the
 registry because the players of `play/` sit above `db/` in the data flow.
 
+A game may be registered with its rules alone (`GameEntry.provides`): Spades today has the
+rules engine, `replay` and `error` but no abstraction yet, so no `key_codec`. `names()` lists
+the games that provide every entry point (the `--game` choices of the commands that train,
+export, play or simulate), `names(needs)` those that provide the entry points `needs` names
+(`replay --game` takes every game with a replay); `get` finds any registered game.
+
 A four-seat trick-taking game writes its plug-in on the scaffold (`games/scaffold/`, with
 `games/interface.py`, `abstraction/dealing.py`, `train/game_plugin.py`): the table, the seat's
 view, the text face, the replay driver and the CFR interface's deal are written once there.
@@ -83,17 +89,23 @@ class GameEntry:
         loaded = importlib.import_module(module)
         return getattr(loaded, attribute) if attribute else loaded
 
+    def provides(self, entry_point: str) -> bool:
+        """Whether the game names `entry_point` (a rules-only game lacks `key_codec`)."""
+        return entry_point in self.entry_points or entry_point in self.optional
+
     def rules(self) -> dict:
         """The rules engine entry points, loaded, by name."""
         return {name: self.load(name) for name in RULES_ENTRY_POINTS}
 
 
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,
-           scoring: str, replay: str, error: str, key_codec: str, packages: tuple,
+           scoring: str, replay: str, error: str, key_codec: str | None, packages: tuple,
            plugin: tuple, simulate: str | None = None,
            evaluation: str | None = None, heuristic: str | None = None) -> GameEntry:
-    places = {"replay": f"{replay}:replay", "error": error, "key_codec": key_codec,
+    places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
+    if key_codec is not None:  # None: the game has no abstraction yet (rules only)
+        places["key_codec"] = key_codec
     for attribute in ("STATE_SIZE", "new_state", "random_deal", "PHASE", "PHASE_OVER"):
         places[attribute] = f"{state}:{attribute}"
     for attribute in ("MAX_MOVES", "legal_moves", "is_legal", "apply_move"):
@@ -134,6 +146,7 @@ EUCHRE_PLUGIN = (
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
     "search.euchre_solver",  # the Euchre oracle's double-dummy solver
 )
+SPADES_PLUGIN = ()  # rules only so far: nothing outside games/spades imports it
 
 GAMES = {
     entry.name: entry for entry in (
@@ -156,14 +169,22 @@ GAMES = {
                heuristic="play.euchre_heuristic:EuchreHeuristicPlayer",
                packages=("games.euchre", "abstraction.euchre"),
                plugin=EUCHRE_PLUGIN),
+        _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (rules and replay only "
+               "so far: not trained, played or simulated yet)", "games.spades",
+               state="games.spades.state", rules="games.spades.rules",
+               scoring="games.spades.scoring", replay="games.spades.replay",
+               error="games.spades.errors:SpadesError", key_codec=None,
+               packages=("games.spades",), plugin=SPADES_PLUGIN),
     )
 }
 DEFAULT_GAME = "setback"
 
 
-def names() -> tuple[str, ...]:
-    """The registered games' names, the default first."""
-    return tuple(GAMES)
+def names(needs: tuple = ENTRY_POINTS) -> tuple[str, ...]:
+    """The names of the registered games that provide every entry point of `needs` (by
+    default all of `ENTRY_POINTS`: the games every `--game` command takes), the default
+    first."""
+    return tuple(e.name for e in GAMES.values() if all(e.provides(p) for p in needs))
 
 
 def plugin_of(module: str) -> tuple[str, ...]:

@@ -160,4 +160,4 @@ def seat_hands(face: TableFace, dealer, hands, hand_size: int, read_hand,
     return masks
 
 
-NUMBERS = {5: "five", 6: "six"}  # hand sizes as the error messages spell them
+NUMBERS = {5: "five", 6: "six", 13: "thirteen"}  # hand sizes as the error messages spell them

@@ -1,0 +1,50 @@
+"""Spades in the plug-in registry as a rules-only game: it provides the rules engine, its
+replay and its error type, and says it lacks a key codec (no abstraction yet), so the commands
+that train, export, play or simulate do not offer it while `replay --game` does; a
+game-independent loop plays it; and `games/spades` keeps the layer and docstring rules of the
+other games' rules packages."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+
+import pytest
+import test_euchre_registry
+from test_package_boundaries import imported_names, undocumented
+
+from games import registry
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FILES = sorted((ROOT / "games" / "spades").rglob("*.py"))
+ABOVE_THE_RULES = ("cfr", "abstraction", "train", "db", "cli", "play", "search", "web", "envs")
+
+
+def test_spades_is_registered_with_its_rules_and_replay_only():
+    entry = registry.get("spades")
+    assert [p for p in registry.ENTRY_POINTS if not entry.provides(p)] == ["key_codec"]
+    for point in registry.ENTRY_POINTS:
+        if point != "key_codec":
+            assert entry.load(point) is not None
+    assert entry.load("replay").__module__ == "games.spades.replay"
+    with pytest.raises(registry.UnknownGameError, match="no entry point 'key_codec'"):
+        entry.load("key_codec")
+    assert "spades" not in registry.names()  # not a choice of train, tournament, simulate ...
+    assert registry.names(("replay",)) == ("setback", "euchre", "spades")
+
+
+def test_a_game_independent_loop_plays_spades():
+    test_euchre_registry.test_a_game_independent_loop_plays_every_game("spades")
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
+def test_imports_stay_below_the_rules_and_inside_the_game(path):
+    for name in imported_names(ast.parse(path.read_text())):
+        assert name.split(".")[0] not in ABOVE_THE_RULES, f"{path.name} imports {name}"
+        if name.startswith("games."):
+            assert name.split(".")[1] in ("spades", "bits", "rng", "scaffold"), \
+                f"{path.name} imports {name}"
+
+
+def test_every_module_and_public_function_is_documented():
+    assert not undocumented(FILES)
