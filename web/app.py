@@ -112,6 +112,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
     store = GameStore(games)
     live: OrderedDict[str, Table] = OrderedDict()
     pool = BotPool(bot_workers, max_wait, max_backlog)
+    pool.warm(players.ready)  # each worker's player made now, not in a person's first move
     metrics.watch_pool(pool)
     starts = StartLimit(games_per_minute)
 

@@ -34,6 +34,10 @@ class Bots:
         self._local = threading.local()
         self.name = self._player().name
 
+    def ready(self) -> None:
+        """Make this thread's player now (a server's bot workers, before the first request)."""
+        self._player()
+
     @staticmethod
     def make(spec: str):
         """The player of `spec` (a game's bots name their own player factory here)."""

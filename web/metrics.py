@@ -91,6 +91,10 @@ class TimedBots:
         self.name = bots.name
         self.histogram = histogram
 
+    def ready(self) -> None:
+        """The bots' `ready`: this thread's player made."""
+        self.bots.ready()
+
     def decide(self, view, seed: int):
         """The bots' `decide`, timed."""
         started = time.perf_counter()

@@ -51,7 +51,9 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
@@ -59,7 +61,8 @@ from search.pimc import usable_cpus
 
 DEFAULT_MAX_WAIT = 0.5  # seconds an admitted request may expect to wait for a worker
 DEFAULT_MAX_BACKLOG = 256  # admitted requests at most, whatever the estimate
-MEAN_WEIGHT = 0.1  # weight of the newest job in the mean job time (an exponential average)
+RECENT_JOBS = 64  # the jobs the mean job time is taken over
+TRIMMED = 8  # one job in this many, the longest, left out (numba compiling, a stall)
 
 
 class Busy(Exception):
@@ -77,7 +80,7 @@ class BotPool:
 
     def __init__(self, workers: int | None = None, max_wait: float = DEFAULT_MAX_WAIT,
                  max_backlog: int = DEFAULT_MAX_BACKLOG, on_job=None):
-        self.workers = int(workers or usable_cpus())
+        self.workers = usable_cpus() if workers is None else int(workers)
         if self.workers < 1:
             raise ValueError(f"bot workers must be at least 1, not {workers}")
         if max_wait <= 0 or int(max_backlog) < 1:
@@ -87,7 +90,8 @@ class BotPool:
         self.max_backlog = int(max_backlog)
         self.executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bots")
         self.backlog = 0  # admitted, not yet answered (read and written on the loop only)
-        self.mean_job = 0.0  # seconds, the exponential average of the jobs' run times
+        self.mean_job = 0.0  # seconds: the recent jobs' mean run time, their longest left out
+        self._recent = deque(maxlen=RECENT_JOBS)
         self.on_job = on_job
         self._turns: dict = {}  # game key -> [asyncio.Lock, requests holding or waiting]
 
@@ -136,11 +140,25 @@ class BotPool:
             return function(*args)
         finally:
             seconds = time.perf_counter() - started
-            # One float written by whichever worker finishes: a lost update between two
-            # workers only delays the average by one job.
-            self.mean_job += MEAN_WEIGHT * (seconds - self.mean_job)
+            self._recent.append(seconds)  # a deque's append is atomic across threads
+            recent = sorted(self._recent)
+            left_out = max(1 if len(recent) > 1 else 0, len(recent) // TRIMMED)
+            kept = recent[:len(recent) - left_out]
+            self.mean_job = sum(kept) / len(kept)  # one float, replaced whole
             if self.on_job is not None:
                 self.on_job(started - queued, seconds)
+
+    def warm(self, function, timeout: float = 600.0) -> None:
+        """Call `function()` once on every worker thread, now (e.g. to make each thread's
+        player before the first request, which would otherwise pay for it)."""
+        meeting = threading.Barrier(self.workers, timeout=timeout)
+
+        def once() -> None:
+            function()
+            meeting.wait()  # holds this thread until every other one has had its call
+
+        for future in [self.executor.submit(once) for _ in range(self.workers)]:
+            future.result()
 
     @asynccontextmanager
     async def turn(self, key):

@@ -1,0 +1,162 @@
+"""`web.pool.BotPool` (issue 48): the bots' work runs on worker threads, a game's requests take
+turns in the order they came, other games never wait for them, the backlog is bounded (Busy,
+nothing done), and an admitted job finishes even if its caller goes away."""
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from web.pool import BotPool, Busy
+
+
+def test_a_games_requests_run_one_at_a_time_in_arrival_order_on_worker_threads():
+    pool, served, running, threads = BotPool(workers=3), [], [], set()
+
+    def work(i):
+        assert not running, "two requests of one game ran at once"
+        running.append(i)
+        threads.add(threading.get_ident())
+        time.sleep(0.002)  # long enough for a second worker to take a job if it could
+        served.append(i)
+        running.pop()
+        return i * i
+
+    async def main():
+        async def job(i):
+            return await pool.offload(work, i)
+
+        return await asyncio.gather(*(pool.run("game", lambda i=i: job(i)) for i in range(12)))
+
+    try:
+        assert asyncio.run(main()) == [i * i for i in range(12)]
+    finally:
+        pool.close()
+    assert served == list(range(12))
+    assert threading.get_ident() not in threads  # never on the loop's thread
+    assert pool.backlog == 0 and pool._turns == {}
+
+
+def test_another_games_request_never_waits_for_a_game_blocked_on_a_worker():
+    pool, release = BotPool(workers=2), threading.Event()
+
+    async def main():
+        async def blocked():
+            return await pool.offload(release.wait, 30)
+
+        async def quick():
+            return await pool.offload(lambda: "quick")
+
+        slow = asyncio.ensure_future(pool.run("A", blocked))
+        behind = asyncio.ensure_future(pool.run("A", quick))  # A's next request: waits
+        await asyncio.sleep(0.05)
+        other = await asyncio.wait_for(pool.run("B", quick), 10)  # B: served meanwhile
+        assert not behind.done()
+        release.set()
+        return other, await slow, await behind
+
+    try:
+        assert asyncio.run(main()) == ("quick", True, "quick")
+    finally:
+        pool.close()
+
+
+def test_a_full_backlog_refuses_before_doing_anything_and_frees_once_served():
+    pool, release, ran = BotPool(workers=1, max_backlog=2), threading.Event(), []
+
+    async def main():
+        async def job(name):
+            ran.append(name)
+            return await pool.offload(release.wait, 30)
+
+        first = asyncio.ensure_future(pool.run("A", lambda: job("first")))
+        second = asyncio.ensure_future(pool.run("B", lambda: job("second")))
+        await asyncio.sleep(0.05)
+        assert pool.backlog == 2
+        with pytest.raises(Busy) as refused:
+            await pool.run("C", lambda: job("refused"))
+        release.set()
+        await first and await second
+        assert pool.backlog == 0
+        await pool.run("C", lambda: job("later"))  # room again
+        return refused.value
+
+    try:
+        refused = asyncio.run(main())
+    finally:
+        pool.close()
+    assert refused.retry_after >= 1 and "busy" in str(refused)
+    assert ran == ["first", "second", "later"]
+
+
+def test_the_bound_is_seconds_of_work_ahead():
+    """With the mean job at 0.2 s, two workers and a 0.5 s bound, a request is admitted
+    while the jobs ahead beyond the free workers are worth at most 0.5 s: (n - 1) x 0.2 / 2."""
+    pool = BotPool(workers=2, max_wait=0.5, max_backlog=100)
+    pool.mean_job = 0.2  # as if measured
+    try:
+        admitted = 0
+        with pytest.raises(Busy) as refused:
+            while True:
+                pool.admit()
+                admitted += 1
+        assert admitted == 7  # waits 0, 0, .1, .2, .3, .4, .5 s admitted; .6 s refused
+        assert refused.value.retry_after == 1 and pool.backlog == 7
+    finally:
+        pool.close()
+
+
+def test_a_job_whose_caller_is_cancelled_still_runs_to_its_end():
+    pool, release, finished = BotPool(workers=1), threading.Event(), []
+
+    async def main():
+        async def job():
+            await pool.offload(release.wait, 30)
+            finished.append("stored")  # what the server does on the loop after the bots
+
+        caller = asyncio.ensure_future(pool.run("A", job))
+        await asyncio.sleep(0.05)
+        caller.cancel()
+        release.set()
+        with pytest.raises(asyncio.CancelledError):
+            await caller
+        for _ in range(200):
+            if finished:
+                break
+            await asyncio.sleep(0.01)
+        return pool.backlog
+
+    try:
+        assert asyncio.run(main()) == 0
+    finally:
+        pool.close()
+    assert finished == ["stored"]
+
+
+def test_a_job_error_reaches_its_caller_and_the_next_request_goes_on():
+    pool = BotPool(workers=1)
+
+    def work(i):
+        if i == 1:
+            raise ValueError("refused")
+        return i
+
+    async def main():
+        async def job(i):
+            return await pool.offload(work, i)
+
+        return await asyncio.gather(*(pool.run("A", lambda i=i: job(i)) for i in range(3)),
+                                    return_exceptions=True)
+
+    try:
+        first, error, last = asyncio.run(main())
+    finally:
+        pool.close()
+    assert (first, last) == (0, 2) and isinstance(error, ValueError)
+
+
+def test_bad_bounds_are_refused_in_one_line():
+    for kwargs in ({"workers": 0}, {"max_wait": 0}, {"max_backlog": 0}):
+        with pytest.raises(ValueError, match="must be"):
+            BotPool(**kwargs)
