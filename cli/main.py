@@ -34,6 +34,7 @@ SUBCOMMAND_MODULES = (
     "cli.inference",
     "cli.bid_tables",
     "cli.rating",
+    "cli.exploit",
     "cli.learn",
 )
 
@@ -54,6 +55,7 @@ DOCS_PAGES = {
     "db": "training.md",
     "tournament": "playing/tournaments.md",
     "rating": "playing/rating.md",
+    "exploit": "best-response.md",
     "serve": "playing/browser.md",
     "decide": "playing/browser.md",
     "solve-deal": "search/index.md",

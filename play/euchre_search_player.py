@@ -27,9 +27,11 @@ before the play (calls, alone, discard):
 | `think=MS` | a time budget per decision in milliseconds (anytime) | none |
 | `threads=T` | threads sharing a decision's worlds | the CPUs usable |
 | `voids=on\\|off` | worlds respect the voids shown | on |
-| `belief=uniform\\|bids` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls seen (both rounds, alone) | uniform |
-| `temper=T` | `belief=bids`: the weights raised to the power T (0 < T <= 1; lower trusts the calls less) | 1 |
-| `pool=K` | `belief=bids`: worlds drawn before resampling, K times `worlds` | 4 |
+| `belief=uniform\\|bids\\|policy` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls (both rounds, alone) seen (`bids`) or of every call, alone decision and card the other seats made (`policy`) | uniform |
+| `temper=T` | `bids`, `policy`: the weights raised to the power T (0 < T <= 1; lower trusts them less) | bids 1, policy 0.25 |
+| `pool=K` | `bids`, `policy`: worlds drawn before resampling, K times `worlds` | bids 4, policy 20 |
+| `floor=F` | `bids`, `policy`: a move's probability below F counts as F (0 < F < 1) | 0.001 |
+| `evidence=others\\|opponents` | `policy`: every other seat's moves weigh the worlds, or the opponents' only | others |
 
 POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
 (`db.euchre_player`) also makes the blueprint's own moves (the `margin` rule's fallback,
@@ -45,7 +47,8 @@ from play.search_options import DEFAULTS, parse_options
 
 SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
-            "belief=uniform|bids,temper=T,pool=K)"
+            "belief=uniform|bids|policy,temper=T,pool=K,floor=F," \
+            "evidence=others|opponents)"
 OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's points only
 AUCTION = (S.PHASE_ORDER, S.PHASE_NAME, S.PHASE_DISCARD, S.PHASE_ALONE)
 

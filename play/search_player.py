@@ -21,9 +21,11 @@ Options, inside the brackets, comma-separated (all optional; `search:POLICY` tak
 | `think=MS` | a time budget per decision in milliseconds (anytime; the worlds done by then) | none |
 | `threads=T` | threads sharing a decision's worlds | the CPUs usable |
 | `voids=on\\|off` | worlds respect the voids shown | on |
-| `belief=uniform\\|bids` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the bids seen | uniform |
-| `temper=T` | `belief=bids`: the weights raised to the power T (0 < T <= 1; lower trusts the bids less) | 1 |
-| `pool=K` | `belief=bids`: worlds drawn before resampling, K times `worlds` | 4 |
+| `belief=uniform\\|bids\\|policy` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the bids seen (`bids`) or of every bid and card the other seats made (`policy`) | uniform |
+| `temper=T` | `bids`, `policy`: the weights raised to the power T (0 < T <= 1; lower trusts them less) | bids 1, policy 0.25 |
+| `pool=K` | `bids`, `policy`: worlds drawn before resampling, K times `worlds` | bids 4, policy 20 |
+| `floor=F` | `bids`, `policy`: a move's probability below F counts as F (0 < F < 1) | 0.001 |
+| `evidence=others\\|opponents` | `policy`: every other seat's moves weigh the worlds, or the opponents' only | others |
 | `objective=score\\|win` | a rollout is worth the deal's score difference, or the probability of winning the game from the score it leaves (`search/win_probability.py`) | score |
 
 POLICY is `db:PATH` or `strategy:PATH[,PATH...]` of any Setback key layout; its player also
@@ -40,8 +42,8 @@ from play.search_base import SearchPlayerBase
 
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
-            "belief=uniform|bids,temper=T,pool=K,objective=score|win; POLICY: db:PATH or " \
-            "strategy:PATH[,PATH...])"
+            "belief=uniform|bids|policy,temper=T,pool=K,floor=F,evidence=others|opponents," \
+            "objective=score|win; POLICY: db:PATH or strategy:PATH[,PATH...])"
 
 
 class SearchPlayer(SearchPlayerBase):

@@ -178,3 +178,25 @@ def test_the_policy_belief_reads_the_cards_the_bids_belief_ignores(blueprint):  
         positions += 1
         differ += not np.allclose(bids - bids.max(), policy - policy.max())
     assert positions >= 10 and differ >= positions * 0.8
+
+
+def test_exploit_plays_local_best_response_against_the_table(blueprint, capsys):  # noqa: F811
+    """`setback-cfr exploit`: the search player modelling the target exactly (its policy as the
+    belief, untempered, the opponents' moves as evidence) plays duplicate games against it."""
+    import json
+
+    from cli.exploit import lbr_spec
+    from cli.main import main
+
+    target = "db:" + blueprint["db"]
+    assert lbr_spec(target, 8, 4) == ("search[worlds=8,pool=4,threads=1,belief=policy,"
+                                      f"temper=1,evidence=opponents]:{target}")
+    status = main(["exploit", "--against", target, "--pairs", "2", "--worlds", "4", "--pool",
+                   "2", "--seed", "3", "--json", "--no-progress"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and out["games"] == 4 and out["duplicate"]
+    assert out["lbr"].startswith("search[worlds=4,pool=2,") and out["player_b"] == "db:r.db"
+    with pytest.raises(SystemExit) as refused:
+        main(["exploit", "--against", blueprint["db"]])
+    assert refused.value.code == 2
+    assert "the target is a database" in capsys.readouterr().err
