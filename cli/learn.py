@@ -486,14 +486,14 @@ def _belief(args, specs, hidden) -> int:
                                lambda done: bar.update(start + done - bar.n))
             if loss is None:
                 break
-            held, _ = log_loss(state.mlp, data, held_rows)
+            held, _ = log_loss(state.mlp, state.pair, data, held_rows)
             state.seconds = spent_before + clock()
             state.curve.append({"epoch": state.epoch, "train": loss, "heldout": held,
                                 "seconds": state.seconds})
             bar.set_postfix(heldout=f"{held:.4f}", uniform=f"{info['uniform']:.4f}")
             if info["best"] is None or held < info["best"]:
                 info["best"], info["best_epoch"] = held, state.epoch
-                best = CardLocationModel(state.mlp, "setback", {}, 0)
+                best = CardLocationModel(state.mlp, state.pair, "setback", {}, 0)
                 save_model(_with_meta(best, options, info, fit=0), paths["best"])
             save_bytes(state_bytes(state), paths["checkpoint"])
             _write_curve(state, paths["png"])
@@ -511,10 +511,10 @@ def _belief(args, specs, hidden) -> int:
     from search.card_location import load_model
 
     best = load_model(paths["best"], "setback")
-    raw, _ = log_loss(best.mlp, data, held_rows)
-    fitted, _ = log_loss(best.mlp, data, held_rows, FIT_DEFAULT)
+    raw, _ = log_loss(best.mlp, best.pair_weights, data, held_rows)
+    fitted, _ = log_loss(best.mlp, best.pair_weights, data, held_rows, FIT_DEFAULT)
     fit = args.fit if args.fit is not None else (FIT_DEFAULT if fitted < raw else 0)
-    final = fitted if fit == FIT_DEFAULT else log_loss(best.mlp, data, held_rows, fit)[0]
+    final = fitted if fit == FIT_DEFAULT else log_loss(best.mlp, best.pair_weights, data, held_rows, fit)[0]
     info.update({"heldout_raw": raw, "heldout_fitted": final})
     save_model(_with_meta(best, options, info, fit), args.out)
     cut = 100.0 * (1.0 - final / info["uniform"])
@@ -529,7 +529,7 @@ def _with_meta(model, options: dict, info: dict, fit: int):
     from search.card_location import CardLocationModel
 
     meta = {"options": options, **{k: v for k, v in info.items()}}
-    return CardLocationModel(model.mlp, model.game, meta, fit)
+    return CardLocationModel(model.mlp, model.pair_weights, model.game, meta, fit)
 
 
 def _write_curve(state, path: str) -> None:

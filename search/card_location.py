@@ -20,7 +20,10 @@ How it is computed:
    it is known (a Jack of trump is the same card whatever the suit, so the network learns it
    once).
 2. A two-hidden-layer ReLU network (`search.mlp.MLP`, the numba forward pass `forward3`) gives
-   one softmax per card (grouped softmax: 52 groups of 4 classes).
+   one softmax per card (grouped softmax: 52 groups of 4 classes); to each card's logit for a
+   seat it adds a few pair features (`pair_features`: the seat played a higher card of the
+   suit, holds the contract and the card is trump, ...) times weights shared by every card,
+   so what a seat's play says about a card is learnt once for all cards.
 3. The hard facts: the probabilities of the holders a card cannot have are zeroed and the rest
    renormalised (`apply_facts`). Optionally (`fit` iterations, the model file's default) the
    matrix is then fitted by iterative proportional fitting (`fit_marginals`) so each seat's
@@ -71,7 +74,7 @@ GAMES = ("setback",)  # the games whose features are implemented
 N_CARDS = 52
 HOLDERS = 4  # columns: left (+1), partner (+2), right (+3), undealt
 UNDEALT = 3
-LAYOUT = "setback-v1"  # the name of the feature layout below; a model records it
+LAYOUT = "setback-v2"  # the name of the feature layout below; a model records it
 
 # Feature layout (float64[N_FEATURES]); "r" is a seat relative to the viewer (0 = itself),
 # cards are in trump-first suit order (`suit_slots`).
@@ -89,6 +92,19 @@ F_LED = 320  # 4: the suit slot led to the current trick
 F_FLAGS = 324  # trump known, auction, tricks done / 6, cards in trick / 3, us / 11,
 #                them / 11, high bid / 4
 N_FEATURES = 331
+
+# Pair features: for each card and each other seat, the same few facts whatever the card, each
+# with ONE weight shared by all 52 cards (added to the card's logit for that seat), so what a
+# seat's play says about a card is learnt once for every card, from little data:
+P_HIGHER = 0  # the seat played a higher card of the card's suit
+P_LOWER = 1  # the seat played a lower card of the card's suit
+P_SUIT = 2  # the seat played a card of the card's suit
+P_BIDDER = 3  # the seat holds the contract (high bidder so far)
+P_BIDDER_TRUMP = 4  # ... and the card is trump
+P_BIDDER_HIGH = 5  # ... and the card is trump, Jack or higher
+P_BID_TRUMP = 6  # the seat's bid / 4 when the card is trump
+P_PASSED_TRUMP = 7  # the seat passed and the card is trump
+N_PAIR = 8
 
 
 class ModelFileError(ValueError):
@@ -211,6 +227,34 @@ def setback_features(view_state, seat, played_by, tricks_won, us, them, out):
 
 
 @njit(cache=True)
+def pair_features(view_state, seat, played_by, out):
+    """`out[card, i, k]` (float64[N_CARDS, 3, N_PAIR], engine card order): pair feature k
+    (the P_* constants) of `card` and the seat `seat + 1 + i`."""
+    trump = view_state[TRUMP]
+    high = view_state[HIGH_BIDDER]
+    for card in range(N_CARDS):
+        suit = card // 13
+        rank = card % 13
+        is_trump = suit == trump
+        for i in range(3):
+            s = (seat + 1 + i) % 4
+            suit_played = (played_by[s] >> (13 * suit)) & 0x1FFF
+            for k in range(N_PAIR):
+                out[card, i, k] = 0.0
+            out[card, i, P_HIGHER] = 1.0 if suit_played >> (rank + 1) else 0.0
+            out[card, i, P_LOWER] = 1.0 if suit_played & ((1 << rank) - 1) else 0.0
+            out[card, i, P_SUIT] = 1.0 if suit_played else 0.0
+            bidder = s == high
+            out[card, i, P_BIDDER] = 1.0 if bidder else 0.0
+            if is_trump:
+                out[card, i, P_BIDDER_TRUMP] = 1.0 if bidder else 0.0
+                out[card, i, P_BIDDER_HIGH] = 1.0 if bidder and rank >= 9 else 0.0
+                bid = view_state[BID + s]
+                out[card, i, P_BID_TRUMP] = bid / 4.0 if bid > 0 else 0.0
+                out[card, i, P_PASSED_TRUMP] = 1.0 if bid == 0 else 0.0
+
+
+@njit(cache=True)
 def allowed_holders(view_state, seat, allowed):
     """The hard facts: `allowed[card, h]` True where holder column h (module docstring) may
     hold the hidden `card`: a seat that still holds cards and has shown no void in its suit,
@@ -246,13 +290,16 @@ def holder_targets(view_state, seat, hands, target):
 
 
 @njit(cache=True)
-def encode_batch(states, seats, played_by, tricks_won, scores, hands, x, allowed, target):
+def encode_batch(states, seats, played_by, tricks_won, scores, hands, x, pairs, allowed,
+                 target):
     """Rows i of a data set into the network's inputs `x[i]` (float64[N_FEATURES]) and, in the
-    model's card order (trump first, the network's groups), `allowed[i]` (the hard facts) and
-    `target[i]` (the true holders, from `hands[i]`; pass a 0-row `hands` to skip)."""
+    model's card order (trump first, the network's groups), `pairs[i]` (the pair features),
+    `allowed[i]` (the hard facts) and `target[i]` (the true holders, from `hands[i]`; pass a
+    0-row `hands` to skip)."""
     slots = np.empty(4, np.int64)
     a = np.zeros((N_CARDS, HOLDERS), np.bool_)
     t = np.zeros((N_CARDS, HOLDERS), np.float64)
+    pf = np.zeros((N_CARDS, 3, N_PAIR), np.float64)
     for i in range(states.shape[0]):
         st = states[i]
         seat = seats[i]
@@ -260,10 +307,12 @@ def encode_batch(states, seats, played_by, tricks_won, scores, hands, x, allowed
                          x[i])
         suit_slots(st[TRUMP], slots)
         allowed_holders(st, seat, a)
+        pair_features(st, seat, played_by[i], pf)
         if hands.shape[0] > 0:
             holder_targets(st, seat, hands[i], t)
         for card in range(N_CARDS):
             g = slot_card(card, slots)
+            pairs[i, g] = pf[card]
             for h in range(HOLDERS):
                 allowed[i, g, h] = a[card, h]
                 if hands.shape[0] > 0:
@@ -328,8 +377,9 @@ def column_totals(view_state, seat, out):
 
 @njit(cache=True)
 def position_log_probs(view_state, seat, played_by, tricks_won, us, them, w1, b1, w2, b2, w3,
-                       b3, iterations, out):
-    """The whole model on one position: features, network, hard facts, fitting; `out`
+                       b3, pair_weights, iterations, out):
+    """The whole model on one position: features, network (its logits plus the pair features
+    times `pair_weights`), hard facts, fitting; `out`
     float64[N_CARDS, HOLDERS] gets the log-probabilities by engine card (module docstring:
     seen cards' rows 0.0, forbidden holders -inf)."""
     x = np.empty(N_FEATURES, np.float64)
@@ -340,11 +390,19 @@ def position_log_probs(view_state, seat, played_by, tricks_won, us, them, w1, b1
     suit_slots(view_state[TRUMP], slots)
     allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
     allowed_holders(view_state, seat, allowed)
+    pf = np.zeros((N_CARDS, 3, N_PAIR), np.float64)
+    pair_features(view_state, seat, played_by, pf)
     probs = np.empty((N_CARDS, HOLDERS), np.float64)
     for card in range(N_CARDS):
         g = slot_card(card, slots)
         for h in range(HOLDERS):
             probs[card, h] = grouped[g, h]
+        # softmax(z + a) is softmax(z) scaled by exp(a), renormalised (apply_facts)
+        for i in range(3):
+            a = 0.0
+            for k in range(N_PAIR):
+                a += pf[card, i, k] * pair_weights[k]
+            probs[card, i] *= np.exp(a)
     apply_facts(probs, allowed)
     if iterations > 0:
         totals = np.empty(HOLDERS, np.float64)
@@ -391,14 +449,16 @@ class CardLocationModel:
     """A trained card-location network for one game (`game`), with the header's metadata
     (`meta`) and the number of fitting iterations applied after the facts (`fit`)."""
 
-    def __init__(self, mlp: MLP, game: str = "setback", meta: dict | None = None,
-                 fit: int = 0):
+    def __init__(self, mlp: MLP, pair_weights=None, game: str = "setback",
+                 meta: dict | None = None, fit: int = 0):
         if game not in GAMES:
             raise ValueError(f"card-location models exist for {', '.join(GAMES)}, not {game}")
         if len(mlp.weights) != 3 or mlp.groups != N_CARDS or mlp.classes != HOLDERS:
             raise ValueError("a card-location network has two hidden layers and "
                              f"{N_CARDS} x {HOLDERS} outputs")
         self.mlp = mlp
+        self.pair_weights = (np.zeros(N_PAIR) if pair_weights is None
+                             else np.asarray(pair_weights, np.float64))
         self.game = game
         self.meta = dict(meta or {})
         self.fit = int(fit)
@@ -418,7 +478,8 @@ class CardLocationModel:
         w, b = self.mlp.weights, self.mlp.biases
         position_log_probs(np.asarray(view_state, np.int64), np.int64(seat), self._played,
                            self._tricks, np.int64(score[0]), np.int64(score[1]), w[0], b[0],
-                           w[1], b[1], w[2], b[2], np.int64(self.fit), out)
+                           w[1], b[1], w[2], b[2], self.pair_weights, np.int64(self.fit),
+                           out)
         return out
 
     def log_probs_view(self, view) -> np.ndarray:
@@ -431,10 +492,11 @@ def model_bytes(model: CardLocationModel) -> bytes:
     buffer = io.BytesIO()
     arrays = {f"w{k}": w for k, w in enumerate(model.mlp.weights)}
     arrays.update({f"b{k}": b for k, b in enumerate(model.mlp.biases)})
+    arrays["pair"] = model.pair_weights
     np.savez(buffer, **arrays)
     payload = buffer.getvalue()
     header = {"format": FORMAT, "version": FORMAT_VERSION, "game": model.game,
-              "layout": LAYOUT, "features": N_FEATURES, "cards": N_CARDS, "holders": HOLDERS,
+              "layout": LAYOUT, "features": N_FEATURES, "pair_features": N_PAIR, "cards": N_CARDS, "holders": HOLDERS,
               "holder_columns": ["left", "partner", "right", "undealt"], "fit": model.fit,
               "sha256": hashlib.sha256(payload).hexdigest(), "payload_bytes": len(payload),
               "meta": model.meta}
@@ -465,7 +527,8 @@ def load_model(path: str, game: str = "setback") -> CardLocationModel:
     if header.get("game") != game:
         raise ModelFileError(f"{path}: a card-location model of {header.get('game')}, not "
                              f"{game}")
-    if header.get("layout") != LAYOUT or header.get("features") != N_FEATURES:
+    if header.get("layout") != LAYOUT or header.get("features") != N_FEATURES or \
+            header.get("pair_features") != N_PAIR:
         raise ModelFileError(f"{path}: feature layout {header.get('layout')!r} "
                              f"({header.get('features')} features); this program builds "
                              f"{LAYOUT!r} ({N_FEATURES})")
@@ -476,5 +539,6 @@ def load_model(path: str, game: str = "setback") -> CardLocationModel:
     with np.load(io.BytesIO(payload), allow_pickle=False) as f:
         weights = [f[f"w{k}"] for k in range(3)]
         biases = [f[f"b{k}"] for k in range(3)]
+        pair = f["pair"]
     mlp = MLP(weights, biases, N_CARDS, HOLDERS)
-    return CardLocationModel(mlp, game, header.get("meta", {}), int(header.get("fit", 0)))
+    return CardLocationModel(mlp, pair, game, header.get("meta", {}), int(header.get("fit", 0)))

@@ -35,35 +35,49 @@ from numba import njit
 
 from games.bits import popcount
 from games.setback.cards import suit_mask
-from search.card_location import (HOLDERS, N_CARDS, N_FEATURES, UNDEALT, column_totals,
-                                  encode_batch, fit_marginals)
+from search.card_location import (HOLDERS, N_CARDS, N_FEATURES, N_PAIR, UNDEALT,
+                                  column_totals, encode_batch, fit_marginals)
 from search.mlp import MLP, softmax
 from search.sampler import NEED, constraints, layout_table
 
 ROW_FIELDS = ("states", "seats", "played_by", "tricks_won", "scores", "hands")
 STATE_VERSION = 1
 ADAM = (0.9, 0.999, 1e-8)
+# The pair weights are few and shared by every card: Adam moves each by about the learning
+# rate a step, and they need values of several units (a card ruled out by play), so they take
+# this multiple of the network's rate.
+PAIR_RATE = 30.0
 
 
 def encode(data: dict, rows, with_targets: bool = True):
-    """(x float64[n, N_FEATURES], allowed bool[n, 52, 4], target float64[n, 52, 4]) of the
-    rows `rows` (indices) of `data`, in the network's card order."""
+    """(x float64[n, N_FEATURES], pairs float64[n, 52, 3, N_PAIR], allowed bool[n, 52, 4],
+    target float64[n, 52, 4]) of the rows `rows` (indices) of `data`, in the network's card
+    order."""
     rows = np.asarray(rows)
     n = rows.size
     x = np.empty((n, N_FEATURES), np.float64)
+    pairs = np.zeros((n, N_CARDS, 3, N_PAIR), np.float64)
     allowed = np.zeros((n, N_CARDS, HOLDERS), np.bool_)
     target = np.zeros((n, N_CARDS, HOLDERS), np.float64)
     hands = data["hands"][rows] if with_targets else np.zeros((0, 4), np.int64)
     encode_batch(data["states"][rows], data["seats"][rows].astype(np.int64),
                  data["played_by"][rows], data["tricks_won"][rows].astype(np.int64),
-                 data["scores"][rows].astype(np.int64), hands, x, allowed, target)
-    return x, allowed, target
+                 data["scores"][rows].astype(np.int64), hands, x, pairs, allowed, target)
+    return x, pairs, allowed, target
 
 
-def masked_probs(mlp: MLP, x, allowed) -> np.ndarray:
+def _logits(mlp: MLP, pair_weights, x, pairs):
+    """(the network's logits plus the pair terms [n, 52, 4], the layers' activations)."""
+    z, acts = mlp.logits(x)
+    z = z.copy()
+    z[:, :, :3] += pairs @ pair_weights
+    return z, acts
+
+
+def masked_probs(mlp: MLP, pair_weights, x, pairs, allowed) -> np.ndarray:
     """float64[n, 52, 4]: each group's softmax over its allowed holders (0 elsewhere; rows of
     seen cards all 0)."""
-    z, _ = mlp.logits(x)
+    z, _ = _logits(mlp, pair_weights, x, pairs)
     return _masked_softmax(z, allowed)
 
 
@@ -75,16 +89,20 @@ def _masked_softmax(z, allowed):
     return np.where(hidden, p, 0.0)
 
 
-def loss_and_gradients(mlp: MLP, x, allowed, target) -> tuple[float, int, list]:
+def loss_and_gradients(mlp: MLP, pair_weights, x, pairs, allowed,
+                       target) -> tuple[float, int, list]:
     """(summed log-loss of the true holders over the hidden cards, their number, the gradient
-    of the MEAN loss per hidden card for every parameter in `MLP.parameters` order)."""
-    z, acts = mlp.logits(x)
+    of the MEAN loss per hidden card for every parameter in `MLP.parameters` order, then the
+    pair weights')."""
+    z, acts = _logits(mlp, pair_weights, x, pairs)
     p = _masked_softmax(z, allowed)
     cards = int(target.sum())
     loss = -float((target * np.log(np.where(target > 0, p, 1.0))).sum())
     n = x.shape[0]
-    grad = (p - target).reshape(n, -1) / max(1, cards)
-    grads = [None] * (2 * len(mlp.weights))
+    diff = (p - target) / max(1, cards)
+    pair_grad = np.einsum("ngi,ngik->k", diff[:, :, :3], pairs)
+    grad = diff.reshape(n, -1)
+    grads = [None] * (2 * len(mlp.weights)) + [pair_grad]
     for k in range(len(mlp.weights) - 1, -1, -1):
         grads[2 * k] = acts[k].T @ grad
         grads[2 * k + 1] = grad.sum(axis=0)
@@ -93,7 +111,7 @@ def loss_and_gradients(mlp: MLP, x, allowed, target) -> tuple[float, int, list]:
     return loss, cards, grads
 
 
-def row_log_losses(mlp: MLP, data: dict, rows, fit: int = 0,
+def row_log_losses(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0,
                    batch: int = 2048) -> tuple[np.ndarray, np.ndarray]:
     """Per row of `rows`: (summed log-loss of the true holders, hidden cards) under the network
     with the facts applied and then `fit` iterations of `card_location.fit_marginals`."""
@@ -102,8 +120,8 @@ def row_log_losses(mlp: MLP, data: dict, rows, fit: int = 0,
     cards = np.zeros(rows.size, np.int64)
     for i in range(0, rows.size, batch):
         part = rows[i:i + batch]
-        x, allowed, target = encode(data, part)
-        p = masked_probs(mlp, x, allowed)
+        x, pairs, allowed, target = encode(data, part)
+        p = masked_probs(mlp, pair_weights, x, pairs, allowed)
         if fit > 0:
             _fit_rows(p, allowed, data["states"][part], data["seats"][part].astype(np.int64),
                       fit)
@@ -122,19 +140,21 @@ def _fit_rows(probs, allowed, states, seats, iterations):
         fit_marginals(probs[i], allowed[i], totals, iterations)
 
 
-def log_loss(mlp: MLP, data: dict, rows, fit: int = 0) -> tuple[float, int]:
+def log_loss(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0) -> tuple[float, int]:
     """(mean log-loss in nats per hidden card, hidden cards) of the network with the facts
     applied (and `fit` fitting iterations) on `rows` of `data`."""
-    losses, cards = row_log_losses(mlp, data, rows, fit)
+    losses, cards = row_log_losses(mlp, pair_weights, data, rows, fit)
     return float(losses.sum()) / max(1, int(cards.sum())), int(cards.sum())
 
 
 @dataclass
 class TrainingState:
-    """Everything a resumed run needs: the network, Adam's moments and step, the epochs done,
-    the curve (one dict an epoch: epoch, train, heldout, seconds) and the seconds spent."""
+    """Everything a resumed run needs: the network and the pair weights, Adam's moments and
+    step (`parameters` order), the epochs done, the curve (one dict an epoch: epoch, train,
+    heldout, seconds) and the seconds spent."""
 
     mlp: MLP
+    pair: np.ndarray
     m: list
     v: list
     step: int = 0
@@ -147,9 +167,14 @@ class TrainingState:
     def create(cls, hidden: tuple, seed: int, info: dict | None = None) -> "TrainingState":
         """A fresh state: He-initialised weights from `seed`, zero moments."""
         mlp = MLP.create(N_FEATURES, tuple(hidden), N_CARDS, HOLDERS, seed)
-        params = mlp.parameters()
-        return cls(mlp, [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params],
-                   info=dict(info or {}))
+        pair = np.zeros(N_PAIR)
+        params = mlp.parameters() + [pair]
+        return cls(mlp, pair, [np.zeros_like(p) for p in params],
+                   [np.zeros_like(p) for p in params], info=dict(info or {}))
+
+    def parameters(self) -> list:
+        """The network's arrays (`MLP.parameters`) then the pair weights."""
+        return self.mlp.parameters() + [self.pair]
 
 
 def train_epoch(state: TrainingState, data: dict, rows, seed: int, batch: int,
@@ -162,19 +187,22 @@ def train_epoch(state: TrainingState, data: dict, rows, seed: int, batch: int,
     rng = np.random.default_rng([seed, state.epoch])
     rows = np.asarray(rows)
     order = rows[rng.permutation(rows.size)]
-    params = state.mlp.parameters()
+    params = state.parameters()
     work = [p.copy() for p in params]  # the epoch works on copies: a stop leaves `state` as it was
     m = [a.copy() for a in state.m]
     v = [a.copy() for a in state.v]
     step = state.step
     b1, b2, eps = ADAM
     total, cards = 0.0, 0
-    shadow = MLP(work[0::2], work[1::2], state.mlp.groups, state.mlp.classes)
+    layers = len(state.mlp.weights)
+    shadow = MLP(work[0:2 * layers:2], work[1:2 * layers:2], state.mlp.groups,
+                 state.mlp.classes)
+    shadow_pair = work[-1]
     for i in range(0, order.size, batch):
         if should_stop is not None and should_stop():
             return None
-        x, allowed, target = encode(data, np.sort(order[i:i + batch]))
-        loss, n, grads = loss_and_gradients(shadow, x, allowed, target)
+        x, pairs, allowed, target = encode(data, np.sort(order[i:i + batch]))
+        loss, n, grads = loss_and_gradients(shadow, shadow_pair, x, pairs, allowed, target)
         total += loss
         cards += n
         step += 1
@@ -183,8 +211,8 @@ def train_epoch(state: TrainingState, data: dict, rows, seed: int, batch: int,
                 g = g + weight_decay * p
             m[k] = b1 * m[k] + (1 - b1) * g
             v[k] = b2 * v[k] + (1 - b2) * g * g
-            p -= learning_rate * (m[k] / (1 - b1 ** step)) / (np.sqrt(v[k] / (1 - b2 ** step))
-                                                             + eps)
+            rate = learning_rate * (PAIR_RATE if k == len(work) - 1 else 1.0)
+            p -= rate * (m[k] / (1 - b1 ** step)) / (np.sqrt(v[k] / (1 - b2 ** step)) + eps)
         if progress is not None:
             progress(min(i + batch, order.size))
     for p, w in zip(params, work):
@@ -197,7 +225,7 @@ def train_epoch(state: TrainingState, data: dict, rows, seed: int, batch: int,
 def state_bytes(state: TrainingState) -> bytes:
     """A checkpoint of `state` (npz: every array, and the rest as JSON)."""
     arrays = {}
-    for k, p in enumerate(state.mlp.parameters()):
+    for k, p in enumerate(state.parameters()):
         arrays[f"p{k}"] = p
         arrays[f"m{k}"] = state.m[k]
         arrays[f"v{k}"] = state.v[k]
@@ -218,15 +246,15 @@ def state_from_bytes(data: bytes) -> TrainingState:
             if meta.get("version") != STATE_VERSION:
                 raise ValueError(f"checkpoint version {meta.get('version')}, expected "
                                  f"{STATE_VERSION}")
-            count = 2 * meta["layers"]
+            count = 2 * meta["layers"] + 1
             params = [f[f"p{k}"] for k in range(count)]
             m = [f[f"m{k}"] for k in range(count)]
             v = [f[f"v{k}"] for k in range(count)]
     except (OSError, KeyError, EOFError, json.JSONDecodeError) as exc:
         raise ValueError(f"not a card-location training checkpoint ({type(exc).__name__})") \
             from None
-    mlp = MLP(params[0::2], params[1::2], N_CARDS, HOLDERS)
-    return TrainingState(mlp, m, v, meta["step"], meta["epoch"], meta["curve"],
+    mlp = MLP(params[0:-1:2], params[1:-1:2], N_CARDS, HOLDERS)
+    return TrainingState(mlp, params[-1], m, v, meta["step"], meta["epoch"], meta["curve"],
                          meta["seconds"], meta["info"])
 
 

@@ -1,0 +1,187 @@
+"""Beliefs measured per position (issue 47, level 1): on positions of games the model never saw,
+how well each belief predicts who holds each hidden card, by phase of the deal.
+
+For every decision of every seat in --games games of --players (their self-play, or every
+ordered pairing of several; deals from --seed, which training should never have used), each
+belief gives p(hidden card -> holder) (the holders: the three other seats and the undealt
+cards). Printed per phase (auction, tricks 1-2, 3-4, 5-6) and overall:
+- log-loss: nats per hidden card, -mean log p(true holder);
+- accuracy: the share of hidden cards whose most likely holder is the true one.
+
+Beliefs:
+- uniform: the exact marginals of a layout drawn uniformly among those consistent with the
+  hand sizes and voids (`search.card_location_training.uniform_probs`);
+- model: each --model file as written (its own fitting iterations), and with --raw also the
+  network with the facts only (fit 0);
+- a hook for more: `BELIEFS` maps a name to `factory(args) -> belief`, a belief being
+  `belief(state, seat, played_by, tricks_won, score) -> float64[52, 4]` (engine card order,
+  columns left, partner, right, undealt; rows of seen cards ignored). A policy belief given as
+  weighted worlds turns into marginals with `marginals_from_worlds` (the weighted share of the
+  worlds in which each holder holds each card).
+
+    python bench/belief_loss.py --players db:qs/strategy.db --games 200 --seed 9001 \\
+        --model table.model
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.setback import state as S  # noqa: E402
+from play.belief_data import (PHASE_NAMES, close_population, generate_games,  # noqa: E402
+                              make_population, parse_population, phase_of)
+from search.card_location import (HOLDERS, N_CARDS, UNDEALT, holder_targets,  # noqa: E402
+                                  load_model, position_log_probs)
+from search.card_location_training import uniform_probs  # noqa: E402
+
+
+def marginals_from_worlds(worlds: np.ndarray, weights: np.ndarray, seat: int) -> np.ndarray:
+    """float64[52, 4]: the weighted share of `worlds` (full Setback states, rows) in which
+    each holder column (relative to `seat`) holds each card; `weights` need not be
+    normalised. The cards `seat` sees get whatever the worlds say (ignored downstream)."""
+    w = np.asarray(weights, np.float64)
+    w = w / w.sum()
+    out = np.zeros((N_CARDS, HOLDERS))
+    cards = np.arange(N_CARDS, dtype=np.int64)
+    held = np.zeros((worlds.shape[0], N_CARDS), bool)
+    for k in range(3):
+        hand = worlds[:, S.HAND + (seat + 1 + k) % 4]
+        bits = ((hand[:, None] >> cards[None, :]) & 1).astype(bool)
+        out[:, k] = w @ bits
+        held |= bits
+    out[:, UNDEALT] = w @ ~held
+    return out
+
+
+def uniform_belief(args):
+    """The uniform yardstick (exact marginals)."""
+    def belief(state, seat, played_by, tricks_won, score):
+        out = np.empty((N_CARDS, HOLDERS))
+        uniform_probs(state, seat, out)
+        return out
+    return belief
+
+
+def sampled_uniform_belief(worlds: int, seed: int):
+    """Uniform estimated from `worlds` consistent worlds (`search.setback_worlds`, which also
+    rejects layouts under which the deal would already be settled), smoothed by one
+    pseudo-world spread over the holders the facts allow (a card never seen with a holder
+    keeps a little probability)."""
+    from games.rng import new_rng
+    from search.card_location import allowed_holders
+    from search.setback_worlds import consistent_worlds
+
+    rng = new_rng(seed)
+    states = np.zeros((worlds, S.STATE_SIZE), np.int64)
+    allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
+
+    def belief(state, seat, played_by, tricks_won, score):
+        drawn, _ = consistent_worlds(state, np.int64(seat), rng, True, states)
+        p = marginals_from_worlds(states[:drawn], np.ones(drawn), seat)
+        allowed_holders(state, np.int64(seat), allowed)
+        spread = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
+        return (drawn * p * allowed + spread) / (drawn + 1)
+    return belief
+
+
+def model_belief(path: str, fit: int | None = None):
+    """The belief of a model file (its own fitting, or `fit` iterations)."""
+    model = load_model(path, "setback")
+    w, b = model.mlp.weights, model.mlp.biases
+    iterations = model.fit if fit is None else fit
+
+    def belief(state, seat, played_by, tricks_won, score):
+        out = np.empty((N_CARDS, HOLDERS))
+        position_log_probs(state, np.int64(seat), played_by, tricks_won, np.int64(score[0]),
+                           np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
+                           model.pair_weights, np.int64(iterations), out)
+        return np.exp(out)
+    return belief
+
+
+# name -> factory(args) -> belief; the model files are added from --model
+BELIEFS = {"uniform": uniform_belief}
+
+
+def measure(data: dict, beliefs: dict, limit: int) -> dict:
+    """{belief name: {phase: [log-loss sum, correct, hidden cards, positions]}} over the first
+    `limit` positions of `data` (phase 4 = all)."""
+    n = min(limit, data["seats"].size) if limit else data["seats"].size
+    phases = phase_of(data["states"][:n])
+    sums = {name: np.zeros((5, 4)) for name in beliefs}
+    target = np.zeros((N_CARDS, HOLDERS))
+    for i in range(n):
+        state, seat = data["states"][i], int(data["seats"][i])
+        holder_targets(state, seat, data["hands"][i], target)
+        hidden = target.sum(axis=1) > 0
+        truth = target[hidden].argmax(axis=1)
+        for name, belief in beliefs.items():
+            p = belief(state, seat, data["played_by"][i], data["tricks_won"][i].astype(np.int64),
+                       tuple(int(v) for v in data["scores"][i]))[hidden]
+            loss = -np.log(np.maximum(p[np.arange(truth.size), truth], 1e-300)).sum()
+            correct = (p.argmax(axis=1) == truth).sum()
+            for phase in (phases[i], 4):
+                sums[name][phase] += (loss, correct, truth.size, 1)
+    return sums
+
+
+def main(argv=None) -> int:
+    """Generate the positions, measure every belief, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", required=True, help="the population (learn belief's)")
+    parser.add_argument("--games", type=int, default=100, help="games to generate")
+    parser.add_argument("--seed", type=int, default=9001,
+                        help="seed of the games: one training never used")
+    parser.add_argument("--model", action="append", default=[], metavar="FILE",
+                        help="a card-location model file (repeat to compare)")
+    parser.add_argument("--raw", action="store_true",
+                        help="also each model without its fitting (fit 0)")
+    parser.add_argument("--uniform-worlds", type=int, default=0, metavar="K",
+                        help="also uniform estimated from K consistent worlds a position "
+                             "(e.g. 2000; slower)")
+    parser.add_argument("--positions", type=int, default=0,
+                        help="measure only the first N positions (default all)")
+    args = parser.parse_args(argv)
+    beliefs = {name: factory(args) for name, factory in BELIEFS.items()}
+    if args.uniform_worlds:
+        beliefs[f"uniform, {args.uniform_worlds} worlds"] = sampled_uniform_belief(
+            args.uniform_worlds, args.seed)
+    for path in args.model:
+        name = Path(path).name
+        beliefs[name] = model_belief(path)
+        if args.raw:
+            beliefs[name + " (fit 0)"] = model_belief(path, 0)
+    start = time.time()
+    players = make_population(parse_population(args.players), args.seed)
+    try:
+        data = generate_games(players, args.seed, 0, args.games)
+    finally:
+        close_population(players)
+    sums = measure(data, beliefs, args.positions)
+    print(f"{args.players}: {args.games} games of seed {args.seed}, "
+          f"{int(sums['uniform'][4, 3]):,} positions, {int(sums['uniform'][4, 2]):,} hidden "
+          f"cards ({time.time() - start:.0f} s)")
+    print(f"{'belief':<28} {'phase':<11} {'positions':>9} {'log-loss':>9} {'accuracy':>9} "
+          f"{'cut vs uniform':>15}")
+    for phase, label in enumerate(PHASE_NAMES + ("all",)):
+        base = sums["uniform"][phase]
+        for name, s in sums.items():
+            if s[phase, 2] == 0:
+                continue
+            loss = s[phase, 0] / s[phase, 2]
+            cut = 100 * (1 - loss / (base[0] / base[2]))
+            print(f"{name:<28} {label:<11} {int(s[phase, 3]):>9,} {loss:>9.4f} "
+                  f"{100 * s[phase, 1] / s[phase, 2]:>8.1f}% {cut:>+14.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
