@@ -14,7 +14,7 @@ Beliefs:
 - model: each --model file as written (its own fitting iterations), and with --raw also the
   network with the facts only (fit 0);
 - a hook for more: `BELIEFS` maps a name to `factory(args) -> belief`, a belief being
-  `belief(state, seat, played_by, tricks_won, score) -> float64[52, 4]` (engine card order,
+  `belief(state, seat, record, tricks_won, score) -> float64[52, 4]` (engine card order,
   columns left, partner, right, undealt; rows of seen cards ignored). A policy belief given as
   weighted worlds turns into marginals with `marginals_from_worlds` (the weighted share of the
   worlds in which each holder holds each card).
@@ -62,7 +62,7 @@ def marginals_from_worlds(worlds: np.ndarray, weights: np.ndarray, seat: int) ->
 
 def uniform_belief(args):
     """The uniform yardstick (exact marginals)."""
-    def belief(state, seat, played_by, tricks_won, score):
+    def belief(state, seat, record, tricks_won, score):
         out = np.empty((N_CARDS, HOLDERS))
         uniform_probs(state, seat, out)
         return out
@@ -82,7 +82,7 @@ def sampled_uniform_belief(worlds: int, seed: int):
     states = np.zeros((worlds, S.STATE_SIZE), np.int64)
     allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
 
-    def belief(state, seat, played_by, tricks_won, score):
+    def belief(state, seat, record, tricks_won, score):
         drawn, _ = consistent_worlds(state, np.int64(seat), rng, True, states)
         p = marginals_from_worlds(states[:drawn], np.ones(drawn), seat)
         allowed_holders(state, np.int64(seat), allowed)
@@ -97,9 +97,9 @@ def model_belief(path: str, fit: int | None = None):
     w, b = model.mlp.weights, model.mlp.biases
     iterations = model.fit if fit is None else fit
 
-    def belief(state, seat, played_by, tricks_won, score):
+    def belief(state, seat, record, tricks_won, score):
         out = np.empty((N_CARDS, HOLDERS))
-        position_log_probs(state, np.int64(seat), played_by, tricks_won, np.int64(score[0]),
+        position_log_probs(state, np.int64(seat), record, tricks_won, np.int64(score[0]),
                            np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
                            model.pair_weights, np.int64(iterations), out)
         return np.exp(out)
@@ -110,25 +110,33 @@ def model_belief(path: str, fit: int | None = None):
 BELIEFS = {"uniform": uniform_belief}
 
 
+ROWS = PHASE_NAMES + ("all", "trumps")  # the last: hidden trumps once trump is known
+
+
 def measure(data: dict, beliefs: dict, limit: int) -> dict:
-    """{belief name: {phase: [log-loss sum, correct, hidden cards, positions]}} over the first
-    `limit` positions of `data` (phase 4 = all)."""
+    """{belief name: float[row, (log-loss sum, correct, hidden cards, positions)]} over the
+    first `limit` positions of `data`, one row a phase, then all, then the hidden trumps of
+    the positions where trump is known."""
     n = min(limit, data["seats"].size) if limit else data["seats"].size
     phases = phase_of(data["states"][:n])
-    sums = {name: np.zeros((5, 4)) for name in beliefs}
+    sums = {name: np.zeros((len(ROWS), 4)) for name in beliefs}
     target = np.zeros((N_CARDS, HOLDERS))
     for i in range(n):
         state, seat = data["states"][i], int(data["seats"][i])
         holder_targets(state, seat, data["hands"][i], target)
         hidden = target.sum(axis=1) > 0
         truth = target[hidden].argmax(axis=1)
+        trump = int(state[S.TRUMP])
+        trumps = (np.arange(N_CARDS)[hidden] // 13) == trump
         for name, belief in beliefs.items():
-            p = belief(state, seat, data["played_by"][i], data["tricks_won"][i].astype(np.int64),
+            p = belief(state, seat, data["records"][i], data["tricks_won"][i].astype(np.int64),
                        tuple(int(v) for v in data["scores"][i]))[hidden]
-            loss = -np.log(np.maximum(p[np.arange(truth.size), truth], 1e-300)).sum()
-            correct = (p.argmax(axis=1) == truth).sum()
+            losses = -np.log(np.maximum(p[np.arange(truth.size), truth], 1e-300))
+            right = p.argmax(axis=1) == truth
             for phase in (phases[i], 4):
-                sums[name][phase] += (loss, correct, truth.size, 1)
+                sums[name][phase] += (losses.sum(), right.sum(), truth.size, 1)
+            if trump >= 0:
+                sums[name][5] += (losses[trumps].sum(), right[trumps].sum(), trumps.sum(), 1)
     return sums
 
 
@@ -171,7 +179,7 @@ def main(argv=None) -> int:
           f"cards ({time.time() - start:.0f} s)")
     print(f"{'belief':<28} {'phase':<11} {'positions':>9} {'log-loss':>9} {'accuracy':>9} "
           f"{'cut vs uniform':>15}")
-    for phase, label in enumerate(PHASE_NAMES + ("all",)):
+    for phase, label in enumerate(ROWS):
         base = sums["uniform"][phase]
         for name, s in sums.items():
             if s[phase, 2] == 0:

@@ -387,7 +387,6 @@ def _belief(args, specs, hidden) -> int:
     import os
     import sys
 
-    import numpy as np
     from tqdm import tqdm
 
     from cli.errors import UserError
@@ -514,7 +513,8 @@ def _belief(args, specs, hidden) -> int:
     raw, _ = log_loss(best.mlp, best.pair_weights, data, held_rows)
     fitted, _ = log_loss(best.mlp, best.pair_weights, data, held_rows, FIT_DEFAULT)
     fit = args.fit if args.fit is not None else (FIT_DEFAULT if fitted < raw else 0)
-    final = fitted if fit == FIT_DEFAULT else log_loss(best.mlp, best.pair_weights, data, held_rows, fit)[0]
+    final = fitted if fit == FIT_DEFAULT else \
+        log_loss(best.mlp, best.pair_weights, data, held_rows, fit)[0]
     info.update({"heldout_raw": raw, "heldout_fitted": final})
     save_model(_with_meta(best, options, info, fit), args.out)
     cut = 100.0 * (1.0 - final / info["uniform"])

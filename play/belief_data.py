@@ -36,10 +36,10 @@ from games.setback.rules import apply_move, is_legal
 from games.setback.scoring import deal_score, is_exhausted
 from games.setback.view import SeatView
 from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove, deal_state
-from search.card_location import public_record
+from search.card_location import RECORD, public_record
 from search.card_location_training import ROW_FIELDS
 
-DATA_VERSION = 1
+DATA_VERSION = 2
 CHUNK_FIELDS = ROW_FIELDS + ("game", "deal")
 # the names a spec starts with (`play.player_spec`): a comma-separated piece starting with
 # none of them belongs to the spec before it
@@ -92,7 +92,7 @@ def generate_games(players: list, seed: int, first: int, count: int,
     self-play game reseeds each side on its own). `progress(1)` after each game. Returns the
     row arrays (`CHUNK_FIELDS`)."""
     rows = {k: [] for k in CHUNK_FIELDS}
-    played = np.zeros(4, np.int64)
+    record = np.zeros((RECORD, 4), np.int64)
     tricks = np.zeros(4, np.int64)
     for g in range(first, first + count):
         ew, ns = pairing(g, len(players))
@@ -111,11 +111,11 @@ def generate_games(players: list, seed: int, first: int, count: int,
                 player = teams[(dealer + seat) % 2]
                 view = SeatView.of(state, dealer, (score[0], score[1]), history)
                 hist = np.asarray(history, np.int64)
-                public_record(hist, hist.size, played, tricks)
+                public_record(hist, hist.size, record, tricks)
                 us, them = view.score_us_them
                 rows["states"].append(view.state)
                 rows["seats"].append(seat)
-                rows["played_by"].append(played.copy())
+                rows["records"].append(record.copy())
                 rows["tricks_won"].append(tricks.copy())
                 rows["scores"].append((us, them))
                 rows["hands"].append(state[S.HAND:S.HAND + 4].copy())
@@ -142,7 +142,7 @@ def _arrays(rows: dict) -> dict:
     n = len(rows["seats"])
     return {"states": np.array(rows["states"], np.int64).reshape(n, S.STATE_SIZE),
             "seats": np.array(rows["seats"], np.int8),
-            "played_by": np.array(rows["played_by"], np.int64).reshape(n, 4),
+            "records": np.array(rows["records"], np.int64).reshape(n, RECORD, 4),
             "tricks_won": np.array(rows["tricks_won"], np.int8).reshape(n, 4),
             "scores": np.array(rows["scores"], np.int16).reshape(n, 2),
             "hands": np.array(rows["hands"], np.int64).reshape(n, 4),

@@ -61,7 +61,7 @@ from games.bits import lowest_bit, popcount
 from games.setback.cards import card_suit
 from games.setback.rules import BID_MOVE, beats
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
-                                 PHASE_AUCTION, PLAYED, SHOWN_VOIDS, TRICK, TRICK_NUMBER,
+                                 PHASE_AUCTION, PLAYED, TRICK, TRICK_NUMBER,
                                  TRUMP, WINNING)
 from search.mlp import MLP, forward3
 from search.sampler import ALL_CARDS, constraints
@@ -74,7 +74,7 @@ GAMES = ("setback",)  # the games whose features are implemented
 N_CARDS = 52
 HOLDERS = 4  # columns: left (+1), partner (+2), right (+3), undealt
 UNDEALT = 3
-LAYOUT = "setback-v2"  # the name of the feature layout below; a model records it
+LAYOUT = "setback-v3"  # the name of the feature layout below; a model records it
 
 # Feature layout (float64[N_FEATURES]); "r" is a seat relative to the viewer (0 = itself),
 # cards are in trump-first suit order (`suit_slots`).
@@ -104,7 +104,9 @@ P_BIDDER_TRUMP = 4  # ... and the card is trump
 P_BIDDER_HIGH = 5  # ... and the card is trump, Jack or higher
 P_BID_TRUMP = 6  # the seat's bid / 4 when the card is trump
 P_PASSED_TRUMP = 7  # the seat passed and the card is trump
-N_PAIR = 8
+P_DUCKED = 8  # the seat let the card pass (`public_record`'s R_DUCKED)
+P_LED_SUIT = 9  # the seat led a card of the card's suit
+N_PAIR = 10
 
 
 class ModelFileError(ValueError):
@@ -112,14 +114,24 @@ class ModelFileError(ValueError):
 
 
 # --- the view's public record -------------------------------------------------------------
+RECORD = 3  # rows of a public record: the cards each seat played, ducked, led
+R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
+
+
 @njit(cache=True)
-def public_record(history, n_moves, played_by, tricks_won):
-    """Who played which card and who won each trick, from a deal's moves `history[:n_moves]`
-    (engine moves from the first bid): `played_by[s]` the cards seat s (relative to the
-    dealer) played, `tricks_won[s]` the tricks it took. The state holds the cards played and
-    each team's captures but not these; the history has them (every Setback move is public)."""
+def public_record(history, n_moves, record, tricks_won):
+    """What the deal's moves `history[:n_moves]` (engine moves from the first bid) say beyond
+    the state, by seat relative to the dealer: `record[R_PLAYED, s]` the cards seat s played,
+    `record[R_LED, s]` the cards it led, `record[R_DUCKED, s]` the cards it let pass: when it
+    followed the suit led under the winning card while the other side was winning, the cards
+    of that suit above the winning one; when it played neither the suit led nor trump while
+    the other side was winning, the trumps above the winning card (every trump if no trump
+    was played). A seat holding those would usually have played one: evidence, not a fact.
+    `tricks_won[s]`: the tricks it took. The state has the cards played and each team's
+    captures but not these; the history has them (every Setback move is public)."""
     for s in range(4):
-        played_by[s] = 0
+        for k in range(RECORD):
+            record[k, s] = 0
         tricks_won[s] = 0
     to_act = 1  # the dealer's left bids first
     high = -1
@@ -128,6 +140,7 @@ def public_record(history, n_moves, played_by, tricks_won):
     in_trick = 0
     best = -1
     winner = -1
+    led = -1
     for i in range(n_moves):
         move = history[i]
         if move >= BID_MOVE:
@@ -136,12 +149,26 @@ def public_record(history, n_moves, played_by, tricks_won):
             bids += 1
             to_act = high if bids == 4 else (to_act + 1) % 4
             continue
-        played_by[to_act] |= np.int64(1) << move
+        record[R_PLAYED, to_act] |= np.int64(1) << move
         if trump < 0:
             trump = card_suit(move)
-        if in_trick == 0 or beats(move, best, trump):
+        if in_trick == 0:
+            record[R_LED, to_act] |= np.int64(1) << move
+            led = card_suit(move)
             best = move
             winner = to_act
+        else:
+            if winner % 2 != to_act % 2 and not beats(move, best, trump):
+                best_suit = card_suit(best)
+                above = suit_cards_above(best)
+                if card_suit(move) == led and best_suit == led:
+                    record[R_DUCKED, to_act] |= above
+                elif card_suit(move) != led and card_suit(move) != trump:
+                    record[R_DUCKED, to_act] |= above if best_suit == trump else \
+                        np.int64(0x1FFF) << (13 * trump)
+            if beats(move, best, trump):
+                best = move
+                winner = to_act
         in_trick += 1
         if in_trick == 4:
             tricks_won[winner] += 1
@@ -149,6 +176,13 @@ def public_record(history, n_moves, played_by, tricks_won):
             in_trick = 0
         else:
             to_act = (to_act + 1) % 4
+
+
+@njit(cache=True, inline="always")
+def suit_cards_above(card):
+    """The cards of `card`'s suit ranked above it."""
+    rank = card % 13
+    return ((np.int64(0x1FFF) >> (rank + 1)) << (rank + 1)) << (13 * (card // 13))
 
 
 # --- features -----------------------------------------------------------------------------
@@ -182,9 +216,9 @@ def _put_cards(mask, slots, out, base):
 
 
 @njit(cache=True)
-def setback_features(view_state, seat, played_by, tricks_won, us, them, out):
+def setback_features(view_state, seat, record, tricks_won, us, them, out):
     """Encode `seat`'s view into `out` (float64[N_FEATURES], the layout in the F_* constants):
-    `view_state` the seat's Setback state, `played_by`/`tricks_won` from `public_record` (by
+    `view_state` the seat's Setback state, `record`/`tricks_won` from `public_record` (by
     seat relative to the dealer), `us`/`them` the game score of the seat's team and the other."""
     for i in range(N_FEATURES):
         out[i] = 0.0
@@ -197,7 +231,7 @@ def setback_features(view_state, seat, played_by, tricks_won, us, them, out):
     _put_cards(view_state[HAND + seat], slots, out, F_HAND)
     for r in range(4):
         s = (seat + r) % 4
-        _put_cards(played_by[s], slots, out, F_PLAYED + 52 * r)
+        _put_cards(record[R_PLAYED, s], slots, out, F_PLAYED + 52 * r)
         bid = view_state[BID + s]
         out[F_BIDS + 5 * r + (0 if bid < 0 else 1 if bid == 0 else bid)] = 1.0
         out[F_TRICKS + r] = tricks_won[s] / 6.0
@@ -227,7 +261,7 @@ def setback_features(view_state, seat, played_by, tricks_won, us, them, out):
 
 
 @njit(cache=True)
-def pair_features(view_state, seat, played_by, out):
+def pair_features(view_state, seat, record, out):
     """`out[card, i, k]` (float64[N_CARDS, 3, N_PAIR], engine card order): pair feature k
     (the P_* constants) of `card` and the seat `seat + 1 + i`."""
     trump = view_state[TRUMP]
@@ -238,12 +272,14 @@ def pair_features(view_state, seat, played_by, out):
         is_trump = suit == trump
         for i in range(3):
             s = (seat + 1 + i) % 4
-            suit_played = (played_by[s] >> (13 * suit)) & 0x1FFF
+            suit_played = (record[R_PLAYED, s] >> (13 * suit)) & 0x1FFF
             for k in range(N_PAIR):
                 out[card, i, k] = 0.0
             out[card, i, P_HIGHER] = 1.0 if suit_played >> (rank + 1) else 0.0
             out[card, i, P_LOWER] = 1.0 if suit_played & ((1 << rank) - 1) else 0.0
             out[card, i, P_SUIT] = 1.0 if suit_played else 0.0
+            out[card, i, P_DUCKED] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
+            out[card, i, P_LED_SUIT] = 1.0 if (record[R_LED, s] >> (13 * suit)) & 0x1FFF else 0.0
             bidder = s == high
             out[card, i, P_BIDDER] = 1.0 if bidder else 0.0
             if is_trump:
@@ -290,7 +326,7 @@ def holder_targets(view_state, seat, hands, target):
 
 
 @njit(cache=True)
-def encode_batch(states, seats, played_by, tricks_won, scores, hands, x, pairs, allowed,
+def encode_batch(states, seats, records, tricks_won, scores, hands, x, pairs, allowed,
                  target):
     """Rows i of a data set into the network's inputs `x[i]` (float64[N_FEATURES]) and, in the
     model's card order (trump first, the network's groups), `pairs[i]` (the pair features),
@@ -303,11 +339,10 @@ def encode_batch(states, seats, played_by, tricks_won, scores, hands, x, pairs, 
     for i in range(states.shape[0]):
         st = states[i]
         seat = seats[i]
-        setback_features(st, seat, played_by[i], tricks_won[i], scores[i, 0], scores[i, 1],
-                         x[i])
+        setback_features(st, seat, records[i], tricks_won[i], scores[i, 0], scores[i, 1], x[i])
         suit_slots(st[TRUMP], slots)
         allowed_holders(st, seat, a)
-        pair_features(st, seat, played_by[i], pf)
+        pair_features(st, seat, records[i], pf)
         if hands.shape[0] > 0:
             holder_targets(st, seat, hands[i], t)
         for card in range(N_CARDS):
@@ -376,14 +411,14 @@ def column_totals(view_state, seat, out):
 
 
 @njit(cache=True)
-def position_log_probs(view_state, seat, played_by, tricks_won, us, them, w1, b1, w2, b2, w3,
+def position_log_probs(view_state, seat, record, tricks_won, us, them, w1, b1, w2, b2, w3,
                        b3, pair_weights, iterations, out):
     """The whole model on one position: features, network (its logits plus the pair features
     times `pair_weights`), hard facts, fitting; `out`
     float64[N_CARDS, HOLDERS] gets the log-probabilities by engine card (module docstring:
     seen cards' rows 0.0, forbidden holders -inf)."""
     x = np.empty(N_FEATURES, np.float64)
-    setback_features(view_state, seat, played_by, tricks_won, us, them, x)
+    setback_features(view_state, seat, record, tricks_won, us, them, x)
     grouped = np.empty((N_CARDS, HOLDERS), np.float64)
     forward3(x, w1, b1, w2, b2, w3, b3, N_CARDS, HOLDERS, grouped)
     slots = np.empty(4, np.int64)
@@ -391,7 +426,7 @@ def position_log_probs(view_state, seat, played_by, tricks_won, us, them, w1, b1
     allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
     allowed_holders(view_state, seat, allowed)
     pf = np.zeros((N_CARDS, 3, N_PAIR), np.float64)
-    pair_features(view_state, seat, played_by, pf)
+    pair_features(view_state, seat, record, pf)
     probs = np.empty((N_CARDS, HOLDERS), np.float64)
     for card in range(N_CARDS):
         g = slot_card(card, slots)
@@ -462,7 +497,7 @@ class CardLocationModel:
         self.game = game
         self.meta = dict(meta or {})
         self.fit = int(fit)
-        self._played = np.zeros(4, np.int64)
+        self._record = np.zeros((RECORD, 4), np.int64)
         self._tricks = np.zeros(4, np.int64)
 
     def log_probs(self, view_state, seat: int, history=(), score=(0, 0)) -> np.ndarray:
@@ -470,13 +505,13 @@ class CardLocationModel:
         (`view_state`, the deal's `history` of moves from the first bid, the game `score` as
         (the seat's team, the other)); columns relative to `seat` (module docstring)."""
         hist = np.asarray(history, np.int64)
-        public_record(hist, hist.size, self._played, self._tricks)
-        if int(np.bitwise_or.reduce(self._played)) != int(view_state[PLAYED]):
+        public_record(hist, hist.size, self._record, self._tricks)
+        if int(np.bitwise_or.reduce(self._record[R_PLAYED])) != int(view_state[PLAYED]):
             raise ValueError("the history does not hold the cards played in the view: pass "
                              "the deal's moves (SeatView.history)")
         out = np.empty((N_CARDS, HOLDERS), np.float64)
         w, b = self.mlp.weights, self.mlp.biases
-        position_log_probs(np.asarray(view_state, np.int64), np.int64(seat), self._played,
+        position_log_probs(np.asarray(view_state, np.int64), np.int64(seat), self._record,
                            self._tricks, np.int64(score[0]), np.int64(score[1]), w[0], b[0],
                            w[1], b[1], w[2], b[2], self.pair_weights, np.int64(self.fit),
                            out)
@@ -496,7 +531,8 @@ def model_bytes(model: CardLocationModel) -> bytes:
     np.savez(buffer, **arrays)
     payload = buffer.getvalue()
     header = {"format": FORMAT, "version": FORMAT_VERSION, "game": model.game,
-              "layout": LAYOUT, "features": N_FEATURES, "pair_features": N_PAIR, "cards": N_CARDS, "holders": HOLDERS,
+              "layout": LAYOUT, "features": N_FEATURES, "pair_features": N_PAIR,
+              "cards": N_CARDS, "holders": HOLDERS,
               "holder_columns": ["left", "partner", "right", "undealt"], "fit": model.fit,
               "sha256": hashlib.sha256(payload).hexdigest(), "payload_bytes": len(payload),
               "meta": model.meta}

@@ -13,8 +13,8 @@ a checkpoint and back exactly. Epoch e's row order comes from a generator seeded
 only, so an interrupted run resumed from its last epoch's checkpoint continues bit for bit.
 
 Data: a dict of row arrays (`ROW_FIELDS`): `states` int64[n, STATE_SIZE] (the seat's view),
-`seats`, `played_by` int64[n, 4] and `tricks_won` (`card_location.public_record`, by seat
-relative to the dealer), `scores` [n, 2] (us, them), `hands` int64[n, 4] (the true current
+`seats`, `records` int64[n, RECORD, 4] and `tricks_won` (`card_location.public_record`, by
+seat relative to the dealer), `scores` [n, 2] (us, them), `hands` int64[n, 4] (the true current
 hands: the labels).
 
 Uniform (the yardstick): `uniform_probs` gives the exact marginals of a layout drawn uniformly
@@ -40,7 +40,7 @@ from search.card_location import (HOLDERS, N_CARDS, N_FEATURES, N_PAIR, UNDEALT,
 from search.mlp import MLP, softmax
 from search.sampler import NEED, constraints, layout_table
 
-ROW_FIELDS = ("states", "seats", "played_by", "tricks_won", "scores", "hands")
+ROW_FIELDS = ("states", "seats", "records", "tricks_won", "scores", "hands")
 STATE_VERSION = 1
 ADAM = (0.9, 0.999, 1e-8)
 # The pair weights are few and shared by every card: Adam moves each by about the learning
@@ -61,7 +61,7 @@ def encode(data: dict, rows, with_targets: bool = True):
     target = np.zeros((n, N_CARDS, HOLDERS), np.float64)
     hands = data["hands"][rows] if with_targets else np.zeros((0, 4), np.int64)
     encode_batch(data["states"][rows], data["seats"][rows].astype(np.int64),
-                 data["played_by"][rows], data["tricks_won"][rows].astype(np.int64),
+                 data["records"][rows], data["tricks_won"][rows].astype(np.int64),
                  data["scores"][rows].astype(np.int64), hands, x, pairs, allowed, target)
     return x, pairs, allowed, target
 

@@ -15,7 +15,7 @@ from games.rng import new_rng
 from games.setback import state as S
 from games.setback.rules import BID_MOVE
 from play.belief_data import (generate_games, parse_population, phase_of, split_by_deal)
-from search.card_location import (HOLDERS, N_CARDS, UNDEALT, CardLocationModel,
+from search.card_location import (HOLDERS, N_CARDS, RECORD, UNDEALT, CardLocationModel,
                                   ModelFileError, load_model, model_bytes, public_record,
                                   world_log_weights)
 from search.card_location_training import (TrainingState, row_log_losses, train_epoch,
@@ -84,7 +84,7 @@ def test_probabilities_sum_to_one_over_the_seats_that_may_hold_each_card(games, 
     checked_void = checked_full = 0
     for i in rows:
         state, seat = games["states"][i], int(games["seats"][i])
-        position_log_probs(state, seat, games["played_by"][i], games["tricks_won"][i].astype(
+        position_log_probs(state, seat, games["records"][i], games["tricks_won"][i].astype(
             np.int64), 0, 0, w[0], b[0], w[1], b[1], w[2], b[2], model.pair_weights, fit, out)
         unseen = constraints(state, seat, True, needs, voids)
         p = np.exp(out)
@@ -122,10 +122,10 @@ def test_log_probs_of_a_view_needs_its_history(games):
     view = SeatView.of(state, 0, (3, 5), history)
     out = model.log_probs_view(view)
     assert out.shape == (N_CARDS, HOLDERS)
-    played = np.zeros(4, np.int64)
+    record = np.zeros((RECORD, 4), np.int64)
     tricks = np.zeros(4, np.int64)
-    public_record(np.array(history), len(history), played, tricks)
-    assert int(np.bitwise_or.reduce(played)) == int(state[S.PLAYED]) and tricks.sum() == 1
+    public_record(np.array(history), len(history), record, tricks)
+    assert int(np.bitwise_or.reduce(record[0])) == int(state[S.PLAYED]) and tricks.sum() == 1
     with pytest.raises(ValueError, match="history"):
         model.log_probs(view.state, view.seat, history[:4])
 
@@ -140,7 +140,7 @@ def test_world_log_weights_equal_a_slow_python_sum(games):
         lp = np.empty((N_CARDS, HOLDERS))
         from search.card_location import position_log_probs
 
-        position_log_probs(state, seat, games["played_by"][i], games["tricks_won"][i].astype(
+        position_log_probs(state, seat, games["records"][i], games["tricks_won"][i].astype(
             np.int64), 1, 2, w[0], b[0], w[1], b[1], w[2], b[2], model.pair_weights, 5, lp)
         worlds = np.zeros((20, S.STATE_SIZE), np.int64)
         drawn, _ = consistent_worlds(state, seat, rng, True, worlds)
@@ -172,7 +172,7 @@ def test_a_world_against_the_facts_weighs_minus_infinity(games):
 
     lp = np.empty((N_CARDS, HOLDERS))
     w, b = model.mlp.weights, model.mlp.biases
-    position_log_probs(state, seat, games["played_by"][i], games["tricks_won"][i].astype(
+    position_log_probs(state, seat, games["records"][i], games["tricks_won"][i].astype(
         np.int64), 0, 0, w[0], b[0], w[1], b[1], w[2], b[2], model.pair_weights, 0, lp)
     world = np.zeros((1, S.STATE_SIZE), np.int64)
     consistent_worlds(state, seat, new_rng(2), True, world)
@@ -305,3 +305,24 @@ def test_learn_belief_refuses_bad_players_and_another_game(tmp_path, capsys):
     assert status == 2 and err.count("\n") == 1
     status, _, err = run_cli(capsys, BELIEF + ["--out", tmp_path / "m", "--game", "euchre"])
     assert status == 2 and "euchre" in err
+
+
+def test_public_record_names_who_played_led_and_let_pass_each_card():
+    from search.card_location import R_DUCKED, R_LED, R_PLAYED
+
+    spade = lambda rank: 39 + rank - 2  # noqa: E731 (the rank's spade: 2..14)
+    # everyone passes but the dealer (seat 0), who bids Two and leads the Five of spades
+    history = [52, 52, 52, 54, spade(5), spade(13), spade(2), 27,
+               # seat 1 took it with the King; it leads a Heart; seat 2 discards a Diamond
+               28, 13]
+    record = np.zeros((RECORD, 4), np.int64)
+    tricks = np.zeros(4, np.int64)
+    public_record(np.array(history), len(history), record, tricks)
+    assert list(tricks) == [0, 1, 0, 0]
+    assert record[R_LED, 0] == 1 << spade(5) and record[R_LED, 1] == 1 << 28
+    assert record[R_PLAYED, 2] == (1 << spade(2)) | (1 << 13)
+    # seat 2 followed under the King while the other side won: it let the Ace pass; then it
+    # neither followed Hearts nor trumped: it let every trump pass
+    assert record[R_DUCKED, 2] == 0x1FFF << 39
+    assert record[R_DUCKED, 3] == 0  # its partner was winning: its discard says nothing
+    assert record[R_DUCKED, 0] == 0 and record[R_DUCKED, 1] == 0
