@@ -160,3 +160,51 @@ def test_bad_bounds_are_refused_in_one_line():
     for kwargs in ({"workers": 0}, {"max_wait": 0}, {"max_backlog": 0}):
         with pytest.raises(ValueError, match="must be"):
             BotPool(**kwargs)
+
+
+# --- why threads ---------------------------------------------------------------------------
+def test_the_kernels_search_bots_spend_their_time_in_release_the_gil(tmp_path):
+    """The pool runs the bots on threads because the numba kernels release the GIL: every
+    kernel of the rollouts and of the worlds (both games) is compiled `nogil=True`, and in a
+    search bot's decision most of the time is spent inside the rollout kernels."""
+    import search.euchre_worlds
+    import search.rollout
+    import search.rollout_search as driver
+    import search.setback_worlds
+    from games.setback.api import Deal
+    from games.setback.view import SeatView
+    from web.bots import Bots
+    from web_helpers import setback_blueprint
+
+    for module in (search.rollout, search.setback_worlds, search.euchre_worlds):
+        kernels = [f for f in vars(module).values()
+                   if hasattr(f, "targetoptions") and f.__module__ == module.__name__]
+        assert kernels and all(f.targetoptions.get("nogil") for f in kernels), module
+
+    inside = [0.0]
+
+    def timed(kernel):
+        def call(*args):
+            t0 = time.perf_counter()
+            kernel(*args)
+            inside[0] += time.perf_counter() - t0
+        return call
+
+    bots = Bots(f"search[worlds=100,threads=1]:db:{setback_blueprint(tmp_path, deals=10)}")
+    views = []
+    for d in range(12):
+        deal = Deal.random(d)
+        for _ in range(6):  # the auction bid up, so the play is searched
+            deal.play(deal.legal_moves()[-1])
+        views.append(SeatView.of(deal.state.copy(), deal.dealer))
+    bots.decide(views[0], 1)  # numba's code loaded
+    original = driver.world_move_values, driver.world_move_outcomes
+    driver.world_move_values, driver.world_move_outcomes = map(timed, original)
+    try:
+        t0 = time.perf_counter()
+        for view in views:
+            bots.decide(view, 2)
+        total = time.perf_counter() - t0
+    finally:
+        driver.world_move_values, driver.world_move_outcomes = original
+    assert inside[0] > 0.4 * total, (inside[0], total)  # measured 0.73 on a tiny blueprint
