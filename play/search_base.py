@@ -16,6 +16,8 @@ import numpy as np
 from games.rng import new_rng, next_u64
 from play.search_options import CHOICES, belief_settings, resample, shared_arrays
 
+POOL_PARTS = 8  # a weighted pool is drawn in this many parts, each from its own seed
+
 
 class SearchPlayerBase:
     """Plays by rollout search on `blueprint` (a database player of the game), whose tables
@@ -143,19 +145,31 @@ class SearchPlayerBase:
         `temper`."""
         history = np.asarray(view.history, dtype=np.int64)
         weighted = self.belief != "uniform" and history.size > 0
-        states = self._states if weighted else self._states[:self.worlds]
-        drawn, rejected = self._draw(view, rng, states)
-        self.stats["rejected"] += int(rejected)
-        if drawn < states.shape[0]:
-            raise ValueError("no layout of the hidden cards is consistent with this view")
         if not weighted:
+            states = self._states[:self.worlds]
+            self.stats["rejected"] += self._draw_all(view, rng, states)
             return states
-        log_w = np.zeros(drawn, dtype=np.float64)
+        # The pool is large: its parts are drawn on the search's threads, each part from a
+        # seed of its own, so the pool is the same for any number of threads.
+        states = self._states
+        seeds = [int(next_u64(rng)) for _ in range(POOL_PARTS)]
+        bounds = [states.shape[0] * k // POOL_PARTS for k in range(POOL_PARTS + 1)]
+        self.stats["rejected"] += sum(self.search.each(POOL_PARTS, lambda k: self._draw_all(
+            view, new_rng(seeds[k]), states[bounds[k]:bounds[k + 1]])))
+        log_w = np.zeros(states.shape[0], dtype=np.float64)
         self._log_weights(view, states, history, log_w)
         picks, ess = resample(log_w, self.temper, self.worlds, rng)
         self.stats["weighted"] += 1
         self.stats["ess"] += ess
         return states[picks]
+
+    def _draw_all(self, view, rng, states) -> int:
+        """Fill every row of `states` with a consistent world (`_draw`); returns the layouts
+        rejected on the way. ValueError when the view admits none."""
+        drawn, rejected = self._draw(view, rng, states)
+        if drawn < states.shape[0]:
+            raise ValueError("no layout of the hidden cards is consistent with this view")
+        return int(rejected)
 
     def modelled_seats(self, view) -> int:
         """The seats whose moves weigh the worlds under `belief=policy`, as a bit mask of seats

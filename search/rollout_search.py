@@ -93,15 +93,18 @@ class RolloutSearch:
         search's threads: a decision's world weights are computed once, shared by all). The
         slices write disjoint rows, so the result does not depend on the number of threads."""
         threads = min(self.threads, max(1, count // 64))  # small jobs are not worth a hand-off
-        if threads == 1:
-            part(0, count)
-            return
+        bounds = [count * k // threads for k in range(threads + 1)]
+        self.each(threads, lambda k: part(bounds[k], bounds[k + 1]))
+
+    def each(self, count: int, part) -> list:
+        """`[part(k) for k in range(count)]`, the calls spread over the search's threads (in
+        parallel where `part` runs numba code that releases the GIL)."""
+        if self.threads == 1 or count == 1:
+            return [part(k) for k in range(count)]
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads)
-        bounds = [count * k // threads for k in range(threads + 1)]
-        for future in [self._pool.submit(part, bounds[k], bounds[k + 1])
-                       for k in range(threads)]:
-            future.result()
+        return [future.result() for future in [self._pool.submit(part, k)
+                                               for k in range(count)]]
 
     def close(self) -> None:
         """Stop the threads."""
