@@ -45,6 +45,7 @@ import json
 import math
 import os
 import secrets
+import weakref
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 
@@ -126,6 +127,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                   lifespan=lifespan)
     app.add_middleware(Guard)
     app.add_middleware(Metrics, metrics=metrics)  # outermost: the Guard's 413s are counted
+    weakref.finalize(app, pool.close)  # an app dropped without its lifespan (a test's)
     app.state.pool = pool
     app.state.metrics = metrics
     app.state.store = store
