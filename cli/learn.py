@@ -119,12 +119,13 @@ def _wrap(call):
         raise UserError(str(exc)) from None
 
 
-def _end_options(parser, action: str, func) -> None:
+def _end_options(parser, action: str, func,
+                 reason: str = "the learned evaluator of Setback's auction") -> None:
     """What every `learn` action ends with: --no-progress, its function, and --game (Setback
-    only)."""
+    only, for `reason`)."""
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=func)
-    add_game_option(parser, f"learn {action}", reason="the learned evaluator of Setback's auction")
+    add_game_option(parser, f"learn {action}", reason=reason)
 
 
 def run_generate(args) -> int:
@@ -272,8 +273,8 @@ view (its hand, the bids, every card played and by whom, the tricks' winners, th
 
 Interrupt it (Ctrl-C) and rerun the same command: finished chunks are kept and training
 continues from the last epoch's checkpoint, bit for bit as if never stopped. Options that
-change the result (players, seed, games, network, batch, rate) must match the run's; --for and
---epochs may grow."""
+change the result (players, games, seed, held-out share, network, batch, rate, weight decay,
+chunk) must match the run's; --for and --epochs may grow."""
 
 
 def _register_belief(actions) -> None:
@@ -298,8 +299,9 @@ def _register_belief(actions) -> None:
                      help="training budget in CPU time of this process, over all reruns "
                           "(20s, 10m, 2h; data generation not counted); without it, "
                           "--epochs alone ends training")
-    bel.add_argument("--epochs", type=positive_int, default=30, metavar="E",
-                     help="passes over the training positions, at most (default 30)")
+    bel.add_argument("--epochs", type=positive_int, default=10, metavar="E",
+                     help="passes over the training positions, at most (default 10; the "
+                          "model file keeps the epoch with the lowest held-out loss)")
     bel.add_argument("--seed", type=seed, default=0, metavar="S",
                      help="seed of the games, the held-out split, the initial weights and the "
                           "batch order (default 0): the same command gives the same model")
@@ -321,7 +323,8 @@ def _register_belief(actions) -> None:
     bel.add_argument("--chunk", type=positive_int, default=100, metavar="G",
                      help="games a data chunk (default 100): the unit an interrupted "
                           "generation keeps")
-    _end_options(bel, "belief", run_belief)
+    _end_options(bel, "belief", run_belief, reason="Setback's features are the only ones "
+                 "built so far")
 
 
 def non_negative_float(text: str) -> float:
@@ -546,10 +549,12 @@ def _write_curve(state, path: str) -> None:
     epochs = [c["epoch"] for c in state.curve]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(epochs, [c["train"] for c in state.curve], "o-", label="training positions")
-    ax.plot(epochs, [c["heldout"] for c in state.curve], "o-", label="held-out deals")
+    ax.plot(epochs, [c["heldout"] for c in state.curve], "o-",
+            label="held-out deals (facts applied, no fitting)")
     ax.axhline(state.info["uniform"], color="grey", linestyle="--",
                label=f"uniform consistent layouts ({state.info['uniform']:.3f})")
     ax.set_xlabel("epoch")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_ylabel("log-loss (nats per hidden card)")
     ax.set_title("card-location model: who holds each hidden card")
     ax.grid(alpha=0.3)
