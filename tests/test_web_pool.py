@@ -103,6 +103,14 @@ def test_the_bound_is_seconds_of_work_ahead():
                 admitted += 1
         assert admitted == 7  # waits 0, 0, .1, .2, .3, .4, .5 s admitted; .6 s refused
         assert refused.value.retry_after == 1 and pool.backlog == 7
+        # Once a saturated pool's answers are timed (0.25 s apart, the longest eighth left
+        # out), the wait is counted in them: 6 ahead x 0.25 s = 1.5 s, refused, retry in 2 s.
+        pool._intervals.extend([0.25] * 14 + [9.0, 9.0])
+        with pytest.raises(Busy) as refused:
+            pool.admit()
+        assert pool.expected_wait() == 1.5 and refused.value.retry_after == 2
+        pool.backlog = 3  # 2 ahead x 0.25 s: admitted
+        pool.admit()
     finally:
         pool.close()
 

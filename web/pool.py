@@ -35,14 +35,19 @@ another table's requests to finish.
 
 **The backlog and shedding.** The backlog counts the requests admitted to the pool and not yet
 answered (waiting for their turn, for a worker, or being worked on). A request is admitted
-while the wait it would have, estimated as (jobs ahead beyond the free workers) x (the recent
-mean job time) / workers, stays within `max_wait` seconds, and the backlog is below
-`max_backlog` (a hard ceiling whatever the estimate). Otherwise it is refused with `Busy`
+while the wait it would have, estimated as (requests ahead beyond the free workers) x (the
+time between two answers), stays within `max_wait` seconds, and the backlog is below
+`max_backlog` (a hard ceiling whatever the estimate). The time between two answers is
+measured while the pool is saturated (the mean of the last 64 such intervals, the longest
+eighth left out): it holds everything that slows a busy server, the workers' contention for
+the GIL and the cores, and the loop's own share of each request. Until 8 are measured it is
+the recent jobs' mean time on a worker over the number of workers. Otherwise it is refused with `Busy`
 (the server's 503 with Retry-After) before anything is done: no partial move. The bound is in
 seconds, not in requests, because a job of database bots takes a millisecond and one of
-search bots a hundred: a count right for one is wrong for the other. Default 0.5 s: an
-accepted move then waits about half a second at most before its bots start (issue 48's target
-is 1 s for an accepted move's p99).
+search bots a hundred: a count right for one is wrong for the other. Default 0.3 s: an
+accepted move then waits about that long at most before its bots start, which leaves room in
+issue 48's target of 1 s for an accepted move's p99 for the estimate's error and for a long
+job (a move that ends a deal and plays the next one's auction holds several decisions).
 
 **Atomic under cancellation.** An admitted request's work (`run`) is a task of its own,
 shielded: a client that hangs up does not cut a move between its bots' replies and its
@@ -61,7 +66,7 @@ from contextlib import asynccontextmanager
 
 from search.pimc import usable_cpus
 
-DEFAULT_MAX_WAIT = 0.5  # seconds an admitted request may expect to wait for a worker
+DEFAULT_MAX_WAIT = 0.3  # seconds an admitted request may expect to wait for a worker
 DEFAULT_MAX_BACKLOG = 256  # admitted requests at most, whatever the estimate
 RECENT_JOBS = 64  # the jobs the mean job time is taken over
 TRIMMED = 8  # one job in this many, the longest, left out (numba compiling, a stall)
@@ -94,14 +99,22 @@ class BotPool:
         self.backlog = 0  # admitted, not yet answered (read and written on the loop only)
         self.mean_job = 0.0  # seconds: the recent jobs' mean run time, their longest left out
         self._recent = deque(maxlen=RECENT_JOBS)
+        self._intervals = deque(maxlen=RECENT_JOBS)  # seconds between answers, saturated
+        self._last_answer = None  # perf_counter() of the last answer (the loop's)
         self.on_job = on_job
         self._turns: dict = {}  # game key -> [asyncio.Lock, requests holding or waiting]
 
     # --- admission ---------------------------------------------------------------------
+    def service_interval(self) -> float:
+        """Seconds between two answers of a busy pool (module docstring)."""
+        if len(self._intervals) >= 8:
+            return trimmed_mean(self._intervals)
+        return self.mean_job / self.workers
+
     def expected_wait(self) -> float:
         """Seconds a request admitted now would wait for a worker (the estimate above)."""
         ahead = self.backlog - self.workers + 1
-        return max(0, ahead) * self.mean_job / self.workers
+        return max(0, ahead) * self.service_interval()
 
     def admit(self) -> None:
         """Count one more request in the backlog, or raise `Busy` if it is full."""
@@ -128,6 +141,10 @@ class BotPool:
             async with self.turn(key):
                 return await job()
         finally:
+            now = time.perf_counter()
+            if self.backlog >= self.workers and self._last_answer is not None:
+                self._intervals.append(now - self._last_answer)  # every worker was busy
+            self._last_answer = now
             self.backlog -= 1
 
     async def offload(self, function, *args):
@@ -143,10 +160,7 @@ class BotPool:
         finally:
             seconds = time.perf_counter() - started
             self._recent.append(seconds)  # a deque's append is atomic across threads
-            recent = sorted(self._recent)
-            left_out = max(1 if len(recent) > 1 else 0, len(recent) // TRIMMED)
-            kept = recent[:len(recent) - left_out]
-            self.mean_job = sum(kept) / len(kept)  # one float, replaced whole
+            self.mean_job = trimmed_mean(self._recent)  # one float, replaced whole
             if self.on_job is not None:
                 self.on_job(started - queued, seconds)
 
@@ -184,6 +198,14 @@ class BotPool:
     def close(self) -> None:
         """Stop the workers once their jobs are done; jobs not started are dropped."""
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def trimmed_mean(values) -> float:
+    """The mean of `values` without the longest eighth of them (at least the longest one when
+    there are two or more)."""
+    ordered = sorted(values)
+    kept = ordered[:len(ordered) - max(1 if len(ordered) > 1 else 0, len(ordered) // TRIMMED)]
+    return sum(kept) / len(kept)
 
 
 def _retrieve(task: asyncio.Task) -> None:
