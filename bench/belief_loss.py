@@ -14,8 +14,9 @@ Beliefs:
 - model: each --model file as written (its own fitting iterations), and with --raw also the
   network with the facts only (fit 0);
 - a hook for more: `BELIEFS` maps a name to `factory(args) -> belief`, a belief being
-  `belief(state, seat, record, tricks_won, score) -> float64[52, 4]` (engine card order,
-  columns left, partner, right, undealt; rows of seen cards ignored). A policy belief given as
+  `belief(state, seat, record, tricks_won, score, moves, dealer) -> float64[52, 4]` (engine
+  card order, columns left, partner, right, undealt; rows of seen cards ignored; `moves` the
+  deal's moves so far, `dealer` its absolute seat, for a belief that replays the deal). A policy belief given as
   weighted worlds turns into marginals with `marginals_from_worlds` (the weighted share of the
   worlds in which each holder holds each card).
 
@@ -62,7 +63,7 @@ def marginals_from_worlds(worlds: np.ndarray, weights: np.ndarray, seat: int) ->
 
 def uniform_belief(args):
     """The uniform yardstick (exact marginals)."""
-    def belief(state, seat, record, tricks_won, score):
+    def belief(state, seat, record, tricks_won, score, moves, dealer):
         out = np.empty((N_CARDS, HOLDERS))
         uniform_probs(state, seat, out)
         return out
@@ -82,7 +83,7 @@ def sampled_uniform_belief(worlds: int, seed: int):
     states = np.zeros((worlds, S.STATE_SIZE), np.int64)
     allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
 
-    def belief(state, seat, record, tricks_won, score):
+    def belief(state, seat, record, tricks_won, score, moves, dealer):
         drawn, _ = consistent_worlds(state, np.int64(seat), rng, True, states)
         p = marginals_from_worlds(states[:drawn], np.ones(drawn), seat)
         allowed_holders(state, np.int64(seat), allowed)
@@ -97,7 +98,7 @@ def model_belief(path: str, fit: int | None = None):
     w, b = model.mlp.weights, model.mlp.biases
     iterations = model.fit if fit is None else fit
 
-    def belief(state, seat, record, tricks_won, score):
+    def belief(state, seat, record, tricks_won, score, moves, dealer):
         out = np.empty((N_CARDS, HOLDERS))
         position_log_probs(state, np.int64(seat), record, tricks_won, np.int64(score[0]),
                            np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
@@ -129,8 +130,10 @@ def measure(data: dict, beliefs: dict, limit: int) -> dict:
         trump = int(state[S.TRUMP])
         trumps = (np.arange(N_CARDS)[hidden] // 13) == trump
         for name, belief in beliefs.items():
+            moves = data["moves"][i]
             p = belief(state, seat, data["records"][i], data["tricks_won"][i].astype(np.int64),
-                       tuple(int(v) for v in data["scores"][i]))[hidden]
+                       tuple(int(v) for v in data["scores"][i]),
+                       moves[moves >= 0].astype(np.int64), int(data["dealer"][i]))[hidden]
             losses = -np.log(np.maximum(p[np.arange(truth.size), truth], 1e-300))
             right = p.argmax(axis=1) == truth
             for phase in (phases[i], 4):

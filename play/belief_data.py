@@ -39,8 +39,9 @@ from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove, de
 from search.card_location import RECORD, public_record
 from search.card_location_training import ROW_FIELDS
 
-DATA_VERSION = 2
-CHUNK_FIELDS = ROW_FIELDS + ("game", "deal")
+DATA_VERSION = 3
+CHUNK_FIELDS = ROW_FIELDS + ("game", "deal", "moves", "dealer")
+MAX_MOVES = 4 + 24  # a deal's moves: four bids, 24 cards
 # the names a spec starts with (`play.player_spec`): a comma-separated piece starting with
 # none of them belongs to the spec before it
 SPEC_HEADS = ("random", "heuristic", "db", "strategy", "pimc", "pimc-pi", "sds", "nn", "search",
@@ -121,6 +122,8 @@ def generate_games(players: list, seed: int, first: int, count: int,
                 rows["hands"].append(state[S.HAND:S.HAND + 4].copy())
                 rows["game"].append(g)
                 rows["deal"].append(deal)
+                rows["moves"].append(history + [-1] * (MAX_MOVES - len(history)))
+                rows["dealer"].append(dealer)
                 move = ask(player, state, view)
                 if not is_legal(state, move):
                     raise IllegalMove(f"{player.name} chose the illegal move {move}")
@@ -147,7 +150,9 @@ def _arrays(rows: dict) -> dict:
             "scores": np.array(rows["scores"], np.int16).reshape(n, 2),
             "hands": np.array(rows["hands"], np.int64).reshape(n, 4),
             "game": np.array(rows["game"], np.int32),
-            "deal": np.array(rows["deal"], np.int16)}
+            "deal": np.array(rows["deal"], np.int16),
+            "moves": np.array(rows["moves"], np.int8).reshape(n, MAX_MOVES),
+            "dealer": np.array(rows["dealer"], np.int8)}
 
 
 def make_population(specs: list[str], seed: int) -> list:

@@ -59,8 +59,8 @@ class RandomCards:
 
 @pytest.fixture(scope="module")
 def games():
-    """Positions of 12 games of random players (many deals, every phase)."""
-    return generate_games([(RandomCards(1), RandomCards(2))], seed=5, first=0, count=12)
+    """Positions of 6 games of random players (many deals, every phase)."""
+    return generate_games([(RandomCards(1), RandomCards(2))], seed=5, first=0, count=6)
 
 
 def small_model(seed=0, fit=0):
