@@ -16,9 +16,9 @@ Beliefs:
 - a hook for more: `BELIEFS` maps a name to `factory(args) -> belief`, a belief being
   `belief(state, seat, record, tricks_won, score, moves, dealer) -> float64[52, 4]` (engine
   card order, columns left, partner, right, undealt; rows of seen cards ignored; `moves` the
-  deal's moves so far, `dealer` its absolute seat, for a belief that replays the deal). A policy belief given as
-  weighted worlds turns into marginals with `marginals_from_worlds` (the weighted share of the
-  worlds in which each holder holds each card).
+  deal's moves so far, `dealer` its absolute seat, for a belief that replays the deal). A
+  policy belief given as weighted worlds turns into marginals with `marginals_from_worlds`
+  (the weighted share of the worlds in which each holder holds each card).
 
     python bench/belief_loss.py --players db:qs/strategy.db --games 200 --seed 9001 \\
         --model table.model

@@ -497,24 +497,23 @@ class CardLocationModel:
         self.game = game
         self.meta = dict(meta or {})
         self.fit = int(fit)
-        self._record = np.zeros((RECORD, 4), np.int64)
-        self._tricks = np.zeros(4, np.int64)
 
     def log_probs(self, view_state, seat: int, history=(), score=(0, 0)) -> np.ndarray:
         """float64[N_CARDS, HOLDERS]: log p(hidden card -> holder) for `seat`'s view
         (`view_state`, the deal's `history` of moves from the first bid, the game `score` as
         (the seat's team, the other)); columns relative to `seat` (module docstring)."""
         hist = np.asarray(history, np.int64)
-        public_record(hist, hist.size, self._record, self._tricks)
-        if int(np.bitwise_or.reduce(self._record[R_PLAYED])) != int(view_state[PLAYED]):
+        record = np.zeros((RECORD, 4), np.int64)  # per call: threads may share the model
+        tricks = np.zeros(4, np.int64)
+        public_record(hist, hist.size, record, tricks)
+        if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[PLAYED]):
             raise ValueError("the history does not hold the cards played in the view: pass "
                              "the deal's moves (SeatView.history)")
         out = np.empty((N_CARDS, HOLDERS), np.float64)
         w, b = self.mlp.weights, self.mlp.biases
-        position_log_probs(np.asarray(view_state, np.int64), np.int64(seat), self._record,
-                           self._tricks, np.int64(score[0]), np.int64(score[1]), w[0], b[0],
-                           w[1], b[1], w[2], b[2], self.pair_weights, np.int64(self.fit),
-                           out)
+        position_log_probs(np.asarray(view_state, np.int64), np.int64(seat), record, tricks,
+                           np.int64(score[0]), np.int64(score[1]), w[0], b[0], w[1], b[1],
+                           w[2], b[2], self.pair_weights, np.int64(self.fit), out)
         return out
 
     def log_probs_view(self, view) -> np.ndarray:
