@@ -14,7 +14,8 @@ import time
 import numpy as np
 
 from games.rng import new_rng, next_u64
-from play.search_options import CHOICES, belief_settings, resample, shared_arrays
+from play.search_options import (CHOICES, MODEL_BELIEFS, belief_kind, belief_settings,
+                                 resample, shared_arrays)
 
 POOL_PARTS = 8  # a weighted pool is drawn in this many parts, each from its own seed
 
@@ -38,10 +39,13 @@ class SearchPlayerBase:
 
         if worlds < 1:
             raise ValueError("a search player needs at least one world")
-        if belief not in CHOICES["belief"] or evidence not in CHOICES["evidence"]:
-            raise ValueError(f"belief is one of {', '.join(CHOICES['belief'])}; evidence "
-                             f"one of {', '.join(CHOICES['evidence'])}")
-        temper, pool, floor = belief_settings(belief, temper, pool, floor)
+        kind, model_path = belief_kind(belief)
+        if (kind not in CHOICES["belief"] + MODEL_BELIEFS or (kind in MODEL_BELIEFS) !=
+                bool(model_path) or evidence not in CHOICES["evidence"]):
+            raise ValueError(f"belief is one of {', '.join(CHOICES['belief'])}, model:FILE or "
+                             f"model+policy:FILE; evidence one of "
+                             f"{', '.join(CHOICES['evidence'])}")
+        temper, pool, floor = belief_settings(kind, temper, pool, floor)
         if not 0.0 < temper <= 1.0 or pool < 1 or not 0.0 < floor < 1.0:
             raise ValueError("0 < temper <= 1, pool >= 1, 0 < floor < 1")
         self.blueprint = blueprint
@@ -51,8 +55,9 @@ class SearchPlayerBase:
         self.margin = float(margin)
         self.think_ms = think_ms
         self.voids = bool(voids)
-        self.belief, self.temper, self.pool, self.floor = belief, temper, pool, floor
+        self.belief, self.temper, self.pool, self.floor = kind, temper, pool, floor
         self.evidence = evidence
+        self.model = None if model_path is None else self._load_model(model_path)
         self.search = RolloutSearch(game, table, greedy, threads)
         self.name = name or f"search:{blueprint.name}"
         self.rng = new_rng(seed)
@@ -75,13 +80,17 @@ class SearchPlayerBase:
         except DatabaseError as exc:
             blueprint.close()
             raise error(str(exc)) from None
-        return cls(blueprint, table, worlds=options["worlds"],
+        try:
+            return cls(blueprint, table, worlds=options["worlds"],
                    greedy=options["rollout"] == "greedy",
                    search_bids=options["bids"] == "search", margin=options["margin"],
                    think_ms=options["think"], threads=options["threads"],
                    voids=options["voids"] == "on", seed=seed, name=text.strip(),
                    belief=options["belief"], temper=options["temper"], pool=options["pool"],
                    floor=options["floor"], evidence=options["evidence"], **extra)
+        except ValueError as exc:  # a belief model that cannot be read, or is another game's
+            blueprint.close()
+            raise error(f"{text.strip()!r}: {exc}") from None
 
     def seed(self, seed: int) -> None:
         """Restart the player's generator (and the blueprint's) from `seed`."""
@@ -156,12 +165,29 @@ class SearchPlayerBase:
         bounds = [states.shape[0] * k // POOL_PARTS for k in range(POOL_PARTS + 1)]
         self.stats["rejected"] += sum(self.search.each(POOL_PARTS, lambda k: self._draw_all(
             view, new_rng(seeds[k]), states[bounds[k]:bounds[k + 1]])))
-        log_w = np.zeros(states.shape[0], dtype=np.float64)
-        self._log_weights(view, states, history, log_w)
-        picks, ess = resample(log_w, self.temper, self.worlds, rng)
+        picks, ess = resample(self.pool_log_weights(view, states, history), 1.0, self.worlds,
+                              rng)
         self.stats["weighted"] += 1
         self.stats["ess"] += ess
         return states[picks]
+
+    def pool_log_weights(self, view, states, history) -> np.ndarray:
+        """The log-weights of the pool `states` that the worlds are resampled by: the moves'
+        evidence (`_log_weights`: the bids, or every move of the modelled seats) times
+        `temper`, plus a learned model's log-probability of each world, taken as it is (a
+        model is a belief already; the moves' evidence is a rough model of the others' play).
+        All zero (uniform) when no world has a finite weight."""
+        log_w = np.zeros(states.shape[0], dtype=np.float64)
+        if self.belief != "model":
+            self._log_weights(view, states, history, log_w)
+            log_w *= self.temper
+        if self.model is not None:
+            from_model = np.zeros(states.shape[0], dtype=np.float64)
+            self._model_log_weights(view, states, from_model)
+            log_w += from_model
+        if not np.isfinite(log_w.max()):
+            log_w[:] = 0.0
+        return log_w
 
     def _draw_all(self, view, rng, states) -> int:
         """Fill every row of `states` with a consistent world (`_draw`); returns the layouts
@@ -194,6 +220,15 @@ class SearchPlayerBase:
         log-probability of the bids in `history`; under `belief=policy` of every move the
         modelled seats made (`modelled_seats`); a probability below `self.floor` counting as
         `self.floor`."""
+        raise NotImplementedError
+
+    def _load_model(self, path: str):
+        """The learned card-location model of `path` for this game (`belief=model:FILE`);
+        ValueError (one line) when it cannot be read or is another game's."""
+        raise ValueError("belief=model: this game has no card-location model yet")
+
+    def _model_log_weights(self, view, states, out) -> None:
+        """Each world's log-probability under the card-location model into `out`."""
         raise NotImplementedError
 
     def _objective(self, view):

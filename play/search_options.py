@@ -28,13 +28,24 @@ FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid i
 # weights tempered to T = 0.25 since the blueprint is a rough model of how others play.
 BELIEF_DEFAULTS = {"uniform": {"temper": 1.0, "pool": 1, "floor": FLOOR},
                    "bids": {"temper": 1.0, "pool": 4, "floor": FLOOR},
-                   "policy": {"temper": 0.25, "pool": 20, "floor": FLOOR}}
+                   "policy": {"temper": 0.25, "pool": 20, "floor": FLOOR},
+                   "model": {"temper": 1.0, "pool": 20, "floor": FLOOR},
+                   "model+policy": {"temper": 0.25, "pool": 20, "floor": FLOOR}}
+# beliefs that read a learned card-location model, named after a colon: `belief=model:FILE`
+MODEL_BELIEFS = ("model", "model+policy")
+
+
+def belief_kind(belief: str) -> tuple[str, str | None]:
+    """(kind, model file or None) of a `belief=` value: `policy` -> ("policy", None),
+    `model+policy:m.belief` -> ("model+policy", "m.belief")."""
+    kind, colon, path = belief.partition(":")
+    return (kind.lower(), path) if colon else (belief.lower(), None)
 
 
 def belief_settings(belief: str, temper=None, pool=None, floor=None) -> tuple:
     """(temper, pool, floor) of a belief, each left unset (None) taking the belief's default
     (`BELIEF_DEFAULTS`)."""
-    own = BELIEF_DEFAULTS[belief]
+    own = BELIEF_DEFAULTS[belief_kind(belief)[0]]
     return (own["temper"] if temper is None else float(temper),
             own["pool"] if pool is None else int(pool),
             own["floor"] if floor is None else float(floor))
@@ -56,7 +67,9 @@ def parse_options(text: str, error, spec_form: str, example: str,
             raise error(f"{text!r}: the options' '[' has no ']'")
         for item in filter(None, (p.strip() for p in rest[1:close].split(","))):
             name, eq, value = item.partition("=")
-            name, value = name.strip().lower(), value.strip().lower()
+            name, value = name.strip().lower(), value.strip()
+            if name != "belief":  # a belief may name a model file, whose case is kept
+                value = value.lower()
             if not eq or name not in known:
                 raise error(f"{text!r}: unknown search option {item!r} (known: "
                             f"{', '.join(known)})")
@@ -69,6 +82,17 @@ def parse_options(text: str, error, spec_form: str, example: str,
 
 def option_value(text: str, name: str, value: str, error):
     """One option's value, checked (`error`, one line, when it is not one)."""
+    if name == "belief":
+        kind, path = belief_kind(value)
+        if kind in MODEL_BELIEFS:
+            if not path:
+                raise error(f"{text!r}: belief={kind} names its model file: "
+                            f"belief={kind}:FILE (made by `setback-cfr learn belief`)")
+            return f"{kind}:{path}"
+        if path is not None or kind not in CHOICES[name]:
+            raise error(f"{text!r}: belief= takes {', '.join(CHOICES[name])}, "
+                        f"model:FILE or model+policy:FILE")
+        return kind
     if name in CHOICES:
         if value not in CHOICES[name]:
             *most, last = CHOICES[name]
@@ -103,6 +127,25 @@ def shared_arrays(blueprint, build):
         if key not in _ARRAYS:
             _ARRAYS[key] = build(blueprint)
         return _ARRAYS[key]
+
+
+_MODELS: dict = {}  # (path, size, mtime, game) -> a card-location model: one copy a process
+
+
+def shared_model(path: str, game: str):
+    """The card-location model of `path` for `game` (`search.card_location.load_model`), read
+    once a process; a missing, damaged or other game's file raises ValueError (one line)."""
+    from search.card_location import load_model
+
+    try:
+        stat = os.stat(path)
+    except OSError as exc:
+        raise ValueError(f"belief model {path!r}: {exc.strerror}") from None
+    key = (os.path.realpath(path), stat.st_size, stat.st_mtime_ns, game)
+    with _ARRAYS_LOCK:
+        if key not in _MODELS:
+            _MODELS[key] = load_model(path, game)
+        return _MODELS[key]
 
 
 def resample(log_w: np.ndarray, temper: float, count: int, rng) -> tuple[np.ndarray, float]:

@@ -121,6 +121,20 @@ class SearchPlayer(SearchPlayerBase):
             decision, states, first, stop, played_by, history, history.size, modelled, keys,
             offsets, probs, self.floor, out))
 
+    def _load_model(self, path: str):
+        """The Setback card-location model of `path` (`belief=model:FILE`), read once a
+        process."""
+        from play.search_options import shared_model
+
+        return shared_model(path, "setback")
+
+    def _model_log_weights(self, view, states, out) -> None:
+        """Each world's log-probability under the card-location model: the sum over the cards
+        hidden from the seat of the model's log-probability of the world's holder."""
+        from search.card_location import world_log_weights
+
+        world_log_weights(self.model.log_probs_view(view), states, view.seat, out)
+
     def _objective(self, view):
         """`objective=win`: a rollout is worth its team's probability of winning the game from
         the score the deal leaves (`search/setback_objective.py`)."""

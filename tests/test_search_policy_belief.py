@@ -200,3 +200,41 @@ def test_exploit_plays_local_best_response_against_the_table(blueprint, capsys):
         main(["exploit", "--against", blueprint["db"]])
     assert refused.value.code == 2
     assert "the target is a database" in capsys.readouterr().err
+
+
+def test_a_learned_model_weighs_the_worlds_alone_or_under_the_policy(blueprint, tmp_path):  # noqa: F811,E501
+    """`belief=model:FILE`: a world's log-weight is the model's log-probability of it
+    (`world_log_weights`, untempered); `belief=model+policy:FILE` adds the policy's evidence
+    times `temper`. The resampled worlds still agree with the view."""
+    from search.card_location import CardLocationModel, model_bytes, world_log_weights
+    from search.card_location_training import TrainingState
+
+    state = TrainingState.create((16, 16), 3)
+    state.pair[:] = np.random.default_rng(3).normal(0, 2, state.pair.size)
+    path = tmp_path / "random.belief"
+    path.write_bytes(model_bytes(CardLocationModel(state.mlp, state.pair, "setback", {}, 0)))
+    db = blueprint["db"]
+    alone = make_player(f"search[worlds=8,pool=4,threads=1,belief=model:{path}]:db:{db}")
+    both = make_player(f"search[worlds=8,pool=4,threads=1,temper=0.5,"
+                       f"belief=model+policy:{path}]:db:{db}")
+    policy = make_player(f"search[worlds=8,pool=4,threads=1,belief=policy]:db:{db}")
+    assert (alone.belief, both.belief, both.temper) == ("model", "model+policy", 0.5)
+    checked = 0
+    for start, dealer, history, now in played_deals(6, 13)[::3]:
+        view = SeatView.of(now, dealer, history=history)
+        if view.legal_moves().size < 2 or not history:
+            continue
+        pool = np.zeros((32, S.STATE_SIZE), np.int64)
+        consistent_worlds(now, view.seat, new_rng(7), True, pool)
+        h = np.asarray(view.history, np.int64)
+        model = np.zeros(32)
+        world_log_weights(alone.model.log_probs_view(view), pool, view.seat, model)
+        evidence = policy.pool_log_weights(view, pool, h) / 0.25  # policy's own temper
+        assert np.allclose(alone.pool_log_weights(view, pool, h), model)
+        assert np.allclose(both.pool_log_weights(view, pool, h), model + 0.5 * evidence)
+        for world in both._worlds(view, new_rng(len(history))):
+            check_setback_world(world, now, view.seat)
+        checked += 1
+    assert checked >= 10 and both.stats["weighted"] == checked
+    for player in (alone, both, policy):
+        player.close()
