@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import os
+import zipfile
 
 import numpy as np
 
@@ -217,7 +218,7 @@ def load_chunk(path: str) -> tuple[dict, str]:
     try:
         with np.load(path, allow_pickle=False) as f:
             data = {k: f[k] for k in f.files}
-    except (ValueError, OSError, EOFError):
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile):
         raise DataFileError(f"{path}: not a belief data file") from None
     version = int(data.pop("format_version", -1))
     if version != DATA_VERSION or any(k not in data for k in CHUNK_FIELDS):

@@ -28,6 +28,7 @@ from __future__ import annotations
 import io
 import json
 import time
+import zipfile
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -250,7 +251,7 @@ def state_from_bytes(data: bytes) -> TrainingState:
             params = [f[f"p{k}"] for k in range(count)]
             m = [f[f"m{k}"] for k in range(count)]
             v = [f[f"v{k}"] for k in range(count)]
-    except (OSError, KeyError, EOFError, json.JSONDecodeError) as exc:
+    except (OSError, KeyError, EOFError, json.JSONDecodeError, zipfile.BadZipFile) as exc:
         raise ValueError(f"not a card-location training checkpoint ({type(exc).__name__})") \
             from None
     mlp = MLP(params[0:-1:2], params[1:-1:2], N_CARDS, HOLDERS)

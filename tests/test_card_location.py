@@ -326,3 +326,17 @@ def test_public_record_names_who_played_led_and_let_pass_each_card():
     assert record[R_DUCKED, 2] == 0x1FFF << 39
     assert record[R_DUCKED, 3] == 0  # its partner was winning: its discard says nothing
     assert record[R_DUCKED, 0] == 0 and record[R_DUCKED, 1] == 0
+
+
+def test_learn_belief_refuses_a_damaged_checkpoint_or_chunk_in_one_line(tmp_path, capsys):
+    out = tmp_path / "m.model"
+    status, _, err = run_cli(capsys, BELIEF + ["--out", out, "--epochs", "1"])
+    assert status == 0, err
+    checkpoint = tmp_path / "m.model.run" / "checkpoint.npz"
+    checkpoint.write_bytes(checkpoint.read_bytes()[:100])
+    status, _, err = run_cli(capsys, BELIEF + ["--out", out])
+    assert status == 2 and "checkpoint" in err and err.count("\n") == 1
+    checkpoint.unlink()
+    (tmp_path / "m.model.run" / "chunk-0000000.npz").write_bytes(b"not numpy")
+    status, _, err = run_cli(capsys, BELIEF + ["--out", out])
+    assert status == 2 and "not a belief data file" in err and err.count("\n") == 1
