@@ -98,6 +98,17 @@ class EuchreSearchPlayer(SearchPlayerBase):
         return consistent_worlds(view.state, view.seat, cards_played_by(view), rng,
                                  self.voids, states), 0
 
+    def _cards_that_matter(self, view) -> tuple:
+        """Once trump is named: the two bowers (its Jack and the Jack of its colour)."""
+        from games.euchre.cards import JACK, left_bower, make_card
+
+        trump = int(view.state[S.TRUMP])
+        return () if trump < 0 else (int(make_card(JACK, trump)), int(left_bower(trump)))
+
+    def _seen_cards(self, view) -> int:
+        """Every card played (a turned-down upcard shows as held by nobody)."""
+        return int(view.state[S.PLAYED])
+
     def _log_weights(self, view, states, history, out) -> None:
         """`belief=bids`: the blueprint's log-probability of the calls and alone decision in
         `history` (`calls_log_weights`); `belief=policy`: of every call and card of the

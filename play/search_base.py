@@ -134,13 +134,33 @@ class SearchPlayerBase:
         move = int(legal[index])
         self.stats["searched"] += 1
         self.stats["worlds"] += values.shape[0]
+        self.last_worlds = worlds[:values.shape[0]]  # what `belief_summary` reads
         if blueprint_move is not None and move != blueprint_move:
             self.stats["deviations"] += 1
         mean = values.mean(axis=0)
         order = np.argsort(-mean, kind="stable")
         return {"move": move, "reason": "search", "worlds": int(values.shape[0]),
                 "moves": [{"move": int(legal[i]), "value": float(mean[i])} for i in order],
-                "blueprint_move": blueprint_move}
+                "blueprint_move": blueprint_move,
+                "belief": self.belief_summary(view, self.last_worlds)}
+
+    def belief_summary(self, view, worlds) -> list:
+        """Where the cards that matter (`_cards_that_matter`) lie in the searched `worlds`:
+        `[{"card", "holders": [left, partner, right, nobody]}...]`, each the share of the
+        worlds in which the seat to the acting seat's left (its partner, its right) holds the
+        card, the last the share in which nobody does (Setback: undealt; Euchre: the kitty or
+        the discard). The cards the seat sees are left out."""
+        seen = int(view.state[self._hand_field + view.seat]) | self._seen_cards(view)
+        out = []
+        for card in self._cards_that_matter(view):
+            if seen >> card & 1:
+                continue
+            bit = np.int64(1) << card
+            shares = [float(np.mean((worlds[:, self._hand_field + (view.seat + k) % 4]
+                                     & bit) != 0)) for k in (1, 2, 3)]
+            out.append({"card": int(card),
+                        "holders": shares + [max(0.0, 1.0 - sum(shares))]})
+        return out
 
     def _unsearched(self, state) -> str | None:
         """Why the blueprint's move is played at `state` without a search (None: search it):
@@ -221,6 +241,16 @@ class SearchPlayerBase:
         modelled seats made (`modelled_seats`); a probability below `self.floor` counting as
         `self.floor`."""
         raise NotImplementedError
+
+    _hand_field = 0  # the state field of seat 0's hand (HAND + seat), the same in both games
+
+    def _cards_that_matter(self, view) -> tuple:
+        """The hidden cards whose whereabouts the Why panel shows (none by default)."""
+        return ()
+
+    def _seen_cards(self, view) -> int:
+        """The cards `view`'s seat has seen played (a mask)."""
+        return 0
 
     def _load_model(self, path: str):
         """The learned card-location model of `path` for this game (`belief=model:FILE`);

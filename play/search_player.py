@@ -80,13 +80,15 @@ class SearchPlayer(SearchPlayerBase):
         blueprint's key, lookups and action probabilities) with the search's figures added:
         `reason` "search" (or "forced", or "blueprint" for a bid under `bids=blueprint`),
         `worlds` searched, `searched`: [{"move", "value"}...] every legal move's mean deal-score
-        difference for the player's team over the worlds, best first, and `chosen` the index of
-        the played move among the blueprint's actions (None when it is not one of them)."""
+        difference for the player's team over the worlds, best first, `belief` where the trump
+        Jack and the trumps above it lie in those worlds (`belief_summary`), and `chosen` the
+        index of the played move among the blueprint's actions (None when it is not one of
+        them)."""
         trace = self.blueprint.explain(view) if hasattr(self.blueprint, "explain") else {
             "key": None, "kind": None, "found": None, "lookups": [], "actions": []}
         result = self.decide(view)
         trace.update(move=result["move"], reason=result["reason"], worlds=result["worlds"],
-                     searched=result["moves"],
+                     searched=result["moves"], belief=result.get("belief", []),
                      chosen=next((i for i, a in enumerate(trace.get("actions", []))
                                   if a["move"] == result["move"]), None))
         return trace
@@ -120,6 +122,18 @@ class SearchPlayer(SearchPlayerBase):
         self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
             decision, states, first, stop, played_by, history, history.size, modelled, keys,
             offsets, probs, self.floor, out))
+
+    def _cards_that_matter(self, view) -> tuple:
+        """Once trump is known: its Jack and the trumps above it (Q, K, A)."""
+        from games.setback.cards import ACE, JACK, make_card
+
+        trump = int(view.state[S.TRUMP])
+        return () if trump < 0 else tuple(make_card(rank, trump)
+                                          for rank in range(JACK, ACE + 1))
+
+    def _seen_cards(self, view) -> int:
+        """Every card played."""
+        return int(view.state[S.PLAYED])
 
     def _load_model(self, path: str):
         """The Setback card-location model of `path` (`belief=model:FILE`), read once a

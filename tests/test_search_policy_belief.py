@@ -238,3 +238,33 @@ def test_a_learned_model_weighs_the_worlds_alone_or_under_the_policy(blueprint, 
     assert checked >= 10 and both.stats["weighted"] == checked
     for player in (alone, both, policy):
         player.close()
+
+
+def test_the_decision_says_where_the_jack_and_the_trumps_above_it_lie(blueprint):  # noqa: F811
+    """`decide`'s `belief`: for the trump Jack, Queen, King and Ace the seat does not see, the
+    share of the searched worlds in which each other seat holds it, and nobody (undealt)."""
+    from games.setback.cards import ACE, JACK, make_card
+
+    player = make_player(f"search[worlds=20,threads=1,belief=policy]:db:{blueprint['db']}")
+    shown = 0
+    for start, dealer, history, now in played_deals(6, 21)[::2]:
+        view = SeatView.of(now, dealer, history=history)
+        if view.legal_moves().size < 2:
+            continue
+        result = player.decide(view)
+        trump = int(now[S.TRUMP])
+        if trump < 0:
+            assert result["belief"] == []
+            continue
+        seen = int(now[S.HAND + view.seat]) | int(now[S.PLAYED])
+        expected = [make_card(r, trump) for r in range(JACK, ACE + 1)
+                    if not seen >> make_card(r, trump) & 1]
+        assert [b["card"] for b in result["belief"]] == expected
+        for b in result["belief"]:
+            assert sum(b["holders"]) == pytest.approx(1.0)
+            held = [int(np.sum(player.last_worlds[:, S.HAND + (view.seat + k) % 4] >>
+                               b["card"] & 1)) / 20 for k in (1, 2, 3)]
+            assert b["holders"][:3] == pytest.approx(held)
+            shown += 1
+    assert shown >= 10
+    player.close()
