@@ -30,8 +30,11 @@ makes it theirs; otherwise they stay hidden. An owner may start `games_per_minut
 any minute (429 beyond). Request bodies over 64 KiB get 413 before they are read whole.
 
 The bots think on a pool of worker threads (`web.pool`): the event loop parses, validates,
-finds the game, stores and answers; a move and the bots' replies, a new game's first moves, a
-hint and `/api/decide` run on a worker. A game's requests take turns (`BotPool.turn`), so its
+finds the game and answers; a move with the bots' replies and its saving, a new game's first
+moves and its saving, a hint and `/api/decide` run on a worker. The saving is the worker's,
+not the loop's, because every SQLite call lets go of the GIL: on the loop, each one then waited
+for the GIL behind the workers' Python (up to the 5 ms switch interval each), and so did every
+cheap request queued behind it. A move is still saved before its reply, in its game's turn. A game's requests take turns (`BotPool.turn`), so its
 moves are applied strictly one after another, in the order they came; a request made from a
 state the game has left (the `version` it sends is stale: another tab) gets 409. The store's
 version column does the same across processes sharing one games file. When the backlog is
@@ -284,10 +287,12 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             raise ApiError(400, f"bad seed {seed!r}: expected an integer 0..2**63-1")
 
         def deal(game_id: str):
-            """On a worker: the game dealt and the bots' moves until South's turn."""
+            """On a worker: the game dealt, the bots' moves until South's turn, stored."""
             table, events = Table.new(game_id, seed, players, owner)
-            return table, _dumps({"game": game_id, "seed": seed, "events": events,
-                                  "view": table.view()})
+            payload = _dumps({"game": game_id, "seed": seed, "events": events,
+                              "view": table.view()})
+            store.create(table)
+            return table, payload
 
         async def job():
             wait = starts.allow(owner)  # counted only once admitted: a 503 starts nothing
@@ -296,7 +301,6 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                                     f"again in {math.ceil(wait)} s",
                                {"Retry-After": str(math.ceil(wait))})
             table, payload = await pool.offload(deal, secrets.token_hex(16))
-            store.create(table)
             remember(table)
             return Response(payload, status_code=201, media_type="application/json")
 
@@ -323,28 +327,25 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             raise ApiError(400, f"bad version {version!r}: expected an integer")
 
         def play(table):
-            """On a worker: the move and the bots' replies, and the reply's body."""
+            """On a worker: the move, the bots' replies and their saving; the reply's body."""
+            from_version, first_deal = table.version, len(table.records) - 1
             events = table.play(data["move"], version=version, seat=data.get("seat"))
-            return _dumps({"events": events, "view": table.view()})
+            payload = _dumps({"events": events, "view": table.view()})
+            store.save(table, from_version, first_deal)
+            return payload
 
         async def job():
             table = game(request)
-            from_version, first_deal = table.version, len(table.records) - 1
             try:
                 payload = await pool.offload(play, table)
             except TableError:
                 raise  # refused before anything changed
-            except Exception:
-                live.pop(table.id, None)  # a bot failed half-way: the file's state is the game's
-                raise
-            try:
-                store.save(table, from_version, first_deal)
             except StoreConflict:
                 live.pop(table.id, None)  # another writer won: its state is the file's
                 raise Conflict(f"game {table.id} was changed elsewhere: reload it") from None
             except Exception:
-                live.pop(table.id, None)  # not saved: the file's state is the game's
-                raise
+                live.pop(table.id, None)  # a bot failed, or the save: the file's state is the
+                raise  # game's
             return Response(payload, media_type="application/json")
 
         return await pool.run(request.path_params["game_id"], job)

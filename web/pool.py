@@ -1,10 +1,11 @@
 """The bots' work on a pool of worker threads, outside the event loop; each game's requests in
 the order they came; a bounded backlog, beyond which the server says "busy, retry" (issue 48).
 
-**What runs where.** The event loop parses and validates a request, finds its game, stores the
-result and answers; everything that asks the bots (a move and the bots' replies, a new game's
-first moves, a hint, `/api/decide`) runs on one of `workers` threads (`offload`). So a cheap
-request (`/healthz`, the list of games, a game's view) never waits behind a bot's thinking.
+**What runs where.** The event loop parses and validates a request, finds its game and
+answers; everything that asks the bots (a move and the bots' replies, a new game's first moves,
+a hint, `/api/decide`) runs on one of `workers` threads (`offload`), and so does the saving of
+what they changed (`web.app` says why). So a cheap request (`/healthz`, the list of games, a
+game's view) never waits behind a bot's thinking.
 
 **Why threads, not processes.** The bots' time goes to numba kernels compiled with
 `nogil=True` (the rollouts of `search/rollout.py`, the worlds of `search/setback_worlds.py` and
