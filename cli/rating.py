@@ -36,9 +36,11 @@ def register(subparsers) -> None:
         "random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
         "ismcts[:SIMS][,pyspiel] (,pyspiel: searching OpenSpiel's own C++ euchre) or "
         "search[OPTIONS]:POLICY (rollout search on a Euchre database), or oracle[,bid=SPEC] "
-        "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling); a store "
-        "holds one "
-        "game's players.")
+        "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling). With --game "
+        "spades they are duplicate games to 500 (the mercy rule on) of Spades players "
+        "(as `tournament --game spades`): random or heuristic. A store holds one game's "
+        "players; every game's matches are played by the one tournament loop "
+        "(play/tournament.py).")
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help="the players to rate (at least two, counting the anchor)")
     parser.add_argument("--games", type=int, default=200, metavar="N",
@@ -59,11 +61,13 @@ def register(subparsers) -> None:
     parser.add_argument("--max-deals", type=int, default=200, metavar="D",
                         help="abandon a game still undecided after D deals (default 200; part "
                         "of a match's key in the store). Setback's: a Euchre game to 10 "
-                        "always ends")
-    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+                        "and a Spades game to 500 always end")
+    parser.add_argument("--game", choices=registry.names(("tournament",)),
+                        default=registry.DEFAULT_GAME,
                         help="the game of the players (default setback): setback plays games "
-                        "to 11, euchre games to 10 (play/euchre_tournament.py). The store "
-                        "records its game; a store of another game is refused")
+                        "to 11, euchre games to 10 (play/euchre_tournament.py), spades games "
+                        "to 500 (play/spades_tournament.py). The store records its game; a "
+                        "store of another game is refused")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="B",
                         help="bootstrap replicates for the intervals (default 1000)")
     parser.add_argument("--png", metavar="FILE",
@@ -91,7 +95,6 @@ def parse_anchor(text: str) -> tuple[str, float]:
 
 def run(args) -> int:
     """Play the missing matches, fit, and print (and draw) the ratings."""
-    from play.euchre_tournament import EuchreSpecError
     from play.ladder import LadderError, run_ladder
     from play.player_spec import PlayerSpecError
     from play.rating import RatingError
@@ -123,7 +126,8 @@ def run(args) -> int:
         result = run_ladder(players, store, args.games, args.seed, anchor, anchor_rating,
                             args.workers, args.max_deals, args.round_robin,
                             not args.no_progress, args.bootstrap)
-    except (PlayerSpecError, EuchreSpecError, LadderError, RatingError, StoreError) as exc:
+    except (PlayerSpecError, LadderError, RatingError, StoreError) as exc:  # every game's
+        # spec error is a PlayerSpecError
         raise UserError(str(exc)) from None
     except KeyboardInterrupt:
         counts = store.counts()

@@ -1,4 +1,6 @@
-"""`setback-cfr tournament`: complete games to 11 between two players, with a 95% interval."""
+"""`setback-cfr tournament`: complete games (or single hands) between two players of any game
+with a tournament (Setback to 11, Euchre to 10, Spades to 500), with a 95% interval; every game
+is played by the one loop, `play.tournament.run_tournament`."""
 
 from __future__ import annotations
 
@@ -23,7 +25,11 @@ def register(subparsers) -> None:
         "extra). Deterministic for a seed, whatever --workers. PLAYER is "
         f"{SPEC_HELP}; db:PATH is a database from `setback-cfr db load`, strategy: reads "
         "exported strategy files into memory, and PLAYER,bid=SPEC bids (the auction only) "
-        "like SPEC and plays the cards, the pitch included, like PLAYER.")
+        "like SPEC and plays the cards, the pitch included, like PLAYER. --game euchre and "
+        "--game spades play that game's games (or --hands) between its players, through the "
+        "same loop (play/tournament.py). Ctrl-C or SIGTERM stops after the chunks in play "
+        "(one game a chunk with one worker), prints the figures of those completed and exits "
+        "130; a second one exits at once.")
     parser.add_argument("--ew", required=True, metavar="PLAYER", help="player A, East-West")
     parser.add_argument("--ns", required=True, metavar="PLAYER", help="player B, North-South")
     parser.add_argument("--games", type=int, default=1000, metavar="N",
@@ -41,68 +47,30 @@ def register(subparsers) -> None:
                         "default: no picture, nothing written to the working directory")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+    parser.add_argument("--game", choices=registry.names(("tournament",)),
+                        default=registry.DEFAULT_GAME,
                         help="the game (default setback). euchre: games to 10 "
                         "(games/euchre/match.py) between Euchre players: "
                         "random, heuristic (play/euchre_heuristic.py), db:PATH[,sample] (a "
                         "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
                         "search[OPTIONS]:db:PATH (rollout search on the database) or "
                         "oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
-                        "deal, a ceiling); prints A's "
+                        "deal, a ceiling). spades: games to 500 with the mercy rule "
+                        "(games/spades/match.py) between Spades players: random or heuristic "
+                        "(play/spades_heuristic.py). Both print A's "
                         "win rate and the points a hand, each with its 95%% interval "
                         "(--max-deals and --png are Setback's)")
     parser.add_argument("--hands", action="store_true",
-                        help="(--game euchre) play --games single hands instead of games to "
-                        "10, each scored alone: the figure that counts is the points a hand")
+                        help="(--game euchre or spades) play --games single hands instead of "
+                        "whole games, each scored alone from 0 to 0: the figure that counts is "
+                        "the points a hand")
     parser.set_defaults(func=run)
 
 
 def run_euchre(args) -> int:
-    """`tournament --game euchre`: play Euchre games to 10 (or hands) and print the figures."""
-    import time
-
-    from play.euchre_tournament import (EuchreSpecError, format_euchre_summary,
-                                        make_euchre_player, run_euchre_tournament,
-                                        summarize_euchre)
-
-    if not 0 < args.games < 2**63:
-        raise UserError("--games must be a positive number (below 2**63)")
-    if not 0 <= args.seed < 2**64:
-        raise UserError("--seed must be a non-negative integer (below 2**64)")
-    if not 1 <= args.workers < 2**63:
-        raise UserError("--workers must be at least 1 (and below 2**63)")
-    try:
-        players = (make_euchre_player(args.ew, args.seed), make_euchre_player(args.ns, args.seed))
-    except EuchreSpecError as exc:
-        raise UserError(str(exc)) from None
-    start = time.perf_counter()
-    rows = _interruptible(lambda stop: run_euchre_tournament(
-        players, args.games, args.seed, args.duplicate, args.hands, args.workers,
-        not args.no_progress, stop=stop))
-    played = rows.shape[0] // (2 if args.duplicate else 1)
-    if played == 0:
-        raise KeyboardInterrupt
-    if played < args.games:
-        import sys
-
-        what = "duplicate pairs" if args.duplicate else "hands" if args.hands else "games"
-        print(f"setback-cfr: interrupted: the figures below are for the {played:,} {what} "
-              "completed", file=sys.stderr)
-    summary = summarize_euchre(rows, (players[0].name, players[1].name), args.duplicate,
-                               args.hands, args.seed, time.perf_counter() - start)
-    # a database player's lookups (the parent's only when the games ran here, --workers 1)
-    lookups = {p.name: p.report() for p in players if hasattr(p, "report")}
-    if args.json:
-        print(json.dumps({**summary.as_dict(), "lookups": lookups}))
-    else:
-        print(format_euchre_summary(summary))
-        for name, report in lookups.items():
-            if report["lookups"]:
-                print(f"  {name}: {report['found']:,} of {report['lookups']:,} keys found "
-                      f"({100 * report['found'] / report['lookups']:.1f} %), the rest played "
-                      "by the heuristic" + (" (counted in this process only)"
-                                            if args.workers > 1 else ""))
-    return 0
+    """`tournament --game euchre` (what `setback-cfr exploit --game euchre` runs)."""
+    args.game = "euchre"
+    return run(args)
 
 
 def _interruptible(work):
@@ -118,6 +86,10 @@ def _interruptible(work):
             os._exit(128 + signum)
         asked.append(signum)
 
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return work(lambda: False)  # signals reach the main thread only: nothing to turn
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         return work(lambda: bool(asked))
@@ -127,62 +99,90 @@ def _interruptible(work):
 
 
 def run(args) -> int:
-    """Play the tournament and print its figures."""
-    if args.game == "euchre":
-        return run_euchre(args)
-    if args.hands:
-        raise UserError("--hands is for --game euchre")
-    summary = tournament(args.ew, args.ns, args.games, args.seed, args.duplicate,
-                         args.workers, args.max_deals, not args.no_progress)
-    png = write_png(summary, args.png)
+    """Play the tournament of `args.game` through the one loop and print its figures."""
+    game_name = getattr(args, "game", registry.DEFAULT_GAME)
+    hands = bool(getattr(args, "hands", False))
+    summary, players, game = play(game_name, args.ew, args.ns, args.games, args.seed,
+                                  args.duplicate, args.workers, getattr(args, "max_deals", 200),
+                                  not args.no_progress, hands)
+    extra = {}
+    if game.png:
+        extra["png"] = write_png(summary, getattr(args, "png", None))
+    if game.lookups:  # a database player's lookups (the parent's only, --workers 1)
+        extra["lookups"] = {p.name: p.report() for p in players if hasattr(p, "report")}
     if args.json:
-        print(json.dumps({**summary.as_dict(), "png": png}))
+        print(json.dumps({**summary.as_dict(), **extra}))
     else:
-        from play.tournament import format_summary
-
-        print(format_summary(summary))
-        if png:
-            print(f"  summary PNG     {png}")
+        print(game.format_summary(summary))
+        if extra.get("png"):
+            print(f"  summary PNG     {extra['png']}")
+        for name, report in extra.get("lookups", {}).items():
+            if report["lookups"]:
+                print(f"  {name}: {report['found']:,} of {report['lookups']:,} keys found "
+                      f"({100 * report['found'] / report['lookups']:.1f} %), the rest played "
+                      "by the heuristic" + (" (counted in this process only)"
+                                            if args.workers > 1 else ""))
     return 130 if summary.interrupted else 0
 
 
-def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers: int,
-               max_deals: int, progress: bool):
-    """Build the players, play, and summarize (`play.tournament.Summary`); bad input is a
-    `UserError`."""
+def play(game_name: str, ew: str, ns: str, games: int, seed: int, duplicate: bool,
+         workers: int, max_deals: int, progress: bool, hands: bool = False):
+    """Build the players of `game_name`, play its tournament through the one loop
+    (`play.tournament.run_tournament`), and summarize; return (summary, players, the game's
+    `TournamentGame`). The summary's `interrupted` says whether Ctrl-C or SIGTERM stopped it
+    (its figures are then the units completed, said on stderr); bad input is a `UserError`."""
+    import sys
     import time
 
-    from play.player_spec import PlayerSpecError, make_player
-    from play.tournament import run_tournament, summarize
+    from play.tournament import run_tournament, tournament_game
 
+    game = tournament_game(game_name)
+    if hands and not game.hands:
+        raise UserError(f"--hands is for the games with a single-hand mode "
+                        f"({', '.join(_hand_games())}), not {game.name}")
     if not 0 < games < 2**63:
         raise UserError("--games must be a positive number (below 2**63)")
     if not 0 <= seed < 2**64:
         raise UserError("--seed must be a non-negative integer (below 2**64)")
     if not 1 <= workers < 2**63:
         raise UserError("--workers must be at least 1 (and below 2**63)")
-    if not 1 <= max_deals < 2**63:
+    if game.max_deals and not 1 <= max_deals < 2**63:
         raise UserError("--max-deals must be at least 1 (and below 2**63)")
     try:
-        players = (make_player(ew, seed), make_player(ns, seed))
-    except PlayerSpecError as exc:
+        players = (game.make_player(ew, seed), game.make_player(ns, seed))
+    except game.spec_error as exc:
         raise UserError(str(exc)) from None
     start = time.perf_counter()
     counts: list = []
     interrupted: list = []
-    rows = run_tournament(players, games, seed, duplicate, workers, max_deals,
-                          progress=progress, counts=counts, interrupted=interrupted)
+    rows = _interruptible(lambda stop: run_tournament(
+        players, games, seed, duplicate, workers, max_deals, progress=progress,
+        counts=counts, interrupted=interrupted, game=game, hands=hands, stop=stop))
+    played = rows.shape[0] // (2 if duplicate else 1)
     if interrupted:
-        import sys
-
-        if rows.shape[0] == 0:
+        if played == 0:
             raise KeyboardInterrupt
-        print(f"setback-cfr: interrupted: the figures below are for the {rows.shape[0]:,} "
-              "games completed", file=sys.stderr)
-    summary = summarize(rows, (players[0].name, players[1].name), duplicate, seed,
-                        time.perf_counter() - start, counts)
+        what = "duplicate pairs" if duplicate else "hands" if hands else "games"
+        print(f"setback-cfr: interrupted: the figures below are for the {played:,} {what} "
+              "completed", file=sys.stderr)
+    summary = game.summarize(rows, (players[0].name, players[1].name), duplicate, hands, seed,
+                             time.perf_counter() - start, counts)
     summary.interrupted = bool(interrupted)
-    return summary
+    return summary, players, game
+
+
+def _hand_games() -> list[str]:
+    """The games whose tournament has a single-hand mode."""
+    from play.tournament import tournament_game
+
+    return [g for g in registry.names(("tournament",)) if tournament_game(g).hands]
+
+
+def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers: int,
+               max_deals: int, progress: bool):
+    """A Setback tournament's `play.tournament.Summary` (`play`); bad input is a
+    `UserError`."""
+    return play("setback", ew, ns, games, seed, duplicate, workers, max_deals, progress)[0]
 
 
 def write_png(summary, path: str | None) -> str | None:

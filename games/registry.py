@@ -26,10 +26,15 @@ simulate --game NAME` for a game other than Setback, whose own lives in `cli/sim
 `evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
 --eval-every M`); `heuristic`, the game's heuristic player class (built with no arguments):
 the fallback a database player needs for a key its database lacks, reached through the
-registry because the players of `play/` sit above `db/` in the data flow.
+registry because the players of `play/` sit above `db/` in the data flow; `tournament`, the
+game's `play.tournament.TournamentGame` (how it plays a game or a single hand, its players'
+grammar, its report): what the one tournament loop (`play.tournament.run_tournament`), the
+`tournament` and `rating` commands and the results store need of it (`names(("tournament",))`
+are the games they take).
 
 A game may be registered with its rules alone (`GameEntry.provides`): Spades today has the
-rules engine, `replay` and `error` but no abstraction yet, so no `key_codec`. `names()` lists
+rules engine, `replay`, `error`, a heuristic and a tournament but no abstraction yet, so no
+`key_codec`. `names()` lists
 the games that provide every entry point (the `--game` choices of the commands that train,
 export, play or simulate), `names(needs)` those that provide the entry points `needs` names
 (`replay --game` takes every game with a replay); `get` finds any registered game.
@@ -39,7 +44,7 @@ A four-seat trick-taking game writes its plug-in on the scaffold (`games/scaffol
 view, the text face, the replay driver and the CFR interface's deal are written once there.
 Beyond these entry points a game brings (see docs/games/adding-a-game.md): its abstract game
 for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
-and a heuristic player, and a tournament (`tournament --game`).
+and a heuristic player, and its `TournamentGame` (`tournament --game`, `rating --game`).
 
 The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's own packages
 (`games/NAME`, `abstraction/NAME`) may be imported only by the modules of its plug-in, the
@@ -101,7 +106,8 @@ class GameEntry:
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            scoring: str, replay: str, error: str, key_codec: str | None, packages: tuple,
            plugin: tuple, simulate: str | None = None,
-           evaluation: str | None = None, heuristic: str | None = None) -> GameEntry:
+           evaluation: str | None = None, heuristic: str | None = None,
+           tournament: str | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -113,7 +119,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
     return GameEntry(name, description, package, places, tuple(packages),
                      tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin),
                      {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation),
-                                        ("heuristic", heuristic)) if v})
+                                        ("heuristic", heuristic), ("tournament", tournament))
+                      if v})
 
 
 # The modules that import Setback's packages today (besides the packages themselves): its
@@ -146,7 +153,7 @@ EUCHRE_PLUGIN = (
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
     "search.euchre_solver",  # the Euchre oracle's double-dummy solver
 )
-SPADES_PLUGIN = ()  # rules only so far: nothing outside games/spades imports it
+SPADES_PLUGIN = ("play.spades_*",)  # its heuristic and tournament (no abstraction yet)
 
 GAMES = {
     entry.name: entry for entry in (
@@ -156,6 +163,7 @@ GAMES = {
                error="games.setback.errors:SetbackError",
                key_codec="db.setback_keys:KEY_CODEC",
                heuristic="play.heuristic:HeuristicPlayer",
+               tournament="play.tournament:SETBACK",
                packages=("games.setback", "abstraction.setback"),
                plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",
@@ -167,13 +175,16 @@ GAMES = {
                simulate="games.euchre.simulate",
                evaluation="train.euchre_evaluation:EuchreEvaluation",
                heuristic="play.euchre_heuristic:EuchreHeuristicPlayer",
+               tournament="play.euchre_tournament:TOURNAMENT",
                packages=("games.euchre", "abstraction.euchre"),
                plugin=EUCHRE_PLUGIN),
-        _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (rules and replay only "
-               "so far: not trained, played or simulated yet)", "games.spades",
+        _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (rules, replay, "
+               "tournaments and rating so far: not trained or simulated yet)", "games.spades",
                state="games.spades.state", rules="games.spades.rules",
                scoring="games.spades.scoring", replay="games.spades.replay",
                error="games.spades.errors:SpadesError", key_codec=None,
+               heuristic="play.spades_heuristic:SpadesHeuristicPlayer",
+               tournament="play.spades_tournament:TOURNAMENT",
                packages=("games.spades",), plugin=SPADES_PLUGIN),
     )
 }

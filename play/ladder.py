@@ -15,15 +15,15 @@ players unconnected (a store rating two separate groups), it falls back to the r
 A fresh store is therefore a round robin, and adding one player to a rated ladder plays only
 its own matches.
 
-Playing: each match of N games is pairs 0..N-1 of `play.tournament`'s duplicate tournament
-`seed` (`play_game`, unchanged: same deals, same player seeds, same rows as
-`run_tournament(..., duplicate=True)`), only the pairs not stored yet. With `game="euchre"`
-the players are Euchre's (`play.euchre_tournament.make_euchre_player`) and pair k is game k
-to 10 of `play.euchre_tournament`'s duplicate tournament `seed` (`play_unit`, the same rows as
-`run_euchre_tournament(..., duplicate=True)`); a Euchre game always ends, so `max_deals` is
-not used (its matches are stored with 0). The store must be of the same game. Chunks of pairs are
-played (by forked worker processes when `workers` > 1) and each chunk is stored in one
-transaction as it completes, so Ctrl-C keeps every completed chunk.
+Playing: each match of N games is pairs 0..N-1 of the game's duplicate tournament `seed`,
+played by the one tournament loop (`play.tournament.run_tournament(..., duplicate=True,
+game=...)`: the same deals, player seeds and rows as `tournament --game G --duplicate`), only
+the pairs not stored yet. The players and the game are the store's game's
+(`play.tournament.TournamentGame` of its registry entry: Setback's games to 11, Euchre's to
+10, Spades' to 500); a game that always ends (Euchre, Spades) does not use `max_deals` (its
+matches are stored with 0). The store must be of the same game. Chunks of pairs are played (by
+forked worker processes when `workers` > 1) and each chunk is stored in one transaction as it
+completes, so Ctrl-C keeps every completed chunk.
 """
 
 from __future__ import annotations
@@ -86,62 +86,18 @@ class LadderResult:
 
 
 # --- playing pairs ----------------------------------------------------------------------
-_PLAYERS = None  # set before forking; each worker inherits it
-
-
-def _play_games(task) -> np.ndarray:
-    """Both games of each pair in `games` (A on East-West, then swapped), as rows."""
-    seed, games, max_deals, kind = task
-    rows = []
-    if kind == "euchre":
-        from play.euchre_tournament import play_unit
-
-        for game in games:
-            rows.append(play_unit(_PLAYERS, seed, game, False, False))
-            rows.append(play_unit(_PLAYERS, seed, game, True, False))
-        return np.array(rows, dtype=np.int64).reshape(len(games) * 2, -1)
-    from play.tournament import COLUMNS, play_game
-
-    for game in games:
-        rows.append(play_game(_PLAYERS, seed, game, False, max_deals))
-        rows.append(play_game(_PLAYERS, seed, game, True, max_deals))
-    return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-
-
 def play_pairs(players, seed: int, games: list[int], on_chunk, workers: int = 1,
                max_deals: int = 200, chunk: int = DEFAULT_CHUNK, bar=None,
                game: str = "setback") -> int:
     """Play pairs `games` of the duplicate tournament `seed` of `game` between players (A,
-    B); call `on_chunk(games, rows)` for each chunk as it completes, in order; return the
-    pairs played. KeyboardInterrupt propagates after the completed chunks were handed over."""
-    global _PLAYERS
-    tasks = [(seed, tuple(games[k:k + chunk]), max_deals, game)
-             for k in range(0, len(games), chunk)]
-    done = 0
-    _PLAYERS = players
-    try:
-        if workers <= 1 or len(tasks) <= 1:
-            results = map(_play_games, tasks)
-            for task, rows in zip(tasks, results):
-                on_chunk(list(task[1]), rows)
-                done += len(task[1])
-                if bar is not None:
-                    bar.update(len(task[1]))
-        else:
-            import multiprocessing
+    B) through the one tournament loop (`play.tournament.run_tournament`); call
+    `on_chunk(games, rows)` for each chunk as it completes, in order; return the pairs
+    played. KeyboardInterrupt propagates after the completed chunks were handed over."""
+    from play.tournament import run_tournament
 
-            from play.tournament import _ignore_sigint
-
-            context = multiprocessing.get_context("fork")
-            with context.Pool(workers, initializer=_ignore_sigint) as pool:
-                for task, rows in zip(tasks, pool.imap(_play_games, tasks)):
-                    on_chunk(list(task[1]), rows)
-                    done += len(task[1])
-                    if bar is not None:
-                        bar.update(len(task[1]))
-    finally:
-        _PLAYERS = None
-    return done
+    rows = run_tournament(players, list(games), seed, True, workers, max_deals, chunk,
+                          progress=False, game=game, on_chunk=on_chunk, bar=bar)
+    return rows.shape[0] // 2
 
 
 # --- the ladder -----------------------------------------------------------------------
@@ -193,16 +149,16 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
                replicates: int = 1000, chunk: int = DEFAULT_CHUNK) -> LadderResult:
     """Play what is missing and rate the players (module docstring). `store` is an open
     `ResultsStore` whose game (`store.game`) is the players' game; player specs are checked
-    (PlayerSpecError, or EuchreSpecError for Euchre) before anything is played."""
+    (the game's spec error, a PlayerSpecError) before anything is played."""
     from tqdm import tqdm
 
-    game = getattr(store, "game", "setback")
-    if game == "euchre":
-        from play.euchre_tournament import make_euchre_player as make_player
+    from play.tournament import tournament_game
 
-        max_deals = 0  # a game to 10 always ends: the limit is no part of a Euchre match
-    else:
-        from play.player_spec import make_player
+    game = getattr(store, "game", "setback")
+    plugin = tournament_game(game)
+    make_player = plugin.make_player
+    if not plugin.max_deals:
+        max_deals = 0  # its games always end: the limit is no part of its matches
 
     entrants = entrants_of(specs)
     names = [e.spec for e in entrants]

@@ -3,7 +3,8 @@
 Tables (format FORMAT_NAME, version STORE_VERSION, both in `meta`):
 
 - `meta(name TEXT PRIMARY KEY, value TEXT)`: `format`, `version`, `created_utc` and (version
-  2) `game`, the game whose players the store rates (`setback` or `euchre`; a version-1 store,
+  2) `game`, the game whose players the store rates (`setback`, `euchre` or `spades`: the
+  games with a tournament in the registry; a version-1 store,
   written before the choice, is Setback's). One game a store: opening it for another game is
   refused in one line, so a Euchre player can never be rated against a Setback one.
 - `players(id INTEGER PRIMARY KEY, spec TEXT, fingerprint TEXT, UNIQUE(spec, fingerprint))`:
@@ -13,13 +14,15 @@ Tables (format FORMAT_NAME, version STORE_VERSION, both in `meta`):
 - `matches(id INTEGER PRIMARY KEY, a, b, seed TEXT, rules TEXT, max_deals INTEGER,
   UNIQUE(a, b, seed, rules, max_deals))`: one row per matchup (player a on East-West in the
   first game of every pair, as `play.tournament` plays them). The seed is text because seeds
-  go up to 2**64 - 1, beyond SQLite's signed integers. `rules` is the game's RULES_VERSIONS
-  entry. A Euchre game to 10 always ends, so its matches record `max_deals` 0.
+  go up to 2**64 - 1, beyond SQLite's signed integers. `rules` is the game's rules version
+  (`play.tournament.TournamentGame.rules_version`). A Euchre game to 10 and a Spades game to
+  500 always end, so their matches record `max_deals` 0.
 - `pairs(match, game, score REAL, rows BLOB, PRIMARY KEY(match, game)) WITHOUT ROWID`: pair
   `game` of the match (pair k is played on the deals of game k of the tournament `seed`),
-  a's pair score (wins / 2, an abandoned game half a win) and the pair's two tournament rows
-  (Setback: `play.tournament.COLUMNS`; Euchre: `play.euchre_tournament`'s WON, HANDS,
-  POINTS_A, POINTS_B; little-endian int64) for any later analysis.
+  a's pair score (the game's `TournamentGame.pair_scores`: wins / 2, an abandoned Setback game
+  half a win) and the pair's two tournament rows (Setback: `play.tournament.COLUMNS`; Euchre
+  and Spades: `play.tournament`'s points rows WON, HANDS, POINTS_A, POINTS_B; little-endian
+  int64) for any later analysis.
 
 A match of N games is pairs 0..N-1 of its matchup, so the number of games is not part of the
 matchup's key: asking for more games plays only the pairs not stored yet, asking for fewer
@@ -42,11 +45,10 @@ import numpy as np
 
 FORMAT_NAME = "setback-cfr/results"
 STORE_VERSION = 2  # 2: the store records its game (meta `game`); 1 is read as Setback's
-# Each game's rules as its tournament plays them (deal streams, scoring, the seat and seed
-# layout of duplicate pairs). Bump one when any of those change: stored results of an older
-# version are then not reused.
-RULES_VERSIONS = {"setback": "setback-1", "euchre": "euchre-1"}
-RULES_VERSION = RULES_VERSIONS["setback"]
+# A game's rules version (its `TournamentGame.rules_version`, e.g. "setback-1") names its rules
+# as its tournament plays them (deal streams, scoring, the seat and seed layout of duplicate
+# pairs); a game bumps it when any of those change, and stored results of an older version are
+# then not reused.
 DEFAULT_GAME = "setback"
 FINGERPRINT_BYTES = 1 << 20  # hashed at each end of a file
 
@@ -116,16 +118,21 @@ def fingerprint(spec: str) -> str:
 # --- the store -------------------------------------------------------------------------
 class ResultsStore:
     """An open results store (module docstring). Create or open with `ResultsStore(path)`
-    (Setback's players) or `ResultsStore(path, "euchre")`; a store of another game is a
-    StoreError."""
+    (Setback's players) or `ResultsStore(path, "euchre")` (any game with a tournament); a
+    store of another game is a StoreError."""
 
     def __init__(self, path: str, game: str = DEFAULT_GAME):
-        if game not in RULES_VERSIONS:
+        from games import registry
+
+        rated = registry.names(("tournament",))
+        if game not in rated:
             raise StoreError(f"no rating for game {game!r}: expected one of "
-                             f"{', '.join(RULES_VERSIONS)}")
+                             f"{', '.join(rated)}")
+        from play.tournament import tournament_game
+
         self.path = path
         self.game = game
-        self.rules = RULES_VERSIONS[game]
+        self.rules = tournament_game(game).rules_version
         existed = os.path.exists(path)
         if existed and not os.path.isfile(path):
             raise StoreError(f"{path}: not a file")
@@ -239,20 +246,13 @@ class ResultsStore:
 
     def add_pairs(self, match: int, games: list[int], rows: np.ndarray) -> None:
         """Store pairs `games` of `match` in one transaction; `rows` holds their tournament
-        rows, two per pair (a on East-West, then swapped), as the game's tournament
-        (`play.tournament`, `play.euchre_tournament`) returns them."""
-        if self.game == "euchre":
-            from play.euchre_tournament import WON
+        rows, two per pair (a on East-West, then swapped), as the one tournament loop
+        (`play.tournament.run_tournament`) returns them for the store's game."""
+        from play.tournament import tournament_game
 
-            rows = np.asarray(rows, dtype="<i8").reshape(len(games), 2, -1)
-            score = rows[:, :, WON].astype(np.float64).mean(1)  # a game to 10 always ends
-        else:
-            from play.tournament import A_WON, B_WON, COLUMNS, WINNER
-
-            rows = np.asarray(rows, dtype="<i8").reshape(len(games), 2, len(COLUMNS))
-            winner = rows[:, :, WINNER]
-            score = np.where(winner == A_WON, 1.0,
-                             np.where(winner == B_WON, 0.0, 0.5)).mean(1)
+        plugin = tournament_game(self.game)
+        rows = np.asarray(rows, dtype="<i8").reshape(len(games), 2, plugin.width)
+        score = plugin.pair_scores(rows)
         with self._transaction():
             self.conn.executemany(
                 # OR IGNORE: a pair is deterministic, so another run on the same store that

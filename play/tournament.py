@@ -1,5 +1,17 @@
-"""Tournaments: complete games to 11 between two players, optionally duplicate, with a 95%
-confidence interval on the win rate.
+"""Tournaments: the one loop every game's tournament runs (`run_tournament`), and Setback's
+games to 11 in it, optionally duplicate, with a 95% confidence interval on the win rate.
+
+The loop: a game brings its rules and its players, not its own loop. Its registry entry names
+a `TournamentGame` (`tournament`): `play_unit` plays one game (or single hand) of a tournament
+seed from A's side, `make_player` builds its players, `pair_scores`, `summarize` and
+`format_summary` make its figures. `run_tournament(..., game=NAME)` owns everything else,
+once for every game: the duplicate scheme (each unit twice, the seats swapped), the chunks and
+the forked workers, the order of the rows, the stop request and Ctrl-C, the progress bar and
+the database players' counts. Setback's plug-in is `SETBACK` (below), Euchre's
+`play.euchre_tournament.TOURNAMENT` (games to 10, or hands), Spades'
+`play.spades_tournament.TOURNAMENT` (games to 500, or hands); the points games (Euchre,
+Spades) share the rows WON, HANDS, POINTS_A, POINTS_B and their figures (`summarize_points`:
+the win rate and the points a hand, each with its interval).
 
 A game (`play_game`): South deals first and the deal passes clockwise; each deal is dealt from
 its own random stream `stream_seed(stream_seed(seed, game), deal)`, so deal k of game g is the
@@ -28,9 +40,10 @@ The win rate and its 95% interval (`win_rate_interval`):
   Treating the 2n games as independent would overstate the uncertainty when card luck
   dominates, and mis-state it in general.
 
-Workers: games are split by index into fixed chunks; each worker process (forked, so players
-such as a strategy file loaded in memory are shared) plays whole chunks and the results are put
-back in game order, so the figures depend on the seed and never on the number of workers.
+Workers: units are split by index into fixed chunks (one unit a chunk when serial, so a stop
+keeps every finished unit); each worker process (forked, so players such as a strategy file
+loaded in memory are shared) plays whole chunks and the results are put back in unit order, so
+the figures depend on the seed and never on the number of workers or the chunk size.
 """
 
 from __future__ import annotations
@@ -38,7 +51,8 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -49,6 +63,7 @@ from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.rules import apply_move, is_legal
 from games.setback.scoring import deal_score, is_exhausted
 from games.setback.view import SeatView
+from play.player_spec import SPEC_HELP, PlayerSpecError  # Setback's players' grammar
 
 DEFAULT_MAX_DEALS = 200
 PLAYER_SEED_BASE = 1 << 20  # stream indices of the players' seeds (deal indices stay below)
@@ -130,15 +145,68 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
     return row
 
 
-# --- worker processes -------------------------------------------------------------------
+# --- the one loop: every game's units, duplicate, workers, Ctrl-C, progress ---------------
+DEFAULT_CHUNK = 16  # units a task with --workers > 1 (one unit a chunk when serial)
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """What a game brings to the one tournament loop (`run_tournament`): its rules, as
+    `play_unit`, and its players, as `make_player`. A game's registry entry names it
+    (`tournament`, "module:attribute"); the loop finds it by the game's name.
+
+    `play_unit(players, seed, unit, swapped, hands, max_deals)` plays game (or, with `hands`,
+    single hand) `unit` of the tournament `seed` between players (A, B), A on East-West unless
+    `swapped`, and returns its row of `width` int64 columns from A's side; it reseeds the
+    players that have a `seed(s)` method from (seed, unit, A/B), the same in both games of a
+    duplicate pair, and deals from the unit's own stream, so a unit's row never depends on the
+    units before it. `pair_scores(rows)` turns rows shaped (pairs, 2, width) into A's score
+    of each duplicate pair in [0, 1] (what the rating fits). `summarize(rows, names,
+    duplicate, hands, seed, seconds, counts)` and `format_summary(summary)` are its report.
+    """
+
+    name: str
+    title: str  # "Euchre"
+    target: int  # the game's winning score
+    width: int  # columns of a row
+    play_unit: Callable
+    make_player: Callable  # (spec, seed) -> player; a bad spec raises `spec_error`
+    spec_error: type
+    spec_help: str
+    pair_scores: Callable
+    summarize: Callable
+    format_summary: Callable
+    rules_version: str  # the results store's key: bump when a unit's row changes
+    hands: bool = False  # has a single-hand mode (--hands: points a hand)
+    max_deals: bool = False  # abandons a game after `max_deals` deals (Setback's limit)
+    png: bool = False  # the report can be drawn (play.summary_plot)
+    lookups: bool = False  # the report lists the database players' lookups (`report()`)
+
+
+def tournament_game(game) -> TournamentGame:
+    """The `TournamentGame` of `game` (a registered name, or the object itself)."""
+    if isinstance(game, TournamentGame):
+        return game
+    from games import registry
+
+    entry = registry.get(game)
+    if not entry.provides("tournament"):
+        raise registry.UnknownGameError(f"game {game!r} has no tournament yet")
+    return entry.load("tournament")
+
+
 _WORKER_PLAYERS = None  # set before forking; each child inherits it
 
 
 def _ignore_sigint() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it keeps the finished chunks)."""
+    """Worker initializer: Ctrl-C is the parent's to handle (it keeps the finished chunks),
+    and SIGTERM ends the worker (the pool's `terminate` sends it; a handler inherited from the
+    parent, such as the command's stop request, would keep the worker alive and the pool
+    waiting for it forever)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _counts(player) -> Counter:
@@ -147,65 +215,105 @@ def _counts(player) -> Counter:
 
 
 def _play_chunk(task) -> tuple[np.ndarray, list[Counter]]:
-    """Play games first..last-1 (both games of each pair when duplicate); return the rows and
-    what each player's decision counts grew by meanwhile."""
-    seed, first, last, duplicate, max_deals = task
+    """Play the units of a task (both games of each pair when duplicate, A on East-West
+    first); return the rows and what each player's decision counts grew by meanwhile."""
+    game, seed, units, duplicate, hands, max_deals = task
+    plugin = tournament_game(game)
     before = [_counts(p) for p in _WORKER_PLAYERS]
     rows = []
-    for game in range(first, last):
-        rows.append(play_game(_WORKER_PLAYERS, seed, game, False, max_deals))
+    for unit in units:
+        rows.append(plugin.play_unit(_WORKER_PLAYERS, seed, unit, False, hands, max_deals))
         if duplicate:
-            rows.append(play_game(_WORKER_PLAYERS, seed, game, True, max_deals))
+            rows.append(plugin.play_unit(_WORKER_PLAYERS, seed, unit, True, hands, max_deals))
     grown = [_counts(p) - b for p, b in zip(_WORKER_PLAYERS, before)]
-    return np.array(rows, dtype=np.int64).reshape(-1, len(COLUMNS)), grown
+    return np.array(rows, dtype=np.int64).reshape(-1, plugin.width), grown
 
 
-def run_tournament(players, games: int, seed: int = 0, duplicate: bool = False,
+class _Stopped(Exception):
+    """`stop()` said to end the tournament."""
+
+
+def run_tournament(players, games, seed: int = 0, duplicate: bool = False,
                    workers: int = 1, max_deals: int = DEFAULT_MAX_DEALS,
-                   chunk: int = 20, progress: bool = True,
+                   chunk: int | None = None, progress: bool = True,
                    counts: list | None = None,
-                   interrupted: list | None = None) -> np.ndarray:
-    """Play `games` games (pairs when `duplicate`) between players (A, B); return the rows in
-    game order (A, then A swapped, for each game of a duplicate tournament). `counts`, if a
-    list, receives each player's decision counts (`DatabasePlayer.counts`: lookups, found,
-    missing by kind, fallback), summed over the workers. With `interrupted` a list, Ctrl-C
-    stops the tournament, appends True to it and returns the chunks completed so far."""
+                   interrupted: list | None = None, *, game="setback", hands: bool = False,
+                   stop=None, on_chunk=None, bar=None) -> np.ndarray:
+    """Play `games` units of `game` (an int: units 0..games-1; or a sequence of unit
+    indices) between players (A, B), each twice on the same deals with `duplicate`, single
+    hands with `hands`; return the rows in unit order (a duplicate unit's two rows together,
+    A on East-West first). Every game's tournament is this loop: the game brings only
+    `TournamentGame.play_unit` and its players.
+
+    Units are cut into chunks of `chunk` (default: one unit when serial, `DEFAULT_CHUNK` with
+    workers); with `workers` > 1 forked processes play whole chunks (sharing the players,
+    e.g. a database, through the fork) and the chunks are put back in order, so the rows
+    depend on the seed and never on `workers` or `chunk`. `on_chunk(units, rows)` is called
+    for each chunk as it completes, in order. `counts`, if a list, receives each player's
+    decision counts (`DatabasePlayer.counts`), summed over the workers. Stopping: `stop()`
+    (optional) is asked before each chunk and while waiting for one; Ctrl-C
+    (KeyboardInterrupt) also stops when `interrupted` is a list, and propagates otherwise.
+    A stopped tournament appends True to `interrupted` (if a list) and returns the rows of
+    the chunks completed, in order. `bar`: a tqdm bar to advance by units instead of
+    drawing one."""
     from tqdm import tqdm
 
     global _WORKER_PLAYERS
-    tasks = [(seed, first, min(first + chunk, games), duplicate, max_deals)
-             for first in range(0, games, chunk)]
-    per_game = 2 if duplicate else 1
-    results, totals = [], [Counter(), Counter()]
+    plugin = tournament_game(game)
+    units = range(games) if isinstance(games, (int, np.integer)) else tuple(games)
+    size = int(chunk) if chunk else (1 if workers <= 1 else DEFAULT_CHUNK)
+    tasks = [(plugin.name, seed, units[k:k + size], duplicate, hands, max_deals)
+             for k in range(0, len(units), size)]
+    stop = stop or (lambda: False)
+    results, totals = [], [Counter() for _ in players]
 
-    def collect(rows, grown):
+    def collect(task, rows, grown):
         results.append(rows)
         for total, more in zip(totals, grown):
             total.update(more)
-        bar.update(len(rows))
+        shown.update(len(task[2]))
+        if on_chunk is not None:
+            on_chunk(list(task[2]), rows)
 
+    unit = "pair" if duplicate else "hand" if hands else "game"
+    shown = bar if bar is not None else tqdm(total=len(units), unit=unit,
+                                             disable=not progress, leave=False)
     _WORKER_PLAYERS = players
-    with tqdm(total=games * per_game, unit="game", disable=not progress, leave=False) as bar:
-        try:
-            if workers <= 1 or len(tasks) == 1:
-                for task in tasks:
-                    collect(*_play_chunk(task))
-            else:
-                import multiprocessing
+    try:
+        if workers <= 1 or len(tasks) <= 1:
+            for task in tasks:
+                if stop():
+                    raise _Stopped
+                collect(task, *_play_chunk(task))
+        else:
+            import multiprocessing
 
-                context = multiprocessing.get_context("fork")
-                with context.Pool(workers, initializer=_ignore_sigint) as pool:
-                    for rows, grown in pool.imap(_play_chunk, tasks):
-                        collect(rows, grown)
-        except KeyboardInterrupt:
-            if interrupted is None:
-                raise
-            interrupted.append(True)  # keep the chunks completed so far, in game order
-        finally:
-            _WORKER_PLAYERS = None
+            context = multiprocessing.get_context("fork")
+            with context.Pool(workers, initializer=_ignore_sigint) as pool:
+                done = pool.imap(_play_chunk, tasks)
+                for task in tasks:
+                    while True:  # wait, asking stop() every half second
+                        if stop():
+                            raise _Stopped
+                        try:
+                            result = done.next(timeout=0.5)
+                            break
+                        except multiprocessing.TimeoutError:
+                            continue
+                    collect(task, *result)
+    except (KeyboardInterrupt, _Stopped) as exc:
+        if isinstance(exc, KeyboardInterrupt) and interrupted is None:
+            raise
+        if interrupted is not None:
+            interrupted.append(True)  # keep the chunks completed so far, in unit order
+    finally:
+        _WORKER_PLAYERS = None
+        if bar is None:
+            shown.close()
     if counts is not None:
         counts[:] = [dict(sorted(t.items())) for t in totals]
-    return np.concatenate(results) if results else np.zeros((0, len(COLUMNS)), np.int64)
+    return (np.concatenate(results) if results
+            else np.zeros((0, plugin.width), np.int64))
 
 
 # --- figures ----------------------------------------------------------------------------
@@ -336,3 +444,168 @@ def _pct(part: int, whole: int) -> str:
 def default_workers() -> int:
     """One worker per available core."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+
+
+# --- points games (Euchre, Spades): rows WON, HANDS, POINTS_A, POINTS_B ---------------------
+# One row per game (or hand) from A's side: A won it (a hand: A scored more), the hands it
+# lasted, and each side's points over them.
+WON, HANDS, UNIT_POINTS_A, UNIT_POINTS_B = range(4)
+POINTS_WIDTH = 4
+
+
+def seat_players(a, b, a_is_ew: bool) -> dict:
+    """The seats (letters W N E S) of players A and B, A on East-West if `a_is_ew`."""
+    return {s: a if (s in "WE") == a_is_ew else b for s in "WNES"}
+
+
+def reseed(players, game_seed: int) -> None:
+    """Reseed the players that have a `seed(s)` method from the game seed, A and B on their
+    own streams (the same in both games of a duplicate pair)."""
+    for i, player in enumerate(players):
+        if hasattr(player, "seed"):
+            player.seed(int(stream_seed(np.uint64(game_seed), np.uint64(PLAYER_SEED_BASE + i))))
+
+
+def unit_seed(seed: int, unit: int) -> int:
+    """The game seed of game (or hand) `unit` of the tournament `seed` (halved: an int64 for
+    numba)."""
+    return int(stream_seed(np.uint64(seed), np.uint64(unit))) >> 1
+
+
+def points_pair_scores(rows: np.ndarray) -> np.ndarray:
+    """A's score of each duplicate pair (rows shaped (pairs, 2, width)): its wins / 2."""
+    return rows[:, :, WON].astype(np.float64).mean(1)
+
+
+@dataclass
+class PointsSummary:
+    """A points game's tournament figures (Euchre, Spades), from player A's side."""
+
+    a: str
+    b: str
+    unit: str  # "games" or "hands"
+    duplicate: bool
+    seed: int
+    units_played: int
+    win_rate: float
+    low: float
+    high: float
+    hands: int
+    points_a_per_hand: float
+    points_b_per_hand: float
+    difference_per_hand: float
+    difference_low: float
+    difference_high: float
+    seconds: float
+
+    def as_dict(self) -> dict:
+        """The figures as one JSON-ready dict."""
+        return asdict(self)
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of i.i.d. values +- 1.96 standard errors."""
+    n = values.size
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = float(values.mean())
+    if n < 2:
+        return mean, -math.inf, math.inf
+    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def summarize_points(rows: np.ndarray, names: tuple[str, str], duplicate: bool, hands: bool,
+                     seed: int, seconds: float, counts: list | None = None) -> PointsSummary:
+    """The figures of a points game's rows: A's win rate (Wilson's interval for single
+    units, the pairs' for duplicate ones) and A's points a hand minus B's, its interval by
+    unit or by pair (a pair's difference over its hands)."""
+    won = rows[:, WON].astype(np.float64)
+    if duplicate:
+        rate, low, high = pair_interval(won.reshape(-1, 2).mean(axis=1))
+    else:
+        rate = float(won.mean()) if won.size else 0.5
+        low, high = wilson_interval(float(won.sum()), int(won.size))
+    n_hands = int(rows[:, HANDS].sum())
+    diff = (rows[:, UNIT_POINTS_A] - rows[:, UNIT_POINTS_B]).astype(np.float64)
+    per_unit_hands = rows[:, HANDS].astype(np.float64)
+    if duplicate:  # per pair: its point difference over its hands
+        diff_units = diff.reshape(-1, 2).sum(axis=1) / per_unit_hands.reshape(-1, 2).sum(axis=1)
+    else:
+        diff_units = diff / np.maximum(per_unit_hands, 1)
+    _, d_low, d_high = mean_interval(diff_units)
+    total = max(n_hands, 1)
+    return PointsSummary(
+        a=names[0], b=names[1], unit="hands" if hands else "games", duplicate=duplicate,
+        seed=seed, units_played=int(rows.shape[0]), win_rate=rate, low=low, high=high,
+        hands=n_hands, points_a_per_hand=float(rows[:, UNIT_POINTS_A].sum()) / total,
+        points_b_per_hand=float(rows[:, UNIT_POINTS_B].sum()) / total,
+        difference_per_hand=float(diff.sum()) / total, difference_low=d_low,
+        difference_high=d_high, seconds=seconds)
+
+
+def format_points_summary(s: PointsSummary, title: str, target: int) -> str:
+    """A points game's summary as a few lines of text (`title`: the game's name)."""
+    what = "hands" if s.unit == "hands" else f"games to {target}"
+    pairs = f" ({s.units_played // 2:,} duplicate pairs)" if s.duplicate else ""
+    won = "hands won" if s.unit == "hands" else "win rate"
+    return "\n".join([
+        f"{title} {what}: A = {s.a} (East-West first) vs B = {s.b}, seed {s.seed}",
+        f"  {s.unit:<15} {s.units_played:,}{pairs}, {s.hands:,} hands, {s.seconds:.1f} s",
+        f"  A {won:<13} {100 * s.win_rate:.1f} % (95% {100 * s.low:.1f} .. "
+        f"{100 * s.high:.1f})",
+        f"  points a hand   A {s.points_a_per_hand:.3f}, B {s.points_b_per_hand:.3f}, A - B "
+        f"{s.difference_per_hand:+.3f} (95% {s.difference_low:+.3f} .. "
+        f"{s.difference_high:+.3f})",
+    ])
+
+
+class SeededRandomPlayer:
+    """Uniformly random legal moves from its own seeded stream (any game's view)."""
+
+    def __init__(self, seed: int = 0, name: str = "random"):
+        self.name = name
+        self.seed(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the stream."""
+        import random
+
+        self._chooser = random.Random(int(seed))
+
+    def choose(self, view) -> int:
+        """A uniformly random legal move."""
+        moves = view.legal_moves()
+        return int(moves[self._chooser.randrange(len(moves))])
+
+
+# --- Setback's plug-in to the loop --------------------------------------------------------
+def _setback_unit(players, seed, unit, swapped, hands, max_deals) -> np.ndarray:
+    """Game `unit` to 11 (`play_game`); Setback has no single-hand mode."""
+    return play_game(players, seed, unit, swapped, max_deals)
+
+
+def _setback_pair_scores(rows: np.ndarray) -> np.ndarray:
+    """A's wins in each pair / 2, an abandoned game half a win."""
+    winner = rows[:, :, WINNER]
+    return np.where(winner == A_WON, 1.0, np.where(winner == B_WON, 0.0, 0.5)).mean(1)
+
+
+def _setback_player(spec: str, seed: int = 0):
+    """A Setback player of the grammar of `play.player_spec`."""
+    from play.player_spec import make_player
+
+    return make_player(spec, seed)
+
+
+def _setback_summary(rows, names, duplicate, hands, seed, seconds, counts=None) -> Summary:
+    """`summarize` (Setback has no single-hand mode)."""
+    return summarize(rows, names, duplicate, seed, seconds, counts)
+
+
+SETBACK = TournamentGame(
+    name="setback", title="Setback", target=11, width=len(COLUMNS), play_unit=_setback_unit,
+    make_player=_setback_player, spec_error=PlayerSpecError,
+    spec_help=SPEC_HELP, pair_scores=_setback_pair_scores,
+    summarize=_setback_summary, format_summary=format_summary, rules_version="setback-1",
+    max_deals=True, png=True)
