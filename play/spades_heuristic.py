@@ -1,7 +1,7 @@
 """A simple rule-based Spades player: a yardstick above random, not a strong player.
 
-It sits with the rules for now (the players of the other games live in `play/`; this one moves
-there with the tournament that will field it). It sees only its seat's view.
+It sees only its seat's view; `setback-cfr tournament --game spades` and `rating --game spades`
+field it as `heuristic` (`play.spades_tournament`).
 
 Bidding counts sure and likely tricks: each ace; a king with another card of its suit; in
 spades also the queen with two more, and one trick a spade past the third; one a void and half

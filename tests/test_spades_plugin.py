@@ -29,7 +29,7 @@ def test_spades_is_registered_with_its_rules_and_replay_only():
     assert entry.load("replay").__module__ == "games.spades.replay"
     with pytest.raises(registry.UnknownGameError, match="no entry point 'key_codec'"):
         entry.load("key_codec")
-    assert "spades" not in registry.names()  # not a choice of train, tournament, simulate ...
+    assert "spades" not in registry.names()  # not a choice of train, export, simulate ...
     assert registry.names(("replay",)) == ("setback", "euchre", "spades")
 
 

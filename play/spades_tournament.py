@@ -1,0 +1,103 @@
+"""Spades' plug-in to the one tournament loop (`play.tournament.run_tournament`): games to 500
+(or single hands) between Spades players; what `setback-cfr tournament --game spades` and
+`setback-cfr rating --game spades` play.
+
+Players (`make_spades_player`): `random` (uniform among the legal moves, its own seeded
+stream) and `heuristic` (`play.spades_heuristic`, the rule-based yardstick). Spades has no
+abstraction, database or search yet; OpenSpiel's ISMCTS bot does not play it either
+(`ismcts:SIMS,pyspiel` would search pyspiel's `spades`, whose states do not implement
+`ResampleFromInfostate`, the world draw the bot needs), so those specs are refused in one
+line saying so.
+
+Games (`play_unit`): game g of a tournament with seed s is `games.spades.match.play_game` on
+the game seed `stream_seed(s, g) >> 1` (hand k dealt from `stream_seed(game seed, k)`; West
+deals first, so North bids first as in OpenSpiel), to 500 with the mercy rule (a team 350
+points behind at -350 or less loses). A sits East-West, B North-South; `duplicate` replays
+every game on the same hands with the seats swapped. The row's points are each side's game
+score gained hand by hand (`Hand.scores`: contracts, Nil, bags and their penalty), so over a
+game they add up to its final score. A game still undecided after `MAX_HANDS` hands (none is:
+the mercy rule ends a losing game) would count as lost by both sides.
+
+Hands (`hands=True`): unit i is hand 0 of a game on game seed `stream_seed(s, i) >> 1` dealt by
+`WNES`[i mod 4] from a score of 0 to 0, scored alone; its points are OpenSpiel's returns of the
+hand (`Hand.points`, as `replay --game spades` prints them; from 0 to 0 they equal the hand's
+score, since no hand reaches the 500 or -350 that OpenSpiel's bonus needs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.scaffold.table import SEAT_CHARS
+from games.spades.match import play_game
+from play.player_spec import PlayerSpecError
+from play.tournament import (HANDS, POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON,
+                             SeededRandomPlayer, TournamentGame, format_points_summary,
+                             points_pair_scores, reseed, seat_players, summarize_points,
+                             unit_seed)
+
+TARGET = 500
+SPEC_HELP = ("random or heuristic (play/spades_heuristic.py, a rule-based player); Spades has "
+             "no database, search or ISMCTS player yet")
+
+
+class SpadesSpecError(PlayerSpecError):
+    """A Spades player spec this program cannot build (one line)."""
+
+
+def make_spades_player(spec: str, seed: int = 0):
+    """The Spades player of `spec` (module docstring); `SpadesSpecError` for a bad one."""
+    text = str(spec).strip()
+    kind = text.lower()
+    if kind == "random":
+        return SeededRandomPlayer(seed)
+    if kind == "heuristic":
+        from play.spades_heuristic import SpadesHeuristicPlayer
+
+        return SpadesHeuristicPlayer()
+    head = kind.partition(":")[0].partition(",")[0].partition("[")[0]
+    if head in ("db", "strategy", "search", "ismcts", "oracle", "pimc"):
+        raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
+                              f"{SPEC_HELP})")
+    raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")
+
+
+def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool,
+              max_deals: int = 0) -> np.ndarray:
+    """Game (or hand) `unit` with A on East-West (North-South if `swapped`): its row (WON,
+    HANDS, POINTS_A, POINTS_B) from A's side. `max_deals` is not used (the mercy rule ends
+    every game)."""
+    a, b = players
+    game_seed = unit_seed(seed, unit)
+    reseed(players, game_seed)
+    seats = seat_players(a, b, not swapped)
+    team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
+    row = np.zeros(POINTS_WIDTH, dtype=np.int64)
+    if hands:  # hand 0 of a game dealt by WNES[unit mod 4], from 0 to 0
+        record = play_game(seats, game_seed, SEAT_CHARS[unit % 4], max_hands=1)
+        points = record.hands[0]["points"]
+        row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
+        return row
+    record = play_game(seats, game_seed)
+    row[WON] = record.winner == team_a
+    row[HANDS] = len(record.hands)
+    row[UNIT_POINTS_A] = sum(h["scores"][team_a] for h in record.hands)
+    row[UNIT_POINTS_B] = sum(h["scores"][team_b] for h in record.hands)
+    return row
+
+
+def format_spades_summary(summary) -> str:
+    """The summary as a few lines of text (`play.tournament.format_points_summary`)."""
+    return format_points_summary(summary, "Spades", TARGET)
+
+
+def _summary(rows, names, duplicate, hands, seed, seconds, counts=None):
+    """`summarize_points` (Spades players keep no lookup counts)."""
+    return summarize_points(rows, names, duplicate, hands, seed, seconds)
+
+
+TOURNAMENT = TournamentGame(
+    name="spades", title="Spades", target=TARGET, width=POINTS_WIDTH, play_unit=play_unit,
+    make_player=make_spades_player, spec_error=SpadesSpecError, spec_help=SPEC_HELP,
+    pair_scores=points_pair_scores, summarize=_summary, format_summary=format_spades_summary,
+    rules_version="spades-1", hands=True)

@@ -1,0 +1,120 @@
+"""Spades in the one tournament loop and on the rating ladder, at tiny sizes: `tournament --game
+spades` (games to 500 and --hands, duplicate), its rows against the match they come from, the
+figures whatever --workers, bad specs refused in one line (exit 2), and `rating --game spades`
+storing exactly the tournament's rows."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from cli_runner import run_cli
+
+from games.spades.match import play_game
+from play.ladder import run_ladder
+from play.results_store import ResultsStore, StoreError
+from play.spades_tournament import (TOURNAMENT, SpadesSpecError, make_spades_player,
+                                    play_unit)
+from play.tournament import (HANDS, UNIT_POINTS_A, UNIT_POINTS_B, WON, reseed,
+                             run_tournament, seat_players, unit_seed)
+
+
+def test_a_games_row_is_its_game_to_500_from_a_side():
+    heuristic, random = make_spades_player("heuristic"), make_spades_player("random")
+    for swapped in (False, True):
+        row = play_unit((heuristic, random), 5, 1, swapped, False)
+        game_seed = unit_seed(5, 1)
+        reseed((heuristic, random), game_seed)  # as play_unit reseeds them
+        record = play_game(seat_players(heuristic, random, not swapped), game_seed)
+        team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
+        assert row[WON] == (record.winner == team_a) and row[HANDS] == len(record.hands)
+        # the points are the game scores gained hand by hand: they add up to the final score
+        assert (row[UNIT_POINTS_A], row[UNIT_POINTS_B]) == (record.score[team_a],
+                                                             record.score[team_b])
+        assert max(record.score.values()) >= 500 or min(record.score.values()) <= -350
+
+
+def test_the_cli_plays_duplicate_games_and_hands_whatever_the_workers(capsys):
+    base = ["tournament", "--game", "spades", "--ew", "heuristic", "--ns", "random",
+            "--duplicate", "--seed", "3", "--json", "--no-progress"]
+    status, out, err = run_cli(capsys, base + ["--games", "3"])
+    games = json.loads(out)
+    assert status == 0, err
+    assert games["unit"] == "games" and games["units_played"] == 6 and games["hands"] >= 6
+    assert games["win_rate"] > 0.5 and games["difference_per_hand"] > 0
+    status, out, err = run_cli(capsys, base + ["--games", "3", "--workers", "2"])
+    again = json.loads(out)
+    for name in ("win_rate", "hands", "points_a_per_hand", "points_b_per_hand"):
+        assert again[name] == games[name]
+    status, out, err = run_cli(capsys, base + ["--games", "6", "--hands"])
+    hands = json.loads(out)
+    assert status == 0 and hands["unit"] == "hands" and hands["hands"] == 12
+    assert hands["difference_per_hand"] > 0  # the heuristic is ahead of random a hand
+    rows = run_tournament((make_spades_player("heuristic"), make_spades_player("random")), 6,
+                          seed=3, duplicate=True, progress=False, game="spades", hands=True)
+    diff = rows[:, UNIT_POINTS_A] - rows[:, UNIT_POINTS_B]
+    assert hands["difference_per_hand"] == pytest.approx(diff.mean())
+    status, out, err = run_cli(capsys, ["tournament", "--game", "spades", "--ew", "heuristic",
+                                        "--ns", "random", "--games", "2", "--no-progress"])
+    assert status == 0 and out.startswith("Spades games to 500: A = heuristic")
+    assert "points a hand" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--ew", "bogus"], "unknown Spades player 'bogus'"),
+    (["--ew", "db:x.db"], "Spades has no db player yet"),
+    (["--ew", "ismcts:10,pyspiel"], "Spades has no ismcts player yet"),
+    (["--ew", "search:db:x.db"], "Spades has no search player yet"),
+    (["--games", "0"], "--games must be"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    args = {"--ew": "heuristic", "--ns": "random", "--games": "1"}
+    for k in range(0, len(argv), 2):
+        args[argv[k]] = argv[k + 1]
+    status, out, err = run_cli(capsys, ["tournament", "--game", "spades", "--no-progress"]
+                               + [x for kv in args.items() for x in kv])
+    assert status == 2 and message in err and err.strip().count("\n") == 0 and not out
+    with pytest.raises(SpadesSpecError):
+        make_spades_player("oracle")
+
+
+def test_hands_is_refused_for_a_game_without_them(capsys):
+    status, _, err = run_cli(capsys, ["tournament", "--ew", "random", "--ns", "random",
+                                      "--games", "1", "--hands", "--no-progress"])
+    assert status == 2 and "--hands is for the games with a single-hand mode" in err
+
+
+def test_rating_spades_stores_the_tournament_rows(tmp_path, capsys):
+    store = ResultsStore(str(tmp_path / "s.db"), "spades")
+    result = run_ladder(["heuristic", "random"], store, 3, seed=4, progress=False,
+                        replicates=20)
+    assert result.game == "spades" and result.played_pairs == 3
+    names = [e.spec for e in result.entrants]
+    assert result.ratings.anchor == names.index("heuristic")  # the default anchor, 1500
+    assert result.ratings.rating[names.index("random")] < 1500
+    # heuristic sorts first: it is player A (East-West first) of the match
+    expected = run_tournament((make_spades_player("heuristic", 4),
+                               make_spades_player("random", 4)), 3, seed=4, duplicate=True,
+                              progress=False, game="spades")
+    match = store.match_id(result.entrants[0].id, result.entrants[1].id, 4, 0, create=False)
+    blobs = store.conn.execute("SELECT rows FROM pairs WHERE match = ? ORDER BY game",
+                               (match,)).fetchall()
+    stored = np.concatenate([np.frombuffer(b[0], "<i8").reshape(2, -1) for b in blobs])
+    assert np.array_equal(stored, expected)
+    assert np.array_equal(store.scores(match, 3), TOURNAMENT.pair_scores(
+        expected.reshape(3, 2, -1)))
+    store.close()
+    with pytest.raises(StoreError, match="a results store of spades players, not euchre"):
+        ResultsStore(str(tmp_path / "s.db"), "euchre")
+    path = str(tmp_path / "cli.db")
+    status, out, err = run_cli(capsys, ["rating", "random", "--game", "spades", "--games", "2",
+                                        "--store", path, "--no-progress", "--bootstrap", "20",
+                                        "--json"])
+    assert status == 0, err
+    report = json.loads(out)
+    assert report["game"] == "spades" and report["played_pairs"] == 2
+    assert {p["spec"] for p in report["players"]} == {"random", "heuristic"}
+    status, _, err = run_cli(capsys, ["rating", "random", "bogus", "--game", "spades",
+                                      "--games", "1", "--store", path, "--no-progress"])
+    assert status == 2 and "unknown Spades player 'bogus'" in err
