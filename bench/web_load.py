@@ -350,17 +350,18 @@ def start_server(args, bots: str, port: int, games: str) -> subprocess.Popen:
     raise SystemExit("the server did not start in 300 s")
 
 
-async def warm_up(port: int, position: dict | None = None) -> None:
-    """A few games' first moves (and a decision), so numba's compiled code is loaded before
-    the clock starts."""
+async def warm_up(port: int, positions: list[dict] | None = None) -> None:
+    """Three whole games (and a few decisions), so numba's compiled code is loaded before the
+    clock starts: a kernel's first call in a process loads it from the cache, 0.1 to several
+    seconds on a busy machine, and a path the warm-up missed costs that in the run."""
     conn = Connection(port)
     await conn.open()
-    if position is not None:
+    for position in (positions or [])[:20]:
         await conn.request("POST", "/api/decide", position)
     for seed in range(3):
         _, body, _ = await conn.request("POST", "/api/games", {"seed": seed})
         game, view, rng = body["game"], body["view"], random.Random(seed)
-        for _ in range(20):
+        for _ in range(500):
             if view["status"] != "playing":
                 break
             _, body, _ = await conn.request("POST", f"/api/games/{game}/moves",
@@ -442,7 +443,7 @@ def run_one(args, scenario: str, bots: str, work) -> dict:
         port = free_port()
         server = start_server(args, bots, port, games)
         try:
-            asyncio.run(warm_up(port, work[0] if work else None))
+            asyncio.run(warm_up(port, work))
             before = bot_decisions(port)
             cpu0, wall0 = cpu_seconds(server.pid), time.monotonic()
             if scenario == "decide":
