@@ -217,3 +217,38 @@ def test_the_same_seeds_give_the_same_bot_moves_whatever_the_pool_size(tmp_path,
     assert all("explain" in e for e in bot_moves if e["move"] is not None)
     if game == "setback":  # the search bots searched (not only forced moves)
         assert any(e["explain"].get("searched") for e in bot_moves)
+
+
+def test_think_counts_from_when_the_decision_starts_not_from_the_request(tmp_path, blueprint):
+    """A hint asked while the only worker is held for 0.4 s still searches its whole 60 ms
+    budget once a worker takes it: `think=` is the decision's own time, the wait is not taken
+    out of it."""
+    import threading
+    import time
+
+    app = create_app(f"search[think=60,worlds=1000000,threads=1]:db:{blueprint}",
+                     str(tmp_path / "g.db"), delay_ms=0, bot_workers=1, max_wait=600)
+    release = threading.Event()
+
+    async def main():
+        async with asgi_client(app, new_owner()) as c:
+            game = (await c.post("/api/games", json={"seed": 4})).json()["game"]
+            decided = app.state.metrics.decision.collect()[0]
+            before = {s.name: s.value for s in decided.samples}
+            app.state.pool.executor.submit(release.wait, 30)
+            threading.Timer(0.4, release.set).start()
+            t0 = time.perf_counter()
+            hint = await c.get(f"/api/games/{game}/hint")
+            waited = time.perf_counter() - t0
+            after = {s.name: s.value for s in app.state.metrics.decision.collect()[0].samples}
+            return hint, waited, after["setback_web_bot_decision_seconds_sum"] - before[
+                "setback_web_bot_decision_seconds_sum"]
+
+    try:
+        hint, waited, decision = asyncio.run(main())
+    finally:
+        app.state.pool.close()
+    assert hint.status_code == 200, hint.text
+    assert waited >= 0.4 + 0.055  # the wait for the worker, then the whole budget
+    assert 0.055 <= decision < waited - 0.3  # the decision's own time: its budget, not less
+    assert hint.json()["reason"] == "search" and hint.json()["worlds"] > 0
