@@ -38,7 +38,8 @@ def register(subparsers) -> None:
         "search[OPTIONS]:POLICY (rollout search on a Euchre database), or oracle[,bid=SPEC] "
         "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling). With --game "
         "spades they are duplicate games to 500 (the mercy rule on) of Spades players "
-        "(as `tournament --game spades`): random or heuristic. A store holds one game's "
+        "(as `tournament --game spades`): random, heuristic or ismcts[:SIMS],pyspiel. "
+        "A store holds one game's "
         "players; every game's matches are played by the one tournament loop "
         "(play/tournament.py).")
     parser.add_argument("players", nargs="+", metavar="PLAYER",

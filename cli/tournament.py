@@ -56,8 +56,9 @@ def register(subparsers) -> None:
                         "search[OPTIONS]:db:PATH (rollout search on the database) or "
                         "oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
                         "deal, a ceiling). spades: games to 500 with the mercy rule "
-                        "(games/spades/match.py) between Spades players: random or heuristic "
-                        "(play/spades_heuristic.py). Both print A's "
+                        "(games/spades/match.py) between Spades players: random, heuristic "
+                        "(play/spades_heuristic.py) or ismcts[:SIMS],pyspiel (OpenSpiel's "
+                        "ISMCTS bot searching pyspiel's spades). Both print A's "
                         "win rate and the points a hand, each with its 95%% interval "
                         "(--max-deals and --png are Setback's)")
     parser.add_argument("--hands", action="store_true",

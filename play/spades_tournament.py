@@ -3,11 +3,11 @@
 `setback-cfr rating --game spades` play.
 
 Players (`make_spades_player`): `random` (uniform among the legal moves, its own seeded
-stream) and `heuristic` (`play.spades_heuristic`, the rule-based yardstick). Spades has no
-abstraction, database or search yet; OpenSpiel's ISMCTS bot does not play it either
-(`ismcts:SIMS,pyspiel` would search pyspiel's `spades`, whose states do not implement
-`ResampleFromInfostate`, the world draw the bot needs), so those specs are refused in one
-line saying so.
+stream), `heuristic` (`play.spades_heuristic`, the rule-based yardstick) and
+`ismcts[:SIMS],pyspiel` (OpenSpiel's ISMCTS bot searching pyspiel's own `spades`, with the
+tree key and world draw that pyspiel's spades lacks: `play.spades_ismcts`). Spades has no
+abstraction, database or search yet, so `db:`, `search`, `oracle` ... are refused in one line
+saying so.
 
 Games (`play_unit`): game g of a tournament with seed s is `games.spades.match.play_game` on
 the game seed `stream_seed(s, g) >> 1` (hand k dealt from `stream_seed(game seed, k)`; West
@@ -37,8 +37,10 @@ from play.tournament import (HANDS, POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, 
                              unit_seed)
 
 TARGET = 500
-SPEC_HELP = ("random or heuristic (play/spades_heuristic.py, a rule-based player); Spades has "
-             "no database, search or ISMCTS player yet")
+SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player) or "
+             "ismcts[:SIMS],pyspiel (OpenSpiel's ISMCTS bot searching pyspiel's spades, SIMS "
+             "simulations a decision, default 100); Spades has no database or search player "
+             "yet")
 
 
 class SpadesSpecError(PlayerSpecError):
@@ -56,7 +58,11 @@ def make_spades_player(spec: str, seed: int = 0):
 
         return SpadesHeuristicPlayer()
     head = kind.partition(":")[0].partition(",")[0].partition("[")[0]
-    if head in ("db", "strategy", "search", "ismcts", "oracle", "pimc"):
+    if head == "ismcts":
+        from play.spades_ismcts import make_spades_ismcts_player
+
+        return make_spades_ismcts_player(text, seed, SpadesSpecError)
+    if head in ("db", "strategy", "search", "oracle", "pimc", "sds", "nn"):
         raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
                               f"{SPEC_HELP})")
     raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")

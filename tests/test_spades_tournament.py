@@ -1,7 +1,9 @@
 """Spades in the one tournament loop and on the rating ladder, at tiny sizes: `tournament --game
 spades` (games to 500 and --hands, duplicate), its rows against the match they come from, the
-figures whatever --workers, bad specs refused in one line (exit 2), and `rating --game spades`
-storing exactly the tournament's rows."""
+figures whatever --workers, bad specs refused in one line (exit 2), `rating --game spades`
+storing exactly the tournament's rows, and OpenSpiel's ISMCTS bot on pyspiel's spades: its world
+draws consistent with the view, pyspiel's state of a drawn world agreeing with our legal moves,
+its play legal and seeded."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import numpy as np
 import pytest
 from cli_runner import run_cli
 
+from games.spades import state as S
 from games.spades.match import play_game
 from play.ladder import run_ladder
 from play.results_store import ResultsStore, StoreError
@@ -64,7 +67,8 @@ def test_the_cli_plays_duplicate_games_and_hands_whatever_the_workers(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--ew", "bogus"], "unknown Spades player 'bogus'"),
     (["--ew", "db:x.db"], "Spades has no db player yet"),
-    (["--ew", "ismcts:10,pyspiel"], "Spades has no ismcts player yet"),
+    (["--ew", "ismcts:10"], "write ismcts[:SIMS],pyspiel"),
+    (["--ew", "ismcts:0,pyspiel"], "SIMS must be a whole number"),
     (["--ew", "search:db:x.db"], "Spades has no search player yet"),
     (["--games", "0"], "--games must be"),
 ])
@@ -118,3 +122,53 @@ def test_rating_spades_stores_the_tournament_rows(tmp_path, capsys):
     status, _, err = run_cli(capsys, ["rating", "random", "bogus", "--game", "spades",
                                       "--games", "1", "--store", path, "--no-progress"])
     assert status == 2 and "unknown Spades player 'bogus'" in err
+
+
+def test_ismcts_worlds_are_consistent_with_the_view_and_pyspiel_agrees():
+    import pyspiel
+
+    from games.spades.api import Hand
+    from games.spades.view import SeatView
+    from play.spades_ismcts import ViewWorlds
+
+    game = pyspiel.load_game("spades")
+    rng = np.random.RandomState(0)
+    checked = voids = 0
+    for seed in range(6):
+        hand = Hand.random(seed, "WNES"[seed % 4], {"NS": 37 * seed, "EW": -15 * seed})
+        player = make_spades_player("random", seed)
+        history: list[int] = []
+        for _ in range(4 + 4 * (3 + seed)):  # the bids and 3.. 8 tricks
+            view = SeatView.of(hand.state, hand.dealer, (0, 0), history)
+            move = player.choose(view)
+            hand.play(hand.format_move(move))
+            history.append(move)
+        view = SeatView.of(hand.state, hand.dealer, (0, 0), history)
+        worlds = ViewWorlds(view)
+        voids += sum(len(v) for v in worlds.voids)
+        for _ in range(5):
+            dealt = worlds.draw(rng)
+            assert sorted(c for h in dealt for c in h) == list(range(52))
+            assert all(len(h) == 13 for h in dealt)
+            for seat in range(4):
+                if seat == view.seat:  # its own cards are its own
+                    held = int(hand.state[S.HAND + seat])
+                    assert set(dealt[seat]) - set(worlds.played[seat]) == \
+                        {c for c in range(52) if held >> c & 1}
+                still = set(dealt[seat]) - set(worlds.played[seat])
+                assert not {c // 13 for c in still} & worlds.voids[seat]
+            state = worlds.pyspiel_state(game, dealt)  # replays every move: all legal there
+            assert sorted(state.legal_actions()) == sorted(int(m) for m in view.legal_moves())
+            checked += 1
+    assert checked == 30 and voids > 0  # some seat had shown a void
+
+
+def test_ismcts_plays_legal_seeded_spades():
+    players = (make_spades_player("ismcts:3,pyspiel", 1), make_spades_player("random", 1))
+    rows = run_tournament(players, 1, seed=2, duplicate=True, progress=False, game="spades",
+                          hands=True)  # an illegal move would raise
+    again = run_tournament((make_spades_player("ismcts:3,pyspiel", 1),
+                            make_spades_player("random", 1)), 1, seed=2, duplicate=True,
+                           progress=False, game="spades", hands=True)
+    assert rows.shape == (2, 4) and np.array_equal(rows, again)
+    assert players[0].name == "ismcts:3,pyspiel"
