@@ -464,7 +464,8 @@ def run_one(args, scenario: str, bots: str, work) -> dict:
     if before is not None and after is not None and after[0] > before[0]:
         decisions = after[0] - before[0]
         mean_decision = 1000 * (after[1] - before[1]) / decisions
-    return {"decisions": decisions, "mean_decision": mean_decision, "scenario": scenario, "bots": bots, "seconds": wall, "cpu": cpu1 - cpu0,
+    return {"decisions": decisions, "mean_decision": mean_decision, "scenario": scenario,
+            "bots": bots, "seconds": wall, "cpu": cpu1 - cpu0,
             "answered": len(totals.latencies), "per_second": len(totals.latencies) / wall,
             "p50": percentile(totals.latencies, 0.50), "p90": percentile(totals.latencies, 0.90),
             "p99": percentile(totals.latencies, 0.99),

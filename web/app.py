@@ -32,14 +32,15 @@ any minute (429 beyond). Request bodies over 64 KiB get 413 before they are read
 The bots think on a pool of worker threads (`web.pool`): the event loop parses, validates,
 finds the game and answers; a move with the bots' replies and its saving, a new game's first
 moves and its saving, a hint and `/api/decide` run on a worker. The saving is the worker's,
-not the loop's, because every SQLite call lets go of the GIL: on the loop, each one then waited
-for the GIL behind the workers' Python (up to the 5 ms switch interval each), and so did every
-cheap request queued behind it. A move is still saved before its reply, in its game's turn. A game's requests take turns (`BotPool.turn`), so its
-moves are applied strictly one after another, in the order they came; a request made from a
-state the game has left (the `version` it sends is stale: another tab) gets 409. The store's
-version column does the same across processes sharing one games file. When the backlog is
-full, a request that needs the bots is refused with 503 and Retry-After before anything is
-done.
+not the loop's, because every SQLite call lets go of the GIL: on the loop, each one then
+waited for the GIL behind the workers' Python (up to the 5 ms switch interval each), and so
+did every cheap request queued behind it. A move is still saved before its reply.
+
+A game's requests take turns (`BotPool.turn`), so its moves are applied strictly one after
+another, in the order they came; a request made from a state the game has left (the `version`
+it sends is stale: another tab) gets 409. The store's version column does the same across
+processes sharing one games file. When the backlog is full, a request that needs the bots is
+refused with 503 and Retry-After before anything is done.
 """
 
 from __future__ import annotations
@@ -225,7 +226,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         request's JSON object (POST) or {} (GET). Plain Starlette routes: the handlers read
         their own parameters, and FastAPI's per-request parameter machinery cost a tenth of a
         move's server time. A handler that reads or changes a game does it in the game's turn
-        (`in_turn`); one that asks the bots goes through the pool (`on_pool`)."""
+        (`in_turn`); one that asks the bots goes through the pool (`pool.run`)."""
         def register(handler):
             async def endpoint(request: Request):
                 request.scope[ROUTE_KEY] = path  # the metrics' label (`web.metrics`)

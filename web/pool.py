@@ -1,58 +1,58 @@
 """The bots' work on a pool of worker threads, outside the event loop; each game's requests in
 the order they came; a bounded backlog, beyond which the server says "busy, retry" (issue 48).
 
-**What runs where.** The event loop parses and validates a request, finds its game and
-answers; everything that asks the bots (a move and the bots' replies, a new game's first moves,
-a hint, `/api/decide`) runs on one of `workers` threads (`offload`), and so does the saving of
-what they changed (`web.app` says why). So a cheap request (`/healthz`, the list of games, a
-game's view) never waits behind a bot's thinking.
+**What runs where.** The event loop parses and validates a request, finds its game and answers;
+everything that asks the bots (a move and the bots' replies, a new game's first moves, a hint,
+`/api/decide`) runs on one of `workers` threads (`offload`), and so does the saving of what
+they changed (`web.app` says why). So a cheap request (`/healthz`, the list of games, a game's
+view) never waits behind a bot's thinking.
 
-**Why threads, not processes.** The bots' time goes to numba kernels compiled with
-`nogil=True` (the rollouts of `search/rollout.py`, the worlds of `search/setback_worlds.py` and
+**Why threads, not processes.** The bots' time goes to numba kernels compiled with `nogil=True`
+(the rollouts of `search/rollout.py`, the worlds of `search/setback_worlds.py` and
 `search/euchre_worlds.py`, the solver of `search/pimc.py`): they release the GIL, so two
-threads search on two cores at once (tests/test_web_pool.py checks every such kernel is
-`nogil` and that a search decision spends most of its time inside them: 73 % of it in the
-rollout kernels alone on a tiny table, more on a real one whose rollouts are longer). A game's table is live Python state that a process
-pool would have to ship across (or rebuild from the file) at every move, and each process
-would hold its own copy of the blueprint's arrays (hundreds of MB for a real table; threads
-share one, `play.search_options.shared_arrays`). What holds the GIL (a database bot's SQLite
-lookups and Python, the tables' bookkeeping) is short, and the loop gets the GIL back at
-every switch interval.
+threads search on two cores at once (tests/test_web_pool.py checks every such kernel is `nogil`
+and that a search decision spends most of its time inside them: 73 % of it in the rollout
+kernels alone on a tiny table, more on a real one whose rollouts are longer). A game's table is
+live Python state that a process pool would have to ship across (or rebuild from the file) at
+every move, and each process would hold its own copy of the blueprint's arrays (hundreds of MB
+for a real table; threads share one, `play.search_options.shared_arrays`). What holds the GIL
+(a database bot's SQLite lookups and Python, the tables' bookkeeping) is short, and the loop
+gets the GIL back at every switch interval.
 
-**Cores.** `workers` defaults to the CPUs this process may use (`usable_cpus`): one decision
-in flight a core. A search bot has its own rollout threads (`threads=`, default also every
-CPU), so a saturated server runs workers x threads threads on as many cores. That is on
-purpose: a lone person's decision uses every core (the best search within `think=`), and under
-load the threads share the cores; since `think=` is a wall-clock budget counted from the
-moment a worker starts the decision, a decision never takes longer, it only finishes fewer
-worlds. An operator who wants the same search under any load sets `threads=1` and keeps
-`--bot-workers` at the core count.
+**Cores.** `workers` defaults to the CPUs this process may use (`usable_cpus`): one decision in
+flight a core. A search bot has its own rollout threads (`threads=`, default also every CPU),
+so a saturated server runs workers x threads threads on as many cores. That is on purpose: a
+lone person's decision uses every core (the best search within `think=`), and under load the
+threads share the cores; since `think=` is a wall-clock budget counted from the moment a worker
+starts the decision, a decision never takes longer, it only finishes fewer worlds. An operator
+who wants the same search under any load sets `threads=1` and keeps `--bot-workers` at the core
+count.
 
-**Order and fairness.** A game's requests take turns (`turn`: a FIFO lock per game, held
-from finding the game to storing its new state), so a game's moves are applied one at a time
-in the order they came, none lost or doubled. The pool's queue is FIFO across games. A request
-thus waits for the requests before it at its own table, then for a free worker; never for
-another table's requests to finish.
+**Order and fairness.** A game's requests take turns (`turn`: a FIFO lock per game, held from
+finding the game to storing its new state), so a game's moves are applied one at a time in the
+order they came, none lost or doubled. The pool's queue is FIFO across games. A request thus
+waits for the requests before it at its own table, then for a free worker; never for another
+table's requests to finish.
 
 **The backlog and shedding.** The backlog counts the requests admitted to the pool and not yet
 answered (waiting for their turn, for a worker, or being worked on). A request is admitted
-while the wait it would have, estimated as (requests ahead beyond the free workers) x (the
-time between two answers), stays within `max_wait` seconds, and the backlog is below
-`max_backlog` (a hard ceiling whatever the estimate). The time between two answers is
+while the wait it would have, estimated as (requests ahead beyond the free workers) x (the time
+between two answers), stays within `max_wait` seconds, and the backlog is below `max_backlog`
+(a hard ceiling whatever the estimate); otherwise it is refused with `Busy` (the server's 503
+with Retry-After) before anything is done: no partial move. The time between two answers is
 measured while the pool is saturated (the mean of the last 64 such intervals, the longest
-eighth left out): it holds everything that slows a busy server, the workers' contention for
-the GIL and the cores, and the loop's own share of each request. Until 8 are measured it is
-the recent jobs' mean time on a worker over the number of workers. Otherwise it is refused with `Busy`
-(the server's 503 with Retry-After) before anything is done: no partial move. The bound is in
-seconds, not in requests, because a job of database bots takes a millisecond and one of
-search bots a hundred: a count right for one is wrong for the other. Default 0.3 s: an
-accepted move then waits about that long at most before its bots start, which leaves room in
-issue 48's target of 1 s for an accepted move's p99 for the estimate's error and for a long
-job (a move that ends a deal and plays the next one's auction holds several decisions).
+eighth left out): it holds everything that slows a busy server, the workers' contention for the
+GIL and the cores, and the loop's own share of each request. Until 8 are measured it is the
+recent jobs' mean time on a worker over the number of workers. The bound is in seconds, not in
+requests, because a job of database bots takes a millisecond and one of search bots a hundred:
+a count right for one is wrong for the other. Default 0.3 s: an accepted move then waits about
+that long at most before its bots start, which leaves room in issue 48's target of 1 s for an
+accepted move's p99 for the estimate's error and for a long job (a move that ends a deal and
+plays the next one's auction holds several decisions).
 
 **Atomic under cancellation.** An admitted request's work (`run`) is a task of its own,
-shielded: a client that hangs up does not cut a move between its bots' replies and its
-storing (the move is then stored and simply not answered).
+shielded: a client that hangs up does not cut a move between its bots' replies and its storing
+(the move is then stored and simply not answered).
 """
 
 from __future__ import annotations
