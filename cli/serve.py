@@ -27,7 +27,10 @@ def register(subparsers) -> None:
         "at /openapi.json and /docs. With --game euchre the page is a Euchre table, games "
         "to 10: the upcard, the two rounds of naming trump (the dealer is stuck in the "
         "second), the dealer's discard, going alone, the tricks and each hand's points "
-        "(no /api/decide). Needs the web extra: pip install -e '.[web]'.")
+        "(no /api/decide). The bots think on worker threads (--bot-workers); when they "
+        "have more work than --max-wait-ms, requests for them get 503 with Retry-After and "
+        "the page retries. GET /healthz answers at once, GET /metrics in the Prometheus "
+        "text format. Needs the web extra: pip install -e '.[web]'.")
     parser.add_argument("--game", default="setback", metavar="GAME",
                         help="the game of the table: setback (default; games to 11) or euchre "
                         "(games to 10, as OpenSpiel's euchre with stick the dealer)")
@@ -61,8 +64,9 @@ def register(subparsers) -> None:
                         "threads= come on top, see docs/playing/browser.md)")
     parser.add_argument("--max-wait-ms", type=positive_int, default=300, metavar="MS",
                         help="the bots' backlog bound: a request for the bots that would wait "
-                        "longer than this for a worker (estimated from the recent jobs) gets "
-                        "503 with Retry-After, and the page retries (default 300)")
+                        "longer than this for a worker (the requests ahead times the time "
+                        "between two answers of the busy server) gets 503 with Retry-After, "
+                        "and the page retries (default 300)")
     parser.add_argument("--max-backlog", type=positive_int, default=256, metavar="N",
                         help="requests waiting for or on the bots at most, whatever the "
                         "estimate; more get 503 (default 256)")
