@@ -102,3 +102,36 @@ def test_a_spec_of_another_game_is_its_games_one_line_error():
         with pytest.raises(game.spec_error) as caught:
             game.make_player("bogus")
         assert "\n" not in str(caught.value) and "bogus" in str(caught.value)
+
+
+def test_sigterm_stops_a_tournament_with_workers_and_prints_what_was_played():
+    """The command's stop request reaches the loop; the pool's workers, which inherit the
+    command's handler, still end when the pool terminates them (they once kept it waiting)."""
+    import json
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+
+    code = "import sys; from cli.main import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "tournament", "--game", "spades", "--ew", "heuristic",
+         "--ns", "random", "--games", "1000000", "--duplicate", "--workers", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=os.path.dirname(
+            os.path.dirname(os.path.abspath(__file__))))
+    try:
+        seen = b""  # the progress bar, drawn once the stop handler is in place
+        while not re.search(rb"[1-9][0-9]*/1000000", seen):  # a chunk of pairs is done
+            more = os.read(proc.stderr.fileno(), 4096)
+            assert more, "the tournament ended before it was stopped"
+            seen += more
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err.decode()[-500:]
+    figures = json.loads(out)
+    assert figures["units_played"] > 0 and figures["units_played"] % 2 == 0
+    assert b"interrupted: the figures below are for the" in err
