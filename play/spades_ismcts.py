@@ -56,8 +56,7 @@ class ViewWorlds:
         self.own = [c for c in range(52) if int(state[S.HAND + seat]) >> c & 1]
         played = [[] for _ in range(4)]
         voids = [set() for _ in range(4)]
-        bids = [m for m in history if m >= BID_MOVE]
-        cards = [m for m in history if m < BID_MOVE]
+        cards = [m for m in history if m < BID_MOVE]  # the bids say nothing of the cards
         leader, broken = 1, False  # the seat left of the dealer leads the first trick
         for start in range(0, len(cards), 4):
             trick = cards[start:start + 4]
@@ -73,7 +72,6 @@ class ViewWorlds:
             if len(trick) == 4:
                 best = max(range(4), key=lambda k: power(trick[k], led))
                 leader = (leader + best) % 4
-        assert len(bids) <= 4
         self.played = played
         self.voids = voids
         seen = set(self.own) | {c for p in played for c in p}
