@@ -34,7 +34,10 @@ the numba kernel giving each full-deal world (int64 rows of the Setback state: h
 `state[HAND + s]`, the cards played at `state[PLAYED]`) the sum over the cards hidden from
 `seat` of log p(card -> its holder in that world): the log-probability of the world under the
 model's card marginals (a product of marginals, not a joint: the usual independence proposal).
-A world where a card sits with a holder the facts forbid gets -inf.
+A world where a card sits with a holder the facts forbid gets -inf. Worlds drawn uniformly
+among the consistent layouts (`search.setback_worlds.consistent_worlds`) all have the same
+proposal probability, so `exp(out - max(out))`, normalised, are their importance weights
+under the model; policy log-weights of the same worlds simply add (`belief=model+policy`).
 
 Model files (`model_bytes`, `load_model`): a magic line, a JSON header (format, version, game,
 the feature layout's name and size, the holders, the network's sizes, the training metadata, a
