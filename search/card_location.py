@@ -37,7 +37,10 @@ model's card marginals (a product of marginals, not a joint: the usual independe
 A world where a card sits with a holder the facts forbid gets -inf. Worlds drawn uniformly
 among the consistent layouts (`search.setback_worlds.consistent_worlds`) all have the same
 proposal probability, so `exp(out - max(out))`, normalised, are their importance weights
-under the model; policy log-weights of the same worlds simply add (`belief=model+policy`).
+under the model. With the model as the proposal that policy weights refine
+(`belief=model+policy`), a world drawn in proportion to the model has the posterior weight
+policy likelihood / model probability: its policy log-weight minus `out` (adding the two
+would count the evidence twice).
 
 Model files (`model_bytes`, `load_model`): a magic line, a JSON header (format, version, game,
 the feature layout's name and size, the holders, the network's sizes, the training metadata, a
