@@ -47,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import re
@@ -493,8 +494,9 @@ def report(scenario: str, rows: list[dict], args) -> None:
              (f"{unit} max", lambda r: f"{r['max']:.1f} ms"),
              ("503 (Retry-After)", lambda r: f"{r['shed']}"),
              ("other errors", lambda r: f"{r['errors']}"),
-             ("cheap p99", lambda r: f"{r['cheap_p99']:.1f} ms /api/games, "
-                                     f"{r['health_p99']:.1f} ms /healthz ({r['cheap_n']} each)"),
+             ("cheap p99", lambda r: f"{r['cheap_p99']:.1f} ms /api/games, " + (
+                 "no /healthz" if math.isnan(r["health_p99"]) else
+                 f"{r['health_p99']:.1f} ms /healthz") + f" ({r['cheap_n']} probes)"),
              ("bot decisions", lambda r: "not measured" if r["decisions"] is None else
               f"{r['decisions'] / max(r['answered'], 1):.1f} a {unit}, mean "
               f"{r['mean_decision']:.1f} ms"),
