@@ -506,7 +506,7 @@ def report(scenario: str, rows: list[dict], args) -> None:
                          else f"NO ({len(r['store_wrong'])} games)"))
     width = max(len(r["bots"]) for r in rows) + 2
     for name, cell in lines:
-        print(f"  {name:<20}" + "".join(f"{cell(r):<{max(width, 34)}}" for r in rows))
+        print(f"  {name:<20}" + "".join(f"{cell(r):<{max(width, 50)}}" for r in rows))
     for r in rows:
         for error in r["error_examples"] + r["store_wrong"][:3]:
             print(f"    {r['bots']}: {error[:200]}")
