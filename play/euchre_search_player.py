@@ -115,7 +115,7 @@ class EuchreSearchPlayer(SearchPlayerBase):
         modelled seats (`policy_log_weights`, the pool split among the search's threads)."""
         from search.euchre_worlds import calls_log_weights, policy_log_weights
 
-        decision = self.search.functions[1]
+        current_player, decision = self.search.functions[:2]
         keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
         if self.belief == "bids":
             calls_log_weights(decision, states, history, history.size, keys, offsets, probs,
@@ -123,8 +123,8 @@ class EuchreSearchPlayer(SearchPlayerBase):
             return
         modelled = self.modelled_seats(view)
         self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
-            decision, states, first, stop, history, history.size, modelled, keys, offsets,
-            probs, self.floor, out))
+            current_player, decision, states, first, stop, history, history.size, modelled,
+            keys, offsets, probs, self.floor, out))
 
 
 def euchre_arrays(blueprint):

@@ -56,9 +56,8 @@ from games.euchre.state import (
     new_state,
     reset_hand,
 )
-from abstraction.euchre.abstract_game import is_settled
 from games.rng import below
-from search.rollout import move_log_prob, policy_move_log_prob
+from search.rollout import TERMINAL, move_log_prob, policy_move_log_prob
 from search.sampler import layout_table, sample_layout
 
 N_CARDS = 24
@@ -252,21 +251,22 @@ def calls_log_weights(decision, worlds, history, n_moves, keys, offsets, probs, 
 
 
 @njit(cache=True, nogil=True)
-def policy_log_likelihood(decision, world, history, n_moves, modelled, keys, offsets, probs,
-                          floor, state, actions, key_out):
+def policy_log_likelihood(current_player, decision, world, history, n_moves, modelled, keys,
+                          offsets, probs, floor, state, actions, key_out):
     """The log-probability that the players, modelled by the blueprint, make the moves of
     `history` that the seats in `modelled` (bit s: seat s, relative to the dealer) made, when
     the hands are `world`'s (`DEALT`): the sum of `rollout.policy_move_log_prob` over those
     calls, alone decisions and cards (`belief=policy`). The dealer's discard is replayed but
     weighs nothing (the abstraction's rule, as in `calls_log_likelihood`); moves once the
-    hand's points are settled weigh nothing either (the blueprint has no keys past them)."""
+    hand's points are settled weigh nothing either (the blueprint has no keys past them: the
+    abstract game's `current_player` calls them terminal)."""
     hands = np.zeros(4, np.int64)
     for seat in range(4):
         hands[seat] = world[DEALT + seat]
     reset_hand(state, hands, world[UPCARD], world[STICK])
     total = 0.0
     for i in range(n_moves):
-        if is_settled(state):
+        if current_player(state) == TERMINAL:
             break
         move = history[i]
         if state[PHASE] == PHASE_DISCARD:
@@ -280,13 +280,14 @@ def policy_log_likelihood(decision, world, history, n_moves, modelled, keys, off
 
 
 @njit(cache=True, nogil=True)
-def policy_log_weights(decision, worlds, first, stop, history, n_moves, modelled, keys, offsets,
-                       probs, floor, out):
+def policy_log_weights(current_player, decision, worlds, first, stop, history, n_moves,
+                       modelled, keys, offsets, probs, floor, out):
     """`policy_log_likelihood` of the worlds `worlds[first:stop]` into `out[first:stop]` (a
     slice a thread computes)."""
     state = np.zeros(worlds.shape[1], np.int64)
     actions = np.zeros(64, np.int64)
     key_out = np.zeros(2, np.uint64)
     for w in range(first, stop):
-        out[w] = policy_log_likelihood(decision, worlds[w], history, n_moves, modelled, keys,
-                                       offsets, probs, floor, state, actions, key_out)
+        out[w] = policy_log_likelihood(current_player, decision, worlds[w], history, n_moves,
+                                       modelled, keys, offsets, probs, floor, state, actions,
+                                       key_out)

@@ -43,8 +43,8 @@ def test_euchre_policy_weights_equal_a_slow_replay_and_worlds_agree(blueprint): 
             h = np.array(view.history, np.int64)
             others = sum(1 << s for s in range(4) if s != seat)
             out = np.zeros(4)
-            policy_log_weights(GAME.addresses[1], worlds, 0, 4, h, h.size, others, arrays.keys,
-                           arrays.offsets, arrays.probs, FLOOR, out)
+            policy_log_weights(GAME.addresses[0], GAME.addresses[1], worlds, 0, 4, h, h.size,
+                               others, arrays.keys, arrays.offsets, arrays.probs, FLOOR, out)
             for w in range(4):
                 replay = E.new_state()
                 E.reset_hand(replay, worlds[w, E.DEALT:E.DEALT + 4].copy(),
