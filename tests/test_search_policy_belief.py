@@ -268,3 +268,28 @@ def test_the_decision_says_where_the_jack_and_the_trumps_above_it_lie(blueprint)
             shown += 1
     assert shown >= 10
     player.close()
+
+
+def test_the_why_panel_gets_the_belief_by_seat(blueprint, tmp_path):  # noqa: F811
+    """`serve --bots search[belief=policy]...`: the hint of a searched card decision carries,
+    for the trump Jack and the trumps above it that South does not see, the per cent of the
+    worlds in which W, N, E hold it or nobody (undealt) does."""
+    pytest.importorskip("fastapi")
+    from web_helpers import client, new_game, play_to_the_end
+
+    spec = f"search[worlds=8,threads=1,belief=policy,pool=2]:db:{blueprint['db']}"
+    with client(tmp_path / "games.db", bots=spec) as c:
+        game = new_game(c, 5)["game"]
+        beliefs = []
+
+        def choose(view):
+            hint = c.get(f"/api/games/{game}/hint").json()
+            beliefs.extend(hint.get("belief") or [])
+            return view["legal"][0]
+
+        play_to_the_end(c, game, choose, stop_after=14)
+    assert beliefs
+    for b in beliefs:
+        assert isinstance(b["card"], str) and len(b["card"]) == 2 and b["card"][0] in "JQKA"
+        assert set(b["percent"]) == {"W", "N", "E", "undealt"}
+        assert sum(b["percent"].values()) == pytest.approx(100.0, abs=0.3)

@@ -15,6 +15,20 @@ from games.setback.api import format_move
 from play.player_spec import make_player
 
 
+def belief_by_seat(view, belief, format_card, nobody: str) -> list:
+    """A search decision's `belief` (`play.search_base.SearchPlayerBase.belief_summary`: each
+    card's shares [left, partner, right, nobody] of the acting seat) as the page shows it:
+    `[{"card": text, "percent": {"W": .., "N": .., "E": .., nobody: ..}}...]`, the seats by
+    their letters (the acting seat's own left out), per cent of the worlds searched."""
+    out = []
+    for entry in belief:
+        percent = {"WNES"[(view.dealer + view.seat + k) % 4]: round(100.0 * share, 1)
+                   for k, share in zip((1, 2, 3), entry["holders"])}
+        percent[nobody] = round(100.0 * entry["holders"][3], 1)
+        out.append({"card": format_card(entry["card"]), "percent": percent})
+    return out
+
+
 def describe_view(view) -> dict:
     """The abstraction's key and abstract actions for `view` (no probabilities)."""
     from abstraction.setback.describe import describe_decision
@@ -83,6 +97,9 @@ class Bots:
                 action["move"] = format_move(action["move"])
             for searched in explanation.get("searched", ()):  # a search player's values
                 searched["move"] = format_move(searched["move"])
+            if "belief" in explanation:  # where the trump Jack and those above it lie
+                explanation["belief"] = belief_by_seat(view, explanation["belief"],
+                                                       format_move, "undealt")
         else:
             move = int(player.choose(view))
             explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],

@@ -21,7 +21,7 @@ from abstraction.euchre.codec import KIND_NAMES, action_names, key_text
 from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from games.euchre.api import format_move
 from play.euchre_tournament import make_euchre_player
-from web.bots import Bots
+from web.bots import Bots, belief_by_seat
 
 
 class EuchreBots(Bots):
@@ -54,7 +54,9 @@ class EuchreBots(Bots):
         if searched is not None:  # a search player: its values, and its blueprint's key below
             explanation.update(reason=searched["reason"], worlds=searched["worlds"],
                                searched=[{"move": format_move(s["move"]), "value": s["value"]}
-                                         for s in searched["moves"]])
+                                         for s in searched["moves"]],
+                               belief=belief_by_seat(view, searched.get("belief", []),
+                                                     format_move, "kitty"))
         moves = np.zeros(MOVES_BUFFER, dtype=np.int64)
         n, kind, key = abstract_decision(view.state, moves)
         if view.legal_moves().size == 1 or n < 2:

@@ -252,6 +252,26 @@ function renderSearched(x, phase) {
       el("td", {}, el("div", { class: "bar" }, fill))));
   }
   box.append(table);
+  if (x.belief && x.belief.length) renderBelief(x.belief);
+}
+
+// Where the search believed the cards that matter lie (Setback: the trump Jack and the
+// trumps above it; Euchre: the bowers), per cent of the layouts searched, by seat.
+function renderBelief(belief) {
+  const box = $("explain");
+  const seats = Object.keys(belief[0].percent);
+  box.append(el("p", { class: "muted", text: "Where the bot believes these cards are " +
+                       "(per cent of the layouts it searched):" }));
+  const table = el("table", { class: "actions-table belief-table" });
+  table.append(el("tr", { class: "muted" }, el("td", { text: "card" }),
+                  ...seats.map((s) => el("td", { text: s }))));
+  for (const b of belief) {
+    const top = Math.max(...seats.map((s) => b.percent[s]));
+    table.append(el("tr", {}, el("td", { text: GAME.moveText(b.card, "play") }),
+      ...seats.map((s) => el("td", { class: b.percent[s] === top && top > 0 ? "chosen" : "",
+                                     text: `${b.percent[s].toFixed(0)}%` }))));
+  }
+  box.append(table);
 }
 
 // --- dialogs ------------------------------------------------------------------------
