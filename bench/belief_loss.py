@@ -13,6 +13,7 @@ Beliefs:
   hand sizes and voids (`search.card_location_training.uniform_probs`);
 - model: each --model file as written (its own fitting iterations), and with --raw also the
   network with the facts only (fit 0);
+- policy (--policy db:PATH): `search[belief=policy]`'s worlds as marginals, at each --temper;
 - a hook for more: `BELIEFS` maps a name to `factory(args) -> belief`, a belief being
   `belief(state, seat, record, tricks_won, score, moves, dealer) -> float64[52, 4]` (engine
   card order, columns left, partner, right, undealt; rows of seen cards ignored; `moves` the
@@ -107,6 +108,39 @@ def model_belief(path: str, fit: int | None = None):
     return belief
 
 
+def policy_belief(table: str, temper: float, pool: int, seed: int):
+    """`search[belief=policy]`'s belief as marginals: `pool` consistent worlds weighted by the
+    table's probability of every move the other seats made (`policy_log_weights`), raised to
+    `temper`, smoothed like the sampled uniform (one pseudo-world over the allowed holders)."""
+    from db.policy_arrays import load_policy_arrays
+    from games.rng import new_rng
+    from search.card_location import allowed_holders
+    from search.inference import cards_played_by
+    from search.setback_worlds import consistent_worlds, policy_log_weights
+    from train.baseline import layout_game
+
+    arrays = load_policy_arrays(table)
+    decision = layout_game(arrays.layout).addresses[1]
+    rng = new_rng(seed)
+    states = np.zeros((pool, S.STATE_SIZE), np.int64)
+    log_w = np.zeros(pool)
+    allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
+
+    def belief(state, seat, record, tricks_won, score, moves, dealer):
+        drawn, _ = consistent_worlds(state, np.int64(seat), rng, True, states)
+        history = np.asarray(moves, np.int64)
+        others = sum(1 << s for s in range(4) if s != seat)
+        policy_log_weights(decision, states, 0, drawn, cards_played_by(history), history,
+                           history.size, others, arrays.keys, arrays.offsets, arrays.probs,
+                           1e-3, log_w)
+        w = np.exp(temper * (log_w[:drawn] - log_w[:drawn].max()))
+        p = marginals_from_worlds(states[:drawn], w, seat)
+        allowed_holders(state, np.int64(seat), allowed)
+        spread = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
+        return (p * allowed + spread / drawn) / (1 + 1 / drawn)
+    return belief
+
+
 # name -> factory(args) -> belief; the model files are added from --model
 BELIEFS = {"uniform": uniform_belief}
 
@@ -158,6 +192,13 @@ def main(argv=None) -> int:
     parser.add_argument("--uniform-worlds", type=int, default=0, metavar="K",
                         help="also uniform estimated from K consistent worlds a position "
                              "(e.g. 2000; slower)")
+    parser.add_argument("--policy", metavar="POLICY",
+                        help="also the policy belief of this table (db:PATH), at each "
+                             "--temper, from --pool consistent worlds a position")
+    parser.add_argument("--temper", type=float, nargs="+", default=[0.25],
+                        help="the policy belief's tempers (default 0.25)")
+    parser.add_argument("--pool", type=int, default=2000,
+                        help="the policy belief's worlds a position (default 2000)")
     parser.add_argument("--positions", type=int, default=0,
                         help="measure only the first N positions (default all)")
     args = parser.parse_args(argv)
@@ -165,6 +206,9 @@ def main(argv=None) -> int:
     if args.uniform_worlds:
         beliefs[f"uniform, {args.uniform_worlds} worlds"] = sampled_uniform_belief(
             args.uniform_worlds, args.seed)
+    for temper in (args.temper if args.policy else ()):
+        beliefs[f"policy, temper {temper:g}"] = policy_belief(args.policy, temper, args.pool,
+                                                              args.seed)
     for path in args.model:
         name = Path(path).name
         beliefs[name] = model_belief(path)

@@ -15,7 +15,8 @@
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
    --duplicate`), then rollout search on the database (`search:db:...`, play/search_player.py)
-   against the heuristic on the same pairs, write a PNG summary of each, and the baseline's
+   against the heuristic on the same pairs, uniform and with the best default belief
+   (`search[belief=policy]`), write a PNG summary of each, and the baseline's
    training curve: its win rate against the heuristic, with the 95 % band, over training CPU
    minutes.
 5. Print the figures and the path of everything written, and save them in `quickstart.json`.
@@ -56,6 +57,9 @@ EVAL_OPPONENT = "heuristic"
 # The last tournament: rollout search on the database (play/search_player.py), on the same
 # pairs as the database player's against the heuristic, so the two rates compare directly.
 SEARCH_PLAYER = "search"
+# the best default belief (docs/results/search.md#beliefs-what-the-play-says-about-the-hidden-cards):
+# the quickstart plays it beside uniform search on the same pairs
+BELIEF_PLAYER = "search[belief=policy]"
 
 
 def register(subparsers) -> None:
@@ -183,6 +187,7 @@ def run(args) -> int:
         "png_vs_random": os.path.join(out, "db-vs-random.png"),
         "png_vs_heuristic": os.path.join(out, "db-vs-heuristic.png"),
         "png_search_vs_heuristic": os.path.join(out, "search-vs-heuristic.png"),
+        "png_belief_vs_heuristic": os.path.join(out, "search-belief-vs-heuristic.png"),
         "summary": os.path.join(out, MARKER),
     }
     if not with_bootstrap:
@@ -192,7 +197,7 @@ def run(args) -> int:
 
     base_seconds = BASELINE_SHARE * budget
     eval_pairs = args.eval_games or min(EVAL_PAIRS, args.games)
-    print(f"[1/6] baseline: training for {base_seconds:.0f} CPU-s on {workers} "
+    print(f"[1/7] baseline: training for {base_seconds:.0f} CPU-s on {workers} "
           f"thread{'s' if workers > 1 else ''} (batch {batch}), evaluated every "
           f"{base_seconds / EVAL_POINTS:.0f} CPU-s ({eval_pairs:,} duplicate pairs vs "
           f"{EVAL_OPPONENT}, on top of the budget)")
@@ -211,7 +216,7 @@ def run(args) -> int:
 
     boot = None
     if with_bootstrap:
-        print(f"[2/6] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
+        print(f"[2/7] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
         boot = train_for(paths["bootstrap_run"],
                          bootstrap_stage(paths["baseline_run"], SEED, batch,
                                          BOOTSTRAP_ALGORITHM),
@@ -219,13 +224,13 @@ def run(args) -> int:
         print(f"      {boot['iteration']:,} episodes, {boot['infosets']:,} info sets, "
               f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
     else:
-        print("[2/6] bootstrap: left out (at this budget it costs strength; "
+        print("[2/7] bootstrap: left out (at this budget it costs strength; "
               "docs/results/bootstrap.md); train one with `setback-cfr train bootstrap`")
 
     if not _plot_training(paths["baseline_run"], paths["png_training"]):
         paths.pop("png_training")
 
-    print("[3/6] export and load")
+    print("[3/7] export and load")
     stages = ["baseline"] + (["bootstrap"] if with_bootstrap else [])
     exported = [export_run(paths[f"{name}_run"], paths[f"{name}_strategy"]) for name in stages]
     report = load_strategies([paths[f"{name}_strategy"] for name in stages],
@@ -234,16 +239,20 @@ def run(args) -> int:
 
     results = {}
     search_spec = f"{SEARCH_PLAYER}:db:{paths['database']}"
-    matches = (  # (result name, label, player, opponent)
-        ("random", "db player", f"db:{paths['database']}", "random"),
-        ("heuristic", "db player", f"db:{paths['database']}", "heuristic"),
-        ("search_vs_heuristic", "search player", search_spec, "heuristic"))
-    for step, (name, label, player, opponent) in enumerate(matches, start=4):
-        print(f"[{step}/6] {label} vs {opponent}: {args.games:,} duplicate pairs"
-              + (f" (the same pairs, {search_spec})" if player == search_spec else ""))
+    belief_spec = f"{BELIEF_PLAYER}:db:{paths['database']}"
+    matches = (  # (result name, label, player, opponent, picture)
+        ("random", "db player", f"db:{paths['database']}", "random", "png_vs_random"),
+        ("heuristic", "db player", f"db:{paths['database']}", "heuristic", "png_vs_heuristic"),
+        ("search_vs_heuristic", "search player", search_spec, "heuristic",
+         "png_search_vs_heuristic"),
+        ("belief_vs_heuristic", "search, belief=policy", belief_spec, "heuristic",
+         "png_belief_vs_heuristic"))
+    steps = 3 + len(matches)
+    for step, (name, label, player, opponent, png_key) in enumerate(matches, start=4):
+        print(f"[{step}/{steps}] {label} vs {opponent}: {args.games:,} duplicate pairs"
+              + (f" (the same pairs, {player})" if player.startswith("search") else ""))
         summary = tournament(player, opponent, args.games, TOURNAMENT_SEED, True, workers, 200,
                              progress)
-        png_key = "png_search_vs_heuristic" if player == search_spec else f"png_vs_{opponent}"
         if write_png(summary, paths[png_key]) is None:
             paths.pop(png_key)
         print("\n".join("      " + line for line in format_summary(summary).splitlines()))
@@ -267,9 +276,9 @@ def run(args) -> int:
         json.dump(figures, f, indent=2)
     print()
     print(f"quickstart done in {figures['seconds']:.0f} s")
-    for name, label, _, opponent in matches:
+    for name, label, _, opponent, _ in matches:
         r = results[name]
-        print(f"  {label + ' vs ' + opponent:<26} win rate {100 * r['win_rate']:.1f}% "
+        print(f"  {label + ' vs ' + opponent:<36} win rate {100 * r['win_rate']:.1f}% "
               f"(95% CI {100 * r['ci_low']:.1f}% .. {100 * r['ci_high']:.1f}%, "
               f"{r['games']:,} games)")
     print("written:")

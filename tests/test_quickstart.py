@@ -25,7 +25,7 @@ def test_quickstart_end_to_end(tmp_path, capsys):
         assert path in text  # every path written is printed
     # the pictures come out of the box (matplotlib is a dependency)
     assert {"png_training", "png_vs_random", "png_vs_heuristic",
-            "png_search_vs_heuristic"} <= set(summary["paths"])
+            "png_search_vs_heuristic", "png_belief_vs_heuristic"} <= set(summary["paths"])
     assert summary["baseline"]["iteration"] >= 1
     from cli.quickstart import BOOTSTRAP_SHARE
 
@@ -38,7 +38,8 @@ def test_quickstart_end_to_end(tmp_path, capsys):
     assert summary["database_keys"] == sum(summary["exported_keys"]) > 0
     for name, label in (("random", "db player vs random"),
                         ("heuristic", "db player vs heuristic"),
-                        ("search_vs_heuristic", "search player vs heuristic")):
+                        ("search_vs_heuristic", "search player vs heuristic"),
+                        ("belief_vs_heuristic", "search, belief=policy vs heuristic")):
         r = summary["tournaments"][name]
         assert r["games"] == 8 and r["duplicate"]
         assert 0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1
@@ -47,6 +48,9 @@ def test_quickstart_end_to_end(tmp_path, capsys):
     search, db = summary["tournaments"]["search_vs_heuristic"], summary["tournaments"]["heuristic"]
     assert search["seed"] == db["seed"] and search["games"] == db["games"]
     assert search["player_a"].startswith("search:db:")
+    belief = summary["tournaments"]["belief_vs_heuristic"]
+    assert belief["seed"] == db["seed"] and belief["games"] == db["games"]
+    assert belief["player_a"].startswith("search[belief=policy]:db:")
 
 
 def test_quickstart_refuses_a_foreign_directory(tmp_path, capsys):
