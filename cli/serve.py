@@ -62,11 +62,11 @@ def register(subparsers) -> None:
                         help="threads the bots think on, outside the server's event loop "
                         "(default: the CPUs this process may use; a search bot's own "
                         "threads= come on top, see docs/playing/browser.md)")
-    parser.add_argument("--max-wait-ms", type=positive_int, default=300, metavar="MS",
+    parser.add_argument("--max-wait-ms", type=positive_int, default=150, metavar="MS",
                         help="the bots' backlog bound: a request for the bots that would wait "
                         "longer than this for a worker (the requests ahead times the time "
                         "between two answers of the busy server) gets 503 with Retry-After, "
-                        "and the page retries (default 300)")
+                        "and the page retries (default 150)")
     parser.add_argument("--max-backlog", type=positive_int, default=256, metavar="N",
                         help="requests waiting for or on the bots at most, whatever the "
                         "estimate; more get 503 (default 256)")
@@ -95,7 +95,7 @@ def default_bots(game: str = "setback") -> str:
 
 def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minute: int = 10,
               host: str = "127.0.0.1", game: str = "setback", bot_workers: int | None = None,
-              max_wait_ms: int = 300, max_backlog: int = 256):
+              max_wait_ms: int = 150, max_backlog: int = 256):
     """The web application for `game`, with every bad setting reported as a `UserError`.
     Games from before owners existed may be claimed only on a loopback `host` (one person's
     machine). The bots think on `bot_workers` threads (default the usable CPUs), with the

@@ -67,7 +67,7 @@ from contextlib import asynccontextmanager
 
 from search.pimc import usable_cpus
 
-DEFAULT_MAX_WAIT = 0.3  # seconds an admitted request may expect to wait for a worker
+DEFAULT_MAX_WAIT = 0.15  # seconds an admitted request may expect to wait for a worker
 DEFAULT_MAX_BACKLOG = 256  # admitted requests at most, whatever the estimate
 RECENT_JOBS = 64  # the jobs the mean job time is taken over
 TRIMMED = 8  # one job in this many, the longest, left out (numba compiling, a stall)
