@@ -63,7 +63,7 @@ class SearchPlayerBase:
         self.rng = new_rng(seed)
         self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0,
                       "weighted": 0, "ess": 0.0}
-        drawn = self.worlds * (self.pool if belief != "uniform" else 1)
+        drawn = self.worlds * (self.pool if kind != "uniform" else 1)
         self._states = np.zeros((drawn, state_size), dtype=np.int64)
 
     @classmethod
@@ -82,12 +82,13 @@ class SearchPlayerBase:
             raise error(str(exc)) from None
         try:
             return cls(blueprint, table, worlds=options["worlds"],
-                   greedy=options["rollout"] == "greedy",
-                   search_bids=options["bids"] == "search", margin=options["margin"],
-                   think_ms=options["think"], threads=options["threads"],
-                   voids=options["voids"] == "on", seed=seed, name=text.strip(),
-                   belief=options["belief"], temper=options["temper"], pool=options["pool"],
-                   floor=options["floor"], evidence=options["evidence"], **extra)
+                       greedy=options["rollout"] == "greedy",
+                       search_bids=options["bids"] == "search", margin=options["margin"],
+                       think_ms=options["think"], threads=options["threads"],
+                       voids=options["voids"] == "on", seed=seed, name=text.strip(),
+                       belief=options["belief"], temper=options["temper"],
+                       pool=options["pool"], floor=options["floor"],
+                       evidence=options["evidence"], **extra)
         except ValueError as exc:  # a belief model that cannot be read, or is another game's
             blueprint.close()
             raise error(f"{text.strip()!r}: {exc}") from None

@@ -23,9 +23,10 @@ CHOICES = {"rollout": ("sample", "greedy"), "bids": ("search", "blueprint"),
 FLOATS = ("margin", "think", "temper", "floor")
 FLOOR = 1e-3  # a blueprint probability below this counts as this (one odd bid is no proof)
 # Each belief's own defaults for the options left unset (None above). `bids`: issue 36's.
-# `policy`: chosen by measurement (docs/search/rollout.md#beliefs): a pool of 20 x worlds
-# (2,000 at the default 100) so that the worlds the moves point to are in it at all, the
-# weights tempered to T = 0.25 since the blueprint is a rough model of how others play.
+# `policy`: a pool of 20 x worlds (2,000 at the default 100) so that the worlds the moves point
+# to are in it at all, the weights tempered to T = 0.25: T = 1 measured level with it head to
+# head (docs/results/search.md#beliefs-what-the-play-says-about-the-hidden-cards), and the
+# lower temper trusts the blueprint less as a model of players who do not play like it.
 BELIEF_DEFAULTS = {"uniform": {"temper": 1.0, "pool": 1, "floor": FLOOR},
                    "bids": {"temper": 1.0, "pool": 4, "floor": FLOOR},
                    "policy": {"temper": 0.25, "pool": 20, "floor": FLOOR},
