@@ -39,7 +39,7 @@ from games.setback.cards import suit_mask
 from search.card_location import (HOLDERS, N_CARDS, N_FEATURES, N_PAIR, UNDEALT,
                                   column_totals, encode_batch, fit_marginals)
 from search.mlp import MLP, softmax
-from search.sampler import NEED, constraints, layout_table
+from search.sampler import NEED, binomial_table, constraints, layout_table
 
 ROW_FIELDS = ("states", "seats", "records", "tricks_won", "scores", "hands")
 STATE_VERSION = 1
@@ -271,17 +271,6 @@ class Clock:
 
 # --- the uniform yardstick ----------------------------------------------------------------
 @njit(cache=True)
-def _binomials():
-    """Pascal's triangle to 52, float64."""
-    table = np.zeros((53, 53), np.float64)
-    for n in range(53):
-        table[n, 0] = 1.0
-        for k in range(1, n + 1):
-            table[n, k] = table[n - 1, k - 1] + table[n - 1, k]
-    return table
-
-
-@njit(cache=True)
 def uniform_probs(view_state, seat, out):
     """`out[card, h]`: the exact probability that holder column h holds the hidden `card` when
     the layout is uniform among those consistent with the hand sizes and voids shown (module
@@ -292,7 +281,7 @@ def uniform_probs(view_state, seat, out):
     voids = np.zeros(3, np.int64)
     unseen = constraints(view_state, seat, True, needs, voids)
     table = layout_table(unseen, needs, voids)
-    binom = _binomials()
+    binom = binomial_table()
     total = table[0, needs[0], needs[1], needs[2]]
     forward = np.zeros((NEED, NEED, NEED), np.float64)
     forward[0, 0, 0] = 1.0

@@ -42,7 +42,9 @@ NEED = HAND_SIZE + 1  # table size per seat: a seat needs 0..6 cards
 
 
 @njit(cache=True)
-def _binomials():
+def binomial_table():
+    """Pascal's triangle to 52 (float64[53, 53]: table[n, k] = n choose k), which the layout
+    counts are made of."""
     table = np.zeros((53, 53), np.float64)
     for n in range(53):
         table[n, 0] = 1.0
@@ -82,7 +84,7 @@ def layout_table(unseen, needs, voids):
     suits s..3 so that the three other seats get a, b, c more cards. `unseen`: the unseen card
     mask; `needs`: cards each of the three seats still holds; `voids[i]`: bit suit set when
     seat i is void in it. The layouts of the whole position are `table[0, needs...]`."""
-    binom = _binomials()
+    binom = binomial_table()
     table = np.zeros((5, NEED, NEED, NEED), np.float64)
     table[4, 0, 0, 0] = 1.0
     for suit in range(3, -1, -1):
@@ -107,7 +109,7 @@ def sample_layout(rng, unseen, needs, voids, table, out):
     a, b, c = needs[0], needs[1], needs[2]
     if table[0, a, b, c] <= 0.0:
         return False
-    binom = _binomials()
+    binom = binomial_table()
     cards = np.empty(13, np.int64)
     out[0] = 0
     out[1] = 0
