@@ -523,7 +523,7 @@ class CliBoundary(Boundary):
     EXPENSIVE = {"--games", "--max-deals", "--deals", "--iterations", "--report-every",
                  "--minutes", "--workers", "--seed", "--batch", "--positions",
                  "--worlds", "--bootstrap", "--epochs", "--sds-samples",
-                 "--sds-worlds"}  # (when above 2)
+                 "--sds-worlds", "--pairs", "--pool", "--chunk"}  # (when above 2)
 
     def setup(self, workdir):
         super().setup(workdir)
@@ -591,6 +591,11 @@ class CliBoundary(Boundary):
                                  "--out", "t.nn", "--no-progress"],
             ("learn", "evaluate"): ["learn", "evaluate", "--model", model, "--data", data,
                                     "--no-progress"],
+            ("exploit",): ["exploit", "--against", f"db:{db}", "--pairs", "1", "--worlds", "2",
+                           "--pool", "1", "--no-progress"],
+            ("learn", "belief"): ["learn", "belief", "--players", "random", "--games", "1",
+                                  "--epochs", "1", "--hidden", "4,4", "--out", "b.model",
+                                  "--no-progress"],
             ("rating",): ["rating", "random", "heuristic", "--games", "1", "--max-deals", "2",
                           "--bootstrap", "2", "--store", "ratings.db", "--no-progress"],
         }

@@ -21,8 +21,10 @@ WITHOUT = {
     ("db", "info"): "the game is read from the database",
 }
 
-# Commands that take games registered with fewer entry points than all (a rules-only game).
-NEEDS = {("replay",): ("replay",)}
+# Commands that take games registered with fewer entry points than all (a rules-only game, or
+# one with its rules and tournament players but no training yet: Spades).
+NEEDS = {("replay",): ("replay",), ("tournament",): ("tournament",),
+         ("rating",): ("tournament",)}
 
 
 def leaves():
