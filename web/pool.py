@@ -45,10 +45,11 @@ eighth left out): it holds everything that slows a busy server, the workers' con
 GIL and the cores, and the loop's own share of each request. Until 8 are measured it is the
 recent jobs' mean time on a worker over the number of workers. The bound is in seconds, not in
 requests, because a job of database bots takes a millisecond and one of search bots a hundred:
-a count right for one is wrong for the other. Default 0.3 s: an accepted move then waits about
-that long at most before its bots start, which leaves room in issue 48's target of 1 s for an
-accepted move's p99 for the estimate's error and for a long job (a move that ends a deal and
-plays the next one's auction holds several decisions).
+a count right for one is wrong for the other. Default 0.15 s, by measurement: the estimate
+misses the tail (200 people with no think time against search bots, `bench/web_load.py`: with
+0.3 s an accepted move's p99 was 1.25 s, past issue 48's 1 s; with 0.15 s, 0.27 s), and a long
+job (a move that ends a deal and plays the next one's auction holds several decisions) needs
+the room.
 
 **Atomic under cancellation.** An admitted request's work (`run`) is a task of its own,
 shielded: a client that hangs up does not cut a move between its bots' replies and its storing
