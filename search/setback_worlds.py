@@ -67,6 +67,16 @@ def consistent_worlds(view_state, seat, rng, use_voids, states_out):
 
 
 @njit(cache=True, nogil=True)
+def deal_of_world(world, played_by, state):
+    """Set `state` to the start of the deal whose hands are `world`'s: each seat dealt what it
+    holds in `world` and what it played (`played_by`), the first bid to make."""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[HAND + seat] | played_by[seat]
+    reset_deal(state, hands)
+
+
+@njit(cache=True, nogil=True)
 def bids_log_likelihood(decision, world, played_by, history, n_moves, keys, offsets, probs,
                         floor, state, actions, key_out):
     """The log-probability that the blueprint (a policy table whose keys `decision` builds)
@@ -75,10 +85,7 @@ def bids_log_likelihood(decision, world, played_by, history, n_moves, keys, offs
     lacks says nothing (0); a probability below `floor` counts as `floor`. The acting seat's
     own bids add the same term in every world, so only the others' move the weights.
     `played_by`: `search.inference.cards_played_by(history)`."""
-    hands = np.zeros(4, np.int64)
-    for seat in range(4):
-        hands[seat] = world[HAND + seat] | played_by[seat]
-    reset_deal(state, hands)
+    deal_of_world(world, played_by, state)
     total = 0.0
     for i in range(n_moves):
         move = history[i]
@@ -111,10 +118,7 @@ def policy_log_likelihood(decision, world, played_by, history, n_moves, modelled
     played, `played_by`): the sum of `rollout.policy_move_log_prob` over those moves, bids and
     cards, the deal replayed from its first bid. The other seats' moves are replayed unscored
     (the observer's own say nothing of the others' hands)."""
-    hands = np.zeros(4, np.int64)
-    for seat in range(4):
-        hands[seat] = world[HAND + seat] | played_by[seat]
-    reset_deal(state, hands)
+    deal_of_world(world, played_by, state)
     total = 0.0
     for i in range(n_moves):
         move = history[i]
