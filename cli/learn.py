@@ -168,17 +168,25 @@ def parse_correction(text: str) -> dict:
     return out
 
 
+def hidden_widths(text: str) -> tuple[int, int]:
+    """The two hidden layers' widths of `--hidden H1,H2`; UserError (one line) otherwise."""
+    from cli.errors import UserError
+
+    try:
+        hidden = tuple(int(h) for h in text.split(","))
+        if len(hidden) != 2 or min(hidden) < 1:
+            raise ValueError
+    except ValueError:
+        raise UserError(f"--hidden {text!r}: two positive widths, as 256,256") from None
+    return hidden
+
+
 def run_train(args) -> int:
     """Train and write a model file."""
     from cli.errors import UserError
     from play.learn_data import concat, load_data, save_model, train_model
 
-    try:
-        hidden = tuple(int(h) for h in args.hidden.split(","))
-        if len(hidden) != 2 or min(hidden) < 1:
-            raise ValueError
-    except ValueError:
-        raise UserError(f"--hidden {args.hidden!r}: two positive widths, as 256,256") from None
+    hidden = hidden_widths(args.hidden)
     if not 0.0 <= args.validation < 1.0:
         raise UserError("--validation must be in [0, 1)")
     if not args.lr > 0:
@@ -363,12 +371,7 @@ def run_belief(args) -> int:
     """Generate, train and write the card-location model (BELIEF_DESCRIPTION)."""
     from cli.errors import UserError
 
-    try:
-        hidden = tuple(int(h) for h in args.hidden.split(","))
-        if len(hidden) != 2 or min(hidden) < 1:
-            raise ValueError
-    except ValueError:
-        raise UserError(f"--hidden {args.hidden!r}: two positive widths, as 256,256") from None
+    hidden = hidden_widths(args.hidden)
     if not 0.0 < args.heldout < 1.0:
         raise UserError("--heldout must be above 0 and below 1")
     from play.belief_data import DataFileError, parse_population
