@@ -5,9 +5,11 @@
 Players (`make_spades_player`): `random` (uniform among the legal moves, its own seeded
 stream), `heuristic` (`play.spades_heuristic`, the rule-based yardstick) and
 `ismcts[:SIMS],pyspiel` (OpenSpiel's ISMCTS bot searching pyspiel's own `spades`, with the
-tree key and world draw that pyspiel's spades lacks: `play.spades_ismcts`). Spades has no
-abstraction, database or search yet, so `db:`, `search`, `oracle` ... are refused in one line
-saying so.
+tree key and world draw that pyspiel's spades lacks: `play.spades_ismcts`),
+`search[OPTIONS]:BASE` (rollout search on the heuristic or a database,
+`play.spades_search_player`) and `oracle[,bid=SPEC]` / `oracle:SPEC` (`play.spades_oracle`: it
+SEES EVERY HAND, a ceiling for tournaments and ratings; the game loop hands it the true state).
+Kinds Spades lacks are refused in one line saying so.
 
 Games (`play_unit`): game g of a tournament with seed s is `games.spades.match.play_game` on
 the game seed `stream_seed(s, g) >> 1` (hand k dealt from `stream_seed(game seed, k)`; West
@@ -39,8 +41,11 @@ from play.tournament import (HANDS, POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, 
 TARGET = 500
 SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player) or "
              "ismcts[:SIMS],pyspiel (OpenSpiel's ISMCTS bot searching pyspiel's spades, SIMS "
-             "simulations a decision, default 100); Spades has no database or search player "
-             "yet")
+             "simulations a decision, default 100), search[OPTIONS]:heuristic (rollout search on "
+             "the heuristic; OPTIONS worlds=W,bids=search|blueprint,margin=Z,think=MS,threads=T,"
+             "voids=on|off,belief=uniform) or oracle[,bid=SPEC] (SEES EVERY HAND: the card play "
+             "double-dummy on the true hand, SPEC's bids, default heuristic; for tournament and "
+             "rating only)")
 
 
 class SpadesSpecError(PlayerSpecError):
@@ -51,6 +56,12 @@ def make_spades_player(spec: str, seed: int = 0):
     """The Spades player of `spec` (module docstring); `SpadesSpecError` for a bad one."""
     text = str(spec).strip()
     kind = text.lower()
+    from play.spades_oracle import is_oracle_spec
+
+    if is_oracle_spec(text):  # before the other kinds: its bidder's spec may hold anything
+        from play.spades_oracle import make_spades_oracle_player
+
+        return make_spades_oracle_player(text, seed, make_spades_player, SpadesSpecError)
     if kind == "random":
         return SeededRandomPlayer(seed)
     if kind == "heuristic":
@@ -62,7 +73,11 @@ def make_spades_player(spec: str, seed: int = 0):
         from play.spades_ismcts import make_spades_ismcts_player
 
         return make_spades_ismcts_player(text, seed, SpadesSpecError)
-    if head in ("db", "strategy", "search", "oracle", "pimc", "sds", "nn"):
+    if head == "search":
+        from play.spades_search_player import make_spades_search_player
+
+        return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
+    if head in ("db", "strategy", "pimc", "sds", "nn"):
         raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
                               f"{SPEC_HELP})")
     raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")

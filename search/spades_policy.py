@@ -24,8 +24,8 @@ from games.bits import popcount
 from games.spades.cards import N_RANKS, SPADES, power, suit_mask
 from games.spades.rules import BID_MOVE, apply_move, highest_bid, legal_cards
 from games.spades.scoring import team_score
-from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, PHASE, PHASE_BID, PHASE_OVER,
-                                SCORE, TAKEN, TO_ACT, TRICK, WINNING)
+from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, N_TRICKS, PHASE, PHASE_BID,
+                                PHASE_OVER, SCORE, TAKEN, TO_ACT, TRICK, TRICK_NUMBER, WINNING)
 
 ACE, KING, QUEEN, NINE = 12, 11, 10, 7  # rank indices, as in play/spades_heuristic.py
 TERMINAL = -2  # cfr/game.py's
@@ -178,11 +178,7 @@ def rollout_utility(state):
 
 @njit(cache=True, nogil=True)
 def play_heuristic(state, tricks_left):
-    """Play `state` on with the heuristic at every seat until `tricks_left` tricks remain
-    (or the hand ends)."""
-    while state[PHASE] != PHASE_OVER:
-        if state[N_IN_TRICK] == 0 and state[PHASE] != PHASE_BID and \
-                13 - state[TAKEN] - state[TAKEN + 1] - state[TAKEN + 2] - state[TAKEN + 3] \
-                <= tricks_left:
-            return
+    """Play `state` on with the heuristic at every seat (bids included) until at most
+    `tricks_left` tricks remain, counting one under way (or the hand ends)."""
+    while state[PHASE] != PHASE_OVER and N_TRICKS - state[TRICK_NUMBER] > tricks_left:
         apply_move(state, heuristic_move(state))

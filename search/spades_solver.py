@@ -272,9 +272,9 @@ def _push(stack, moves, frames, depth):
 def solve_moves(state, horizon, stack, moves, frames, ctx, tt, moves_out, values_out):
     """Every legal card of the seat to act in `state` (card play) ascending in `moves_out`, its
     value in `values_out`: the acting seat's team's hand score less the other team's, under
-    perfect play by both with all hands known; with `horizon` > 0 and more tricks than that
-    left after the card, the heuristic plays every seat until `horizon` tricks remain and the
-    rest is solved exactly. Returns the count."""
+    perfect play by both with all hands known; with `horizon` > 0, the heuristic plays every
+    seat after the card until at most `horizon` tricks remain (`play_heuristic`) and the rest
+    is solved exactly. Returns the count."""
     prepare(state, ctx)
     # A new generation: the entries of another deal (or bids) must not be read; within the
     # solve every position is one of this deal's, whichever card or rollout led to it.

@@ -1,0 +1,90 @@
+"""Spades' `oracle` player: it SEES EVERY HAND. A ceiling for tournaments and ratings, never a
+real player.
+
+As Euchre's (`play/euchre_oracle.py`): the bids are another player's (`oracle,bid=SPEC` or
+`oracle:SPEC`, SPEC any Spades player but an oracle; by default the heuristic), and every card
+is played by the double-dummy solver on the TRUE hand (`search.spades_solver`): the card of
+best value for the seat's team (its hand score less the other team's; ties: the lowest card).
+A full solve from the first trick takes seconds to minutes (docs/games/spades.md, players), so
+the oracle is exact once `EXACT_TRICKS` (8) tricks or fewer remain, counting the one under way;
+before that, each candidate card is followed by the heuristic at every seat (its numba twin,
+`search.spades_policy`) until 8 tricks remain, and the rest is solved exactly: a one-ply
+lookahead whose leaves are exact.
+
+How it sees: a `play.oracle.SeeingPlayer` (`sees_all = True`); the Spades game loop
+(`games.spades.match.play_game`, which `tournament --game spades` and `rating --game spades`
+use) asks its players through `games.scaffold.view.ask`, which hands it the true state. `serve`
+refuses it (`web.bots`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.spades import state as S
+from play.oracle import SeeingPlayer, split_oracle_spec
+
+DEFAULT_BIDDER = "heuristic"
+
+
+class SpadesOraclePlayer(SeeingPlayer):
+    """Plays every Spades card by the solver on the true hand; `bidder` bids (module
+    docstring)."""
+
+    def __init__(self, bidder=None, name: str | None = None, exact_tricks: int | None = None):
+        from search.spades_solver import EXACT_TRICKS, SpadesSolver
+
+        if bidder is None:
+            from play.spades_heuristic import SpadesHeuristicPlayer
+
+            bidder = SpadesHeuristicPlayer()
+        super().__init__(bidder, name)
+        self.solver = SpadesSolver()
+        self.exact_tricks = EXACT_TRICKS if exact_tricks is None else int(exact_tricks)
+
+    def choose_seeing_all(self, state: np.ndarray, view) -> int:
+        """The move of the seat to act, seeing the true hand `state`: the bidder's bid, else
+        the card of best value (a single legal card is played without solving)."""
+        return self.decide_seeing_all(state, view)["move"]
+
+    def decide_seeing_all(self, state: np.ndarray, view) -> dict:
+        """The move and its figures: `{"move", "reason": "bidder" | "forced" | "exact" |
+        "rollout+exact", "moves": [{"move", "value"}...] best first}`."""
+        legal = view.legal_moves()
+        if int(state[S.PHASE]) == S.PHASE_BID:
+            return {"move": int(self.bidder.choose(view)), "reason": "bidder", "moves": []}
+        if legal.size == 1:
+            return {"move": int(legal[0]), "reason": "forced", "moves": []}
+        exact = S.N_TRICKS - int(state[S.TRICK_NUMBER]) <= self.exact_tricks
+        moves, values = self.card_values(state, 0 if exact else self.exact_tricks)
+        order = np.argsort(-values, kind="stable")  # the first best: the lowest card
+        return {"move": int(moves[order[0]]), "reason": "exact" if exact else "rollout+exact",
+                "moves": [{"move": int(moves[i]), "value": float(values[i])} for i in order]}
+
+    def card_values(self, state: np.ndarray, horizon: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """(legal cards ascending, their values from the acting seat's team's side):
+        `SpadesSolver.card_values`."""
+        return self.solver.card_values(state, horizon)
+
+
+def is_oracle_spec(text: str) -> bool:
+    """Whether the Spades spec `text` names the oracle (`oracle`, `oracle,...` or `oracle:...`,
+    any case)."""
+    lower = str(text).strip().lower()
+    return lower == "oracle" or lower.startswith(("oracle,", "oracle:"))
+
+
+def make_spades_oracle_player(text: str, seed: int, make_player, error=ValueError):
+    """The oracle of a spec `oracle[,bid=SPEC]` or `oracle:SPEC`; `make_player(SPEC, seed)`
+    makes the bidder (the Spades player grammar's); `error` (one line) for a bad spec."""
+    text = str(text).strip()
+    if text.lower().startswith("oracle:"):
+        bid_spec = text[len("oracle:"):].strip()
+        if not bid_spec:
+            raise error(f"{text!r}: oracle:SPEC needs a Spades player, as in oracle:heuristic")
+        name = text
+    else:
+        name, bid_spec = split_oracle_spec(text, error, "Spades ")
+    if bid_spec is not None and is_oracle_spec(bid_spec):
+        raise error(f"{name!r}: the oracle's bidder cannot be an oracle")
+    return SpadesOraclePlayer(make_player(bid_spec or DEFAULT_BIDDER, seed), name=name)

@@ -1,0 +1,185 @@
+"""Spades' `search[OPTIONS]:BASE`: rollout search on a base player, as Euchre's and Setback's.
+
+At each decision with two or more legal moves (every bid and every card), the player draws
+`worlds` layouts of the hidden cards uniformly among those consistent with its view and every
+public fact (`search/spades_worlds.py`: hand sizes, the cards played, the voids shown by a
+failure to follow or by a spade lead), plays every legal move in every world and the rest of
+the hand with all four seats following the base (`search/rollout.py`, common random numbers per
+world), and plays the move with the best mean of its team's hand score less the other team's
+(`scoring.team_score`: contracts, Nil, bags and their penalty at the game score). The search
+itself is `play.search_base.SearchPlayerBase`'s.
+
+BASE is `heuristic` (the rule-based player, whose numba twin `search/spades_policy.py` plays
+the rollouts: no table, every rollout deterministic) or `db:PATH[,sample]` (a database of a
+Spades export, whose table the rollouts follow as Euchre's do, when the Spades database player
+exists: `db.spades_player`). The base also makes its own moves where search has nothing to add
+(`bids=blueprint`, the `margin` rule's fallback).
+
+Options are those of `play/search_options.py` (`worlds=W`, `rollout=sample|greedy`,
+`bids=search|blueprint`, `margin=Z`, `think=MS`, `threads=T`, `voids=on|off`, `belief=`,
+`temper=T`, `pool=K`, `floor=F`, `evidence=others|opponents`). Beliefs: `uniform`; `policy` (a
+`db:` base's table weighs the worlds by its probability of every move the other seats made, as
+in the other games); `bids` is the slot of a bid-inference table: a `log_weight(view, states,
+out)` function handed to the player (`SpadesSearchPlayer(log_weight=...)`) gives each world its
+log-weight, and the worlds are resampled from a pool by it (`play.search_base`); without one,
+`belief=bids` is refused. The same seed gives the same moves for any number of threads (without
+`think`). Examples: `search:heuristic`, `search[worlds=200,threads=1]:heuristic`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.spades import state as S
+from games.spades.cards import SPADES, N_RANKS
+from play.search_base import SearchPlayerBase
+from play.search_options import DEFAULTS, parse_options
+
+SPEC_FORM = ("search[OPTIONS]:heuristic|db:PATH (OPTIONS: worlds=W,rollout=sample|greedy,"
+             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off,"
+             "belief=uniform|policy|bids,temper=T,pool=K,floor=F,evidence=others|opponents)")
+OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's score only
+
+
+class HeuristicRollouts:
+    """The rollout game of `search/spades_policy.py` (the heuristic plays every seat, a forced
+    move each) as `search.rollout_search.RolloutSearch` takes a game, and its empty table."""
+
+    state_size = S.STATE_SIZE
+    max_actions = 14
+    game = "spades"
+    keys = np.zeros(0, dtype=np.uint64)
+    offsets = np.zeros(1, dtype=np.int64)
+    probs = np.zeros(0, dtype=np.float32)
+
+    def __init__(self):
+        from cfr.game import FUNCTION_TYPES, FunctionAddress
+        from search import spades_policy as P
+
+        functions = (P.rollout_current_player, P.rollout_decision, P.rollout_apply,
+                     P.rollout_utility)
+        self.addresses = tuple(FunctionAddress(f, t) for f, t in zip(functions, FUNCTION_TYPES))
+
+
+_ROLLOUTS: list = []  # one HeuristicRollouts a process (its addresses resolve once)
+
+
+def heuristic_rollouts() -> HeuristicRollouts:
+    """The process's `HeuristicRollouts`."""
+    if not _ROLLOUTS:
+        _ROLLOUTS.append(HeuristicRollouts())
+    return _ROLLOUTS[0]
+
+
+class SpadesSearchPlayer(SearchPlayerBase):
+    """Plays Spades by rollout search on `blueprint` (the base player), the rollouts following
+    `game` with `table` (the heuristic's rollouts and empty table by default; a `db:` base's
+    abstract game and policy arrays otherwise). `log_weight(view, states, out)`: the
+    `belief=bids` slot (module docstring)."""
+
+    def __init__(self, blueprint, table=None, game=None, log_weight=None, **options):
+        if table is None or game is None:
+            table = game = heuristic_rollouts()
+        if getattr(table, "game", None) != "spades":
+            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
+                             "not 'spades'")
+        belief = options.get("belief", "uniform")
+        if belief == "bids" and log_weight is None:
+            raise ValueError("belief=bids reads Spades' bid-inference tables, and none is "
+                             "given")
+        if belief == "policy" and table.keys.size == 0:
+            raise ValueError("belief=policy weighs the worlds by a database's policy: the base "
+                             "must be db:PATH")
+        if belief not in ("uniform", "bids", "policy"):
+            raise ValueError(f"belief={belief} is not available in Spades (uniform, policy, "
+                             "bids)")
+        self.log_weight = log_weight
+        super().__init__(blueprint, table, game, S.STATE_SIZE, **options)
+
+    def explain(self, view) -> dict:
+        """`decide`'s figures (the move, why, the worlds, every legal move's searched value)."""
+        return self.decide(view)
+
+    def _bidding(self, state) -> bool:
+        """The four bids."""
+        return int(state[S.PHASE]) == S.PHASE_BID
+
+    def _draw(self, view, rng, states) -> tuple[int, int]:
+        """Worlds of `search.spades_worlds` (none rejected: every draw is consistent)."""
+        from search.spades_worlds import consistent_worlds, replay_public
+
+        played_by, extra_voids = replay_public(view.history)
+        return consistent_worlds(view.state, view.seat, played_by, extra_voids, rng,
+                                 self.voids, states), 0
+
+    def _cards_that_matter(self, view) -> tuple:
+        """The ace, king and queen of spades."""
+        return tuple(SPADES * N_RANKS + rank for rank in (12, 11, 10))
+
+    def _seen_cards(self, view) -> int:
+        """Every card played."""
+        return int(view.state[S.PLAYED])
+
+    def _log_weights(self, view, states, history, out) -> None:
+        """`belief=bids`: the `log_weight` slot's; `belief=policy`: the base table's
+        log-probability of every move of the modelled seats (`search.spades_worlds`)."""
+        if self.belief == "bids":
+            self.log_weight(view, states, out)
+            return
+        from search.spades_worlds import policy_log_weights
+
+        current_player, decision = self.search.functions[:2]
+        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
+        modelled = self.modelled_seats(view)
+        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
+            current_player, decision, states, first, stop, history, history.size, modelled,
+            keys, offsets, probs, self.floor, out))
+
+
+def _options(options: dict) -> dict:
+    """The constructor's keywords of parsed `options` (`search_options.parse_options`)."""
+    return {"worlds": options["worlds"], "greedy": options["rollout"] == "greedy",
+            "search_bids": options["bids"] == "search", "margin": options["margin"],
+            "think_ms": options["think"], "threads": options["threads"],
+            "voids": options["voids"] == "on", "belief": options["belief"],
+            "temper": options["temper"], "pool": options["pool"], "floor": options["floor"],
+            "evidence": options["evidence"]}
+
+
+def make_spades_search_player(text: str, seed: int, make_player, error=ValueError):
+    """The Spades search player of a spec string (module docstring); `make_player(BASE, seed)`
+    makes the base (the Spades player grammar's); `error` (one line) on a bad spec."""
+    options, base = parse_options(text, error, SPEC_FORM, "search:heuristic", OPTIONS)
+    kind = base.lower()
+    if kind == "heuristic":
+        try:
+            return SpadesSearchPlayer(make_player(base, seed), seed=seed, name=text.strip(),
+                                      **_options(options))
+        except ValueError as exc:
+            raise error(f"{text.strip()!r}: {exc}") from None
+    if kind.startswith("db:"):
+        return _db_search_player(text, seed, options, make_player(base, seed), error)
+    raise error(f"{text!r}: the base must be heuristic or db:PATH ({SPEC_FORM})")
+
+
+def _db_search_player(text, seed, options, blueprint, error):
+    """The search player on a `db:` base: its rollouts follow the database's policy arrays
+    through Spades' abstract game (as Euchre's do)."""
+    from play.search_options import shared_arrays
+
+    try:
+        from db.spades_policy_arrays import spades_arrays_of_store
+        from train.spades_game import GAME
+    except ImportError:
+        blueprint.close()
+        raise error(f"{text!r}: search on a Spades database needs its policy arrays, which "
+                    "this build lacks") from None
+    from db.errors import DatabaseError
+
+    try:
+        table = shared_arrays(blueprint, lambda b: spades_arrays_of_store(b.db))
+        return SpadesSearchPlayer(blueprint, table, GAME, seed=seed, name=text.strip(),
+                                  **_options(options))
+    except (DatabaseError, ValueError) as exc:
+        blueprint.close()
+        raise error(f"{text.strip()!r}: {exc}") from None
