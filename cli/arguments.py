@@ -127,18 +127,20 @@ def add_command(subparsers, name: str, help: str, description: str, epilog: str 
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
 
 def add_game_option(parser, command: str, supported: tuple = ("setback",),
-                    reason: str = "") -> None:
-    """`--game NAME` (default setback, every registered game a choice) on a command that reads
-    or plays one game but supports only `supported`: another game is refused in one line
-    (exit status 2) naming the command and `reason`, before the command does anything. Call it
-    after the parser's `set_defaults(func=...)`: it wraps that function."""
+                    reason: str = "", needs: tuple | None = None) -> None:
+    """`--game NAME` (default setback, every registered game a choice, or those providing the
+    entry points `needs`) on a command that reads or plays one game but supports only
+    `supported`: another game is refused in one line (exit status 2) naming the command and
+    `reason`, before the command does anything. Call it after the parser's
+    `set_defaults(func=...)`: it wraps that function."""
     import functools
 
     from games import registry  # plain data: imports no game
 
-    others = [name for name in registry.names() if name not in supported]
+    choices = registry.names() if needs is None else registry.names(needs)
+    others = [name for name in choices if name not in supported]
     parser.add_argument(
-        "--game", choices=registry.names(), default=registry.DEFAULT_GAME,
+        "--game", choices=choices, default=registry.DEFAULT_GAME,
         help=f"the game (default {registry.DEFAULT_GAME}); {command} is "
         f"{' and '.join(supported)}'s only" + (f": --game {' or '.join(others)} is refused"
                                               if others else "")

@@ -1,9 +1,10 @@
 """`setback-cfr bid-tables`: count what the auction says about the hands from self-play deals
-(`play/bid_tables.py`), and show one sequence's tables as text and a PNG heatmap."""
+(`play/bid_tables.py`), and show one sequence's tables as text and a PNG heatmap; with --game
+spades, Spades' tables (`play/spades_bid_data.py`, `search/spades_bid_tables.py`)."""
 
 from __future__ import annotations
 
-from cli.arguments import add_command, add_game_option, positive_int, seed
+from cli.arguments import add_command, add_game_option, non_negative_int, positive_int, seed
 from cli.errors import UserError
 
 HELP = """Bid-inference tables from self-play auctions.
@@ -20,7 +21,16 @@ through Python, one decision at a time.
 Show: --show FILE prints, for one sequence, each seat's probability of holding each trump rank
 and its expected trump length, and with --png writes a heatmap (rows: seats, columns: cards).
 Sequences are the four bids in auction order, dealer's left first and dealer last, each P (or 0),
-2, 3 or 4: e.g. P,2,P,3."""
+2, 3 or 4: e.g. P,2,P,3.
+
+Spades (--game spades): deal N seeded deals (at 0 to 0) whose auctions are bid by the population
+--bidders (SPEC[,SPEC...]: the dealer's team and the other take every ordered pairing), and count
+for every bid in its context (place in the bidding, partner's bid, opponents' bids' sum) the
+bidder's spade count, spade honours, side aces and kings, voids (and with --tricks, the hand
+played out, its tricks taken), smoothed with a prior worth --prior positions; the next
+--heldout deals measure the tables' log-loss of the bidders' features against uniform from
+every observer seat (docs/games/spades.md). --show FILE prints, for the bids before a bidder
+(--sequence, in auction order, e.g. 3,Nil; empty for the first bidder), what each bid says."""
 
 
 def register(subparsers) -> None:
@@ -30,7 +40,9 @@ def register(subparsers) -> None:
         "count bid-inference tables from self-play auctions, or show them", HELP)
     parser.add_argument("--bidders", metavar="PLAYER", default=None,
                         help="the player bidding (and pitching) at all four seats: heuristic "
-                             "(compiled, fast), db:PATH, strategy:PATH[,PATH...] or random")
+                             "(compiled, fast), db:PATH, strategy:PATH[,PATH...] or random; "
+                             "Spades: a population SPEC[,SPEC...] of Spades players (heuristic, "
+                             "ismcts[:SIMS],pyspiel, db:PATH, random)")
     parser.add_argument("--deals", type=positive_int, default=None, metavar="N",
                         help="deals to count (required to build)")
     parser.add_argument("--seed", type=seed, default=0, metavar="S",
@@ -40,11 +52,19 @@ def register(subparsers) -> None:
                         help="worker processes (default 1; the counts do not depend on it)")
     parser.add_argument("--prior", type=_prior, default=20.0, metavar="K",
                         help="smoothing prior strength in deals (default 20, at most 1e9)")
+    parser.add_argument("--heldout", type=non_negative_int, default=None, metavar="M",
+                        help="Spades: deals after the N counted, held out to measure the "
+                             "tables' log-loss against uniform (default 1000; 0: none)")
+    parser.add_argument("--tricks", action="store_true",
+                        help="Spades: play every deal out and count the bidder's tricks taken "
+                             "too (slower)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--show", metavar="FILE", help="print one sequence of a tables file")
     parser.add_argument("--sequence", metavar="BIDS",
                         help="with --show: the sequence, as P,2,P,3 (default: the most "
-                             "frequent sequence with a bidder)")
+                             "frequent sequence with a bidder); Spades: the bids before the "
+                             "bidder in auction order, as 3,Nil (default: none, the first "
+                             "bidder)")
     parser.add_argument("--pitch", metavar="RANK",
                         help="with --show: the pitch rank (2-9, T, J, Q, K, A; default: "
                              "averaged over the pitches seen)")
@@ -52,7 +72,8 @@ def register(subparsers) -> None:
                         help="with --show: also write a heatmap of the sequence to PATH (*.png)")
     parser.add_argument("--json", action="store_true", help="with --show: print JSON")
     parser.set_defaults(func=run)
-    add_game_option(parser, "bid-tables", reason="the tables are of Setback's auction")
+    add_game_option(parser, "bid-tables", ("setback", "spades"), needs=("tournament",),
+                    reason="the tables are of Setback's and Spades' auctions")
 
 
 def _prior(text: str) -> float:
@@ -68,6 +89,11 @@ def _prior(text: str) -> float:
 
 def run(args) -> int:
     """Build or show (see HELP)."""
+    if args.game == "spades":
+        return run_spades(args)
+    for option in ("heldout", "tricks"):
+        if getattr(args, option) not in (None, False):
+            raise UserError(f"--{option} goes with --game spades")
     if args.show is not None:
         if args.out or args.bidders or args.deals:
             raise UserError("--show reads a tables file: give no --bidders, --deals or --out")
@@ -224,3 +250,137 @@ def write_heatmap(probs, result: dict, path: str) -> str:
     finally:
         plt.close(fig)
     return path
+
+
+# --- Spades (--game spades) -------------------------------------------------------------------
+def run_spades(args) -> int:
+    """Build or show Spades' tables (HELP's last paragraph)."""
+    if args.show is not None:
+        if args.out or args.bidders or args.deals or args.tricks or args.heldout is not None:
+            raise UserError("--show reads a tables file: give no --bidders, --deals, --heldout, "
+                            "--tricks or --out")
+        for option in ("pitch", "png"):
+            if getattr(args, option) is not None:
+                raise UserError(f"--{option} is for Setback's tables, not --game spades")
+        return show_spades(args)
+    for option in ("sequence", "pitch", "png"):
+        if getattr(args, option) is not None:
+            raise UserError(f"--{option} goes with --show FILE")
+    if not args.bidders or args.deals is None or not args.out:
+        raise UserError("building needs --bidders SPEC[,SPEC...], --deals N and --out FILE "
+                        "(or --show FILE to read one)")
+    return build_spades(args)
+
+
+def build_spades(args) -> int:
+    """Count, smooth, measure and write Spades' tables; print a summary and the held-out
+    figures."""
+    import os
+    import time
+
+    from tqdm import tqdm
+
+    from play.player_spec import PlayerSpecError
+    from play.spades_bid_data import build as build_tables, close_population, make_population
+    from play.spades_bid_data import save
+
+    try:
+        close_population(make_population(args.bidders, args.seed)[1])  # fail fast, one line
+    except (PlayerSpecError, ValueError) as exc:
+        raise UserError(f"--bidders: {exc}") from None
+    directory = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(directory):
+        raise UserError(f"--out {args.out!r}: no such directory {directory!r}")
+    if os.path.isdir(args.out):
+        raise UserError(f"--out {args.out!r} is a directory")
+    heldout = 1000 if args.heldout is None else args.heldout
+    start = time.perf_counter()
+    with tqdm(total=args.deals + heldout, unit="deal", disable=args.no_progress,
+              leave=False) as bar:
+        tables = build_tables(args.bidders, args.deals, args.seed, heldout, args.prior,
+                              args.tricks, args.workers, bar.update)
+    seconds = time.perf_counter() - start
+    tables.meta["seconds"] = round(seconds, 3)
+    save(tables, args.out)
+    lines = [f"Spades bid tables: {args.deals:,} deals bid by {args.bidders} (seed {args.seed}"
+             f"{', played out' if args.tricks else ''}), {args.deals * 4:,} bids, in "
+             f"{seconds:.1f} s ({args.workers} worker(s)) -> {args.out}"]
+    lines += heldout_lines(tables.meta)
+    print("\n".join(lines))
+    return 0
+
+
+def heldout_lines(meta: dict) -> list[str]:
+    """The held-out figures of a Spades tables' `meta` as text lines."""
+    figures = meta.get("heldout")
+    if not figures:
+        return []
+    lines = [f"held out: {meta.get('heldout_deals', 0):,} deals, {figures['predictions']:,} "
+             "predictions (observer, bidder); log-loss in nats a prediction:",
+             f"  {'feature':14}{'uniform':>9}{'tables':>9}{'cut':>8}"]
+    for name, row in figures.items():
+        if isinstance(row, dict):
+            lines.append(f"  {name:14}{row['uniform']:9.4f}{row['tables']:9.4f}"
+                         f"{100 * row['cut']:7.1f}%")
+    return lines
+
+
+def show_spades(args) -> int:
+    """Print what each bid says after the bids before it (`--sequence`), from a tables file."""
+    import json
+    import os
+
+    import numpy as np
+
+    from play.spades_bid_data import SpadesBidTablesError, load
+    from search.spades_bid_tables import GROUPS, OFFSET, SIZE, context
+
+    if not os.path.isfile(args.show):
+        raise UserError(f"--show {args.show!r}: no such file")
+    tables = load(args.show)
+    text = (args.sequence or "").strip()
+    before = [] if not text else [p.strip().upper() for p in text.split(",")]
+    if len(before) > 3 or any(p != "NIL" and not (p.isdigit() and 1 <= int(p) <= 13)
+                              for p in before):
+        raise SpadesBidTablesError(f"--sequence {text!r}: expected up to three bids before the "
+                                   "bidder in auction order, each Nil or 1..13, as 3,Nil")
+    order = [0 if p == "NIL" else int(p) for p in before]
+    k = len(order)
+    ctx = context(k, np.array(order + [0] * 4, np.int64))
+    rows = {}
+    for bid in range(14):
+        n = int(tables.counts[ctx, bid, OFFSET[0]:OFFSET[0] + SIZE[0]].sum())
+        if n == 0:
+            continue
+        p = {g: tables.prob[ctx, bid, OFFSET[i]:OFFSET[i] + SIZE[i]]
+             for i, g in enumerate(GROUPS)}
+        rows["Nil" if bid == 0 else str(bid)] = {
+            "positions": n, "spades": float(p["spades"] @ np.arange(14)),
+            "spade_ace": float(p["honours"][4:].sum()),
+            "side_aces": float(p["aces"] @ np.arange(4)),
+            "side_kings": float(p["kings"] @ np.arange(4)),
+            "voids": float(p["voids"] @ np.arange(4)),
+            "tricks": (float(p["tricks"] @ np.arange(14)) if tables.meta.get("tricks")
+                       else None)}
+    result = {"file": args.show, "place": k + 1, "before": before, "bids": rows,
+              "meta": {key: tables.meta.get(key) for key in ("players", "deals", "seed",
+                                                             "prior")}}
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    shown = ",".join("Nil" if b == 0 else str(b) for b in order) or "no bid"
+    lines = [f"bidder {k + 1} of 4 after {shown}: each bid's positions and the bidder's expected "
+             "hand (smoothed); tables of "
+             f"{tables.meta.get('deals', '?')} deals bid by "
+             f"{','.join(tables.meta.get('players', ['?']))}",
+             f"  {'bid':>4}{'positions':>10}{'spades':>8}{'P(AS)':>7}{'aces':>6}{'kings':>6}"
+             f"{'voids':>6}{'tricks':>7}"]
+    for bid, r in rows.items():
+        tricks = "" if r["tricks"] is None else f"{r['tricks']:7.2f}"
+        lines.append(f"  {bid:>4}{r['positions']:10,}{r['spades']:8.2f}{r['spade_ace']:7.2f}"
+                     f"{r['side_aces']:6.2f}{r['side_kings']:6.2f}{r['voids']:6.2f}{tricks}")
+    if not rows:
+        lines.append("  (no bid counted in this context)")
+    lines += heldout_lines(tables.meta)
+    print("\n".join(lines))
+    return 0

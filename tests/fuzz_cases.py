@@ -523,7 +523,8 @@ class CliBoundary(Boundary):
     EXPENSIVE = {"--games", "--max-deals", "--deals", "--iterations", "--report-every",
                  "--minutes", "--workers", "--seed", "--batch", "--positions",
                  "--worlds", "--bootstrap", "--epochs", "--sds-samples",
-                 "--sds-worlds", "--pairs", "--pool", "--chunk"}  # (when above 2)
+                 "--sds-worlds", "--pairs", "--pool", "--chunk",
+                 "--heldout"}  # (when above 2)
 
     def setup(self, workdir):
         super().setup(workdir)

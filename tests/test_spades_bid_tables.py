@@ -1,0 +1,241 @@
+"""Spades' bid tables (search/spades_bid_tables.py, play/spades_bid_data.py, `bid-tables --game
+spades`): the tables recover a bid that is the spade count, every distribution sums to one, the
+file round-trips and a file of another game is refused in one line, the world log-weight is the
+sum of the table lookups, and the exact uniform yardstick is the dealing's own distribution."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from cli_runner import run_cli
+from games.rng import new_rng
+from games.spades import state as S
+from games.spades.rules import apply_move, legal_moves
+from play.spades_bid_data import SpadesBidTablesError, generate, load, save
+from search.spades_bid_tables import (
+    GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET, SIZE, SpadesBidBelief, SpadesBidTables,
+    heldout_losses, played_by_seat, uniform_distribution)
+
+
+def random_deals(n: int, seed: int) -> np.ndarray:
+    """int64[n, 4]: n random deals' hands by seat."""
+    rng = np.random.default_rng(seed)
+    hands = np.zeros((n, 4), np.int64)
+    for i in range(n):
+        deck = rng.permutation(52)
+        for s in range(4):
+            hands[i, s] = sum(1 << int(c) for c in deck[13 * s:13 * s + 13])
+    return hands
+
+
+def spades_of(hand: int) -> int:
+    return bin(hand >> 39 & 0x1FFF).count("1")
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    """Tables of 3,000 deals whose every bid is the bidder's spade count, and 300 held out."""
+    hands = random_deals(3300, 7)
+    bids = np.vectorize(spades_of)(hands)
+    tricks = np.full_like(bids, -1)
+    tables = SpadesBidTables.count(hands[:3000], bids[:3000], tricks[:3000], {"prior": 5.0})
+    return tables, hands[3000:], bids[3000:]
+
+
+def test_tables_of_a_bid_that_is_the_spade_count_recover_it(synthetic):
+    tables, hands, bids = synthetic
+    losses = heldout_losses(tables, hands, bids)
+    assert losses["predictions"] == 300 * 12
+    # the bid names the count: most of the uncertainty goes (the prior keeps a little)
+    assert losses["spades"]["cut"] > 0.6, losses["spades"]
+    assert losses["spades_joint"]["tables"] <= losses["spades"]["tables"] + 1e-9
+    # the first bidder's table puts most of its weight on its bid
+    dist = tables.distribution("spades", 0, [], 4)
+    assert dist.argmax() == 4 and dist[4] > 0.8
+
+
+def test_every_distribution_sums_to_one_and_none_is_zero(synthetic):
+    tables, _, _ = synthetic
+    for g in range(len(GROUPS)):
+        cells = slice(OFFSET[g], OFFSET[g] + SIZE[g])
+        np.testing.assert_allclose(tables.prob[:, :, cells].sum(axis=-1), 1.0, atol=1e-12)
+        np.testing.assert_allclose(tables.ctx_prob[:, cells].sum(axis=-1), 1.0, atol=1e-12)
+    assert (tables.prob > 0).all() and (tables.ctx_prob > 0).all()
+    # tricks were never counted: the group is uniform everywhere
+    np.testing.assert_allclose(tables.prob[..., OFFSET[5]:], 1.0 / 14)
+
+
+def test_the_file_round_trips_and_other_files_are_refused_in_one_line(synthetic, tmp_path):
+    from play.bid_tables import BidTables, N_CELLS, N_LOC, N_RANKS, N_SEQ
+
+    tables, _, _ = synthetic
+    path = str(tmp_path / "t.sbt")
+    save(tables, path)
+    again = load(path)
+    assert (again.counts == tables.counts).all() and again.meta == tables.meta
+    np.testing.assert_array_equal(again.log_ratio, tables.log_ratio)
+    setback = str(tmp_path / "setback.tables")
+    BidTables(np.zeros((N_SEQ, 4, 4, N_RANKS), np.int64), np.zeros(N_SEQ, np.int64),
+              np.zeros((N_SEQ, N_RANKS, N_LOC, N_CELLS), np.int64),
+              np.zeros((N_SEQ, N_RANKS), np.int64), {"prior": 20.0}).save(setback)
+    with pytest.raises(SpadesBidTablesError, match="Setback's bid tables, not Spades'") as info:
+        load(setback)
+    assert "\n" not in str(info.value)
+    raw = bytearray(open(path, "rb").read())
+    raw[-40] ^= 1
+    (tmp_path / "bad.sbt").write_bytes(bytes(raw))
+    with pytest.raises(SpadesBidTablesError) as info:
+        load(str(tmp_path / "bad.sbt"))
+    assert "\n" not in str(info.value)
+
+
+def test_a_newer_format_is_refused(synthetic, tmp_path, monkeypatch):
+    import play.spades_bid_data as data
+
+    path = str(tmp_path / "new.sbt")
+    monkeypatch.setattr(data, "FORMAT_VERSION", 2)
+    save(synthetic[0], path)
+    monkeypatch.setattr(data, "FORMAT_VERSION", 1)
+    with pytest.raises(SpadesBidTablesError, match="format 2 is newer"):
+        load(path)
+
+
+def _by_hand_context(k: int, order) -> int:
+    """The context slot as the module docstring defines it, written out again."""
+    partner = 0
+    if k >= 2:
+        b = order[k - 2]
+        partner = {0: 1, 1: 2, 2: 2, 3: 3, 4: 4, 5: 5}.get(b, 6)
+    opp = 0
+    if k >= 1:
+        total = order[k - 1] + (order[0] if k == 3 else 0)
+        opp = 1 if total <= 2 else 2 if total <= 4 else 3 if total <= 6 else 4
+    return k * 35 + partner * 5 + opp
+
+
+def test_the_world_log_weight_is_the_sum_of_the_table_lookups(synthetic):
+    tables, _, _ = synthetic
+    rng = np.random.default_rng(3)
+    tables.log_ratio = rng.normal(size=tables.log_ratio.shape)  # any table will do
+    state = S.new_state()
+    S.random_hand(new_rng(11), state, 0, 0)
+    dealt = state[S.DEALT:S.DEALT + 4].copy()
+    moves = []
+    buffer = np.zeros(14, np.int64)
+    bids = [3, 0, 5, 2]  # by seat relative to the dealer: the dealer's left bids 0 (Nil)
+    for k in range(4):
+        move = 52 + bids[(k + 1) % 4]
+        apply_move(state, move)
+        moves.append(move)
+    for _ in range(11):  # a few tricks and a card
+        n = legal_moves(state, buffer)
+        move = int(buffer[rng.integers(n)])
+        apply_move(state, move)
+        moves.append(move)
+    played = np.zeros(4, np.int64)
+    played_by_seat(np.array(moves, np.int64), played)
+    assert list(played) == [int(dealt[s] & ~state[S.HAND + s]) for s in range(4)]
+    worlds = np.array([state[S.HAND:S.HAND + 4]] * 2, np.int64)
+    swap = int(worlds[1, 1] & -worlds[1, 1]), 1 << (int(worlds[1, 3]).bit_length() - 1)
+    worlds[1, 1] ^= swap[0] | swap[1]  # world 1 swaps seat 1's lowest card for 3's highest
+    worlds[1, 3] ^= swap[0] | swap[1]
+    observer = 2
+    belief = SpadesBidBelief(tables)
+    got = belief.log_weights(worlds, moves, bids, observer)
+    order = [bids[(k + 1) % 4] for k in range(4)]
+    for w in range(2):
+        expected = 0.0
+        for k in range(4):
+            seat = (k + 1) % 4
+            if seat == observer:
+                continue
+            hand = int(worlds[w, seat] | played[seat])
+            spade_bits = hand >> 39 & 0x1FFF
+            side = [hand >> (13 * s) & 0x1FFF for s in range(3)]
+            values = [bin(spade_bits).count("1"),
+                      4 * (spade_bits >> 12 & 1) + 2 * (spade_bits >> 11 & 1)
+                      + (spade_bits >> 10 & 1),
+                      sum(b >> 12 & 1 for b in side), sum(b >> 11 & 1 for b in side),
+                      sum(b == 0 for b in side)]
+            ctx = _by_hand_context(k, order)
+            expected += sum(tables.log_ratio[ctx, bids[seat], OFFSET[g] + values[g]]
+                            for g in range(HAND_GROUPS))
+        assert got[w] == pytest.approx(expected, abs=1e-9)
+    assert got[0] != got[1]
+    only = SpadesBidBelief(tables, ("spades",)).log_weights(worlds[:1], moves, bids, observer)
+    assert only[0] == pytest.approx(sum(
+        tables.log_ratio[_by_hand_context(k, order), order[k],
+                         spades_of(int(worlds[0, (k + 1) % 4] | played[(k + 1) % 4]))]
+        for k in range(4) if (k + 1) % 4 != observer))
+    with pytest.raises(ValueError, match="belief groups"):
+        SpadesBidBelief(tables, ("tricks",))
+
+
+def test_the_uniform_yardstick_is_the_dealing_distribution():
+    """Each group's exact distribution against 20,000 random deals of the 39 hidden cards."""
+    hands = random_deals(1, 5)
+    seen = int(hands[0, 0])
+    hidden = [c for c in range(52) if not seen >> c & 1]
+    rng = np.random.default_rng(9)
+    counts = np.zeros((HAND_GROUPS, 14))
+    from search.spades_bid_tables import hand_features
+
+    feats = np.zeros(len(GROUPS), np.int64)
+    trials = 20000
+    for _ in range(trials):
+        pick = rng.choice(hidden, 13, replace=False)
+        hand_features(int(sum(1 << int(c) for c in pick)), feats)
+        for g in range(HAND_GROUPS):
+            counts[g, feats[g]] += 1
+    for g in range(HAND_GROUPS):
+        exact = uniform_distribution(g, seen)
+        assert exact.sum() == pytest.approx(1.0)
+        np.testing.assert_allclose(counts[g, :SIZE[g]] / trials, exact, atol=0.012)
+    spades = uniform_distribution(0, seen)
+    h = 13 - spades_of(seen)
+    assert spades @ np.arange(14) == pytest.approx(13 * h / 39)
+    assert spades[0] == pytest.approx(math.comb(39 - h, 13) / math.comb(39, 13))
+
+
+def test_the_heuristics_deals_do_not_depend_on_the_workers():
+    one = generate("heuristic", 4, 0, 12, workers=1)
+    two = generate("heuristic", 4, 0, 12, workers=2, chunk=5)
+    for key in one:
+        np.testing.assert_array_equal(one[key], two[key])
+    assert ((one["bids"] >= 0) & (one["bids"] <= 13)).all() and (one["tricks"] == -1).all()
+    played = generate("heuristic", 4, 0, 3, tricks=True)
+    assert (played["tricks"].sum(axis=1) == 13).all()
+    np.testing.assert_array_equal(played["bids"], one["bids"][:3])
+
+
+def test_the_command_builds_shows_and_refuses_in_one_line(capsys, tmp_path):
+    out = str(tmp_path / "t.sbt")
+    status, text, err = run_cli(capsys, ["bid-tables", "--game", "spades", "--bidders",
+                                         "heuristic,random", "--deals", "40", "--heldout", "10",
+                                         "--out", out, "--no-progress"])
+    assert status == 0, err
+    assert "40 deals bid by heuristic,random" in text and "spades_joint" in text
+    tables = load(out)
+    assert tables.counts.shape == (N_CONTEXTS, N_BIDS, int(SIZE.sum()))
+    assert tables.counts[..., :14].sum() == 160 and tables.meta["players"] == ["heuristic",
+                                                                               "random"]
+    status, text, _ = run_cli(capsys, ["bid-tables", "--game", "spades", "--show", out,
+                                       "--sequence", "3,Nil"])
+    assert status == 0 and "bidder 3 of 4 after 3,Nil" in text
+    status, text, _ = run_cli(capsys, ["bid-tables", "--game", "spades", "--show", out,
+                                       "--json"])
+    assert status == 0 and '"place": 1' in text
+    for argv, message in (
+            (["--show", out], "not a bid tables file"),  # Setback's reader
+            (["--game", "spades", "--show", out, "--sequence", "14"], "up to three bids"),
+            (["--game", "spades", "--bidders", "nope", "--deals", "1", "--out", out],
+             "unknown Spades player"),
+            (["--game", "spades", "--show", out, "--pitch", "A"], "--pitch is for Setback"),
+            (["--bidders", "heuristic", "--deals", "1", "--out", out, "--heldout", "3"],
+             "--heldout goes with --game spades"),
+            (["--game", "euchre", "--show", out], "bid-tables is setback and spades's only")):
+        status, text, err = run_cli(capsys, ["bid-tables", *argv])
+        assert status == 2 and text == "" and err.count("\n") == 1 and message in err, err
