@@ -69,7 +69,9 @@ def test_the_cli_plays_duplicate_games_and_hands_whatever_the_workers(capsys):
     (["--ew", "db:x.db"], "Spades has no db player yet"),
     (["--ew", "ismcts:10"], "write ismcts[:SIMS],pyspiel"),
     (["--ew", "ismcts:0,pyspiel"], "SIMS must be a whole number"),
-    (["--ew", "search:db:x.db"], "Spades has no search player yet"),
+    (["--ew", "search:random"], "the base must be heuristic or db:PATH"),
+    (["--ew", "search[worlds=0]:heuristic"], "worlds= must be > 0"),
+    (["--ew", "oracle,bid=oracle"], "the oracle's bidder cannot be an oracle"),
     (["--games", "0"], "--games must be"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
@@ -80,7 +82,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
                                + [x for kv in args.items() for x in kv])
     assert status == 2 and message in err and err.strip().count("\n") == 0 and not out
     with pytest.raises(SpadesSpecError):
-        make_spades_player("oracle")
+        make_spades_player("oracle:")
 
 
 def test_hands_is_refused_for_a_game_without_them(capsys):
