@@ -1,5 +1,5 @@
-"""`setback-cfr serve`: play Setback (or, with --game euchre, Euchre) in the browser against
-the bots (the `web` extra)."""
+"""`setback-cfr serve`: play Setback (or, with --game euchre or spades, Euchre or Spades) in the
+browser against the bots (the `web` extra)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def register(subparsers) -> None:
     from cli.arguments import positive_int
 
     parser = subparsers.add_parser(
-        "serve", help="play Setback (or Euchre) in the browser against the bots",
+        "serve", help="play Setback (or Euchre, or Spades) in the browser against the bots",
         description="Serve a page where you play South in games to 11 against bots "
         "(North, your partner; East and West). The page shows the auction, the tricks, "
         "the cards won, each deal's points and the score, and on demand the bots' reasoning: "
@@ -27,13 +27,16 @@ def register(subparsers) -> None:
         "at /openapi.json and /docs. With --game euchre the page is a Euchre table, games "
         "to 10: the upcard, the two rounds of naming trump (the dealer is stuck in the "
         "second), the dealer's discard, going alone, the tricks and each hand's points "
-        "(no /api/decide). The bots think on worker threads (--bot-workers); when they "
-        "have more work than --max-wait-ms, requests for them get 503 with Retry-After and "
-        "the page retries. GET /healthz answers at once, GET /metrics in the Prometheus "
-        "text format. Needs the web extra: pip install -e '.[web]'.")
+        "(no /api/decide). With --game spades the page is a Spades table, games to 500: the "
+        "bids (Nil, 1..13), the teams' contracts, the tricks each seat took, the bags, each "
+        "hand's points; POST /api/decide takes a Spades position. The bots think on worker "
+        "threads (--bot-workers); when they have more work than --max-wait-ms, requests for "
+        "them get 503 with Retry-After and the page retries. GET /healthz answers at once, "
+        "GET /metrics in the Prometheus text format. Needs the web extra: pip install -e '.[web]'.")
     parser.add_argument("--game", default="setback", metavar="GAME",
-                        help="the game of the table: setback (default; games to 11) or euchre "
-                        "(games to 10, as OpenSpiel's euchre with stick the dealer)")
+                        help="the game of the table: setback (default; games to 11), euchre "
+                        "(games to 10, as OpenSpiel's euchre with stick the dealer) or spades "
+                        "(games to 500, as OpenSpiel's spades)")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
                         help="the bots: any Setback player but the oracle: random, heuristic, "
                         "db:PATH or strategy:PATH[,PATH...], search[OPTIONS]:POLICY (rollout "
@@ -43,7 +46,9 @@ def register(subparsers) -> None:
                         "--game euchre: random, heuristic (the default), db:PATH[,sample] (a "
                         "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
                         "search[OPTIONS]:POLICY (its Why panel too shows each move's "
-                        "searched value)")
+                        "searched value); with --game spades: any Spades player of `tournament "
+                        "--game spades` but the oracle (random, heuristic, the default, "
+                        "ismcts[:SIMS],pyspiel, ...)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=positive_int, default=8000,

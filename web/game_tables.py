@@ -48,6 +48,9 @@ WEB_GAMES = {game.name: game for game in (
             decide="web.position:decision"),
     WebGame("euchre", "Euchre", "euchre.html", table="web.euchre_table:EuchreTable",
             bots="web.euchre_bots:EuchreBots", error="games.euchre.errors:EuchreError"),
+    WebGame("spades", "Spades", "spades.html", table="web.spades_table:SpadesTable",
+            bots="web.spades_bots:SpadesBots", error="games.spades.errors:SpadesError",
+            decide="web.spades_position:decision"),
 )}
 DEFAULT_WEB_GAME = "setback"
 

@@ -131,6 +131,22 @@ OPERATIONS = {
     },
 }
 
+def _position(words: str, size: int, score: str, moves: str) -> dict:
+    """The schema of a `/api/decide` position: the seat to act's `size` (`words`) cards as
+    dealt, the moves (`moves` says what they are), the optional game score (`score`)."""
+    return {
+        "type": "object", "required": ["dealer", "hands", "moves"],
+        "additionalProperties": False,
+        "properties": {
+            "dealer": SEAT,
+            "score": {"allOf": [_ref("Score")], "description": score},
+            "hands": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                      "description": f"the seat to act's {words} cards as dealt; no other hand",
+                      "additionalProperties": {"type": "array", "items": CARD,
+                                               "minItems": size, "maxItems": size}},
+            "moves": {"type": "array", "items": {"type": "string"}, "description": moves}}}
+
+
 CARD = {"type": "string", "description": "rank then suit: AS, TH, 9C", "pattern":
         "^([2-9TJQKA]|10)[CDHS]$"}
 SEAT = {"type": "string", "enum": ["W", "N", "E", "S"]}
@@ -146,19 +162,8 @@ SCHEMAS = {
                        "hands": {"type": "object", "additionalProperties": {
                            "type": "array", "items": CARD, "minItems": 6, "maxItems": 6}},
                        "moves": {"type": "array", "items": {"type": "string"}}}},
-    "Position": {
-        "type": "object", "required": ["dealer", "hands", "moves"],
-        "additionalProperties": False,
-        "properties": {
-            "dealer": SEAT,
-            "score": {"allOf": [_ref("Score")],
-                      "description": "the game score before this deal (default 0-0)"},
-            "hands": {"type": "object", "minProperties": 1, "maxProperties": 1,
-                      "description": "the seat to act's six cards as dealt; no other hand",
-                      "additionalProperties": {"type": "array", "items": CARD,
-                                               "minItems": 6, "maxItems": 6}},
-            "moves": {"type": "array", "items": {"type": "string"},
-                      "description": "the bids (P, 2, 3, 4) then the cards, in order"}}},
+    "Position": _position("six", 6, "the game score before this deal (default 0-0)",
+                          "the bids (P, 2, 3, 4) then the cards, in order"),
     "Action": {"type": "object", "properties": {
         "action": {"type": "string", "description": "the abstract action"},
         "move": {"type": "string", "description": "the card or bid it plays"},
@@ -201,12 +206,21 @@ SCHEMAS = {
 }
 
 
-GAME_WORDS = {"setback": ("Setback", "11"), "euchre": ("Euchre", "10")}  # title, target
-DECIDING_GAMES = ("setback",)  # the games whose server answers POST /api/decide
+SPADES_MOVES = "the bids (Nil, 1..13) then the cards, in order"
+GAME_WORDS = {"setback": ("Setback", "11"), "euchre": ("Euchre", "10"),
+              "spades": ("Spades", "500")}  # title, target
+DECIDING_GAMES = ("setback", "spades")  # the games whose server answers POST /api/decide
 # What differs in another game's document beyond its title and target: its moves' words and
 # its deal's replay input.
 GAME_MOVES = {"euchre": "a card (JD, 9H, 10S), P (pass), a suit letter C, D, H or S (order up "
-                        "the upcard's suit, or name trump), alone or partner"}
+                        "the upcard's suit, or name trump), alone or partner",
+              "spades": "a card (TS, 2C, 10H) or a bid (Nil, 1..13)"}
+# A game's example position for /api/decide (Setback's is OPERATIONS' own).
+GAME_POSITIONS = {"spades": {
+    "dealer": "S", "score": {"NS": 120, "EW": -35},
+    "hands": {"E": ["AS", "KS", "9S", "4S", "AH", "QH", "7H", "3H", "KD", "8D", "2D", "JC",
+                    "5C"]},
+    "moves": ["3", "Nil"]}}  # West and North have bid: East to act
 GAME_SCHEMAS = {"euchre": {"Deal": {
     "type": "object", "description": "a hand as `setback-cfr replay --game euchre` input",
     "required": ["dealer", "hands", "upcard", "moves"],
@@ -215,7 +229,17 @@ GAME_SCHEMAS = {"euchre": {"Deal": {
                        "type": "array", "items": CARD, "minItems": 5, "maxItems": 5}},
                    "moves": {"type": "array", "items": {"type": "string"},
                              "description": "the calls (P, suit letters), the dealer's discard, "
-                                            "alone or partner, then the cards, in order"}}}}}
+                                            "alone or partner, then the cards, in order"}}}},
+                "spades": {"Deal": {
+    "type": "object", "description": "a hand as `setback-cfr replay --game spades` input",
+    "required": ["dealer", "hands", "moves"],
+    "properties": {"dealer": SEAT, "score": _ref("Score"),
+                   "hands": {"type": "object", "additionalProperties": {
+                       "type": "array", "items": CARD, "minItems": 13, "maxItems": 13}},
+                   "moves": {"type": "array", "items": {"type": "string"},
+                             "description": SPADES_MOVES}}},
+    "Position": _position("13", 13, "the game score before this hand (default 0-0): the bags "
+                          "are its last digit", SPADES_MOVES)}}
 
 
 def document(routes, bots: str = "", game: str = "setback") -> dict:
@@ -229,6 +253,9 @@ def document(routes, bots: str = "", game: str = "setback") -> dict:
     if game != "setback":  # the words of another game's table
         documented = {op: _reworded(entry, title, target, GAME_MOVES.get(game))
                       for op, entry in documented.items()}
+    if game in GAME_POSITIONS and ("POST", "/api/decide") in documented:
+        documented["POST", "/api/decide"]["requestBody"]["content"]["application/json"][
+            "example"] = GAME_POSITIONS[game]
     missing, extra = routes - set(documented), set(documented) - routes
     if missing or extra:
         raise ValueError(f"the OpenAPI document and the routes differ: undocumented "
