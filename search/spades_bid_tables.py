@@ -33,8 +33,9 @@ log-weight sum over the bidders b != observer of, over the belief's groups g,
 (`log_ratio`): by Bayes, P(bid | features, ctx) is proportional to p(f | bid, ctx) / p(f | ctx),
 and worlds dealt uniformly already carry the features' own frequency, so dividing by it keeps
 the prior from counting twice; the groups are taken as independent given the bid (naive Bayes).
-The observer's own bid is a constant in every world and left out. Hands are the dealt hands:
-a world drawn mid-hand adds each seat's played cards back (`played_by_seat`).
+The observer's own bid is a constant in every world and left out, and so is a bid not made yet
+(the search also runs at the bids). Hands are the dealt hands (a world's `DEALT`: the cards held
+and those played).
 
 Measure (`heldout_losses`): from each observer seat of a held-out deal after the bidding, the
 log-loss of each other bidder's true feature value under uniform (the exact distribution when
@@ -51,7 +52,8 @@ import math
 import numpy as np
 from numba import njit
 
-from games.spades.cards import N_RANKS, SPADES, power
+from games.spades.cards import N_RANKS, SPADES
+from games.spades.state import BID, DEALT
 
 GROUPS = ("spades", "honours", "aces", "kings", "voids", "tricks")
 SIZE = np.array([14, 8, 4, 4, 4, 14], np.int64)
@@ -196,52 +198,23 @@ class SpadesBidTables:
 
 # --- the belief ---------------------------------------------------------------------------------
 @njit(cache=True)
-def played_by_seat(moves, out):
-    """`out[s]` = the cards seat s (relative to the dealer) has played, from the hand's moves
-    (four bids, then the cards in order): the dealer's left leads the first trick and each
-    trick's winner the next."""
-    for s in range(4):
-        out[s] = 0
-    leader = 1
-    n = 0
-    best = 0
-    winner = 0
-    led = 0
-    for i in range(4, moves.shape[0]):
-        card = moves[i]
-        seat = (leader + n) % 4
-        out[seat] |= np.int64(1) << card
-        if n == 0:
-            led = card // N_RANKS
-            best = card
-            winner = seat
-        elif power(card, led) > power(best, led):
-            best = card
-            winner = seat
-        n += 1
-        if n == 4:
-            leader = winner
-            n = 0
-
-
-@njit(cache=True)
-def world_log_weights(log_ratio, worlds, played, bids, observer, groups, out):
-    """`out[w]` = the log-weight (module docstring) of world w: `worlds[w, s]` the cards seat s
-    holds now (relative to the dealer), `played[s]` the cards it has played, `bids[s]` its bid
-    (all four made), `groups` a bit mask of the hand groups used."""
+def world_log_weights(log_ratio, dealt, bids, observer, groups, out):
+    """`out[w]` = the log-weight (module docstring) of world w: `dealt[w, s]` the thirteen cards
+    seat s (relative to the dealer) was dealt in it, `bids[s]` its bid (-1: not made yet, so
+    not counted), `groups` a bit mask of the hand groups used."""
     order = np.zeros(4, np.int64)
     for k in range(4):
         order[k] = bids[(k + 1) % 4]
     ctxs = np.zeros(4, np.int64)
     for k in range(4):
-        ctxs[(k + 1) % 4] = context(k, order)
+        ctxs[(k + 1) % 4] = context(k, order)  # reads only the bids before k: all made
     feats = np.zeros(N_GROUPS, np.int64)
-    for w in range(worlds.shape[0]):
+    for w in range(dealt.shape[0]):
         total = 0.0
         for seat in range(4):
-            if seat == observer:
+            if seat == observer or bids[seat] < 0:
                 continue
-            hand_features(worlds[w, seat] | played[seat], feats)
+            hand_features(dealt[w, seat], feats)
             for g in range(HAND_GROUPS):
                 if groups >> g & 1:
                     total += log_ratio[ctxs[seat], bids[seat], OFFSET[g] + feats[g]]
@@ -249,8 +222,9 @@ def world_log_weights(log_ratio, worlds, played, bids, observer, groups, out):
 
 
 class SpadesBidBelief:
-    """The tables as a world log-weight function for search (module docstring): `groups`
-    names the hand groups used (default all five)."""
+    """The tables as the world log-weight function of Spades' search (module docstring; the
+    `log_weight` slot of `play.spades_search_player.SpadesSearchPlayer`): `groups` names the
+    hand groups used (default all five)."""
 
     def __init__(self, tables: SpadesBidTables, groups=GROUPS[:HAND_GROUPS], name="bids"):
         unknown = [g for g in groups if g not in GROUPS[:HAND_GROUPS]]
@@ -261,17 +235,21 @@ class SpadesBidBelief:
         self.groups = sum(1 << GROUPS.index(g) for g in groups)
         self.name = name
 
-    def log_weights(self, worlds, moves, bids, observer: int) -> np.ndarray:
-        """float64[W]: the log-weight of each world (`worlds[w, s]`: the hidden and own hands
-        now, seats relative to the dealer) given the hand's `moves` so far (engine moves: the
-        four bids, then cards) and the four `bids` (0 = Nil .. 13), seen from `observer`."""
-        worlds = np.asarray(worlds, np.int64).reshape(-1, 4)
-        played = np.zeros(4, np.int64)
-        played_by_seat(np.asarray(moves, np.int64), played)
-        out = np.zeros(worlds.shape[0])
-        world_log_weights(self.tables.log_ratio, worlds, played, np.asarray(bids, np.int64),
+    def log_weights(self, dealt, bids, observer: int) -> np.ndarray:
+        """float64[W]: each world's log-weight; `dealt[w, s]` the hand seat s (relative to the
+        dealer) was dealt in world w, `bids[s]` its bid (0 = Nil .. 13, -1 not made yet), seen
+        from `observer`."""
+        dealt = np.ascontiguousarray(dealt, dtype=np.int64).reshape(-1, 4)
+        out = np.zeros(dealt.shape[0])
+        world_log_weights(self.tables.log_ratio, dealt, np.asarray(bids, np.int64),
                           int(observer), self.groups, out)
         return out
+
+    def __call__(self, view, states, out) -> None:
+        """The search's slot: `out[w]` = the log-weight of the full hand state `states[w]`
+        (its `DEALT` hands) for the seat of `view` (a `games.spades.view.SeatView`)."""
+        out[:] = self.log_weights(states[:, DEALT:DEALT + 4], view.state[BID:BID + 4],
+                                  view.seat)
 
 
 # --- measure: held-out log-loss against uniform ----------------------------------------------

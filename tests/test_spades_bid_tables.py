@@ -6,6 +6,7 @@ sum of the table lookups, and the exact uniform yardstick is the dealing's own d
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from games.spades.rules import apply_move, legal_moves
 from play.spades_bid_data import SpadesBidTablesError, generate, load, save
 from search.spades_bid_tables import (
     GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET, SIZE, SpadesBidBelief, SpadesBidTables,
-    heldout_losses, played_by_seat, uniform_distribution)
+    heldout_losses, uniform_distribution)
 
 
 def random_deals(n: int, seed: int) -> np.ndarray:
@@ -117,34 +118,27 @@ def _by_hand_context(k: int, order) -> int:
 
 
 def test_the_world_log_weight_is_the_sum_of_the_table_lookups(synthetic):
-    tables, _, _ = synthetic
+    tables = SpadesBidTables(synthetic[0].counts, {})  # a copy: the fixture is shared
     rng = np.random.default_rng(3)
     tables.log_ratio = rng.normal(size=tables.log_ratio.shape)  # any table will do
     state = S.new_state()
     S.random_hand(new_rng(11), state, 0, 0)
-    dealt = state[S.DEALT:S.DEALT + 4].copy()
-    moves = []
-    buffer = np.zeros(14, np.int64)
     bids = [3, 0, 5, 2]  # by seat relative to the dealer: the dealer's left bids 0 (Nil)
     for k in range(4):
-        move = 52 + bids[(k + 1) % 4]
-        apply_move(state, move)
-        moves.append(move)
-    for _ in range(11):  # a few tricks and a card
+        apply_move(state, 52 + bids[(k + 1) % 4])
+    buffer = np.zeros(14, np.int64)
+    for _ in range(11):  # a few tricks and a card: the worlds' dealt hands still count
         n = legal_moves(state, buffer)
-        move = int(buffer[rng.integers(n)])
-        apply_move(state, move)
-        moves.append(move)
-    played = np.zeros(4, np.int64)
-    played_by_seat(np.array(moves, np.int64), played)
-    assert list(played) == [int(dealt[s] & ~state[S.HAND + s]) for s in range(4)]
-    worlds = np.array([state[S.HAND:S.HAND + 4]] * 2, np.int64)
-    swap = int(worlds[1, 1] & -worlds[1, 1]), 1 << (int(worlds[1, 3]).bit_length() - 1)
-    worlds[1, 1] ^= swap[0] | swap[1]  # world 1 swaps seat 1's lowest card for 3's highest
-    worlds[1, 3] ^= swap[0] | swap[1]
+        apply_move(state, int(buffer[rng.integers(n)]))
+    states = np.array([state, state])
+    low, high = int(state[S.DEALT + 1] & -state[S.DEALT + 1]), \
+        1 << (int(state[S.DEALT + 3]).bit_length() - 1)
+    states[1, S.DEALT + 1] ^= low | high  # world 1 swaps seat 1's lowest card for 3's highest
+    states[1, S.DEALT + 3] ^= low | high
     observer = 2
-    belief = SpadesBidBelief(tables)
-    got = belief.log_weights(worlds, moves, bids, observer)
+    view = SimpleNamespace(state=state, seat=observer)
+    got = np.zeros(2)
+    SpadesBidBelief(tables)(view, states, got)
     order = [bids[(k + 1) % 4] for k in range(4)]
     for w in range(2):
         expected = 0.0
@@ -152,7 +146,7 @@ def test_the_world_log_weight_is_the_sum_of_the_table_lookups(synthetic):
             seat = (k + 1) % 4
             if seat == observer:
                 continue
-            hand = int(worlds[w, seat] | played[seat])
+            hand = int(states[w, S.DEALT + seat])
             spade_bits = hand >> 39 & 0x1FFF
             side = [hand >> (13 * s) & 0x1FFF for s in range(3)]
             values = [bin(spade_bits).count("1"),
@@ -165,11 +159,14 @@ def test_the_world_log_weight_is_the_sum_of_the_table_lookups(synthetic):
                             for g in range(HAND_GROUPS))
         assert got[w] == pytest.approx(expected, abs=1e-9)
     assert got[0] != got[1]
-    only = SpadesBidBelief(tables, ("spades",)).log_weights(worlds[:1], moves, bids, observer)
+    # spades alone, and during the bidding (the dealer, seat 0, has not bid): its term goes
+    partial = [-1, 0, 5, 2]
+    only = SpadesBidBelief(tables, ("spades",)).log_weights(states[:1, S.DEALT:S.DEALT + 4],
+                                                            partial, observer)
     assert only[0] == pytest.approx(sum(
         tables.log_ratio[_by_hand_context(k, order), order[k],
-                         spades_of(int(worlds[0, (k + 1) % 4] | played[(k + 1) % 4]))]
-        for k in range(4) if (k + 1) % 4 != observer))
+                         spades_of(int(states[0, S.DEALT + (k + 1) % 4]))]
+        for k in range(3) if (k + 1) % 4 != observer))
     with pytest.raises(ValueError, match="belief groups"):
         SpadesBidBelief(tables, ("tricks",))
 
