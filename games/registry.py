@@ -155,6 +155,7 @@ EUCHRE_PLUGIN = (
     "search.euchre_solver",  # the Euchre oracle's double-dummy solver
 )
 SPADES_PLUGIN = ("play.spades_*",)  # its heuristic and tournament (no abstraction yet)
+SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
 
 GAMES = {
     entry.name: entry for entry in (
