@@ -15,10 +15,12 @@ function moveText(move) {
   return `${rankText(move)}${SUITS[move[1]] || ""}`;
 }
 function bidText(bid) { return bid === "Nil" ? "Nil" : `bid ${bid}`; }
-// The bids of a team's two seats, e.g. "You 3 · North Nil" (`bids` maps seat -> bid).
-function teamBids(bids, team) {
-  const seats = team === "NS" ? ["S", "N"] : ["W", "E"];
-  return seats.filter((s) => bids[s] !== undefined).map((s) => `${SEAT_NAMES[s]} ${bids[s]}`).join(" · ") || "–";
+// The bids of a team's two seats, e.g. "You 3 · North Nil" (`bids` maps seat -> bid);
+// `short`: "3+Nil" (South's or West's first).
+function teamBids(bids, team, short = false) {
+  const seats = (team === "NS" ? ["S", "N"] : ["W", "E"]).filter((s) => bids[s] !== undefined);
+  if (short) return seats.map((s) => bids[s]).join("+") || "–";
+  return seats.map((s) => `${SEAT_NAMES[s]} ${bids[s]}`).join(" · ") || "–";
 }
 function bidsOf(view) { return Object.fromEntries(view.bids.map((b) => [b.seat, b.bid])); }
 
@@ -33,7 +35,7 @@ function renderTable(view, interactive) {
     renderSeat(view, seat, [], el("div", { class: `bubble${bid === "Nil" ? " nil" : ""}`, text }));
   }
   renderTrick(view.trick && view.phase !== "bid" ? view.trick : null);
-  $("trump").textContent = `Trump ${SUITS.S} always`;
+  $("trump").textContent = `Trump ${SUITS.S} Spades`;
   $("tally").textContent = playing ? `Tricks N-S ${view.tricks_won.NS} · E-W ${view.tricks_won.EW}` : "";
   const mine = interactive && view.to_act === "S";
   const bidding = mine && view.phase === "bid";
@@ -91,8 +93,8 @@ function renderDealInfo(view) {
 }
 
 function historyRow(h) {
-  const row = el("tr", {}, el("td", { text: h.number + 1 }), el("td", { text: h.dealer }),
-                 el("td", { text: teamBids(h.bids, "NS") }), el("td", { text: teamBids(h.bids, "EW") }),
+  const row = el("tr", {}, el("td", { text: h.number + 1 }),
+                 el("td", { text: teamBids(h.bids, "NS", true) }), el("td", { text: teamBids(h.bids, "EW", true) }),
                  el("td", { text: `${h.tricks.NS}-${h.tricks.EW}` }));
   for (const team of ["NS", "EW"]) {
     const p = h.points[team];
