@@ -1,0 +1,67 @@
+"""Spades' all-seeing `oracle` (issue 49, part 4): its bids the bidder's, its card the best of
+the solver's values (exact once 8 tricks remain, the heuristic rolled out to there before),
+refused from a seat's view, and fielded by the tournament with the true hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.rng import new_rng
+from games.spades import state as S
+from games.spades.rules import apply_move
+from games.spades.view import SeatView
+from play.oracle import OracleRefused
+from play.spades_heuristic import SpadesHeuristicPlayer
+from play.spades_oracle import SpadesOraclePlayer
+from play.spades_tournament import make_spades_player, play_unit
+from play.tournament import HANDS
+from search.spades_policy import heuristic_move
+
+
+@pytest.fixture(scope="module")
+def oracle():
+    return SpadesOraclePlayer()
+
+
+def _position(seed: int, moves: int):
+    state = S.new_state()
+    S.random_hand(new_rng(seed), state, 0, 0)
+    history = []
+    for _ in range(moves):
+        move = int(heuristic_move(state))
+        apply_move(state, move)
+        history.append(move)
+    return state, SeatView.of(state, 0, (0, 0), history)
+
+
+def test_bids_are_the_bidders_and_a_view_is_refused(oracle):
+    state, view = _position(1, 2)
+    why = oracle.decide_seeing_all(state.copy(), view)
+    assert why == {"move": SpadesHeuristicPlayer().choose(view), "reason": "bidder",
+                   "moves": []}
+    with pytest.raises(OracleRefused):
+        oracle.choose(view)
+
+
+@pytest.mark.parametrize("seed, moves, reason", [(2, 4, "rollout+exact"),
+                                                 (3, 4 + 4 * 4 + 1, "rollout+exact"),
+                                                 (4, 4 + 4 * 5 + 2, "exact"),
+                                                 (5, 4 + 4 * 9, "exact")])
+def test_the_card_is_the_best_of_the_solvers_values(oracle, seed, moves, reason):
+    state, view = _position(seed, moves)
+    if view.legal_moves().size == 1:
+        pytest.skip("a single legal card")
+    why = oracle.decide_seeing_all(state.copy(), view)
+    assert why["reason"] == reason
+    horizon = 0 if reason == "exact" else 8
+    cards, values = oracle.card_values(state.copy(), horizon)
+    best = int(cards[int(np.argmax(values))])
+    assert why["move"] == best and why["moves"][0]["value"] == values.max()
+    assert sorted(m["move"] for m in why["moves"]) == sorted(int(c) for c in cards)
+
+
+def test_the_tournament_hands_the_oracle_the_true_hand():
+    oracle, heuristic = make_spades_player("oracle:heuristic"), make_spades_player("heuristic")
+    row = play_unit((oracle, heuristic), 7, 0, False, True)
+    assert row[HANDS] == 1
