@@ -217,3 +217,21 @@ def load_belief(path: str, groups=None):
 
     return SpadesBidBelief(tables, tuple(groups or GROUPS[:HAND_GROUPS]),
                            os.path.basename(path))
+
+
+def split_bids_belief(text: str) -> tuple[str, str | None]:
+    """(`text` with `belief=bids:FILE` written `belief=bids`, FILE or None) of a search spec
+    `search[...,belief=bids:FILE,...]:BASE`: the tables file Spades' search weighs its worlds
+    by (the options' parser knows `bids` without a file, Setback's)."""
+    head, bracket, rest = text.partition("[")
+    options, close, tail = rest.partition("]")
+    if not bracket or not close:
+        return text, None
+    items, path = [], None
+    for item in options.split(","):
+        name, eq, value = item.partition("=")
+        kind, colon, file = value.strip().partition(":")
+        if name.strip().lower() == "belief" and eq and colon and kind.lower() == "bids":
+            item, path = f"{name}=bids", file.strip()
+        items.append(item)
+    return f"{head}[{','.join(items)}]{tail}", path

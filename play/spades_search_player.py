@@ -19,10 +19,10 @@ Options are those of `play/search_options.py` (`worlds=W`, `rollout=sample|greed
 `bids=search|blueprint`, `margin=Z`, `think=MS`, `threads=T`, `voids=on|off`, `belief=`,
 `temper=T`, `pool=K`, `floor=F`, `evidence=others|opponents`). Beliefs: `uniform`; `policy` (a
 `db:` base's table weighs the worlds by its probability of every move the other seats made, as
-in the other games); `bids` is the slot of a bid-inference table: a `log_weight(view, states,
-out)` function handed to the player (`SpadesSearchPlayer(log_weight=...)`) gives each world its
-log-weight, and the worlds are resampled from a pool by it (`play.search_base`); without one,
-`belief=bids` is refused. The same seed gives the same moves for any number of threads (without
+in the other games); `bids:FILE` reads Spades' bid-inference tables (`bid-tables --game spades`,
+`search/spades_bid_tables.py`), whose `log_weight(view, states, out)` (the player's
+`log_weight` slot) gives each world its log-weight by the bids made, and the worlds are
+resampled from a pool by it (`play.search_base`); `belief=bids` without a file is refused. The same seed gives the same moves for any number of threads (without
 `think`). Examples: `search:heuristic`, `search[worlds=200,threads=1]:heuristic`.
 """
 
@@ -37,7 +37,7 @@ from play.search_options import DEFAULTS, parse_options
 
 SPEC_FORM = ("search[OPTIONS]:heuristic|db:PATH (OPTIONS: worlds=W,rollout=sample|greedy,"
              "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off,"
-             "belief=uniform|policy|bids,temper=T,pool=K,floor=F,evidence=others|opponents)")
+             "belief=uniform|policy|bids:FILE,temper=T,pool=K,floor=F,evidence=others|opponents)")
 OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's score only
 
 
@@ -85,8 +85,8 @@ class SpadesSearchPlayer(SearchPlayerBase):
                              "not 'spades'")
         belief = options.get("belief", "uniform")
         if belief == "bids" and log_weight is None:
-            raise ValueError("belief=bids reads Spades' bid-inference tables, and none is "
-                             "given")
+            raise ValueError("belief=bids reads Spades' bid-inference tables: name their file, "
+                             "belief=bids:FILE (made by `bid-tables --game spades`)")
         if belief == "policy" and table.keys.size == 0:
             raise ValueError("belief=policy weighs the worlds by a database's policy: the base "
                              "must be db:PATH")
@@ -143,13 +143,20 @@ def _options(options: dict) -> dict:
             "think_ms": options["think"], "threads": options["threads"],
             "voids": options["voids"] == "on", "belief": options["belief"],
             "temper": options["temper"], "pool": options["pool"], "floor": options["floor"],
-            "evidence": options["evidence"]}
+            "evidence": options["evidence"], "log_weight": options.get("log_weight")}
 
 
 def make_spades_search_player(text: str, seed: int, make_player, error=ValueError):
     """The Spades search player of a spec string (module docstring); `make_player(BASE, seed)`
     makes the base (the Spades player grammar's); `error` (one line) on a bad spec."""
-    options, base = parse_options(text, error, SPEC_FORM, "search:heuristic", OPTIONS)
+    from play.spades_bid_data import SpadesBidTablesError, load_belief, split_bids_belief
+
+    plain, tables = split_bids_belief(text)  # belief=bids:FILE: the bid tables' log-weight
+    options, base = parse_options(plain, error, SPEC_FORM, "search:heuristic", OPTIONS)
+    try:
+        options["log_weight"] = load_belief(tables) if tables else None
+    except SpadesBidTablesError as exc:
+        raise error(f"{text.strip()!r}: {exc}") from None
     kind = base.lower()
     if kind == "heuristic":
         try:

@@ -236,3 +236,23 @@ def test_the_command_builds_shows_and_refuses_in_one_line(capsys, tmp_path):
             (["--game", "euchre", "--show", out], "bid-tables is setback and spades's only")):
         status, text, err = run_cli(capsys, ["bid-tables", *argv])
         assert status == 2 and text == "" and err.count("\n") == 1 and message in err, err
+
+
+def test_search_reads_the_tables_as_its_belief(synthetic, tmp_path):
+    from play.spades_tournament import SpadesSpecError, make_spades_player
+
+    path = str(tmp_path / "t.sbt")
+    save(synthetic[0], path)
+    player = make_spades_player(f"search[worlds=4,belief=bids:{path},threads=1]:heuristic", 1)
+    assert isinstance(player.log_weight, SpadesBidBelief) and player.belief == "bids"
+    assert (player.log_weight.tables.counts == synthetic[0].counts).all()
+    import msgpack  # a Setback tables file's header is enough to refuse it
+
+    (tmp_path / "setback.tables").write_bytes(msgpack.packb({"magic": "setback-cfr/bid-tables",
+                                                             "version": 1}))
+    for spec, message in (("search[belief=bids]:heuristic", "belief=bids:FILE"),
+                          (f"search[belief=bids:{tmp_path}/setback.tables]:heuristic",
+                           "Setback's bid tables, not Spades'")):
+        with pytest.raises(SpadesSpecError, match=message) as info:
+            make_spades_player(spec, 1)
+        assert "\n" not in str(info.value)
