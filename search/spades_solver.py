@@ -45,7 +45,7 @@ from search.spades_policy import play_heuristic
 
 INF = 1 << 20  # above any hand's score difference
 MAX_DEPTH = 4 * N_TRICKS  # 52 cards at most below the root
-EXACT_TRICKS = 8  # the oracle solves exactly from this many tricks left (docs: the timings)
+EXACT_TRICKS = 7  # the oracle solves exactly from this many tricks left (docs: the timings)
 TT_BITS = 18  # transposition table entries: 2 ** TT_BITS
 
 # Columns of a frame (int64[MAX_DEPTH + 1, FRAME_SIZE]): one searched node of the stack.

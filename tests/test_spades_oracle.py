@@ -1,5 +1,5 @@
 """Spades' all-seeing `oracle` (issue 49, part 4): its bids the bidder's, its card the best of
-the solver's values (exact once 8 tricks remain, the heuristic rolled out to there before),
+the solver's values (exact once 7 tricks remain, the heuristic rolled out to there before),
 refused from a seat's view, and fielded by the tournament with the true hand."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from play.spades_oracle import SpadesOraclePlayer
 from play.spades_tournament import make_spades_player, play_unit
 from play.tournament import HANDS
 from search.spades_policy import heuristic_move
+from search.spades_solver import EXACT_TRICKS
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,7 @@ def test_bids_are_the_bidders_and_a_view_is_refused(oracle):
 
 @pytest.mark.parametrize("seed, moves, reason", [(2, 4, "rollout+exact"),
                                                  (3, 4 + 4 * 4 + 1, "rollout+exact"),
-                                                 (4, 4 + 4 * 5 + 2, "exact"),
+                                                 (4, 4 + 4 * 6 + 2, "exact"),
                                                  (5, 4 + 4 * 9, "exact")])
 def test_the_card_is_the_best_of_the_solvers_values(oracle, seed, moves, reason):
     state, view = _position(seed, moves)
@@ -54,7 +55,7 @@ def test_the_card_is_the_best_of_the_solvers_values(oracle, seed, moves, reason)
         pytest.skip("a single legal card")
     why = oracle.decide_seeing_all(state.copy(), view)
     assert why["reason"] == reason
-    horizon = 0 if reason == "exact" else 8
+    horizon = 0 if reason == "exact" else EXACT_TRICKS
     cards, values = oracle.card_values(state.copy(), horizon)
     best = int(cards[int(np.argmax(values))])
     assert why["move"] == best and why["moves"][0]["value"] == values.max()
