@@ -3,9 +3,9 @@ for every registered game that has an adapter (`envs.adapters`).
 
     import envs
     e = envs.make("setback")              # PettingZoo AEC, a game to 11
-    from envs import setback_env, euchre_env
+    from envs import setback_env, euchre_env, spades_env
     e = euchre_env.env(episode="hand")    # one Euchre hand
-    from envs import openspiel_games      # registers python_setback, python_euchre
+    from envs import openspiel_games      # registers python_setback, _euchre, _spades
     game = openspiel_games.load("setback")
 
 PettingZoo (and gymnasium) come with the `envs` extra (`pip install -e '.[envs]'`); OpenSpiel
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import importlib
 
-_MODULES = {"setback_env", "euchre_env", "aec", "adapters", "encoding", "openspiel_games"}
+_MODULES = {"setback_env", "euchre_env", "spades_env", "aec", "adapters", "encoding",
+            "openspiel_games", "spades_adapter", "pyspiel_euchre", "pyspiel_spades"}
 
 
 def make(name: str, **kwargs):

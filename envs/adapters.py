@@ -66,6 +66,11 @@ class GameAdapter:
         self.rules.random_deal(new_rng(seed), state)
         return state
 
+    def set_score(self, state, score, dealer: int) -> None:
+        """Tell the hand `state` the game score before it (`score` by absolute team: EW, NS;
+        `dealer` absolute), for a game whose hand scoring reads it (Spades: its bags); by
+        default nothing."""
+
     def legal_moves(self, state) -> list[int]:
         """The legal moves (engine integers, ascending) of the seat to act."""
         buffer = np.empty(self.rules.MAX_MOVES, dtype=np.int64)
@@ -362,7 +367,8 @@ class EuchreAdapter(GameAdapter):
 
 
 _ADAPTERS: dict[str, GameAdapter] = {}
-_CLASSES = {"setback": SetbackAdapter, "euchre": EuchreAdapter}
+_CLASSES = {"setback": SetbackAdapter, "euchre": EuchreAdapter,
+            "spades": "envs.spades_adapter:SpadesAdapter"}  # a dotted name: imported on use
 
 
 def adapter(name: str) -> GameAdapter:
@@ -374,7 +380,13 @@ def adapter(name: str) -> GameAdapter:
     if name not in _CLASSES:
         raise registry.UnknownGameError(f"game {name!r} has no toolkit adapter in envs/ yet")
     if name not in _ADAPTERS:
-        _ADAPTERS[name] = _CLASSES[name]()
+        cls = _CLASSES[name]
+        if isinstance(cls, str):  # a game's adapter in a module of its own (its plug-in's)
+            import importlib
+
+            module, _, attribute = cls.partition(":")
+            cls = getattr(importlib.import_module(module), attribute)
+        _ADAPTERS[name] = cls()
     return _ADAPTERS[name]
 
 

@@ -113,6 +113,7 @@ class CardGameEnv(AECEnv):
 
     def _start_hand(self) -> None:
         self.state = self.game.deal(hand_seed(self._episode_seed, self.hand_index))
+        self.game.set_score(self.state, self.score, self.dealer)  # Spades: its bags
         self.history: list[int] = []
         self._select()
 

@@ -1,5 +1,5 @@
 """Our games as OpenSpiel Python games (pyspiel's Python-games API), one for every adapted
-registered game, registered on import as `python_setback` and `python_euchre`:
+registered game, registered on import as `python_setback`, `python_euchre` and `python_spades`:
 
     from envs import openspiel_games
     game = pyspiel.load_game("python_setback")   # or openspiel_games.load("setback")
@@ -8,10 +8,12 @@ A game is one hand, as OpenSpiel's own `euchre` is (a Setback deal; a Euchre han
 the dealer on): players 0..3 are the absolute seats W N E S, partners 0-2 and 1-3. Chance
 deals first: the dealer (outcomes 0..3, uniform), then the cards one at a time off the deck
 (each undealt card equally likely; Setback's 24 go 3+3 from the dealer's left as the engine
-deals, Euchre's 5 a seat from the dealer, the 21st turned up). Then the game's decisions, in
+deals, Euchre's 5 a seat from the dealer, the 21st turned up, Spades' 13 a seat from the
+dealer). Then the game's decisions, in
 the engine's order, with the engine's moves as actions (`envs.adapters`). A Setback deal ends
 once its score can no longer change (as tournaments score it). The returns are each player's
-team's hand score minus the other team's (zero-sum): Setback -8..8, Euchre -4..4.
+team's hand score minus the other team's (zero-sum): Setback -8..8, Euchre -4..4, Spades
+within -617..617 (a hand from 0 to 0: `envs.spades_adapter`).
 
 Information state (perfect recall): the dealer, the player's own dealt cards (and Euchre's
 upcard) and the decisions so far, each as the player saw it (the dealer's discard is hidden
@@ -20,7 +22,8 @@ Observation (imperfect recall): the adapter's observation vector of what the sea
 
 `State.resample_from_infostate(player, sampler)` returns a state the player cannot tell from
 this one, the other seats' hidden cards redrawn (Setback: uniformly over every consistent
-layout, `search.sampler`; Euchre: uniform by rejection, shown voids respected): what
+layout, `search.sampler`; Euchre: uniform by rejection, shown voids respected; Spades:
+uniformly over the layouts that respect the voids the state shows, by counting them): what
 OpenSpiel's ISMCTS needs. `state_from_view` builds a state from a seat's view and its
 history (the hidden cards drawn the same way), for bots that play at our tables.
 """
