@@ -156,6 +156,7 @@ EUCHRE_PLUGIN = (
 )
 SPADES_PLUGIN = ("play.spades_*",)  # its heuristic and tournament (no abstraction yet)
 SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
+SPADES_PLUGIN += ("envs.spades_*", "envs.pyspiel_spades")  # its toolkit adapter, PettingZoo env
 
 GAMES = {
     entry.name: entry for entry in (
