@@ -33,8 +33,9 @@ from games.bits import popcount
 from games.rng import below
 from games.spades.cards import N_RANKS, SPADES, suit_mask
 from games.spades.rules import BID_MOVE, apply_move
-from games.spades.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLAYED, SHOWN_VOIDS,
-                                TO_ACT, TRICK_NUMBER, new_state, reset_hand)
+from games.spades.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLAYED, SCORE,
+                                SHOWN_VOIDS, TO_ACT, TRICK_NUMBER, new_state, reset_hand)
+from search.rollout import TERMINAL, policy_move_log_prob
 from search.sampler import binomial_table, uniform01
 
 NEED = HAND_SIZE + 1  # a seat needs 0..13 cards
@@ -204,3 +205,40 @@ def replay_public(history) -> tuple[np.ndarray, int]:
                 extra_voids |= SIDE_SUITS << (4 * seat)
         apply_move(replay, move)
     return played_by, extra_voids
+
+
+@njit(cache=True, nogil=True)
+def policy_log_likelihood(current_player, decision, world, history, n_moves, modelled, keys,
+                          offsets, probs, floor, state, actions, key_out):
+    """The log-probability that the players, modelled by a `db:` base's table (keys built by
+    the abstract game's `decision`), make the moves of `history` that the seats in `modelled`
+    (bit s: seat s, relative to the dealer) made, when the hands are `world`'s (`DEALT`): the
+    sum of `rollout.policy_move_log_prob` over those bids and cards (`belief=policy`)."""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[DEALT + seat]
+    reset_hand(state, hands, world[SCORE], world[SCORE + 1])
+    total = 0.0
+    for i in range(n_moves):
+        if current_player(state) == TERMINAL:
+            break
+        move = history[i]
+        if (modelled >> state[TO_ACT]) & 1:
+            total += policy_move_log_prob(decision, state, move, keys, offsets, probs, floor,
+                                          actions, key_out)
+        apply_move(state, move)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def policy_log_weights(current_player, decision, worlds, first, stop, history, n_moves,
+                       modelled, keys, offsets, probs, floor, out):
+    """`policy_log_likelihood` of the worlds `worlds[first:stop]` into `out[first:stop]` (a
+    slice a thread computes)."""
+    state = np.zeros(worlds.shape[1], np.int64)
+    actions = np.zeros(64, np.int64)
+    key_out = np.zeros(2, np.uint64)
+    for w in range(first, stop):
+        out[w] = policy_log_likelihood(current_player, decision, worlds[w], history, n_moves,
+                                       modelled, keys, offsets, probs, floor, state, actions,
+                                       key_out)
