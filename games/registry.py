@@ -157,6 +157,7 @@ EUCHRE_PLUGIN = (
 SPADES_PLUGIN = ("play.spades_*",)  # its heuristic and tournament (no abstraction yet)
 SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
 SPADES_PLUGIN += ("envs.spades_*", "envs.pyspiel_spades")  # its toolkit adapter, PettingZoo env
+SPADES_PLUGIN += ("search.spades_*",)  # search's worlds, rollouts and the oracle's solver
 
 GAMES = {
     entry.name: entry for entry in (
