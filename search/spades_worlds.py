@@ -68,6 +68,18 @@ def constraints(view_state, seat, use_voids, extra_voids, needs, voids):
     return ALL_CARDS & ~(view_state[HAND + seat] | view_state[PLAYED])
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _ways(binom, table, voids, suit, m, c, a, b, k0, k1):
+    """The layouts of suits `suit`..3 in which the first two other seats get k0 and k1 of the
+    suit's `m` unseen cards (the third the rest, at most `c`) and a and b cards in all: which
+    cards, times the layouts of the suits after (`table`); 0 where a void forbids it."""
+    k2 = m - k0 - k1
+    if (k2 > c or (k0 > 0 and voids[0] >> suit & 1) or (k1 > 0 and voids[1] >> suit & 1)
+            or (k2 > 0 and voids[2] >> suit & 1)):
+        return 0.0
+    return binom[m, k0] * binom[m - k0, k1] * table[suit + 1, a - k0, b - k1]
+
+
 @njit(cache=True, nogil=True)
 def layout_table(unseen, needs, voids):
     """Counts of consistent layouts: `table[s, a, b]` = ways to deal the unseen cards of suits
@@ -84,21 +96,12 @@ def layout_table(unseen, needs, voids):
         for a in range(NEED):
             for b in range(NEED):
                 c = rest - a - b
-                if c < 0 or c >= NEED:
-                    continue
-                total = 0.0
-                for k0 in range(min(a, m) + 1):
-                    if k0 > 0 and voids[0] >> suit & 1:
-                        break
-                    for k1 in range(min(b, m - k0) + 1):
-                        if k1 > 0 and voids[1] >> suit & 1:
-                            break
-                        k2 = m - k0 - k1
-                        if k2 > c or (k2 > 0 and voids[2] >> suit & 1):
-                            continue
-                        total += (binom[m, k0] * binom[m - k0, k1]
-                                  * table[suit + 1, a - k0, b - k1])
-                table[suit, a, b] = total
+                if 0 <= c < NEED:
+                    total = 0.0
+                    for k0 in range(min(a, m) + 1):
+                        for k1 in range(min(b, m - k0) + 1):
+                            total += _ways(binom, table, voids, suit, m, c, a, b, k0, k1)
+                    table[suit, a, b] = total
     return table
 
 
@@ -137,15 +140,8 @@ def sample_layout(rng, unseen, needs, voids, table, out):
         chosen0, chosen1 = -1, -1
         running = 0.0
         for k0 in range(min(a, m) + 1):
-            if k0 > 0 and voids[0] >> suit & 1:
-                break
             for k1 in range(min(b, m - k0) + 1):
-                if k1 > 0 and voids[1] >> suit & 1:
-                    break
-                k2 = m - k0 - k1
-                if k2 > c or (k2 > 0 and voids[2] >> suit & 1):
-                    continue
-                ways = binom[m, k0] * binom[m - k0, k1] * table[suit + 1, a - k0, b - k1]
+                ways = _ways(binom, table, voids, suit, m, c, a, b, k0, k1)
                 if ways > 0.0:
                     running += ways
                     chosen0, chosen1 = k0, k1  # the last feasible, on rounding
