@@ -8,9 +8,9 @@ them move for move on random hands), from the fields of the seat to act that its
 of a full state.
 
 The rollout game: `rollout_current_player`, `rollout_decision`, `rollout_apply` and
-`rollout_utility` have the signatures of the CFR game interface (`cfr/game.py`; declared here
-again, as `abstraction/dealing.py` does, because `search/` may not import `cfr/`), over the
-engine state itself. `rollout_decision` offers ONE action, the heuristic's move, so
+`rollout_utility` are the four functions of the CFR game interface that rollouts call
+(`cfr/game.py`; compiled for its signatures where `play/spades_search_player.py` resolves
+their addresses, since `search/` may not import `cfr/`), over the engine state itself. `rollout_decision` offers ONE action, the heuristic's move, so
 `search/rollout.py`'s rollouts follow the heuristic as forced moves with no table at all; the
 utility is team 0's hand score less team 1's (`scoring.team_score` of each).
 """
@@ -18,7 +18,7 @@ utility is team 0's hand score less team 1's (`scoring.team_score` of each).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from games.bits import popcount
 from games.spades.cards import N_RANKS, SPADES, power, suit_mask
@@ -29,12 +29,6 @@ from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, N_TRICKS, PHASE, 
 
 ACE, KING, QUEEN, NINE = 12, 11, 10, 7  # rank indices, as in play/spades_heuristic.py
 TERMINAL = -2  # cfr/game.py's
-
-_STATE = types.int64[::1]
-CURRENT_PLAYER_SIG = types.int64(_STATE)
-DECISION_SIG = types.int64(_STATE, types.int64[::1], types.uint64[::1])
-APPLY_SIG = types.int64(_STATE, types.int64, _STATE)
-UTILITY_SIG = types.float64(_STATE)
 
 
 @njit(cache=True, nogil=True)
@@ -144,7 +138,7 @@ def team_difference(state):
                          state[SCORE + 1]))
 
 
-@njit(CURRENT_PLAYER_SIG, cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def rollout_current_player(state):
     """The team to act (seat % 2), or TERMINAL once the hand is over."""
     if state[PHASE] == PHASE_OVER:
@@ -152,7 +146,7 @@ def rollout_current_player(state):
     return state[TO_ACT] % 2
 
 
-@njit(DECISION_SIG, cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def rollout_decision(state, actions_out, key_out):
     """One action: the heuristic's move (a forced move to the rollouts)."""
     actions_out[0] = heuristic_move(state)
@@ -160,7 +154,7 @@ def rollout_decision(state, actions_out, key_out):
     return 1
 
 
-@njit(APPLY_SIG, cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def rollout_apply(state, action, child_out):
     """The state after `action` (a card or a bid) into `child_out`."""
     for i in range(state.shape[0]):
@@ -169,7 +163,7 @@ def rollout_apply(state, action, child_out):
     return 0
 
 
-@njit(UTILITY_SIG, cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False)
 def rollout_utility(state):
     """Team 0's hand score less team 1's, at the end of the hand (`scoring.team_score` for
     each: `score_difference` allocates, which these functions may not)."""
