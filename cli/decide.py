@@ -1,5 +1,6 @@
 """`setback-cfr decide FILE`: the bots' move for one seat's position, as `POST /api/decide`
-answers it (`web.position`)."""
+answers it (`web.position` for Setback, `web.spades_position` for Spades: the game's web
+adapter, `web.game_tables`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ hand of the seat to act, as dealt, e.g.
    "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
    "moves": ["3", "P", "P", "P", "AS", "4S"]}
 ("score", the game score before the deal, defaults to 0-0). The seat to act follows from the
-dealer and the moves; the other hands stay hidden.
+dealer and the moves; the other hands stay hidden. With --game spades the position is a Spades
+hand so far: the seat to act's 13 cards as dealt, the bids (Nil, 1..13) then the cards, and
+"score" the game score before the hand (its bags).
 
 Output, as `POST /api/decide` of `setback-cfr serve` answers: {"seat", "move", "legal",
 "probabilities": {abstract action: probability or null}, "explanation": {the key, whether it
@@ -36,12 +39,13 @@ def register(subparsers) -> None:
                         help="the player deciding: random, heuristic, db:PATH, "
                         "strategy:PATH[,PATH...], pimc[:W], search[OPTIONS]:POLICY ... "
                         "(default: serve's, db:quickstart-run/strategy.db if it exists, else "
-                        "heuristic)")
+                        "heuristic); with --game spades a Spades player of `tournament --game "
+                        "spades` (default heuristic)")
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
-    add_game_option(parser, "decide", reason="the Setback bots and their explanations; a "
-                    "Euchre player's moves: `tournament --game euchre`")
+    add_game_option(parser, "decide", supported=("setback", "spades"),
+                    reason="a Euchre player's moves: `tournament --game euchre`")
 
 
 def run(args) -> int:
@@ -49,12 +53,13 @@ def run(args) -> int:
     from cli.replay import load_json
     from cli.serve import default_bots
     from play.player_spec import PlayerSpecError
-    from web.bots import Bots
-    from web.position import decision
+    from web.game_tables import web_game
 
+    adapter = web_game(args.game)
+    decision = adapter.load("decide")
     spec = load_json(args.file)
     try:
-        bots = Bots(args.bots or default_bots())
+        bots = adapter.load("bots")(args.bots or default_bots(args.game))
     except PlayerSpecError as exc:
         raise UserError(str(exc)) from None
     print(json.dumps(decision(bots, spec), indent=args.indent))

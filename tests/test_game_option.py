@@ -77,7 +77,8 @@ def test_a_setback_only_command_refuses_euchre_in_one_line(argv, capsys, tmp_pat
     status, out, err = run_cli(capsys, [*argv, "--game", "euchre"])
     assert status == 2 and out == "" and err.count("\n") == 1, err
     name = " ".join(argv[:2]) if argv[0] == "learn" else argv[0]
-    assert f"{name} is setback's only, not for --game euchre" in err
+    games = "setback and spades" if name == "decide" else "setback"  # decide: Spades' too
+    assert f"{name} is {games}'s only, not for --game euchre" in err
     assert list(tmp_path.iterdir()) == []  # refused before anything was written
     # the help lists the choices
     parser = dict(leaves())[tuple(argv[:2]) if argv[0] == "learn" else (argv[0],)]

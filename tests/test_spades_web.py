@@ -252,3 +252,23 @@ def test_bad_moves_are_refused_in_one_line_and_change_nothing(tmp_path):
     if illegal is not None:  # a card the rules refuse now (follow suit, no spade lead)
         assert illegal.status_code == 422 and "illegal move" in illegal.json()["error"]
     assert twice.status_code == 422 and "\n" not in twice.json()["error"]
+
+
+def test_decide_on_the_command_line(tmp_path, capsys):
+    """`setback-cfr decide --game spades FILE`: the server's answer; a bad position is one
+    line and exit status 2."""
+    from cli_runner import run_cli
+
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(_position(BIDS + ["2C"])))
+    bad.write_text(json.dumps(_position(BIDS + ["2C", "AH"])))
+    status, out, err = run_cli(capsys, ["decide", good, "--game", "spades", "--bots", "random"])
+    assert status == 0 and err == ""
+    answer = json.loads(out)
+    assert answer["seat"] == "E" and answer["legal"] == ["5C", "JC"]
+    assert answer["move"] in answer["legal"] and answer["explanation"]["player"] == "random"
+    status, out, err = run_cli(capsys, ["decide", bad, "--game", "spades"])
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "illegal move AH for E (follow); legal: 5C JC" in err
+    status, out, err = run_cli(capsys, ["decide", good, "--game", "spades", "--bots", "chess"])
+    assert status == 2 and "unknown Spades player 'chess'" in err and err.count("\n") == 1
