@@ -75,6 +75,9 @@ def run(args) -> int:
     if not 0 <= args.seed < 2**64:
         raise UserError("--seed must be a non-negative integer (below 2**64)")
     if args.game != "setback":
+        if not registry.get(args.game).provides("simulate"):
+            raise UserError(f"simulate --game {args.game}: {args.game} has no simulation yet "
+                            "(tournament --game spades plays its random players)")
         if args.no_stick_the_dealer and not args.hands:
             raise UserError("--no-stick-the-dealer is for --hands (a game to 10 sticks the "
                             "dealer)")

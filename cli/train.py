@@ -408,29 +408,31 @@ def _game_of(args, run_dir) -> str:
     return args.game or recorded or registry.DEFAULT_GAME
 
 
-def run_euchre_baseline(args, run_dir) -> int:
-    """Create or resume a Euchre baseline run (`train.euchre_game`) and train it."""
-    from train.euchre_game import DEFAULTS, euchre_baseline_stage
+def run_plugin_baseline(args, run_dir, game: str) -> int:
+    """Create or resume the baseline run of a game trained on its own abstract game (Euchre's
+    `train.euchre_game`, Spades' `train.spades_game`: the registry's `trainer`) and train it."""
+    from train.game_plugin import PLUGIN_DEFAULTS
 
     if args.abstraction is not None or args.warm_start is not None:
         raise UserError(f"--{'abstraction' if args.warm_start is None else 'warm-start'} is "
-                        "Setback's: the Euchre baseline has one abstraction "
-                        "(abstraction/euchre/keys.py)")
+                        f"Setback's: the {game} baseline has one abstraction "
+                        f"(abstraction/{game}/keys.py)")
     if args.updates == "reference":
         raise UserError("--updates reference is the Setback reference's walk: not with "
-                        "--game euchre")
+                        f"--game {game}")
+    stage_of = registry.get(game).load("trainer")
     with run_dir.writer_lock():
         _game_of(args, run_dir)  # again, now that nobody else writes it
         recorded = run_dir.read_settings()["settings"] if run_dir.has_checkpoint() else {}
         chosen = {name: getattr(args, name) if getattr(args, name) is not None
-                  else recorded.get(name, DEFAULTS[name]) for name in ("seed", "batch",
-                                                                       "algorithm")}
+                  else recorded.get(name, PLUGIN_DEFAULTS[name]) for name in ("seed", "batch",
+                                                                              "algorithm")}
         if args.ray is None and (args.workers or 1) > chosen["batch"]:
             raise UserError(f"--workers {args.workers} exceeds the batch size "
                             f"{chosen['batch']}: every worker needs at least one hand per "
                             "batch (raise --batch)")
         sampling = _sampling(args, chosen["algorithm"], recorded)
-        factory = functools.partial(euchre_baseline_stage, chosen["seed"], chosen["batch"],
+        factory = functools.partial(stage_of, chosen["seed"], chosen["batch"],
                                     chosen["algorithm"], sampling)
         return _train(args, factory(), run_dir, factory)
 
@@ -441,8 +443,9 @@ def run_baseline(args) -> int:
     from train.run_directory import RunDirectory
 
     run_dir = RunDirectory(args.run)
-    if _game_of(args, run_dir) == "euchre":
-        return run_euchre_baseline(args, run_dir)
+    game = _game_of(args, run_dir)
+    if registry.get(game).provides("trainer"):
+        return run_plugin_baseline(args, run_dir, game)
     source = _warm_source(args, run_dir)  # a refused pair writes nothing
     chosen = _settings(args, DEFAULTS, run_dir, source)
     with run_dir.writer_lock():

@@ -30,11 +30,13 @@ registry because the players of `play/` sit above `db/` in the data flow; `tourn
 game's `play.tournament.TournamentGame` (how it plays a game or a single hand, its players'
 grammar, its report): what the one tournament loop (`play.tournament.run_tournament`), the
 `tournament` and `rating` commands and the results store need of it (`names(("tournament",))`
-are the games they take).
+are the games they take); `trainer`, the baseline `Stage` factory `(seed, batch, algorithm,
+sampling)` of a game trained on its own abstract game (`train/NAME_game.py`; Setback's stages
+are `train.baseline`'s).
 
-A game may be registered with its rules alone (`GameEntry.provides`): Spades today has the
-rules engine, `replay`, `error`, a heuristic and a tournament but no abstraction yet, so no
-`key_codec`. `names()` lists
+A game may be registered with its rules alone (`GameEntry.provides`), without a `key_codec`
+until it has an abstraction (Spades had its rules, `replay`, `error`, a heuristic and a
+tournament before its abstraction came). `names()` lists
 the games that provide every entry point (the `--game` choices of the commands that train,
 export, play or simulate), `names(needs)` those that provide the entry points `needs` names
 (`replay --game` takes every game with a replay); `get` finds any registered game.
@@ -107,7 +109,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            scoring: str, replay: str, error: str, key_codec: str | None, packages: tuple,
            plugin: tuple, simulate: str | None = None,
            evaluation: str | None = None, heuristic: str | None = None,
-           tournament: str | None = None) -> GameEntry:
+           tournament: str | None = None, trainer: str | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -119,7 +121,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
     return GameEntry(name, description, package, places, tuple(packages),
                      tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin),
                      {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation),
-                                        ("heuristic", heuristic), ("tournament", tournament))
+                                        ("heuristic", heuristic), ("tournament", tournament),
+                                        ("trainer", trainer))
                       if v})
 
 
@@ -154,7 +157,8 @@ EUCHRE_PLUGIN = (
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
     "search.euchre_solver",  # the Euchre oracle's double-dummy solver
 )
-SPADES_PLUGIN = ("play.spades_*",)  # its heuristic and tournament (no abstraction yet)
+SPADES_PLUGIN = ("play.spades_*", "train.spades_*", "db.spades_*")  # heuristic, tournament,
+# trainer's game, database player
 SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
 SPADES_PLUGIN += ("envs.spades_*", "envs.pyspiel_spades")  # its toolkit adapter, PettingZoo env
 SPADES_PLUGIN += ("search.spades_*",)  # search's worlds, rollouts and the oracle's solver
@@ -180,16 +184,19 @@ GAMES = {
                evaluation="train.euchre_evaluation:EuchreEvaluation",
                heuristic="play.euchre_heuristic:EuchreHeuristicPlayer",
                tournament="play.euchre_tournament:TOURNAMENT",
+               trainer="train.euchre_game:euchre_baseline_stage",
                packages=("games.euchre", "abstraction.euchre"),
                plugin=EUCHRE_PLUGIN),
-        _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (rules, replay, "
-               "tournaments and rating so far: not trained or simulated yet)", "games.spades",
+        _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (not simulated yet)",
+               "games.spades",
                state="games.spades.state", rules="games.spades.rules",
                scoring="games.spades.scoring", replay="games.spades.replay",
-               error="games.spades.errors:SpadesError", key_codec=None,
+               error="games.spades.errors:SpadesError",
+               key_codec="abstraction.spades.codec:KEY_CODEC",
                heuristic="play.spades_heuristic:SpadesHeuristicPlayer",
                tournament="play.spades_tournament:TOURNAMENT",
-               packages=("games.spades",), plugin=SPADES_PLUGIN),
+               trainer="train.spades_game:spades_baseline_stage",
+               packages=("games.spades", "abstraction.spades"), plugin=SPADES_PLUGIN),
     )
 }
 DEFAULT_GAME = "setback"

@@ -7,9 +7,11 @@ stream), `heuristic` (`play.spades_heuristic`, the rule-based yardstick) and
 `ismcts[:SIMS],pyspiel` (OpenSpiel's ISMCTS bot searching pyspiel's own `spades`, with the
 tree key and world draw that pyspiel's spades lacks: `play.spades_ismcts`),
 `search[OPTIONS]:BASE` (rollout search on the heuristic or a database,
-`play.spades_search_player`) and `oracle[,bid=SPEC]` / `oracle:SPEC` (`play.spades_oracle`: it
-SEES EVERY HAND, a ceiling for tournaments and ratings; the game loop hands it the true state).
-Kinds Spades lacks are refused in one line saying so.
+`play.spades_search_player`), `db:PATH[,sample]` (a database of a Spades export,
+`db.spades_player`: the heuristic plays a key it lacks) and `oracle[,bid=SPEC]` /
+`oracle:SPEC` (`play.spades_oracle`: it SEES EVERY HAND, a ceiling for tournaments and
+ratings; the game loop hands it the true state). Kinds Spades lacks are refused in one line
+saying so.
 
 Games (`play_unit`): game g of a tournament with seed s is `games.spades.match.play_game` on
 the game seed `stream_seed(s, g) >> 1` (hand k dealt from `stream_seed(game seed, k)`; West
@@ -39,7 +41,9 @@ from play.tournament import (HANDS, POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, 
                              unit_seed)
 
 TARGET = 500
-SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player) or "
+SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player), "
+             "db:PATH[,sample] (a database of a Spades export; the heuristic plays a key it "
+             "lacks), "
              "ismcts[:SIMS],pyspiel (OpenSpiel's ISMCTS bot searching pyspiel's spades, SIMS "
              "simulations a decision, default 100), search[OPTIONS]:heuristic (rollout search on "
              "the heuristic; OPTIONS worlds=W,bids=search|blueprint,margin=Z,think=MS,threads=T,"
@@ -69,6 +73,8 @@ def make_spades_player(spec: str, seed: int = 0):
 
         return SpadesHeuristicPlayer()
     head = kind.partition(":")[0].partition(",")[0].partition("[")[0]
+    if head == "db":
+        return _database_player(text, seed)
     if head == "ismcts":
         from play.spades_ismcts import make_spades_ismcts_player
 
@@ -77,10 +83,30 @@ def make_spades_player(spec: str, seed: int = 0):
         from play.spades_search_player import make_spades_search_player
 
         return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
-    if head in ("db", "strategy", "pimc", "sds", "nn"):
+    if head in ("strategy", "pimc", "sds", "nn"):
         raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
                               f"{SPEC_HELP})")
     raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")
+
+
+def _database_player(text: str, seed: int):
+    """`db:PATH[,sample]`: a database of a Spades export (`db.spades_player`)."""
+    import os
+
+    from db.errors import DatabaseError
+    from db.spades_player import SpadesDatabasePlayer
+
+    path, _, option = text[3:].partition(",")
+    if not path.strip():
+        raise SpadesSpecError(f"{text!r}: a database player is db:PATH[,sample]")
+    if option not in ("", "sample"):
+        raise SpadesSpecError(f"{text!r}: the only option of db:PATH is ',sample'")
+    try:
+        return SpadesDatabasePlayer(path, sample=option == "sample", seed=seed,
+                                    name=f"db:{os.path.basename(path)}"
+                                    + (",sample" if option else ""))
+    except DatabaseError as exc:
+        raise SpadesSpecError(str(exc)) from None
 
 
 def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool,

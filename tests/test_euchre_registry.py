@@ -19,7 +19,7 @@ def test_importing_the_registry_imports_no_game():
             "'games.euchre'))))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ["('setback', 'euchre')", "[]"]
+    assert proc.stdout.splitlines() == ["('setback', 'euchre', 'spades')", "[]"]
 
 
 @pytest.mark.parametrize("name", registry.names())

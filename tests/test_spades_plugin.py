@@ -1,6 +1,5 @@
-"""Spades in the plug-in registry as a rules-only game: it provides the rules engine, its
-replay and its error type, and says it lacks a key codec (no abstraction yet), so the commands
-that train, export, play or simulate do not offer it while `replay --game` does; a
+"""Spades in the plug-in registry: it provides the rules engine, its replay, its error type
+and its key codec (abstraction/spades), so the commands that train and export offer it; a
 game-independent loop plays it; and `games/spades` keeps the layer and docstring rules of the
 other games' rules packages."""
 
@@ -20,16 +19,12 @@ FILES = sorted((ROOT / "games" / "spades").rglob("*.py"))
 ABOVE_THE_RULES = ("cfr", "abstraction", "train", "db", "cli", "play", "search", "web", "envs")
 
 
-def test_spades_is_registered_with_its_rules_and_replay_only():
+def test_spades_is_registered_with_every_entry_point():
     entry = registry.get("spades")
-    assert [p for p in registry.ENTRY_POINTS if not entry.provides(p)] == ["key_codec"]
-    for point in registry.ENTRY_POINTS:
-        if point != "key_codec":
-            assert entry.load(point) is not None
+    assert [p for p in registry.ENTRY_POINTS if not entry.provides(p)] == []
     assert entry.load("replay").__module__ == "games.spades.replay"
-    with pytest.raises(registry.UnknownGameError, match="no entry point 'key_codec'"):
-        entry.load("key_codec")
-    assert "spades" not in registry.names()  # not a choice of train, export, simulate ...
+    assert entry.load("key_codec").game == "spades"  # its abstraction (abstraction/spades)
+    assert "spades" in registry.names()  # a choice of train, export ...
     assert registry.names(("replay",)) == ("setback", "euchre", "spades")
 
 

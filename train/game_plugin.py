@@ -22,3 +22,25 @@ def abstract_game(name: str, module: ModuleType, state_size: int) -> Game:
     return Game(name=name, state_size=state_size, max_actions=module.MAX_ACTIONS,
                 max_depth=module.MAX_DEPTH + 2, key_words=1,
                 **{**functions_of(vars(module)), "apply": module.apply_past_forced})
+
+
+def plugin_settings(game: str, abstraction: str, version: int, seed: int, batch: int,
+                    algorithm: str = "es-mccfr", sampling=None) -> dict:
+    """The settings a plug-in game's baseline run records (and a resume must match): the
+    game, seed, batch, the algorithm as run (es-mccfr's sampling options), the abstraction and
+    its version."""
+    from train.baseline import new_run_sampling
+    from train.runner import ALGORITHMS, ES_MCCFR
+
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}")
+    if sampling is not None and algorithm != ES_MCCFR:
+        raise ValueError("sampling options only apply to es-mccfr")
+    extra = (sampling or new_run_sampling()).settings() if algorithm == ES_MCCFR else {}
+    return {"game": game, "seed": int(seed), "batch": int(batch), "dtype": "float32",
+            "algorithm": algorithm, **extra, "updates": "simultaneous",
+            "abstraction": abstraction, "abstraction_version": version}
+
+
+# A plug-in game's baseline run's defaults (what `train baseline --game NAME` takes unless told)
+PLUGIN_DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "es-mccfr"}
