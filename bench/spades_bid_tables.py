@@ -2,6 +2,7 @@
 
     python bench/spades_bid_tables.py --players heuristic --deals 40000 --heldout 4000 --seed 1
     python bench/spades_bid_tables.py --tables FILE --players db:PATH --heldout 2000 --seed 9
+    python bench/spades_bid_tables.py ... --worlds 400 --positions 500
 
 Counts tables on deals 0..N-1 of --seed bid by the population --players (as `setback-cfr
 bid-tables --game spades` does) and measures them on the next --heldout deals; with --tables
@@ -13,6 +14,16 @@ exact distribution when the hidden cards are dealt uniformly) and under the tabl
 whole belief (the three bidders' tables at once, their counts adding up to the hidden spades).
 Then the spade count's cut by the bidder's place in the bidding, and by its seat from the
 observer (`search/spades_bid_tables.py` defines every figure).
+
+With --worlds W: the belief as search uses it. For --positions held-out (deal, observer) pairs
+after the bidding, W worlds drawn uniformly among those consistent with the observer's view
+(`search.spades_worlds`, as `search:` draws its pool) are weighed by the belief with each
+variant's hand groups and scale (`*`: the default belief, `search.spades_bid_tables.
+DEFAULT_BELIEF` and `DEFAULT_SCALE`; sh = spades_honours); each other bidder's true spade
+count, spade honours, side aces and side kings are scored under the weighted worlds (mixed with
+0.1 % of uniform so no truth has probability 0) against the same worlds unweighted, and the
+mean effective sample size of the W is shown (search resamples its worlds from a pool of 4 x
+worlds by default).
 """
 
 from __future__ import annotations
@@ -57,6 +68,81 @@ def by_place(tables, hands, bids) -> list[str]:
     return lines
 
 
+SEPARATE = ("spades", "honours", "aces", "kings", "voids")
+VARIANTS = (("spades", ("spades",), 1.0), ("spades_honours", ("spades_honours",), 1.0),
+            ("sh,aces,kings", None, 1.0), ("sh,aces,kings x0.6", None, 0.6),
+            ("sh,aces,kings x0.5 *", None, 0.5), ("sh,aces,kings x0.4", None, 0.4),
+            ("five separate", SEPARATE, 1.0), ("five separate x0.5", SEPARATE, 0.5))
+
+
+def pool_losses(tables, hands, bids, worlds: int, positions: int, seed: int) -> list[str]:
+    """The belief over a pool of uniform worlds (module docstring) as text lines."""
+    import numpy as np
+
+    from games.rng import new_rng
+    from games.spades import state as S
+    from games.spades.rules import apply_move
+    from search.spades_bid_tables import SpadesBidBelief, uniform_distribution
+    from search.spades_worlds import consistent_worlds
+
+    def features(dealt):  # spade count, honours, side aces, side kings of hands (any shape)
+        spades = np.bitwise_count((dealt >> 39) & 0x1FFF).astype(np.int64)
+        honours = (dealt >> 51 & 1) * 4 + (dealt >> 50 & 1) * 2 + (dealt >> 49 & 1)
+        aces = np.bitwise_count(dealt & ((1 << 12) | (1 << 25) | (1 << 38))).astype(np.int64)
+        kings = np.bitwise_count(dealt & ((1 << 11) | (1 << 24) | (1 << 37))).astype(np.int64)
+        return np.stack([spades, honours, aces, kings])
+
+    beliefs = [(name, SpadesBidBelief(tables, *(() if g is None else (g,)), scale=1.0), t)
+               for name, g, t in VARIANTS]
+    names = ["uniform"] + [name for name, _, _ in VARIANTS]
+    sums = {name: np.zeros(4) for name in names}
+    ess_sum = dict.fromkeys(names, 0.0)
+    states = np.zeros((worlds, S.STATE_SIZE), np.int64)
+    state = S.new_state()
+    n = 0
+    count = min(positions, 4 * len(hands))
+    for p in range(count):
+        deal, observer = p // 4, p % 4
+        S.reset_hand(state, hands[deal], 0, 0)
+        for k in range(4):
+            apply_move(state, 52 + int(bids[deal, (k + 1) % 4]))
+        view = state.copy()
+        for s in range(4):
+            if s != observer:
+                view[S.HAND + s] = view[S.DEALT + s] = 0
+        consistent_worlds(view, observer, np.zeros(4, np.int64), 0,
+                          new_rng(seed * 1_000_003 + p), True, states)
+        dealt = states[:, S.DEALT:S.DEALT + 4]
+        got = features(dealt)  # [feature, world, seat]
+        truth = features(np.asarray(hands[deal], np.int64))  # [feature, seat]
+        base = [uniform_distribution(g, int(hands[deal, observer])) for g in range(4)]
+        weights = {"uniform": np.full(worlds, 1.0 / worlds)}
+        for name, belief, temper in beliefs:
+            log_w = temper * belief.log_weights(dealt, bids[deal], observer)
+            w = np.exp(log_w - log_w.max())
+            weights[name] = w / w.sum()
+        for name, w in weights.items():
+            ess_sum[name] += 1.0 / (w ** 2).sum()
+            for seat in range(4):
+                if seat != observer:
+                    for g in range(4):
+                        t = truth[g, seat]
+                        p_t = w[got[g, :, seat] == t].sum() * 0.999 + 0.001 * base[g][t]
+                        sums[name][g] -= math.log(p_t)
+        n += 3
+    u = sums["uniform"] / n
+    lines = [f"the belief over {worlds} uniform worlds a position, {count:,} positions, "
+             f"{n:,} predictions (nats; cut against the same worlds unweighted):",
+             f"  {'weights':24}" + "".join(f"{h:>15}" for h in ("spades", "honours", "aces",
+                                                                  "kings")) + f"{'ESS':>7}"]
+    for name in names:
+        m = sums[name] / n
+        lines.append(f"  {name:24}" + "".join(f"{m[g]:7.4f}{100 * (u[g] - m[g]) / u[g]:7.1f}%"
+                                              for g in range(4))
+                     + f"{ess_sum[name] / count:7.1f}")
+    return lines
+
+
 def main(argv=None) -> None:
     """Run the benchmark (module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -68,6 +154,10 @@ def main(argv=None) -> None:
     parser.add_argument("--prior", type=float, default=20.0, help="smoothing prior (default 20)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--tables", metavar="FILE", help="measure this tables file instead")
+    parser.add_argument("--worlds", type=int, default=0,
+                        help="also the belief over W uniform worlds a position (default 0: not)")
+    parser.add_argument("--positions", type=int, default=500,
+                        help="with --worlds: held-out positions (deal, observer; default 500)")
     args = parser.parse_args(argv)
 
     from cli.bid_tables import heldout_lines
@@ -102,6 +192,9 @@ def main(argv=None) -> None:
     losses = heldout_losses(tables, heldout["hands"], heldout["bids"])
     print("\n".join(heldout_lines({"heldout": losses, "heldout_deals": args.heldout})))
     print("\n".join(by_place(tables, heldout["hands"], heldout["bids"])))
+    if args.worlds > 0:
+        print("\n".join(pool_losses(tables, heldout["hands"], heldout["bids"], args.worlds,
+                                     args.positions, args.seed)))
 
 
 if __name__ == "__main__":

@@ -208,15 +208,14 @@ def load(path: str) -> SpadesBidTables:
 
 
 def load_belief(path: str, groups=None):
-    """The `search.spades_bid_tables.SpadesBidBelief` of the tables file `path` (all hand
-    groups unless `groups` names some)."""
-    from search.spades_bid_tables import GROUPS, HAND_GROUPS, SpadesBidBelief
-
-    tables = load(path)
+    """The `search.spades_bid_tables.SpadesBidBelief` of the tables file `path` (its default
+    hand groups unless `groups` names some)."""
     import os
 
-    return SpadesBidBelief(tables, tuple(groups or GROUPS[:HAND_GROUPS]),
-                           os.path.basename(path))
+    from search.spades_bid_tables import DEFAULT_BELIEF, SpadesBidBelief
+
+    return SpadesBidBelief(load(path), tuple(groups or DEFAULT_BELIEF),
+                           name=os.path.basename(path))
 
 
 def split_bids_belief(text: str) -> tuple[str, str | None]:

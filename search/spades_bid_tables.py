@@ -8,6 +8,9 @@ Features of a hand (its thirteen dealt cards), one value per group (`GROUPS`, ce
 - `honours`: which of the spade Ace, King and Queen it holds (a 3-bit mask, A=4 K=2 Q=1);
 - `aces`, `kings`: how many aces, kings of the three side suits, 0..3;
 - `voids`: how many side suits it lacks, 0..3;
+- `spades_honours`: the spade count and the honours together, 8 * spades + honours (112
+  cells, most never seen): the two are far from independent (a long suit holds more honours),
+  so the belief reads them through this group rather than multiplying the two;
 - `tricks`: the tricks the bidder took when the hand was played out, 0..13 (counted only for
   deals played out; not a feature of a hand, so never part of the belief).
 
@@ -32,7 +35,8 @@ log-weight sum over the bidders b != observer of, over the belief's groups g,
 
 (`log_ratio`): by Bayes, P(bid | features, ctx) is proportional to p(f | bid, ctx) / p(f | ctx),
 and worlds dealt uniformly already carry the features' own frequency, so dividing by it keeps
-the prior from counting twice; the groups are taken as independent given the bid (naive Bayes).
+the prior from counting twice; the groups are taken as independent given the bid (naive Bayes),
+which counts the bid once a group, so the sum is scaled (`DEFAULT_SCALE`, measured).
 The observer's own bid is a constant in every world and left out, and so is a bid not made yet
 (the search also runs at the bids). Hands are the dealt hands (a world's `DEALT`: the cards held
 and those played).
@@ -55,13 +59,19 @@ from numba import njit
 from games.spades.cards import N_RANKS, SPADES
 from games.spades.state import BID, DEALT
 
-GROUPS = ("spades", "honours", "aces", "kings", "voids", "tricks")
-SIZE = np.array([14, 8, 4, 4, 4, 14], np.int64)
+GROUPS = ("spades", "honours", "aces", "kings", "voids", "spades_honours", "tricks")
+SIZE = np.array([14, 8, 4, 4, 4, 14 * 8, 14], np.int64)
 OFFSET = np.concatenate(([0], np.cumsum(SIZE)[:-1])).astype(np.int64)
 N_CELLS = int(SIZE.sum())
 N_GROUPS = len(GROUPS)
-HAND_GROUPS = 5  # the groups that are features of a hand (all but tricks)
-TRICKS = 5
+HAND_GROUPS = 6  # the groups that are features of a hand (all but tricks)
+TRICKS = 6
+# The belief's groups and scale by default, measured best over search's pool of uniform worlds
+# (docs/games/spades.md#bid-tables, bench/spades_bid_tables.py --worlds): the spade count and
+# honours come in through their joint; the groups all read the same bid, so their sum counts
+# it more than once, and halving it predicted every feature better than the sum did.
+DEFAULT_BELIEF = ("spades_honours", "aces", "kings")
+DEFAULT_SCALE = 0.5
 N_BIDS = 14
 PARTNER_BUCKETS = 7  # none, Nil, 1-2, 3, 4, 5, 6+
 OPPONENT_BUCKETS = 5  # none, 0-2, 3-4, 5-6, 7+
@@ -98,6 +108,7 @@ def hand_features(hand, out):
     out[2] = aces
     out[3] = kings
     out[4] = voids
+    out[5] = out[0] * 8 + out[1]
 
 
 @njit(cache=True)
@@ -224,26 +235,31 @@ def world_log_weights(log_ratio, dealt, bids, observer, groups, out):
 class SpadesBidBelief:
     """The tables as the world log-weight function of Spades' search (module docstring; the
     `log_weight` slot of `play.spades_search_player.SpadesSearchPlayer`): `groups` names the
-    hand groups used (default all five)."""
+    hand groups used (default `DEFAULT_BELIEF`), `scale` multiplies the log-weight (default
+    `DEFAULT_SCALE`; the search's `temper=` multiplies it again)."""
 
-    def __init__(self, tables: SpadesBidTables, groups=GROUPS[:HAND_GROUPS], name="bids"):
+    def __init__(self, tables: SpadesBidTables, groups=DEFAULT_BELIEF,
+                 scale: float = DEFAULT_SCALE, name="bids"):
         unknown = [g for g in groups if g not in GROUPS[:HAND_GROUPS]]
         if unknown or not groups:
             raise ValueError(f"belief groups must be among {', '.join(GROUPS[:HAND_GROUPS])}, "
                              f"got {', '.join(groups) or 'none'}")
         self.tables = tables
+        if not 0.0 < scale <= 1.0:
+            raise ValueError(f"belief scale must be in (0, 1], got {scale}")
         self.groups = sum(1 << GROUPS.index(g) for g in groups)
+        self.scale = float(scale)
         self.name = name
 
     def log_weights(self, dealt, bids, observer: int) -> np.ndarray:
-        """float64[W]: each world's log-weight; `dealt[w, s]` the hand seat s (relative to the
-        dealer) was dealt in world w, `bids[s]` its bid (0 = Nil .. 13, -1 not made yet), seen
-        from `observer`."""
+        """float64[W]: each world's log-weight (times `scale`); `dealt[w, s]` the hand seat s
+        (relative to the dealer) was dealt in world w, `bids[s]` its bid (0 = Nil .. 13, -1 not
+        made yet), seen from `observer`."""
         dealt = np.ascontiguousarray(dealt, dtype=np.int64).reshape(-1, 4)
         out = np.zeros(dealt.shape[0])
         world_log_weights(self.tables.log_ratio, dealt, np.asarray(bids, np.int64),
                           int(observer), self.groups, out)
-        return out
+        return out * self.scale
 
     def __call__(self, view, states, out) -> None:
         """The search's slot: `out[w]` = the log-weight of the full hand state `states[w]`
@@ -268,10 +284,9 @@ def uniform_distribution(group: int, seen: int) -> np.ndarray:
         for v in range(14):
             out[v] = _comb(h, v) * _comb(39 - h, 13 - v) / total
     elif group == 1:  # each subset of the unseen honours
-        free = [r for r, bit in ((12, 4), (11, 2), (10, 1)) if not seen >> (39 + r) & 1]
-        bits = {12: 4, 11: 2, 10: 1}
+        free = [bit for r, bit in ((12, 4), (11, 2), (10, 1)) if not seen >> (39 + r) & 1]
         for subset in range(1 << len(free)):
-            mask = sum(bits[free[j]] for j in range(len(free)) if subset >> j & 1)
+            mask = sum(free[j] for j in range(len(free)) if subset >> j & 1)
             size = bin(subset).count("1")
             out[mask] = _comb(39 - len(free), 13 - size) / total
     elif group in (2, 3):  # hypergeometric on the unseen side aces (kings)
@@ -279,7 +294,16 @@ def uniform_distribution(group: int, seen: int) -> np.ndarray:
         h = sum(1 for s in range(3) if not seen >> (N_RANKS * s + rank) & 1)
         for v in range(4):
             out[v] = _comb(h, v) * _comb(39 - h, 13 - v) / total
-    else:  # voids: inclusion-exclusion over the side suits
+    elif group == 5:  # the honours subset H, then the other spades from the rest
+        free = [bit for r, bit in ((12, 4), (11, 2), (10, 1)) if not seen >> (39 + r) & 1]
+        others = hidden_in[SPADES] - len(free)
+        for subset in range(1 << len(free)):
+            mask = sum(free[j] for j in range(len(free)) if subset >> j & 1)
+            size = bin(subset).count("1")
+            for v in range(size, 14):
+                out[8 * v + mask] = (_comb(others, v - size)
+                                     * _comb(39 - hidden_in[SPADES], 13 - v) / total)
+    elif group == 4:  # voids: inclusion-exclusion over the side suits
         at_least = np.zeros(4)  # sum over j-sets of side suits of P(void in all of them)
         for subset in range(8):
             j = bin(subset).count("1")

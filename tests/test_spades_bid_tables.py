@@ -17,8 +17,8 @@ from games.spades import state as S
 from games.spades.rules import apply_move, legal_moves
 from play.spades_bid_data import SpadesBidTablesError, generate, load, save
 from search.spades_bid_tables import (
-    GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET, SIZE, SpadesBidBelief, SpadesBidTables,
-    heldout_losses, uniform_distribution)
+    DEFAULT_BELIEF, DEFAULT_SCALE, GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET, SIZE, TRICKS,
+    SpadesBidBelief, SpadesBidTables, heldout_losses, uniform_distribution)
 
 
 def random_deals(n: int, seed: int) -> np.ndarray:
@@ -66,7 +66,7 @@ def test_every_distribution_sums_to_one_and_none_is_zero(synthetic):
         np.testing.assert_allclose(tables.ctx_prob[:, cells].sum(axis=-1), 1.0, atol=1e-12)
     assert (tables.prob > 0).all() and (tables.ctx_prob > 0).all()
     # tricks were never counted: the group is uniform everywhere
-    np.testing.assert_allclose(tables.prob[..., OFFSET[5]:], 1.0 / 14)
+    np.testing.assert_allclose(tables.prob[..., OFFSET[TRICKS]:], 1.0 / 14)
 
 
 def test_the_file_round_trips_and_other_files_are_refused_in_one_line(synthetic, tmp_path):
@@ -140,8 +140,10 @@ def test_the_world_log_weight_is_the_sum_of_the_table_lookups(synthetic):
     got = np.zeros(2)
     SpadesBidBelief(tables)(view, states, got)
     order = [bids[(k + 1) % 4] for k in range(4)]
+    everything = SpadesBidBelief(tables, GROUPS[:HAND_GROUPS], 1.0).log_weights(
+        states[:, S.DEALT:S.DEALT + 4], bids, observer)
     for w in range(2):
-        expected = 0.0
+        expected = every = 0.0
         for k in range(4):
             seat = (k + 1) % 4
             if seat == observer:
@@ -149,20 +151,26 @@ def test_the_world_log_weight_is_the_sum_of_the_table_lookups(synthetic):
             hand = int(states[w, S.DEALT + seat])
             spade_bits = hand >> 39 & 0x1FFF
             side = [hand >> (13 * s) & 0x1FFF for s in range(3)]
-            values = [bin(spade_bits).count("1"),
-                      4 * (spade_bits >> 12 & 1) + 2 * (spade_bits >> 11 & 1)
-                      + (spade_bits >> 10 & 1),
-                      sum(b >> 12 & 1 for b in side), sum(b >> 11 & 1 for b in side),
-                      sum(b == 0 for b in side)]
+            count = bin(spade_bits).count("1")
+            honours = 4 * (spade_bits >> 12 & 1) + 2 * (spade_bits >> 11 & 1) \
+                + (spade_bits >> 10 & 1)
+            values = {"spades": count, "honours": honours,
+                      "aces": sum(b >> 12 & 1 for b in side),
+                      "kings": sum(b >> 11 & 1 for b in side),
+                      "voids": sum(b == 0 for b in side), "spades_honours": 8 * count + honours}
             ctx = _by_hand_context(k, order)
-            expected += sum(tables.log_ratio[ctx, bids[seat], OFFSET[g] + values[g]]
-                            for g in range(HAND_GROUPS))
-        assert got[w] == pytest.approx(expected, abs=1e-9)
+            g = {name: OFFSET[GROUPS.index(name)] for name in values}
+            expected += sum(tables.log_ratio[ctx, bids[seat], g[name] + values[name]]
+                            for name in DEFAULT_BELIEF)
+            every += sum(tables.log_ratio[ctx, bids[seat], g[name] + values[name]]
+                         for name in values)
+        assert got[w] == pytest.approx(DEFAULT_SCALE * expected, abs=1e-9)
+        assert everything[w] == pytest.approx(every, abs=1e-9)
     assert got[0] != got[1]
     # spades alone, and during the bidding (the dealer, seat 0, has not bid): its term goes
     partial = [-1, 0, 5, 2]
-    only = SpadesBidBelief(tables, ("spades",)).log_weights(states[:1, S.DEALT:S.DEALT + 4],
-                                                            partial, observer)
+    only = SpadesBidBelief(tables, ("spades",), 1.0).log_weights(
+        states[:1, S.DEALT:S.DEALT + 4], partial, observer)
     assert only[0] == pytest.approx(sum(
         tables.log_ratio[_by_hand_context(k, order), order[k],
                          spades_of(int(states[0, S.DEALT + (k + 1) % 4]))]
@@ -177,7 +185,7 @@ def test_the_uniform_yardstick_is_the_dealing_distribution():
     seen = int(hands[0, 0])
     hidden = [c for c in range(52) if not seen >> c & 1]
     rng = np.random.default_rng(9)
-    counts = np.zeros((HAND_GROUPS, 14))
+    counts = np.zeros((HAND_GROUPS, SIZE.max()))
     from search.spades_bid_tables import hand_features
 
     feats = np.zeros(len(GROUPS), np.int64)
