@@ -169,22 +169,37 @@ def make_spades_search_player(text: str, seed: int, make_player, error=ValueErro
     raise error(f"{text!r}: the base must be heuristic or db:PATH ({SPEC_FORM})")
 
 
+def spades_arrays(blueprint):
+    """The policy arrays (`db.policy_arrays.PolicyArrays`) of a Spades database player's store:
+    its key strings parsed by Spades' codec into the integer keys the abstract game's
+    `decision` builds. Another game's or abstraction's database, or a key the codec cannot
+    read, is refused in one line (`DatabaseError`)."""
+    from abstraction.spades.codec import KeyTextError, check_header, text_key
+    from db.errors import DatabaseError
+    from db.policy_arrays import read_arrays
+
+    store = blueprint.db
+    game = store.metadata.get("game")
+    if game != "spades":
+        raise DatabaseError(f"{store.path}: a strategy database for game {game!r}, not "
+                            "'spades'")
+    try:
+        name, _ = check_header(store.metadata)
+    except KeyTextError as exc:
+        raise DatabaseError(f"{store.path}: {exc}") from None
+    return read_arrays(store, lambda texts, memo: [text_key(t) for t in texts], name, "spades",
+                       None, False)
+
+
 def _db_search_player(text, seed, options, blueprint, error):
     """The search player on a `db:` base: its rollouts follow the database's policy arrays
     through Spades' abstract game (as Euchre's do)."""
-    from play.search_options import shared_arrays
-
-    try:
-        from db.spades_policy_arrays import spades_arrays_of_store
-        from train.spades_game import GAME
-    except ImportError:
-        blueprint.close()
-        raise error(f"{text!r}: search on a Spades database needs its policy arrays, which "
-                    "this build lacks") from None
     from db.errors import DatabaseError
+    from play.search_options import shared_arrays
+    from train.spades_game import GAME
 
     try:
-        table = shared_arrays(blueprint, lambda b: spades_arrays_of_store(b.db))
+        table = shared_arrays(blueprint, spades_arrays)
         return SpadesSearchPlayer(blueprint, table, GAME, seed=seed, name=text.strip(),
                                   **_options(options))
     except (DatabaseError, ValueError) as exc:
