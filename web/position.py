@@ -21,8 +21,6 @@ depends on the hidden hands: whether the Jack was dealt), and no other seat's `H
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from games.setback import state as S
@@ -32,8 +30,9 @@ from games.setback.errors import SetbackError
 from games.setback.rules import BID_MOVE, MAX_MOVES, apply_move, is_legal, legal_moves
 from games.setback.view import SeatView
 from search.sampler import constraints
+from web.position_checks import (NO_LAYOUT, check_fields, check_seat, decision_reply, hall,
+                                  shown_hand)
 
-FIELDS = ("dealer", "hands", "moves", "score")
 MAX_SCORE = 10**9  # as `setback-cfr replay`: keeps the scores inside the key builder's int64
 SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 # Every well-formed card token (upper case, `10` for Ten too) -> its card: a dict lookup per
@@ -50,17 +49,7 @@ class PositionError(SetbackError):
 def position_view(spec) -> tuple[SeatView, str]:
     """(the view of the seat to act, that seat's letter) for the position `spec` (see the
     module docstring); bad input raises `PositionError` (a `SetbackError`) naming the problem."""
-    if not isinstance(spec, dict):
-        raise PositionError("the position must be a JSON object with dealer, hands and moves")
-    unknown = sorted(set(spec) - set(FIELDS))
-    if unknown:
-        raise PositionError(f"unknown field {unknown[0]!r}: a position has \"dealer\", "
-                            "\"hands\" (the seat to act only), \"moves\" and \"score\"")
-    for name in ("dealer", "hands", "moves"):
-        if name not in spec:
-            raise PositionError(f"the position has no {name!r}")
-    if not isinstance(spec["dealer"], str):
-        raise PositionError("'dealer' must be a seat: W, N, E or S")
+    check_fields(spec, PositionError)
     dealer = parse_seat(spec["dealer"])
     score = _score(spec.get("score"))
     seat_letter, hand = _hand(spec["hands"])
@@ -90,15 +79,9 @@ def position_view(spec) -> tuple[SeatView, str]:
         raise PositionError("the deal is over: there is no decision to make")
     to_act = int(state[S.TO_ACT])
     to_act_letter = SEAT_CHARS[(dealer + to_act) % 4]
-    if own < 0:
-        raise PositionError(f"the position hides the hand of {to_act_letter}, the seat to act: "
-                            f"give \"hands\": {{\"{to_act_letter}\": [its six cards as dealt]}}")
-    if to_act != own:
-        raise PositionError(f"the position shows {seat_letter}'s hand, but {to_act_letter} is to "
-                            f"act after these moves: give {to_act_letter}'s hand only")
+    check_seat(seat_letter, to_act_letter, PositionError, "six")
     if int(state[S.PHASE]) == S.PHASE_PLAY and not layout_exists(state, own):
-        raise PositionError("no deal fits these moves: the other seats' cards cannot fill "
-                            "their hands without a suit they showed they lack")
+        raise PositionError(NO_LAYOUT)
     state[S.EXHAUSTED] = 0
     return SeatView.of(state, dealer, score, history), to_act_letter
 
@@ -117,28 +100,22 @@ def _score(score) -> tuple[int, int]:
 
 def _hand(hands) -> tuple[str | None, int]:
     """(seat letter, card mask) of the one hand a position shows ((None, 0) when none)."""
-    if not isinstance(hands, dict):
-        raise PositionError("'hands' must map the seat to act to its six cards, as "
-                            "{\"N\": [\"QH\", \"TH\", \"5D\", \"9C\", \"4S\", \"8C\"]}")
-    letters = []
-    for key in hands:
-        try:
-            letters.append(SEAT_CHARS[parse_seat(key)])
-        except SetbackError:
-            raise PositionError(f"unknown seat {key!r} in 'hands': expected W, N, E or S") \
-                from None
-    if len(letters) > 1:
-        raise PositionError(f"the position shows {len(letters)} hands ({', '.join(letters)}): "
-                            "give only the hand of the seat to act; the others are hidden")
-    if not letters:
+    letter, cards = shown_hand(hands, PositionError, _seat, "six",
+                               '{"N": ["QH", "TH", "5D", "9C", "4S", "8C"]}')
+    if letter is None:
         return None, 0
-    cards = next(iter(hands.values()))
-    if not isinstance(cards, list):
-        raise PositionError(f"hand {letters[0]}: expected a list of {S.HAND_SIZE} cards")
     try:
-        return letters[0], parse_hand(cards, expected_size=S.HAND_SIZE)
+        return letter, parse_hand(cards, expected_size=S.HAND_SIZE)
     except SetbackError as exc:
-        raise PositionError(f"hand {letters[0]}: {exc}") from None
+        raise PositionError(f"hand {letter}: {exc}") from None
+
+
+def _seat(key) -> int:
+    """The seat of a key of 'hands' (one line naming it if it is none)."""
+    try:
+        return parse_seat(key)
+    except SetbackError:
+        raise PositionError(f"unknown seat {key!r} in 'hands': expected W, N, E or S") from None
 
 
 def _replay_move(state, token: str, own: int, dealer: int) -> int:
@@ -185,15 +162,7 @@ def layout_exists(state, seat: int) -> bool:
     needs, voids = np.zeros(3, np.int64), np.zeros(3, np.int64)
     unseen = int(constraints(state, seat, True, needs, voids))
     per_suit = [(unseen >> (13 * suit) & 0x1FFF).bit_count() for suit in range(4)]
-    for subset in range(1, 8):
-        members = [i for i in range(3) if subset >> i & 1]
-        allowed = 0
-        for i in members:
-            allowed |= ~int(voids[i]) & 0xF
-        supply = sum(per_suit[suit] for suit in range(4) if allowed >> suit & 1)
-        if sum(int(needs[i]) for i in members) > supply:
-            return False
-    return True
+    return hall(per_suit, needs, voids)
 
 
 def decision(bots, spec) -> dict:
@@ -201,11 +170,4 @@ def decision(bots, spec) -> dict:
     "probabilities": {abstract action: probability or None}, "explanation"}`, the
     explanation being the Hint panel's (`web.bots.Bots.decide`). The bots are seeded from the
     position itself, so the same position always gets the same answer."""
-    view, seat = position_view(spec)
-    digest = hashlib.blake2b(view.state.tobytes() + np.asarray(view.history, np.int64).tobytes()
-                             + np.asarray(view.score, np.int64).tobytes(), digest_size=8)
-    _, explanation = bots.decide(view, int.from_bytes(digest.digest(), "little") >> 1)
-    return {"seat": seat, "move": explanation["move"],
-            "legal": [format_move(int(m)) for m in view.legal_moves()],
-            "probabilities": {a["action"]: a["prob"] for a in explanation["actions"]},
-            "explanation": explanation}
+    return decision_reply(bots, *position_view(spec), format_move)

@@ -17,8 +17,6 @@ would get in a real game.
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
 from games.scaffold.table import SEAT_CHARS, parse_seat
@@ -28,8 +26,9 @@ from games.spades.cards import N_RANKS, SPADES, format_card
 from games.spades.errors import SpadesError
 from games.spades.rules import BID_MOVE, MAX_MOVES, apply_move, is_legal, legal_moves
 from games.spades.view import SeatView
+from web.position_checks import (NO_LAYOUT, check_fields, check_seat, decision_reply, hall,
+                                  shown_hand)
 
-FIELDS = ("dealer", "hands", "moves", "score")
 SUIT_NAMES = "clubs", "diamonds", "hearts", "spades"
 
 
@@ -40,19 +39,8 @@ class PositionError(SpadesError):
 def position_view(spec) -> tuple[SeatView, str]:
     """(the view of the seat to act, that seat's letter) for the position `spec` (module
     docstring); bad input raises `PositionError` naming the problem."""
-    if not isinstance(spec, dict):
-        raise PositionError("the position must be a JSON object with dealer, hands and moves")
-    unknown = sorted(set(spec) - set(FIELDS))
-    if unknown:
-        raise PositionError(f"unknown field {unknown[0]!r}: a position has \"dealer\", "
-                            "\"hands\" (the seat to act only), \"moves\" and \"score\"")
-    for name in ("dealer", "hands", "moves"):
-        if name not in spec:
-            raise PositionError(f"the position has no {name!r}")
-    dealer = parse_seat(spec["dealer"], PositionError) if isinstance(spec["dealer"], str) \
-        else None
-    if dealer is None:
-        raise PositionError("'dealer' must be a seat: W, N, E or S")
+    check_fields(spec, PositionError)
+    dealer = parse_seat(spec["dealer"], PositionError)
     try:
         score = _read_score(spec.get("score"))  # by absolute team: EW, NS
     except SpadesError as exc:
@@ -83,34 +71,20 @@ def position_view(spec) -> tuple[SeatView, str]:
         raise PositionError("the hand is over: there is no decision to make")
     to_act = int(state[S.TO_ACT])
     to_act_letter = SEAT_CHARS[(dealer + to_act) % 4]
-    if own < 0:
-        raise PositionError(f"the position hides the hand of {to_act_letter}, the seat to act: "
-                            f"give \"hands\": {{\"{to_act_letter}\": [its 13 cards as dealt]}}")
-    if to_act != own:
-        raise PositionError(f"the position shows {letter}'s hand, but {to_act_letter} is to "
-                            f"act after these moves: give {to_act_letter}'s hand only")
+    check_seat(letter, to_act_letter, PositionError, "13")
     if not layout_exists(state, own, voids):
-        raise PositionError("no deal fits these moves: the other seats' cards cannot fill "
-                            "their hands without a suit they showed they lack")
+        raise PositionError(NO_LAYOUT)
     return SeatView.of(state, dealer, (int(score[0]), int(score[1])), history), to_act_letter
 
 
 def _hand(hands) -> tuple[str | None, int]:
     """(seat letter, card mask) of the one hand a position shows ((None, 0) when none)."""
-    if not isinstance(hands, dict):
-        raise PositionError("'hands' must map the seat to act to its 13 cards as dealt, as "
-                            "{\"E\": [\"AS\", \"KS\", ...]}")
-    letters = [SEAT_CHARS[parse_seat(key, PositionError)] for key in hands]
-    if len(letters) > 1:
-        raise PositionError(f"the position shows {len(letters)} hands ({', '.join(letters)}): "
-                            "give only the hand of the seat to act; the others are hidden")
-    if not letters:
+    letter, cards = shown_hand(hands, PositionError, lambda key: parse_seat(key, PositionError),
+                               "13", '{"E": ["AS", "KS", ...13 cards as dealt]}')
+    if letter is None:
         return None, 0
-    cards = next(iter(hands.values()))
-    if not isinstance(cards, list):
-        raise PositionError(f"hand {letters[0]}: expected a list of 13 cards")
     try:
-        return letters[0], _read_hand(letters[0], cards, 0)
+        return letter, _read_hand(letter, cards, 0)
     except SpadesError as exc:
         raise PositionError(str(exc)) from None
 
@@ -160,27 +134,11 @@ def layout_exists(state, seat: int, voids) -> bool:
     leader, in_trick = int(state[S.LEADER]), int(state[S.N_IN_TRICK])
     needs = [S.HAND_SIZE - int(state[S.TRICK_NUMBER]) - ((s - leader) % 4 < in_trick)
              for s in others]
-    for subset in range(1, 8):
-        members = [i for i in range(3) if subset >> i & 1]
-        allowed = 0
-        for i in members:
-            allowed |= ~int(voids[others[i]]) & 0xF
-        supply = sum(per_suit[suit] for suit in range(4) if allowed >> suit & 1)
-        if sum(needs[i] for i in members) > supply:
-            return False
-    return True
+    return hall(per_suit, needs, [voids[s] for s in others])
 
 
 def decision(bots, spec) -> dict:
     """The bots' decision for the position `spec`: `{"seat", "move", "legal",
-    "probabilities": {abstract action: probability or None}, "explanation"}` (the Hint
-    panel's, `web.spades_bots.SpadesBots.decide`). The bots are seeded from the position, so
-    the same position always gets the same answer."""
-    view, seat = position_view(spec)
-    digest = hashlib.blake2b(view.state.tobytes() + np.asarray(view.history, np.int64).tobytes()
-                             + np.asarray(view.score, np.int64).tobytes(), digest_size=8)
-    _, explanation = bots.decide(view, int.from_bytes(digest.digest(), "little") >> 1)
-    return {"seat": seat, "move": explanation["move"],
-            "legal": [format_move(int(m)) for m in view.legal_moves()],
-            "probabilities": {a["action"]: a["prob"] for a in explanation["actions"]},
-            "explanation": explanation}
+    "probabilities": {abstract action: probability or None}, "explanation"}`
+    (`web.position_checks.decision_reply`: the same position, the same answer)."""
+    return decision_reply(bots, *position_view(spec), format_move)
