@@ -3,12 +3,12 @@ for the edges: export, the database, `db query`, tests; `keys.py` documents the 
 
 | kind | text | example |
 |--|--|--|
-| bid | `B` place, partner's bid (`-` none yet, `N` Nil, `1`..`6`, 6 meaning 6 or more), `n`/`-` (an opponent bid Nil), opponents' bids bucket (0..3), then the hand: `e` the expected tricks, spade ace, king, queen (`A` `K` `Q` or `-`), spades held (5: 5 or more) | `B2N-1 e4AK-5` |
+| bid | `B` place, partner's bid (`-` none yet, `N` Nil, `1`..`9`, `a`..`d` for 10..13), `n`/`-` (an opponent bid Nil), opponents' bids bucket (0..3), then the hand: `e` the expected tricks, spade ace, king, queen (`A` `K` `Q` or `-`), spades held (5: 5 or more) | `B2N-1 e4AK-5` |
 | play | `P` position, tricks done, `S`/`-` (a spade led), winner `-po` (none, partner, opponent), `S`/`-` (a spade winning), tricks we need, they need, `n`/`-` three times (my, my partner's, an opponent's Nil alive), `s`/`-` (a spade played), unseen spades bucket (0..3), then the tokens, then `'` when my team is not the dealer's | `P21-oS30---s2 S0-.T2+'` |
 
 A token: `T` (a spade) or `S` (a side suit), the unseen higher cards (0..3), `+` if it beats
 the trick so far else `-`. The actions of a key, in order (`action_names`): bid `Nil` and the
-four bids (their numbers when the partner bid at most 5, as `keys.bid_decision` makes them);
+bids (`keys.bid_decision`);
 play: the tokens.
 """
 
@@ -23,7 +23,7 @@ UNKNOWN = len(KIND_NAMES)
 KIND_LETTERS = "BP"
 KIND_SHIFT = 62
 BODY = (1 << KIND_SHIFT) - 1
-PARTNER_CHARS = "-N123456"
+PARTNER_CHARS = "-N123456789abcd"  # none yet, Nil, 1..9, a..d for 10..13
 STAGE_KINDS = {"baseline": (0, 1)}  # a Spades baseline export holds every kind
 
 
@@ -49,9 +49,9 @@ def key_text(key: int) -> str:
     key = int(key)
     kind, body = key >> KIND_SHIFT, key & BODY
     if kind == 0:
-        return (f"B{_field(body, 0, 2)}{PARTNER_CHARS[_field(body, 2, 3)]}{_flag(body, 5, 'n')}"
-                f"{_field(body, 6, 2)} e{_field(body, 8, 4)}{_flag(body, 12, 'A')}"
-                f"{_flag(body, 13, 'K')}{_flag(body, 14, 'Q')}{_field(body, 15, 3)}")
+        return (f"B{_field(body, 0, 2)}{PARTNER_CHARS[_field(body, 2, 4)]}{_flag(body, 6, 'n')}"
+                f"{_field(body, 7, 2)} e{_field(body, 9, 4)}{_flag(body, 13, 'A')}"
+                f"{_flag(body, 14, 'K')}{_flag(body, 15, 'Q')}{_field(body, 16, 3)}")
     head = (f"P{_field(body, 0, 2)}{_field(body, 2, 2)}{_flag(body, 4, 'S')}"
             f"{'-po'[_field(body, 5, 2)]}{_flag(body, 7, 'S')}{_field(body, 8, 3)}"
             f"{_field(body, 11, 3)}{_flag(body, 14, 'n')}{_flag(body, 15, 'n')}"
@@ -74,9 +74,9 @@ def text_key(text: str) -> int:
 def _text_key(text: str) -> int | None:
     head, _, tail = text.partition(" ")
     if head[:1] == "B" and len(head) == 5 and tail[:1] == "e" and len(tail) >= 6:
-        return (int(head[1]) | PARTNER_CHARS.index(head[2]) << 2 | (head[3] == "n") << 5
-                | int(head[4]) << 6 | int(tail[1:-4]) << 8 | (tail[-4] == "A") << 12
-                | (tail[-3] == "K") << 13 | (tail[-2] == "Q") << 14 | int(tail[-1]) << 15)
+        return (int(head[1]) | PARTNER_CHARS.index(head[2]) << 2 | (head[3] == "n") << 6
+                | int(head[4]) << 7 | int(tail[1:-4]) << 9 | (tail[-4] == "A") << 13
+                | (tail[-3] == "K") << 14 | (tail[-2] == "Q") << 15 | int(tail[-1]) << 16)
     if head[:1] == "P" and len(head) == 13:
         body = (int(head[1]) | int(head[2]) << 2 | (head[3] == "S") << 4
                 | "-po".index(head[4]) << 5 | (head[5] == "S") << 7 | int(head[6]) << 8
@@ -104,10 +104,9 @@ def key_kinds(texts: list[str]) -> np.ndarray:
 
 def _bid_names(text: str) -> list[str]:
     body = text_key(text) & BODY
-    partner = PARTNER_CHARS.index(text[2])
-    highest = 13 - max(0, partner - 1)
-    low = max(1, min(_field(body, 8, 4) - 1, highest - 3))
-    return ["Nil"] + [str(min(low + i, highest)) for i in range(4)]
+    highest = 13 - max(0, _field(body, 2, 4) - 1)
+    low = max(1, min(_field(body, 9, 4) - 1, highest - 3))
+    return ["Nil"] + [str(low + i) for i in range(min(4, highest))]
 
 
 def action_names(text: str, n_actions: int) -> list[str]:

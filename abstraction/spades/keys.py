@@ -6,12 +6,12 @@ A key is a uint64: the kind in bits 62-63 (0 bid, 1 play), the body below. Bodie
 | kind | bits | field |
 |--|--|--|
 | bid | 0-1 | place in the bidding order (0 = the dealer's left, first to bid .. 3 = the dealer) |
-| | 2-4 | partner's bid: 0 not yet, 1 Nil, 1 + min(bid, 6) for 1..13 (so 7 is "6 or more") |
-| | 5 | an opponent bid Nil |
-| | 6-7 | opponents' bids so far, summed: 0 none yet, 1 up to 3, 2 four or five, 3 six or more |
-| | 8-11 | the expected tricks E (`expected_tricks`: the heuristic's count, 1..13) |
-| | 12-14 | spade honours held: ace (12), king (13), queen (14) |
-| | 15-17 | spades held, capped at 5 |
+| | 2-5 | partner's bid: 0 not yet, 1 Nil, 1 + bid for 1..13 |
+| | 6 | an opponent bid Nil |
+| | 7-8 | opponents' bids so far, summed: 0 none yet, 1 up to 3, 2 four or five, 3 six or more |
+| | 9-12 | the expected tricks E (`expected_tricks`: the heuristic's count, 1..13) |
+| | 13-15 | spade honours held: ace (13), king (14), queen (15) |
+| | 16-18 | spades held, capped at 5 |
 | play | 0-1 | position in the trick (0 leads) |
 | | 2-3 | tricks completed (0 .. `LEARNED_TRICKS` - 1) |
 | | 4 | a spade was led |
@@ -38,9 +38,10 @@ winning the trick so far (bit 0). So `S0-` is a boss card of a side suit, `T0+` 
 spade out.
 
 Abstract actions, in the order written to `moves_out`:
-- bid: Nil, then four bids `low` .. `low + 3` (each at most the highest legal bid), with
-  low = max(1, min(E - 1, highest - 3)), E the key's expected tricks: Nil or one trick
-  under, at, one or two over the estimate;
+- bid: Nil, then four bids `low` .. `low + 3`, with low = max(1, min(E - 1, highest - 3)), E
+  the key's expected tricks and highest the highest legal bid (13 less the partner's bid):
+  Nil or one trick under, at, one or two over the estimate; when the partner's bid leaves
+  fewer than four bids, Nil and every legal bid;
 - play, in the first `LEARNED_TRICKS` tricks: one action per token of the legal cards,
   ascending by token, represented by the lowest card (by rank, then suit) holding it;
 - play afterwards: one forced action, `card_rule` (the heuristic's card play, in numba): the
@@ -100,7 +101,7 @@ def expected_tricks(hand):
 
 @njit(cache=True)
 def hand_fields(hand):
-    """The bid key's hand part (bits 8-18 of the body, shifted down to 0): the expected
+    """The bid key's hand part (bits 9-18 of the body, shifted down to 0): the expected
     tricks, spade honours, spades held (module docstring)."""
     spades = hand & SPADE_MASK
     top = SPADES * N_RANKS
@@ -111,7 +112,8 @@ def hand_fields(hand):
 
 @njit(cache=True)
 def bid_decision(state, moves_out):
-    """The bidding: (n, key) with Nil and the four bids in `moves_out[:5]`."""
+    """The bidding: (n, key) with Nil and the bids in `moves_out[:n]` (n = 5 unless the
+    partner's bid leaves fewer than four bids)."""
     seat = state[TO_ACT]
     partner = state[BID + (seat + 2) % 4]
     order = (seat + 3) % 4  # the dealer's left (seat 1) bids first
@@ -127,15 +129,15 @@ def bid_decision(state, moves_out):
     opp_bucket = 0
     if opp_bids > 0:
         opp_bucket = 1 if opp_sum <= 3 else 2 if opp_sum <= 5 else 3
-    partner_field = 0 if partner < 0 else 1 if partner == 0 else 1 + min(partner, 6)
     fields = hand_fields(state[HAND + seat])
     highest = highest_bid(state)
     low = max(1, min((fields & 15) - 1, highest - 3))
+    n = 1 + min(BID_ACTIONS - 1, highest)
     moves_out[0] = BID_MOVE
-    for i in range(4):
-        moves_out[1 + i] = BID_MOVE + min(low + i, highest)
-    key = np.uint64(order | partner_field << 2 | opp_nil << 5 | opp_bucket << 6 | fields << 8)
-    return BID_ACTIONS, key | (np.uint64(KIND_BID) << np.uint64(KIND_SHIFT))
+    for i in range(n - 1):
+        moves_out[1 + i] = BID_MOVE + low + i
+    key = np.uint64(order | (partner + 1) << 2 | opp_nil << 6 | opp_bucket << 7 | fields << 9)
+    return n, key | (np.uint64(KIND_BID) << np.uint64(KIND_SHIFT))
 
 
 @njit(cache=True)
@@ -301,7 +303,7 @@ def abstract_decision(state, moves_out):
     phase = state[PHASE]
     if phase == PHASE_BID:
         n, key = bid_decision(state, moves_out)
-        return n, KIND_BID, key
+        return n, KIND_BID, key if n >= 2 else np.uint64(0)  # after a partner's 13: Nil
     if phase != PHASE_PLAY:
         return 0, -1, np.uint64(0)
     if state[TRICK_NUMBER] >= LEARNED_TRICKS:
