@@ -45,11 +45,14 @@ SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player),
              "db:PATH[,sample] (a database of a Spades export; the heuristic plays a key it "
              "lacks), "
              "ismcts[:SIMS],pyspiel (OpenSpiel's ISMCTS bot searching pyspiel's spades, SIMS "
-             "simulations a decision, default 100), search[OPTIONS]:heuristic (rollout search on "
-             "the heuristic; OPTIONS worlds=W,bids=search|blueprint,margin=Z,think=MS,threads=T,"
-             "voids=on|off,belief=uniform) or oracle[,bid=SPEC] (SEES EVERY HAND: the card play "
-             "double-dummy on the true hand, SPEC's bids, default heuristic; for tournament and "
-             "rating only)")
+             "simulations a decision, default 100), search[OPTIONS]:heuristic|db:PATH (rollout "
+             "search on the heuristic or a database; OPTIONS worlds=W,rollout=sample|greedy,"
+             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off,"
+             "belief=uniform|policy|bids:FILE,temper=T,pool=K,floor=F,"
+             "evidence=others|opponents; policy needs db:PATH, bids:FILE the bid tables) or "
+             "oracle[,bid=SPEC] or oracle:SPEC (SEES EVERY HAND: the card play double-dummy on "
+             "the true hand, exact once 7 tricks remain, SPEC's bids, default heuristic; for "
+             "tournament and rating only)")
 
 
 class SpadesSpecError(PlayerSpecError):
