@@ -66,7 +66,7 @@ def test_the_cli_plays_duplicate_games_and_hands_whatever_the_workers(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--ew", "bogus"], "unknown Spades player 'bogus'"),
-    (["--ew", "db:x.db"], "Spades has no db player yet"),
+    (["--ew", "db:x.db"], "no such strategy database"),
     (["--ew", "ismcts:10"], "write ismcts[:SIMS],pyspiel"),
     (["--ew", "ismcts:0,pyspiel"], "SIMS must be a whole number"),
     (["--ew", "search:random"], "the base must be heuristic or db:PATH"),
