@@ -272,3 +272,52 @@ def test_decide_on_the_command_line(tmp_path, capsys):
     assert "illegal move AH for E (follow); legal: 5C JC" in err
     status, out, err = run_cli(capsys, ["decide", good, "--game", "spades", "--bots", "chess"])
     assert status == 2 and "unknown Spades player 'chess'" in err and err.count("\n") == 1
+
+
+def test_the_bots_explanations_show_the_key_its_probabilities_and_a_search():
+    """`SpadesBots.decide` (`web.bots.KeyedBots`): a database bot (a stand-in with the
+    player's `db.lookup`) shows the key it looks up, found with the stored probabilities per
+    abstract action or missing (`fallback`); a search bot its searched values and where it
+    believes the top spades lie (no undealt column: every card is dealt)."""
+    import numpy as np
+
+    from games.spades.api import Hand
+    from games.spades.view import SeatView
+    from web.spades_bots import SpadesBots
+
+    class Database:
+        def __init__(self, hit):
+            self.hit, self.asked = hit, []
+
+        def lookup(self, text):
+            self.asked.append(text)
+            return self.hit
+
+    class Player:
+        name = "db:stand-in"
+
+        def __init__(self, hit):
+            self.db = Database(hit)
+
+        def choose(self, view):
+            return int(view.legal_moves()[-1])
+
+    hand = Hand.random(5, "W")
+    view = SeatView.of(hand.state, 0, (0, 0), [])
+    bots = SpadesBots("heuristic")
+    rules = bots.decide(view, 7)[1]
+    n = len(rules["actions"])
+    assert rules["reason"] == "rules" and rules["kind"] == "bid" and n >= 2
+    bots._local.player = found = Player((np.full(n, 1.0 / n), 0))
+    _, x = bots.decide(view, 7)
+    assert x["reason"] == "found" and found.db.asked == [x["key"]] == [rules["key"]]
+    assert [a["prob"] for a in x["actions"]] == [1.0 / n] * n and x["move"] == "13"
+    bots._local.player = Player(None)
+    _, missing = bots.decide(view, 7)
+    assert missing["reason"] == "fallback" and missing["found"] is False
+    assert missing["lookups"] == [{"kind": "bid", "key": x["key"], "found": False}]
+    _, searched = SpadesBots("search[worlds=8]:heuristic").decide(view, 7)
+    assert searched["reason"] == "search" and searched["worlds"] == 8
+    assert sorted(s["move"] for s in searched["searched"]) == sorted(hand.legal_moves())
+    assert searched["belief"] and all(set(b["percent"]) == set("ESW")  # North acts
+                                      for b in searched["belief"])

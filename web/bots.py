@@ -19,12 +19,14 @@ def belief_by_seat(view, belief, format_card, nobody: str) -> list:
     """A search decision's `belief` (`play.search_base.SearchPlayerBase.belief_summary`: each
     card's shares [left, partner, right, nobody] of the acting seat) as the page shows it:
     `[{"card": text, "percent": {"W": .., "N": .., "E": .., nobody: ..}}...]`, the seats by
-    their letters (the acting seat's own left out), per cent of the worlds searched."""
+    their letters (the acting seat's own left out), per cent of the worlds searched; no
+    `nobody` column when it is None (a game that deals every card)."""
     out = []
     for entry in belief:
         percent = {"WNES"[(view.dealer + view.seat + k) % 4]: round(100.0 * share, 1)
                    for k, share in zip((1, 2, 3), entry["holders"])}
-        percent[nobody] = round(100.0 * entry["holders"][3], 1)
+        if nobody is not None:  # None: every card is dealt (Spades)
+            percent[nobody] = round(100.0 * entry["holders"][3], 1)
         out.append({"card": format_card(entry["card"]), "percent": percent})
     return out
 
@@ -115,4 +117,76 @@ class Bots:
                                               if a["move"] == played), None)
         explanation["player"] = player.name
         explanation["move"] = format_move(move)
+        return move, explanation
+
+
+class KeyedBots(Bots):
+    """The bots of a game whose own abstraction keys its decisions (Euchre, Spades), as
+    `Bots` is Setback's: a subclass names its player factory (`make`) and its abstraction:
+    `format_move`, `abstract_decision(state, moves) -> (n, kind, key)` with room for
+    `moves_buffer` moves, `key_text`, `action_names`, `kind_names`, and `undealt`, the belief's
+    word for the cards no seat holds (None: every card is dealt)."""
+
+    format_move = staticmethod(str)
+    abstract_decision = None
+    moves_buffer = 0
+    key_text = staticmethod(str)
+    action_names = None
+    kind_names: tuple = ()
+    undealt: str | None = None
+
+    def decide(self, view, seed: int) -> tuple[int, dict]:
+        """(engine move, explanation) for the seat to act in `view` (the game's `SeatView`).
+
+        The explanation: `{"player", "reason", "kind", "key", "found", "lookups",
+        "actions": [{"action", "move", "prob"}], "chosen", "move"}` with moves as text, as
+        `Bots.decide` gives for Setback: `reason` is `forced` (one legal move, or one abstract
+        action), `found` or `fallback` (a database bot: the key stored or not, the heuristic
+        playing then), `rules` for the heuristic and random players (probabilities None), and
+        a search player's own (`search`, `blueprint`, `settled`) with `worlds`, `searched`
+        (every legal move's searched value, best first) and `belief`, under its blueprint's
+        key and probabilities (the page's Why panel shows both)."""
+        import numpy as np
+
+        fmt = self.format_move
+        player = self._player()
+        if hasattr(player, "seed"):
+            player.seed(seed)
+        searched = player.explain(view) if hasattr(player, "explain") else None
+        move = int(player.choose(view)) if searched is None else int(searched["move"])
+        explanation = {"player": player.name, "reason": "rules", "kind": None, "key": None,
+                       "found": None, "lookups": [], "actions": [], "chosen": None,
+                       "move": fmt(move)}
+        if searched is not None:  # a search player: its values, and its blueprint's key below
+            explanation.update(reason=searched["reason"], worlds=searched["worlds"],
+                               searched=[{"move": fmt(s["move"]), "value": s["value"]}
+                                         for s in searched["moves"]],
+                               belief=belief_by_seat(view, searched.get("belief", []), fmt,
+                                                     self.undealt))
+        moves = np.zeros(self.moves_buffer, dtype=np.int64)
+        n, kind, key = self.abstract_decision(view.state, moves)
+        if view.legal_moves().size == 1 or n < 2:
+            if not explanation.get("searched"):  # a search player searches these too
+                explanation["reason"] = "forced"
+            return move, explanation
+        text = self.key_text(int(key))
+        probs = None
+        db = getattr(player, "db", None) or getattr(getattr(player, "blueprint", None), "db",
+                                                     None)
+        if db is not None:  # the database's own lookup, repeated to show its numbers
+            hit = db.lookup(text)
+            explanation["found"] = hit is not None
+            if searched is None:
+                explanation["reason"] = "found" if hit is not None else "fallback"
+            explanation["lookups"] = [{"kind": self.kind_names[int(kind)], "key": text,
+                                       "found": hit is not None}]
+            if hit is not None and hit[0].size == n:
+                probs = [float(p) for p in hit[0]]
+        names = self.action_names(text, n)
+        explanation["kind"] = self.kind_names[int(kind)]
+        explanation["key"] = text
+        explanation["actions"] = [{"action": names[i], "move": fmt(int(moves[i])),
+                                   "prob": None if probs is None else probs[i]}
+                                  for i in range(n)]
+        explanation["chosen"] = next((i for i in range(n) if int(moves[i]) == move), None)
         return move, explanation
