@@ -88,23 +88,28 @@ def _prior(text: str) -> float:
 
 
 def run(args) -> int:
-    """Build or show (see HELP)."""
-    if args.game == "spades":
-        return run_spades(args)
+    """Build or show (see HELP): Setback's tables, or with --game spades Spades'."""
+    spades = args.game == "spades"
+    extra = ("heldout", "tricks") if spades else ()
     for option in ("heldout", "tricks"):
-        if getattr(args, option) not in (None, False):
+        if not spades and getattr(args, option) not in (None, False):
             raise UserError(f"--{option} goes with --game spades")
     if args.show is not None:
-        if args.out or args.bidders or args.deals:
-            raise UserError("--show reads a tables file: give no --bidders, --deals or --out")
-        return show(args)
+        if args.out or args.bidders or args.deals or any(getattr(args, o) not in (None, False)
+                                                         for o in extra):
+            raise UserError("--show reads a tables file: give no --bidders, --deals"
+                            + "".join(f", --{o}" for o in extra) + " or --out")
+        for option in ("pitch", "png") if spades else ():
+            if getattr(args, option) is not None:
+                raise UserError(f"--{option} is for Setback's tables, not --game spades")
+        return show_spades(args) if spades else show(args)
     for option in ("sequence", "pitch", "png"):
         if getattr(args, option) is not None:
             raise UserError(f"--{option} goes with --show FILE")
     if not args.bidders or args.deals is None or not args.out:
-        raise UserError("building needs --bidders PLAYER, --deals N and --out FILE "
-                        "(or --show FILE to read one)")
-    return build(args)
+        raise UserError(f"building needs --bidders {'SPEC[,SPEC...]' if spades else 'PLAYER'}, "
+                        "--deals N and --out FILE (or --show FILE to read one)")
+    return build_spades(args) if spades else build(args)
 
 
 def build(args) -> int:
@@ -253,25 +258,6 @@ def write_heatmap(probs, result: dict, path: str) -> str:
 
 
 # --- Spades (--game spades) -------------------------------------------------------------------
-def run_spades(args) -> int:
-    """Build or show Spades' tables (HELP's last paragraph)."""
-    if args.show is not None:
-        if args.out or args.bidders or args.deals or args.tricks or args.heldout is not None:
-            raise UserError("--show reads a tables file: give no --bidders, --deals, --heldout, "
-                            "--tricks or --out")
-        for option in ("pitch", "png"):
-            if getattr(args, option) is not None:
-                raise UserError(f"--{option} is for Setback's tables, not --game spades")
-        return show_spades(args)
-    for option in ("sequence", "pitch", "png"):
-        if getattr(args, option) is not None:
-            raise UserError(f"--{option} goes with --show FILE")
-    if not args.bidders or args.deals is None or not args.out:
-        raise UserError("building needs --bidders SPEC[,SPEC...], --deals N and --out FILE "
-                        "(or --show FILE to read one)")
-    return build_spades(args)
-
-
 def build_spades(args) -> int:
     """Count, smooth, measure and write Spades' tables; print a summary and the held-out
     figures."""
