@@ -1,10 +1,12 @@
 """Beliefs measured per position (issue 47, level 1): on positions of games the model never saw,
 how well each belief predicts who holds each hidden card, by phase of the deal.
 
-For every decision of every seat in --games games of --players (their self-play, or every
-ordered pairing of several; deals from --seed, which training should never have used), each
-belief gives p(hidden card -> holder) (the holders: the three other seats and the undealt
-cards). Printed per phase (auction, tricks 1-2, 3-4, 5-6) and overall:
+For every decision of every seat in --games games of --game (Setback or Euchre) between
+--players (their self-play, or every ordered pairing of several; deals from --seed, which
+training should never have used), each belief gives p(hidden card -> holder) (the holders: the
+three other seats and the cards nobody holds: Setback's undealt cards, Euchre's kitty).
+Printed per phase (Setback: auction, tricks 1-2, 3-4, 5-6; Euchre: calls, tricks 1-2, 3-4,
+trick 5), overall and on the hidden trumps once trump is known:
 - log-loss: nats per hidden card, -mean log p(true holder);
 - accuracy: the share of hidden cards whose most likely holder is the true one.
 
@@ -13,16 +15,19 @@ Beliefs:
   hand sizes and voids (`search.card_location_training.uniform_probs`);
 - model: each --model file as written (its own fitting iterations), and with --raw also the
   network with the facts only (fit 0);
-- policy (--policy db:PATH): `search[belief=policy]`'s worlds as marginals, at each --temper;
+- policy (--policy db:PATH): `search[belief=policy]`'s worlds as marginals, at each --temper
+  (Euchre: the Euchre search player's own pool and weights, `pool_log_weights`);
 - a hook for more: `BELIEFS` maps a name to `factory(args) -> belief`, a belief being
-  `belief(state, seat, record, tricks_won, score, moves, dealer) -> float64[52, 4]` (engine
-  card order, columns left, partner, right, undealt; rows of seen cards ignored; `moves` the
+  `belief(state, seat, record, tricks_won, score, moves, dealer) -> float64[cards, 4]` (engine
+  card order, columns left, partner, right, nobody; rows of seen cards ignored; `moves` the
   deal's moves so far, `dealer` its absolute seat, for a belief that replays the deal). A
   policy belief given as weighted worlds turns into marginals with `marginals_from_worlds`
   (the weighted share of the worlds in which each holder holds each card).
 
     python bench/belief_loss.py --players db:qs/strategy.db --games 200 --seed 9001 \\
         --model table.model
+    python bench/belief_loss.py --game euchre --players heuristic,db:euchre.db --games 60 \\
+        --model euchre.model --policy db:euchre.db
 """
 
 from __future__ import annotations
@@ -37,24 +42,26 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.setback import state as S  # noqa: E402
-from play.belief_data import (PHASE_NAMES, close_population, generate_games,  # noqa: E402
-                              make_population, parse_population, phase_of)
-from search.card_location import (HOLDERS, N_CARDS, UNDEALT, holder_targets,  # noqa: E402
-                                  load_model, position_log_probs)
-from search.card_location_training import uniform_probs  # noqa: E402
+from play.belief_data import (close_population, generate_games,  # noqa: E402
+                              make_population, parse_population, row_moves)
+from search.card_location import (HAND_FIELD, HOLDERS, UNDEALT, game_features,  # noqa: E402
+                                  load_model)
+
+N_CARDS = 52  # Setback's cards: the Setback-only beliefs below
 
 
-def marginals_from_worlds(worlds: np.ndarray, weights: np.ndarray, seat: int) -> np.ndarray:
-    """float64[52, 4]: the weighted share of `worlds` (full Setback states, rows) in which
-    each holder column (relative to `seat`) holds each card; `weights` need not be
-    normalised. The cards `seat` sees get whatever the worlds say (ignored downstream)."""
+def marginals_from_worlds(worlds: np.ndarray, weights: np.ndarray, seat: int,
+                          n_cards: int = N_CARDS) -> np.ndarray:
+    """float64[n_cards, 4]: the weighted share of `worlds` (full states, rows) in which each
+    holder column (relative to `seat`) holds each card; `weights` need not be normalised. The
+    cards `seat` sees get whatever the worlds say (ignored downstream)."""
     w = np.asarray(weights, np.float64)
     w = w / w.sum()
-    out = np.zeros((N_CARDS, HOLDERS))
-    cards = np.arange(N_CARDS, dtype=np.int64)
-    held = np.zeros((worlds.shape[0], N_CARDS), bool)
+    out = np.zeros((n_cards, HOLDERS))
+    cards = np.arange(n_cards, dtype=np.int64)
+    held = np.zeros((worlds.shape[0], n_cards), bool)
     for k in range(3):
-        hand = worlds[:, S.HAND + (seat + 1 + k) % 4]
+        hand = worlds[:, HAND_FIELD + (seat + 1 + k) % 4]
         bits = ((hand[:, None] >> cards[None, :]) & 1).astype(bool)
         out[:, k] = w @ bits
         held |= bits
@@ -63,10 +70,12 @@ def marginals_from_worlds(worlds: np.ndarray, weights: np.ndarray, seat: int) ->
 
 
 def uniform_belief(args):
-    """The uniform yardstick (exact marginals)."""
+    """The uniform yardstick (exact marginals of the game's consistent layouts)."""
+    k = game_features(args.game)
+
     def belief(state, seat, record, tricks_won, score, moves, dealer):
-        out = np.empty((N_CARDS, HOLDERS))
-        uniform_probs(state, seat, out)
+        out = np.empty((k.n_cards, HOLDERS))
+        k.uniform(state, np.int64(seat), out)
         return out
     return belief
 
@@ -93,18 +102,51 @@ def sampled_uniform_belief(worlds: int, seed: int):
     return belief
 
 
-def model_belief(path: str, fit: int | None = None):
-    """The belief of a model file (its own fitting, or `fit` iterations)."""
-    model = load_model(path, "setback")
+def model_belief(path: str, fit: int | None = None, game: str = "setback"):
+    """The belief of a `game` model file (its own fitting, or `fit` iterations)."""
+    model = load_model(path, game)
+    k = model.kernels
     w, b = model.mlp.weights, model.mlp.biases
     iterations = model.fit if fit is None else fit
 
     def belief(state, seat, record, tricks_won, score, moves, dealer):
-        out = np.empty((N_CARDS, HOLDERS))
-        position_log_probs(state, np.int64(seat), record, tricks_won, np.int64(score[0]),
-                           np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
-                           model.pair_weights, np.int64(iterations), out)
+        out = np.empty((k.n_cards, HOLDERS))
+        k.log_probs(state, np.int64(seat), record, tricks_won, np.int64(score[0]),
+                    np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
+                    model.pair_weights, np.int64(iterations), out)
         return np.exp(out)
+    return belief
+
+
+def euchre_policy_belief(policy: str, temper: float, pool: int, seed: int):
+    """Euchre's `search[belief=policy]` belief as marginals: the Euchre search player's own
+    pool of `pool` consistent worlds and their weights (`pool_log_weights`: the table's
+    probability of every call and card the other seats made, raised to `temper`), smoothed
+    like the Setback one (one pseudo-world over the allowed holders)."""
+    from games.euchre.view import SeatView
+    from games.rng import new_rng
+    from play.euchre_tournament import make_euchre_player
+
+    worlds = 100
+    player = make_euchre_player(f"search[belief=policy,temper={temper},worlds={worlds},"
+                                f"pool={max(1, pool // worlds)},threads=1]:{policy}", seed)
+    k = game_features("euchre")
+    rng = new_rng(seed)
+    states = np.zeros((worlds * max(1, pool // worlds), k.state_size), np.int64)
+    allowed = np.zeros((k.n_cards, HOLDERS), np.bool_)
+
+    def belief(state, seat, record, tricks_won, score, moves, dealer):
+        view = SeatView(state, seat, dealer, (0, 0), tuple(int(m) for m in moves))
+        player._draw_all(view, rng, states)
+        history = np.asarray(moves, np.int64)
+        log_w = player.pool_log_weights(view, states, history) if history.size else \
+            np.zeros(states.shape[0])
+        w = np.exp(log_w - log_w.max())
+        p = marginals_from_worlds(states, w, seat, k.n_cards)
+        k.allowed(state, np.int64(seat), allowed)
+        spread = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
+        n = states.shape[0]
+        return (p * allowed + spread / n) / (1 + 1 / n)
     return belief
 
 
@@ -145,35 +187,44 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
 BELIEFS = {"uniform": uniform_belief}
 
 
-ROWS = PHASE_NAMES + ("all", "trumps")  # the last: hidden trumps once trump is known
+def rows_of(game: str) -> tuple:
+    """The table's rows: the game's phases, all, then the hidden trumps once trump is known."""
+    return game_features(game).phase_names + ("all", "trumps")
 
 
-def measure(data: dict, beliefs: dict, limit: int) -> dict:
+ROWS = rows_of("setback")
+
+
+def measure(data: dict, beliefs: dict, limit: int, game: str = "setback") -> dict:
     """{belief name: float[row, (log-loss sum, correct, hidden cards, positions)]} over the
-    first `limit` positions of `data`, one row a phase, then all, then the hidden trumps of
-    the positions where trump is known."""
+    first `limit` positions of `data` (`game`'s), one row a phase, then all, then the hidden
+    trumps of the positions where trump is known."""
+    k = game_features(game)
+    rows = rows_of(game)
     n = min(limit, data["seats"].size) if limit else data["seats"].size
-    phases = phase_of(data["states"][:n])
-    sums = {name: np.zeros((len(ROWS), 4)) for name in beliefs}
-    target = np.zeros((N_CARDS, HOLDERS))
+    phases = k.phase_of(data["states"][:n])
+    sums = {name: np.zeros((len(rows), 4)) for name in beliefs}
+    target = np.zeros((k.n_cards, HOLDERS))
+    bits = np.int64(1) << np.arange(k.n_cards, dtype=np.int64)
+    everything, trumps_row = len(rows) - 2, len(rows) - 1
     for i in range(n):
         state, seat = data["states"][i], int(data["seats"][i])
-        holder_targets(state, seat, data["hands"][i], target)
+        k.targets(state, np.int64(seat), data["hands"][i], target)
         hidden = target.sum(axis=1) > 0
         truth = target[hidden].argmax(axis=1)
-        trump = int(state[S.TRUMP])
-        trumps = (np.arange(N_CARDS)[hidden] // 13) == trump
+        trump_mask = k.trump_cards(state)
+        trumps = (bits[hidden] & trump_mask) != 0
         for name, belief in beliefs.items():
-            moves = data["moves"][i]
             p = belief(state, seat, data["records"][i], data["tricks_won"][i].astype(np.int64),
                        tuple(int(v) for v in data["scores"][i]),
-                       moves[moves >= 0].astype(np.int64), int(data["dealer"][i]))[hidden]
+                       row_moves(data["moves"][i], game), int(data["dealer"][i]))[hidden]
             losses = -np.log(np.maximum(p[np.arange(truth.size), truth], 1e-300))
             right = p.argmax(axis=1) == truth
-            for phase in (phases[i], 4):
+            for phase in (phases[i], everything):
                 sums[name][phase] += (losses.sum(), right.sum(), truth.size, 1)
-            if trump >= 0:
-                sums[name][5] += (losses[trumps].sum(), right[trumps].sum(), trumps.sum(), 1)
+            if trump_mask:
+                sums[name][trumps_row] += (losses[trumps].sum(), right[trumps].sum(),
+                                           trumps.sum(), 1)
     return sums
 
 
@@ -181,6 +232,8 @@ def main(argv=None) -> int:
     """Generate the positions, measure every belief, print the table."""
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("setback", "euchre"), default="setback",
+                        help="the game (default setback)")
     parser.add_argument("--players", required=True, help="the population (learn belief's)")
     parser.add_argument("--games", type=int, default=100, help="games to generate")
     parser.add_argument("--seed", type=int, default=9001,
@@ -202,31 +255,36 @@ def main(argv=None) -> int:
     parser.add_argument("--positions", type=int, default=0,
                         help="measure only the first N positions (default all)")
     args = parser.parse_args(argv)
+    if args.game != "setback" and args.uniform_worlds:
+        parser.error("--uniform-worlds is Setback's only")
     beliefs = {name: factory(args) for name, factory in BELIEFS.items()}
     if args.uniform_worlds:
         beliefs[f"uniform, {args.uniform_worlds} worlds"] = sampled_uniform_belief(
             args.uniform_worlds, args.seed)
+    policy = policy_belief if args.game == "setback" else euchre_policy_belief
     for temper in (args.temper if args.policy else ()):
-        beliefs[f"policy, temper {temper:g}"] = policy_belief(args.policy, temper, args.pool,
-                                                              args.seed)
+        beliefs[f"policy, temper {temper:g}"] = policy(args.policy, temper, args.pool,
+                                                       args.seed)
     for path in args.model:
         name = Path(path).name
-        beliefs[name] = model_belief(path)
+        beliefs[name] = model_belief(path, game=args.game)
         if args.raw:
-            beliefs[name + " (fit 0)"] = model_belief(path, 0)
+            beliefs[name + " (fit 0)"] = model_belief(path, 0, args.game)
     start = time.time()
-    players = make_population(parse_population(args.players), args.seed)
+    players = make_population(parse_population(args.players), args.seed, args.game)
     try:
-        data = generate_games(players, args.seed, 0, args.games)
+        data = generate_games(players, args.seed, 0, args.games, game=args.game)
     finally:
         close_population(players)
-    sums = measure(data, beliefs, args.positions)
+    sums = measure(data, beliefs, args.positions, args.game)
+    everything = len(rows_of(args.game)) - 2
     print(f"{args.players}: {args.games} games of seed {args.seed}, "
-          f"{int(sums['uniform'][4, 3]):,} positions, {int(sums['uniform'][4, 2]):,} hidden "
+          f"{int(sums['uniform'][everything, 3]):,} positions, "
+          f"{int(sums['uniform'][everything, 2]):,} hidden "
           f"cards ({time.time() - start:.0f} s)")
     print(f"{'belief':<28} {'phase':<11} {'positions':>9} {'log-loss':>9} {'accuracy':>9} "
           f"{'cut vs uniform':>15}")
-    for phase, label in enumerate(ROWS):
+    for phase, label in enumerate(rows_of(args.game)):
         base = sums["uniform"][phase]
         for name, s in sums.items():
             if s[phase, 2] == 0:

@@ -6,9 +6,10 @@ generate  label the auction decisions of random deals (both labels: the exact so
 train     fit the network (numpy MLP, minibatch Adam, seeded) on one label kind -> a model file
 evaluate  a model's error against real outcomes of held-out deals (their played-out labels) and
           against the single-dummy evaluation, and a calibration PNG
-belief    the card-location model (search/card_location.py): positions of games of a population
-          of players, a network trained on them with a held-out set, resumable -> a model file
-          and its learning curve (docs/search/beliefs.md)
+belief    the card-location model (search/card_location.py) of Setback or Euchre (--game):
+          positions of games of a population of players, a network trained on them with a
+          held-out set, resumable -> a model file and its learning curve
+          (docs/search/beliefs.md)
 
 The model is used by the bidder `nn:MODEL[,expected][,play=SPEC]` (play/nn_bidder.py) and by a
 database player's gaps, `db:PATH,gaps=nn:MODEL`.
@@ -19,6 +20,7 @@ Example (the figures in docs/search/learned-bidder.md come from these):
   setback-cfr learn train --data train.npz --labels solver --out solver.nn
   setback-cfr learn evaluate --model solver.nn --model playout.nn --data heldout.npz --png cal.png
   setback-cfr learn belief --players db:qA.db,heuristic --games 2000 --for 10m --out belief.model
+  setback-cfr learn belief --game euchre --players heuristic,db:e.db --for 10m --out e.model
 """
 
 from __future__ import annotations
@@ -120,12 +122,13 @@ def _wrap(call):
 
 
 def _end_options(parser, action: str, func,
-                 reason: str = "the learned evaluator of Setback's auction") -> None:
-    """What every `learn` action ends with: --no-progress, its function, and --game (Setback
-    only, for `reason`)."""
+                 reason: str = "the learned evaluator of Setback's auction",
+                 supported: tuple = ("setback",)) -> None:
+    """What every `learn` action ends with: --no-progress, its function, and --game (the
+    `supported` games only, for `reason`)."""
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=func)
-    add_game_option(parser, f"learn {action}", reason=reason)
+    add_game_option(parser, f"learn {action}", supported=supported, reason=reason)
 
 
 def run_generate(args) -> int:
@@ -264,13 +267,15 @@ def run_evaluate(args) -> int:
 
 # --- learn belief: the card-location model ------------------------------------------------
 BELIEF_DESCRIPTION = """\
-Train the card-location model (search/card_location.py): for every card a seat cannot see, the
-probability that each other seat holds it, or that it was never dealt, given the seat's whole
-view (its hand, the bids, every card played and by whom, the tricks' winners, the score).
+Train the card-location model (search/card_location.py) of --game (Setback or Euchre): for
+every card a seat cannot see, the probability that each other seat holds it, or that nobody
+does (Setback: never dealt; Euchre: the kitty), given the seat's whole view (its hand, the bids
+or calls in order, every card played and by whom, the tricks' winners, the score).
 
-1. Data: --games games to 11 between the players of --players (every ordered pairing equally
-   often, self-play included); every decision of every seat is one position, labelled with the
-   true holder of each hidden card. Written in chunks of --chunk games to FILE.run/.
+1. Data: --games games (Setback to 11, Euchre to 10) between the players of --players (the
+   game's tournament players; every ordered pairing equally often, self-play included); every
+   decision of every seat is one position, labelled with the true holder of each hidden card.
+   Written in chunks of --chunk games to FILE.run/.
 2. A share --heldout of the deals (chosen by --seed) is held out whole; uniform's log-loss on
    it (the exact marginals of a layout drawn uniformly among those consistent with the hand
    sizes and voids) is the line to beat.
@@ -295,14 +300,17 @@ def _register_belief(actions) -> None:
                              formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
     bel.add_argument("--players", required=True, metavar="SPEC[,SPEC...]",
                      help="the population whose games make the data, comma-separated player "
-                          "specs (play/player_spec.py: db:PATH, search:db:PATH, heuristic, "
-                          "random, ...); a piece naming no player kind continues the spec "
-                          "before it, so db:a.db,bid=heuristic stays one player")
+                          "specs of the game's tournament (Setback: db:PATH, search:db:PATH, "
+                          "heuristic, random, ...; Euchre: heuristic, db:PATH, "
+                          "search[OPTIONS]:db:PATH, ismcts, random); a piece naming no player "
+                          "kind continues the spec before it, so db:a.db,bid=heuristic stays "
+                          "one player")
     bel.add_argument("--out", "-o", required=True, metavar="FILE",
                      help="the model file to write (its run directory FILE.run/ and the "
                           "learning curve go beside it)")
     bel.add_argument("--games", type=positive_int, default=2000, metavar="N",
-                     help="games to 11 to generate (default 2000, about 140 positions each)")
+                     help="games to generate (default 2000; a Setback game to 11 gives about "
+                          "140 positions, a Euchre game to 10 about 300)")
     bel.add_argument("--for", dest="budget", type=duration, metavar="DURATION",
                      help="training budget in CPU time of this process, over all reruns "
                           "(20s, 10m, 2h; data generation not counted); without it, "
@@ -331,8 +339,8 @@ def _register_belief(actions) -> None:
     bel.add_argument("--chunk", type=positive_int, default=100, metavar="G",
                      help="games a data chunk (default 100): the unit an interrupted "
                           "generation keeps")
-    _end_options(bel, "belief", run_belief, reason="Setback's features are the only ones "
-                 "built so far")
+    _end_options(bel, "belief", run_belief, reason="the games whose card-location features "
+                 "are built", supported=("setback", "euchre"))
 
 
 def non_negative_float(text: str) -> float:
@@ -352,7 +360,7 @@ def non_negative_float(text: str) -> float:
 # Tests set this to a function(epochs done) -> bool to interrupt a run after an epoch.
 _STOP_AFTER_EPOCH = None
 FIT_DEFAULT = 20
-RESULT_OPTIONS = ("players", "games", "seed", "heldout", "hidden", "batch", "lr",
+RESULT_OPTIONS = ("game", "players", "games", "seed", "heldout", "hidden", "batch", "lr",
                   "weight_decay", "chunk")
 
 
@@ -405,10 +413,11 @@ def _belief(args, specs, hidden) -> int:
                                                uniform_log_loss)
 
     paths = belief_paths(args.out)
+    game = args.game
     options = {"players": specs, "games": args.games, "seed": args.seed,
                "heldout": args.heldout, "hidden": list(hidden), "batch": args.batch,
                "lr": args.lr, "weight_decay": args.weight_decay, "chunk": args.chunk,
-               "game": "setback"}
+               "game": args.game}
     os.makedirs(paths["run"], exist_ok=True)
     if os.path.isfile(paths["options"]):
         with open(paths["options"]) as handle:
@@ -427,14 +436,14 @@ def _belief(args, specs, hidden) -> int:
     missing = [g for g in starts
                if not os.path.isfile(os.path.join(paths["run"], f"chunk-{g:07d}.npz"))]
     if missing:
-        players = make_population(specs, args.seed)
+        players = make_population(specs, args.seed, game)
         bar = tqdm(total=args.games, initial=args.games - sum(min(args.chunk, args.games - g)
                                                               for g in missing),
                    unit="game", desc="games", disable=args.no_progress, file=sys.stderr)
         try:
             for g in missing:
                 data = generate_games(players, args.seed, g, min(args.chunk, args.games - g),
-                                      progress=bar.update)
+                                      progress=bar.update, game=game)
                 save_chunk(data, os.path.join(paths["run"], f"chunk-{g:07d}.npz"), meta)
         finally:
             bar.close()
@@ -456,8 +465,8 @@ def _belief(args, specs, hidden) -> int:
             except ValueError as exc:
                 raise UserError(f"{paths['checkpoint']}: {exc}") from None
     else:
-        losses, cards = uniform_log_loss(data, held_rows)
-        state = TrainingState.create(hidden, args.seed, {
+        losses, cards = uniform_log_loss(data, held_rows, game)
+        state = TrainingState.create(hidden, args.seed, game=game, info={
             "uniform": float(losses.sum() / max(1, cards.sum())),
             "positions": int(data["seats"].size), "train_positions": int(train_rows.size),
             "heldout_positions": int(held_rows.size), "best": None, "best_epoch": None})
@@ -491,14 +500,14 @@ def _belief(args, specs, hidden) -> int:
                                lambda done: bar.update(start + done - bar.n))
             if loss is None:
                 break
-            held, _ = log_loss(state.mlp, state.pair, data, held_rows)
+            held, _ = log_loss(state.mlp, state.pair, data, held_rows, game=game)
             state.seconds = spent_before + clock()
             state.curve.append({"epoch": state.epoch, "train": loss, "heldout": held,
                                 "seconds": state.seconds})
             bar.set_postfix(heldout=f"{held:.4f}", uniform=f"{info['uniform']:.4f}")
             if info["best"] is None or held < info["best"]:
                 info["best"], info["best_epoch"] = held, state.epoch
-                best = CardLocationModel(state.mlp, state.pair, "setback", {}, 0)
+                best = CardLocationModel(state.mlp, state.pair, game, {}, 0)
                 save_model(_with_meta(best, options, info, fit=0), paths["best"])
             save_bytes(state_bytes(state), paths["checkpoint"])
             _write_curve(state, paths["png"])
@@ -515,12 +524,12 @@ def _belief(args, specs, hidden) -> int:
     # 4. the model: the best epoch, with the fitting chosen on the held-out positions
     from search.card_location import load_model
 
-    best = load_model(paths["best"], "setback")
-    raw, _ = log_loss(best.mlp, best.pair_weights, data, held_rows)
-    fitted, _ = log_loss(best.mlp, best.pair_weights, data, held_rows, FIT_DEFAULT)
+    best = load_model(paths["best"], game)
+    raw, _ = log_loss(best.mlp, best.pair_weights, data, held_rows, game=game)
+    fitted, _ = log_loss(best.mlp, best.pair_weights, data, held_rows, FIT_DEFAULT, game)
     fit = args.fit if args.fit is not None else (FIT_DEFAULT if fitted < raw else 0)
     final = fitted if fit == FIT_DEFAULT else \
-        log_loss(best.mlp, best.pair_weights, data, held_rows, fit)[0]
+        log_loss(best.mlp, best.pair_weights, data, held_rows, fit, game)[0]
     info.update({"heldout_raw": raw, "heldout_fitted": final})
     save_model(_with_meta(best, options, info, fit), args.out)
     cut = 100.0 * (1.0 - final / info["uniform"])

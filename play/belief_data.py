@@ -1,18 +1,20 @@
 """Training data for the card-location model (`search.card_location`): positions from games of
 a population of players, each labelled with the true holder of every hidden card.
 
-`generate_games(players, seed, first, count)`: game k (k = first..first+count-1) is a game to
-11 dealt as `play.tournament.play_game` deals it (deal d of game k is the same whoever plays)
-between two players of the population: the pairing k mod P^2 (P players) puts player
-(k mod P) on East-West and player (k div P mod P) on North-South, so every ordered pairing
-(self-play included) comes up equally often. At every decision (a bid or a card) the acting
-seat's view is one row: the view's state, the seat, who played which card and who won each
-trick (`search.card_location.public_record` of the deal's moves), the game score from the
+`generate_games(players, seed, first, count, game=...)`: game k (k = first..first+count-1) is
+a game (Setback to 11, dealt as `play.tournament.play_game` deals it; Euchre to 10, hand d
+dealt as `games.euchre.match.deal_hand` deals it from the game's seed; deal d of game k is the
+same whoever plays) between two players of the population: the pairing k mod P^2 (P players)
+puts player (k mod P) on East-West and player (k div P mod P) on North-South, so every ordered
+pairing (self-play included) comes up equally often. At every decision (a bid, call or card)
+the acting seat's view is one row: the view's state, the seat, who played which card and who
+won each trick (the game's `public_record` of the deal's moves), the game score from the
 seat's side, and the four true hands (the labels). The game and deal index of each row are
 kept for the held-out split, which is by deal (`split_by_deal`): positions of one deal never
 fall on both sides.
 
-Players are named by specs (`play.player_spec`); `parse_population` splits a comma-separated
+Players are named by specs (the game's tournament grammar: `play.player_spec` for Setback,
+`play.euchre_tournament` for Euchre); `parse_population` splits a comma-separated
 list where a piece that names no player kind continues the spec before it
 (`db:a.db,bid=heuristic,search:db:a.db` is two players).
 
@@ -29,20 +31,19 @@ import zipfile
 
 import numpy as np
 
+from types import SimpleNamespace
+
 from games.rng import stream_seed
 from games.scaffold.view import ask
-from games.setback import state as S
-from games.setback.game import FIRST_DEALER, game_winner, next_dealer
-from games.setback.rules import apply_move, is_legal
-from games.setback.scoring import deal_score, is_exhausted
-from games.setback.view import SeatView
-from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove, deal_state
-from search.card_location import RECORD, public_record
+from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove
+from search.card_location import game_features
 from search.card_location_training import ROW_FIELDS
 
 DATA_VERSION = 3
 CHUNK_FIELDS = ROW_FIELDS + ("game", "deal", "moves", "dealer")
-MAX_MOVES = 4 + 24  # a deal's moves: four bids, 24 cards
+# "moves" rows are the hand's moves as the seat saw them, padded with PAD (Euchre's hidden
+# discard is -1 there; chunks written before Euchre joined pad Setback's moves with -1)
+PAD = -2
 # the names a spec starts with (`play.player_spec`): a comma-separated piece starting with
 # none of them belongs to the spec before it
 SPEC_HEADS = ("random", "heuristic", "db", "strategy", "pimc", "pimc-pi", "sds", "nn", "search",
@@ -87,15 +88,34 @@ def pairing(game: int, count: int) -> tuple[int, int]:
     return game % count, (game // count) % count
 
 
+def _setback_deals():
+    """Setback's game loop pieces (`generate_games`)."""
+    from games.setback.game import FIRST_DEALER, game_winner, next_dealer
+    from games.setback.rules import apply_move, is_legal
+    from games.setback.scoring import deal_score, is_exhausted
+    from games.setback.view import SeatView
+    from play.tournament import deal_state
+
+    def points(state):
+        relative = deal_score(state)
+        return int(relative[0]), int(relative[1])
+
+    return SimpleNamespace(deal=deal_state, view=SeatView, apply_move=apply_move,
+                           is_legal=is_legal, is_over=is_exhausted, points=points,
+                           game_winner=game_winner, next_dealer=next_dealer,
+                           first_dealer=FIRST_DEALER)
+
+
 def generate_games(players: list, seed: int, first: int, count: int,
-                   max_deals: int = DEFAULT_MAX_DEALS, progress=None) -> dict:
-    """The labelled positions of games first..first+count-1 (module docstring); `players`: one
-    (East-West, North-South) pair of player objects per population member (two objects so a
-    self-play game reseeds each side on its own). `progress(1)` after each game. Returns the
-    row arrays (`CHUNK_FIELDS`)."""
-    rows = {k: [] for k in CHUNK_FIELDS}
-    record = np.zeros((RECORD, 4), np.int64)
-    tricks = np.zeros(4, np.int64)
+                   max_deals: int = DEFAULT_MAX_DEALS, progress=None,
+                   game: str = "setback") -> dict:
+    """The labelled positions of games first..first+count-1 of `game` (module docstring);
+    `players`: one (East-West, North-South) pair of player objects per population member (two
+    objects so a self-play game reseeds each side on its own). `progress(1)` after each game.
+    Returns the row arrays (`CHUNK_FIELDS`)."""
+    k = game_features(game)
+    loop = k.deals() if k.deals is not None else _setback_deals()
+    rows = {name: [] for name in CHUNK_FIELDS}
     for g in range(first, first + count):
         ew, ns = pairing(g, len(players))
         teams = (players[ew][0], players[ns][1])
@@ -104,63 +124,71 @@ def generate_games(players: list, seed: int, first: int, count: int,
             if hasattr(player, "seed"):
                 player.seed(int(stream_seed(game_seed, PLAYER_SEED_BASE + index)))
         score = [0, 0]
-        dealer = FIRST_DEALER
+        dealer = loop.first_dealer
         for deal in range(max_deals):
-            state = deal_state(game_seed, deal)
+            state = loop.deal(game_seed, deal)
             history: list[int] = []
-            while not is_exhausted(state):
-                seat = int(state[S.TO_ACT])
+            while not loop.is_over(state):
+                view = loop.view.of(state, dealer, (score[0], score[1]), history)
+                seat = view.seat
                 player = teams[(dealer + seat) % 2]
-                view = SeatView.of(state, dealer, (score[0], score[1]), history)
-                hist = np.asarray(history, np.int64)
-                public_record(hist, hist.size, record, tricks)
+                record, tricks = k.view_record(view.state, view.history)
                 us, them = view.score_us_them
                 rows["states"].append(view.state)
                 rows["seats"].append(seat)
-                rows["records"].append(record.copy())
-                rows["tricks_won"].append(tricks.copy())
+                rows["records"].append(record)
+                rows["tricks_won"].append(tricks)
                 rows["scores"].append((us, them))
-                rows["hands"].append(state[S.HAND:S.HAND + 4].copy())
+                rows["hands"].append(state[0:4].copy())  # HAND + seat: field 0 in every game
                 rows["game"].append(g)
                 rows["deal"].append(deal)
-                rows["moves"].append(history + [-1] * (MAX_MOVES - len(history)))
+                rows["moves"].append(list(view.history) + [PAD] * (k.max_moves -
+                                                                   len(history)))
                 rows["dealer"].append(dealer)
                 move = ask(player, state, view)
-                if not is_legal(state, move):
+                if not loop.is_legal(state, move):
                     raise IllegalMove(f"{player.name} chose the illegal move {move}")
-                apply_move(state, move)
+                loop.apply_move(state, move)
                 history.append(move)
-            relative = deal_score(state)
+            relative = loop.points(state)
             for rel_team in (0, 1):
                 score[(rel_team + dealer) % 2] += int(relative[rel_team])
-            if game_winner(score[0], score[1]) >= 0:
+            if loop.game_winner(score[0], score[1]) >= 0:
                 break
-            dealer = next_dealer(dealer)
+            dealer = loop.next_dealer(dealer)
         if progress is not None:
             progress(1)
-    return _arrays(rows)
+    return _arrays(rows, k)
 
 
-def _arrays(rows: dict) -> dict:
-    """The row lists as compact arrays."""
+def _arrays(rows: dict, k) -> dict:
+    """The row lists as compact arrays (`k`: the game's `game_features`)."""
     n = len(rows["seats"])
-    return {"states": np.array(rows["states"], np.int64).reshape(n, S.STATE_SIZE),
+    return {"states": np.array(rows["states"], np.int64).reshape(n, k.state_size),
             "seats": np.array(rows["seats"], np.int8),
-            "records": np.array(rows["records"], np.int64).reshape(n, RECORD, 4),
+            "records": np.array(rows["records"], np.int64).reshape(n, k.record_rows, 4),
             "tricks_won": np.array(rows["tricks_won"], np.int8).reshape(n, 4),
             "scores": np.array(rows["scores"], np.int16).reshape(n, 2),
             "hands": np.array(rows["hands"], np.int64).reshape(n, 4),
             "game": np.array(rows["game"], np.int32),
             "deal": np.array(rows["deal"], np.int16),
-            "moves": np.array(rows["moves"], np.int8).reshape(n, MAX_MOVES),
+            "moves": np.array(rows["moves"], np.int8).reshape(n, k.max_moves),
             "dealer": np.array(rows["dealer"], np.int8)}
 
 
-def make_population(specs: list[str], seed: int) -> list:
-    """One (East-West, North-South) pair of players for each spec (PlayerSpecError, one line,
-    on a bad spec)."""
-    from play.player_spec import make_player
+def row_moves(moves: np.ndarray, game: str = "setback") -> np.ndarray:
+    """The moves of a data row's "moves" field without the padding (int64): Setback's moves
+    are all >= 0 (older chunks pad them with -1); Euchre's keep its hidden discard, -1."""
+    moves = np.asarray(moves, np.int64)
+    return moves[moves >= 0] if game == "setback" else moves[moves != PAD]
 
+
+def make_population(specs: list[str], seed: int, game: str = "setback") -> list:
+    """One (East-West, North-South) pair of `game`'s players for each spec (its tournament's
+    grammar; PlayerSpecError, one line, on a bad spec)."""
+    from play.tournament import tournament_game
+
+    make_player = tournament_game(game).make_player
     return [(make_player(spec, seed), make_player(spec, seed + 1)) for spec in specs]
 
 
@@ -183,14 +211,18 @@ def split_by_deal(data: dict, heldout: float, seed: int) -> tuple[np.ndarray, np
     return np.nonzero(~mask)[0], np.nonzero(mask)[0]
 
 
-def phase_of(states: np.ndarray) -> np.ndarray:
-    """The phase bucket of each row: 0 auction, 1 tricks 1-2, 2 tricks 3-4, 3 tricks 5-6 (the
-    trick being played)."""
-    auction = states[:, S.PHASE] == S.PHASE_AUCTION
-    return np.where(auction, 0, 1 + np.minimum(states[:, S.TRICK_NUMBER], 5) // 2)
+def phase_of(states: np.ndarray, game: str = "setback") -> np.ndarray:
+    """The phase bucket of each row of `game`'s states (`phase_names(game)`; Setback: 0
+    auction, 1 tricks 1-2, 2 tricks 3-4, 3 tricks 5-6, the trick being played)."""
+    return game_features(game).phase_of(states)
 
 
-PHASE_NAMES = ("auction", "tricks 1-2", "tricks 3-4", "tricks 5-6")
+def phase_names(game: str = "setback") -> tuple:
+    """The names of `phase_of`'s buckets."""
+    return game_features(game).phase_names
+
+
+PHASE_NAMES = phase_names("setback")
 
 
 def concat(chunks: list) -> dict:

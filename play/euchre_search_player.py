@@ -27,9 +27,9 @@ before the play (calls, alone, discard):
 | `think=MS` | a time budget per decision in milliseconds (anytime) | none |
 | `threads=T` | threads sharing a decision's worlds | the CPUs usable |
 | `voids=on\\|off` | worlds respect the voids shown | on |
-| `belief=uniform\\|bids\\|policy` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls (both rounds, alone) seen (`bids`) or of every call, alone decision and card the other seats made (`policy`) | uniform |
-| `temper=T` | `bids`, `policy`: the weights raised to the power T (0 < T <= 1; lower trusts them less) | bids 1, policy 0.25 |
-| `pool=K` | `bids`, `policy`: worlds drawn before resampling, K times `worlds` | bids 4, policy 20 |
+| `belief=uniform\\|bids\\|policy\\|model:FILE\\|model+policy:FILE` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls (both rounds, alone) seen (`bids`) or of every call, alone decision and card the other seats made (`policy`), or by a learned card-location model of Euchre (`model:FILE`, made by `setback-cfr learn belief --game euchre`; `model+policy:FILE`: the model's weight times the policy's) | uniform |
+| `temper=T` | `bids`, `policy`, `model+policy`: the policy's weights raised to the power T (0 < T <= 1; lower trusts them less) | bids 1, policy 0.25 |
+| `pool=K` | every belief but uniform: worlds drawn before resampling, K times `worlds` | bids 4, others 20 |
 | `floor=F` | `bids`, `policy`: a move's probability below F counts as F (0 < F < 1) | 0.001 |
 | `evidence=others\\|opponents` | `policy`: every other seat's moves weigh the worlds, or the opponents' only | others |
 
@@ -47,7 +47,8 @@ from play.search_options import DEFAULTS, parse_options
 
 SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
-            "belief=uniform|bids|policy,temper=T,pool=K,floor=F," \
+            "belief=uniform|bids|policy|model:FILE|model+policy:FILE,temper=T,pool=K," \
+            "floor=F," \
             "evidence=others|opponents)"
 OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's points only
 AUCTION = (S.PHASE_ORDER, S.PHASE_NAME, S.PHASE_DISCARD, S.PHASE_ALONE)
@@ -125,6 +126,22 @@ class EuchreSearchPlayer(SearchPlayerBase):
         self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
             current_player, decision, states, first, stop, history, history.size, modelled,
             keys, offsets, probs, self.floor, out))
+
+
+    def _load_model(self, path: str):
+        """The Euchre card-location model of `path` (`belief=model:FILE`), read once a process;
+        ValueError (one line) when it cannot be read or is another game's."""
+        from play.search_options import shared_model
+
+        return shared_model(path, "euchre")
+
+    def _model_log_weights(self, view, states, out) -> None:
+        """Each world's log-probability under the card-location model: the sum over the cards
+        hidden from the seat of the model's log-probability of the world's holder (the kitty
+        holding what no seat does, the hidden discard included)."""
+        from search.card_location import world_log_weights
+
+        world_log_weights(self.model.log_probs_view(view), states, view.seat, out)
 
 
 def euchre_arrays(blueprint):

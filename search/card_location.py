@@ -1,43 +1,51 @@
 """The learned card-location model: for every card a seat cannot see, the probability that each
-other seat holds it, or that it was never dealt (Solinas, Rebstock and Buro 2019, "Improving
-Search with Supervised Learning in Trick-Based Card Games").
+other seat holds it, or that nobody does (Setback: never dealt; Euchre: the kitty) (Solinas,
+Rebstock and Buro 2019, "Improving Search with Supervised Learning in Trick-Based Card Games").
 
-What the model sees (a seat's whole view): its hand, the bids in order, every card played and
-by whom, how many tricks each seat has won, the voids shown, the current trick, and the game
-score. What it says: `log_probs(view_state, seat, history, score)` -> float64[N_CARDS, HOLDERS],
-one row per card (the engine's card index), one column per possible holder.
+Game-generic: a game brings its features (`game_features(game)`: Setback's are in this module,
+Euchre's in `search.euchre_card_location`), and the network, the hard facts, the fitting, the
+world weights, the file and the training (`search.card_location_training`) are shared. A game's kernels are cached numba functions of
+plain arrays (a kernel handed functions as arguments would compile again in every process):
+its `describe` fills one position's features, card groups, facts, pair features and holder
+totals, and the shared `network_log_probs` and `network_order` do the rest.
+
+What the model sees (a seat's whole view): its hand, the bids or calls in order, every card
+played and by whom, how many tricks each seat has won, the voids shown, the current trick, and
+the game score. What it says: `log_probs(view_state, seat, history, score)` ->
+float64[cards, HOLDERS], one row per card (the engine's card index), one column per holder.
 
 **The holder columns are relative to the viewer**: column 0 is the seat to its left
 (`(seat + 1) % 4`), 1 its partner (`seat + 2`), 2 the seat to its right (`seat + 3`), and
-column 3 (`UNDEALT`) the cards nobody holds (Setback's 28 undealt cards). The rows of the cards
-the seat sees (its own hand, the cards played) are all 0.0: they add nothing to a world's
-weight. In a row of a hidden card, the probabilities (`exp`) sum to one over the holders that
-may hold it, and are exactly zero (log -inf) where a seat has shown a void in the card's suit
-or holds no more cards (the hard facts of `search.sampler.constraints`).
+column 3 (`UNDEALT`) the cards nobody holds (Setback's 28 undealt cards; Euchre's kitty: the
+three undealt and the dealer's discard). The rows of the cards the seat sees (its own hand, the
+cards played, Euchre's upcard) are all 0.0: they add nothing to a world's weight. In a row of a
+hidden card, the probabilities (`exp`) sum to one over the holders that may hold it, and are
+exactly zero (log -inf) where a seat has shown a void in the card's suit or holds no more
+cards (the hard facts of the game's world sampler).
 
 How it is computed:
-1. `setback_features` (numba) encodes the view, with the suits renamed so trump is suit 0 once
-   it is known (a Jack of trump is the same card whatever the suit, so the network learns it
-   once).
+1. The game's features (Setback: `setback_features`) encode the view, with the suits renamed
+   so trump is suit 0 once it is known (a Jack of trump is the same card whatever the suit, so
+   the network learns it once); the game's `order` gives each card its group in that order.
 2. A two-hidden-layer ReLU network (`search.mlp.MLP`, the numba forward pass `forward3`) gives
-   one softmax per card (grouped softmax: 52 groups of 4 classes); to each card's logit for a
-   seat it adds a few pair features (`pair_features`: the seat played a higher card of the
-   suit, holds the contract and the card is trump, ...) times weights shared by every card,
+   one softmax per card (grouped softmax: one group of 4 classes a card); to each card's logit
+   for a seat it adds a few pair features (`pair_features`: the seat played a higher card of
+   the suit, holds the contract and the card is trump, ...) times weights shared by every card,
    so what a seat's play says about a card is learnt once for all cards.
 3. The hard facts: the probabilities of the holders a card cannot have are zeroed and the rest
    renormalised (`apply_facts`). Optionally (`fit` iterations, the model file's default) the
    matrix is then fitted by iterative proportional fitting (`fit_marginals`) so each seat's
    expected number of hidden cards equals the number it still holds, rows summing to one.
 
-For search (the lead's `belief=model`): `world_log_weights(log_probs, worlds, seat, out)` is
-the numba kernel giving each full-deal world (int64 rows of the Setback state: hands at
-`state[HAND + s]`, the cards played at `state[PLAYED]`) the sum over the cards hidden from
-`seat` of log p(card -> its holder in that world): the log-probability of the world under the
-model's card marginals (a product of marginals, not a joint: the usual independence proposal).
-A world where a card sits with a holder the facts forbid gets -inf. Worlds drawn uniformly
-among the consistent layouts (`search.setback_worlds.consistent_worlds`) all have the same
-proposal probability, so `exp(out - max(out))`, normalised, are their importance weights
-under the model. With the model as the proposal that policy weights refine
+For search (`belief=model`): `world_log_weights(log_probs, worlds, seat, out)` is the numba
+kernel giving each full-deal world (int64 rows of the game's state, hands at `state[seat]` in
+both games) the sum over the cards of log p(card -> its holder in that world), the seen
+cards' rows adding 0: the log-probability of the world under the model's card marginals (a
+product of marginals, not a joint: the usual independence proposal). A world where a card sits
+with a holder the facts forbid gets -inf. Worlds drawn uniformly among the consistent layouts
+(`search.setback_worlds.consistent_worlds`, `search.euchre_worlds.consistent_worlds`) all have
+the same proposal probability, so `exp(out - max(out))`, normalised, are their importance
+weights under the model. With the model as the proposal that policy weights refine
 (`belief=model+policy`), a world drawn in proportion to the model has the posterior weight
 policy likelihood / model probability: its policy log-weight minus `out` (adding the two
 would count the evidence twice).
@@ -47,10 +55,6 @@ the feature layout's name and size, the holders, the network's sizes, the traini
 SHA-256 of the payload) and the weights as .npz. A model of another game, another feature
 layout, a newer version or a damaged file is refused with `ModelFileError` in one line.
 `play/belief_data.py` writes them atomically (search/ stays below cfr/ in the data flow).
-
-Only Setback is implemented; the game-generic parts (the file, the holders' order, the
-training in `search.card_location_training`) take a game name so Euchre can join (its kitty is
-the `UNDEALT` column).
 """
 
 from __future__ import annotations
@@ -67,15 +71,15 @@ from games.bits import lowest_bit, popcount
 from games.setback.cards import card_suit
 from games.setback.rules import BID_MOVE, beats
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
-                                 PHASE_AUCTION, PLAYED, TRICK, TRICK_NUMBER,
-                                 TRUMP, WINNING)
+                                 PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
+                                 TRICK_NUMBER, TRUMP, WINNING)
 from search.mlp import MLP, forward3
 from search.sampler import ALL_CARDS, constraints
 
 MAGIC = b"SETBACK-CFR-CARD-LOCATION\n"
 FORMAT = "card-location"
 FORMAT_VERSION = 1
-GAMES = ("setback",)  # the games whose features are implemented
+HAND_FIELD = 0  # state[HAND_FIELD + seat] is the seat's hand in every game's state
 
 N_CARDS = 52
 HOLDERS = 4  # columns: left (+1), partner (+2), right (+3), undealt
@@ -331,33 +335,64 @@ def holder_targets(view_state, seat, hands, target):
         target[card, column] = 1.0
 
 
-@njit(cache=True)
-def encode_batch(states, seats, records, tricks_won, scores, hands, x, pairs, allowed,
-                 target):
-    """Rows i of a data set into the network's inputs `x[i]` (float64[N_FEATURES]) and, in the
-    model's card order (trump first, the network's groups), `pairs[i]` (the pair features),
-    `allowed[i]` (the hard facts) and `target[i]` (the true holders, from `hands[i]`; pass a
-    0-row `hands` to skip)."""
+@njit(cache=True, nogil=True)
+def setback_card_order(view_state, order):
+    """`order[card]`: the card's group in the network (`slot_card`: trump first)."""
     slots = np.empty(4, np.int64)
-    a = np.zeros((N_CARDS, HOLDERS), np.bool_)
-    t = np.zeros((N_CARDS, HOLDERS), np.float64)
-    pf = np.zeros((N_CARDS, 3, N_PAIR), np.float64)
+    suit_slots(view_state[TRUMP], slots)
+    for card in range(N_CARDS):
+        order[card] = slot_card(card, slots)
+
+
+@njit(cache=True, nogil=True)
+def setback_describe(view_state, seat, record, tricks_won, us, them, x, order, allowed, pf,
+                     totals):
+    """Everything the network needs of one Setback position (`describe` of the module
+    docstring): the features `x`, each card's group `order`, the hard facts `allowed`, the pair
+    features `pf` (engine card order) and the holders' `totals` (`column_totals`)."""
+    setback_features(view_state, seat, record, tricks_won, us, them, x)
+    setback_card_order(view_state, order)
+    allowed_holders(view_state, seat, allowed)
+    pair_features(view_state, seat, record, pf)
+    column_totals(view_state, seat, totals)
+
+
+@njit(cache=True, nogil=True)
+def position_buffers(n_cards, n_features, n_pair):
+    """Empty arrays for one position of a game's `describe`: (x, order, allowed, pf, totals,
+    target)."""
+    return (np.empty(n_features, np.float64), np.empty(n_cards, np.int64),
+            np.zeros((n_cards, HOLDERS), np.bool_), np.zeros((n_cards, 3, n_pair), np.float64),
+            np.empty(HOLDERS, np.float64), np.zeros((n_cards, HOLDERS), np.float64))
+
+
+@njit(cache=True, nogil=True)
+def network_order(i, order, allowed, pf, target, pairs, allowed_out, target_out):
+    """Row i of a batch in the network's card order: `pairs[i]`, `allowed_out[i]` and (when
+    `target_out` has rows) `target_out[i]` from one position's engine-order arrays."""
+    for card in range(order.size):
+        g = order[card]
+        pairs[i, g] = pf[card]
+        for h in range(HOLDERS):
+            allowed_out[i, g, h] = allowed[card, h]
+            if target_out.shape[0] > 0:
+                target_out[i, g, h] = target[card, h]
+
+
+@njit(cache=True)
+def encode_batch(states, seats, records, tricks_won, scores, hands, x, pairs, allowed, target,
+                 totals):
+    """Rows i of a Setback data set into the network's inputs `x[i]` (float64[N_FEATURES])
+    and, in the model's card order (trump first, the network's groups), `pairs[i]` (the pair
+    features), `allowed[i]` (the hard facts), `target[i]` (the true holders, from `hands[i]`;
+    pass a 0-row `hands` and `target` to skip) and `totals[i]` (`column_totals`)."""
+    _, order, a, pf, _, t = position_buffers(N_CARDS, N_FEATURES, N_PAIR)
     for i in range(states.shape[0]):
-        st = states[i]
-        seat = seats[i]
-        setback_features(st, seat, records[i], tricks_won[i], scores[i, 0], scores[i, 1], x[i])
-        suit_slots(st[TRUMP], slots)
-        allowed_holders(st, seat, a)
-        pair_features(st, seat, records[i], pf)
+        setback_describe(states[i], seats[i], records[i], tricks_won[i], scores[i, 0],
+                         scores[i, 1], x[i], order, a, pf, totals[i])
         if hands.shape[0] > 0:
-            holder_targets(st, seat, hands[i], t)
-        for card in range(N_CARDS):
-            g = slot_card(card, slots)
-            pairs[i, g] = pf[card]
-            for h in range(HOLDERS):
-                allowed[i, g, h] = a[card, h]
-                if hands.shape[0] > 0:
-                    target[i, g, h] = t[card, h]
+            holder_targets(states[i], seats[i], hands[i], t)
+        network_order(i, order, a, pf, t, pairs, allowed, target)
 
 
 # --- the hard facts on the network's output -------------------------------------------------
@@ -416,40 +451,32 @@ def column_totals(view_state, seat, out):
     out[UNDEALT] = rest
 
 
-@njit(cache=True)
-def position_log_probs(view_state, seat, record, tricks_won, us, them, w1, b1, w2, b2, w3,
-                       b3, pair_weights, iterations, out):
-    """The whole model on one position: features, network (its logits plus the pair features
-    times `pair_weights`), hard facts, fitting; `out`
-    float64[N_CARDS, HOLDERS] gets the log-probabilities by engine card (module docstring:
-    seen cards' rows 0.0, forbidden holders -inf)."""
-    x = np.empty(N_FEATURES, np.float64)
-    setback_features(view_state, seat, record, tricks_won, us, them, x)
-    grouped = np.empty((N_CARDS, HOLDERS), np.float64)
-    forward3(x, w1, b1, w2, b2, w3, b3, N_CARDS, HOLDERS, grouped)
-    slots = np.empty(4, np.int64)
-    suit_slots(view_state[TRUMP], slots)
-    allowed = np.zeros((N_CARDS, HOLDERS), np.bool_)
-    allowed_holders(view_state, seat, allowed)
-    pf = np.zeros((N_CARDS, 3, N_PAIR), np.float64)
-    pair_features(view_state, seat, record, pf)
-    probs = np.empty((N_CARDS, HOLDERS), np.float64)
-    for card in range(N_CARDS):
-        g = slot_card(card, slots)
+@njit(cache=True, nogil=True)
+def network_log_probs(x, order, allowed, pf, totals, w1, b1, w2, b2, w3, b3, pair_weights,
+                      iterations, out):
+    """The network on one described position (a game's `describe`: features `x`, card groups
+    `order`, facts `allowed`, pair features `pf`, holder `totals`): its logits plus the pair
+    features times `pair_weights`, the hard facts, `iterations` of fitting; `out`
+    float64[cards, HOLDERS] gets the log-probabilities by engine card (module docstring: seen
+    cards' rows 0.0, forbidden holders -inf)."""
+    n_cards = out.shape[0]
+    grouped = np.empty((n_cards, HOLDERS), np.float64)
+    forward3(x, w1, b1, w2, b2, w3, b3, n_cards, HOLDERS, grouped)
+    probs = np.empty((n_cards, HOLDERS), np.float64)
+    for card in range(n_cards):
+        g = order[card]
         for h in range(HOLDERS):
             probs[card, h] = grouped[g, h]
         # softmax(z + a) is softmax(z) scaled by exp(a), renormalised (apply_facts)
         for i in range(3):
             a = 0.0
-            for k in range(N_PAIR):
+            for k in range(pair_weights.size):
                 a += pf[card, i, k] * pair_weights[k]
             probs[card, i] *= np.exp(a)
     apply_facts(probs, allowed)
     if iterations > 0:
-        totals = np.empty(HOLDERS, np.float64)
-        column_totals(view_state, seat, totals)
         fit_marginals(probs, allowed, totals, iterations)
-    for card in range(N_CARDS):
+    for card in range(n_cards):
         seen = True
         for h in range(HOLDERS):
             if allowed[card, h]:
@@ -464,25 +491,90 @@ def position_log_probs(view_state, seat, record, tricks_won, us, them, w1, b1, w
 
 
 @njit(cache=True, nogil=True)
+def position_log_probs(view_state, seat, record, tricks_won, us, them, w1, b1, w2, b2, w3, b3,
+                       pair_weights, iterations, out):
+    """The whole model on one Setback position (`setback_describe`, `network_log_probs`);
+    `out` float64[N_CARDS, HOLDERS] (module docstring)."""
+    x, order, allowed, pf, totals, _ = position_buffers(N_CARDS, N_FEATURES, N_PAIR)
+    setback_describe(view_state, seat, record, tricks_won, us, them, x, order, allowed, pf,
+                     totals)
+    network_log_probs(x, order, allowed, pf, totals, w1, b1, w2, b2, w3, b3, pair_weights,
+                      iterations, out)
+
+
+@njit(cache=True, nogil=True)
 def world_log_weights(log_probs, worlds, seat, out):
-    """`out[w]` = sum over the cards hidden from `seat` in world `worlds[w]` (a full Setback
-    state: not in `state[HAND + seat]`, not in `state[PLAYED]`) of `log_probs[card, h]`, h the
-    card's holder column in that world (the seat holding it relative to `seat` less one, or
-    `UNDEALT`). -inf when a card's holder is one the facts forbid."""
+    """`out[w]` = sum over the cards of world `worlds[w]` (a full state of the game whose
+    `log_probs` these are: the seats' hands at `state[HAND_FIELD + s]`) of `log_probs[card,
+    h]`, h the card's holder column in that world (the seat holding it relative to `seat` less
+    one, or `UNDEALT` when no other seat does): the seen cards' rows are 0.0, so the sum is
+    over the cards hidden from `seat`. -inf when a card's holder is one the facts forbid."""
     for w in range(worlds.shape[0]):
         world = worlds[w]
-        unseen = ALL_CARDS & ~(world[HAND + seat] | world[PLAYED])
         total = 0.0
-        while unseen:
-            low = unseen & -unseen
-            card = lowest_bit(unseen)
+        for card in range(log_probs.shape[0]):
+            bit = np.int64(1) << card
             column = UNDEALT
             for i in range(3):
-                if world[HAND + (seat + 1 + i) % 4] & low:
+                if world[HAND_FIELD + (seat + 1 + i) % 4] & bit:
                     column = i
             total += log_probs[card, column]
-            unseen &= unseen - 1
         out[w] = total
+
+
+@njit(cache=True)
+def fit_rows(probs, allowed, totals, iterations):
+    """`fit_marginals` on every row of a batch (`totals[i]`: row i's holder totals)."""
+    for i in range(probs.shape[0]):
+        fit_marginals(probs[i], allowed[i], totals[i], iterations)
+
+
+def setback_view_record(view_state, history) -> tuple:
+    """(record, tricks_won) of a Setback view and its deal's history (`public_record`);
+    ValueError when the history does not hold the cards played in the view."""
+    hist = np.asarray(history, np.int64)
+    record = np.zeros((RECORD, 4), np.int64)  # per call: threads may share the model
+    tricks = np.zeros(4, np.int64)
+    public_record(hist, hist.size, record, tricks)
+    if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[PLAYED]):
+        raise ValueError("the history does not hold the cards played in the view: pass "
+                         "the deal's moves (SeatView.history)")
+    return record, tricks
+
+
+def setback_phase_of(states: np.ndarray) -> np.ndarray:
+    """The phase bucket of each row: 0 auction, 1 tricks 1-2, 2 tricks 3-4, 3 tricks 5-6 (the
+    trick being played)."""
+    auction = states[:, PHASE] == PHASE_AUCTION
+    return np.where(auction, 0, 1 + np.minimum(states[:, TRICK_NUMBER], 5) // 2)
+
+
+def setback_trumps(state) -> int:
+    """The mask of the trumps once trump is known, 0 before."""
+    trump = int(state[TRUMP])
+    return 0 if trump < 0 else 0x1FFF << (13 * trump)
+
+
+# Each game's kernels, named as "module:attribute" and imported on first use (a registry names
+# its kinds and never imports them: the games' modules import this one).
+FEATURES = {"setback": "search.card_location_training:SETBACK",
+            "euchre": "search.euchre_card_location:GAME"}
+
+
+def game_features(game: str):
+    """What the model needs of `game` (a namespace: `name`, `n_cards`, `n_features`, `n_pair`,
+    `layout`, `columns`, `record_rows`, `state_size`, `max_moves`, the numba kernels
+    `features`, `pairs`, `allowed`, `targets`, `order`, `totals`, `uniform` and the cached
+    ones `encode` (a batch, as `encode_batch`) and `log_probs` (a position, as
+    `position_log_probs`), and `view_record`, `phase_of`,
+    `phase_names`, `trump_cards`, `deals` (the game loop's pieces, for the data; None:
+    Setback's, `play.belief_data`)); ValueError (one line) for a game without them."""
+    import importlib
+
+    if game not in FEATURES:
+        raise ValueError(f"card-location models exist for {', '.join(FEATURES)}, not {game}")
+    module, _, name = FEATURES[game].partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 # --- the model object and its file --------------------------------------------------------
@@ -492,34 +584,30 @@ class CardLocationModel:
 
     def __init__(self, mlp: MLP, pair_weights=None, game: str = "setback",
                  meta: dict | None = None, fit: int = 0):
-        if game not in GAMES:
-            raise ValueError(f"card-location models exist for {', '.join(GAMES)}, not {game}")
-        if len(mlp.weights) != 3 or mlp.groups != N_CARDS or mlp.classes != HOLDERS:
-            raise ValueError("a card-location network has two hidden layers and "
-                             f"{N_CARDS} x {HOLDERS} outputs")
+        self.kernels = game_features(game)
+        k = self.kernels
+        if len(mlp.weights) != 3 or mlp.groups != k.n_cards or mlp.classes != HOLDERS:
+            raise ValueError(f"a {game} card-location network has two hidden layers and "
+                             f"{k.n_cards} x {HOLDERS} outputs")
         self.mlp = mlp
-        self.pair_weights = (np.zeros(N_PAIR) if pair_weights is None
+        self.pair_weights = (np.zeros(k.n_pair) if pair_weights is None
                              else np.asarray(pair_weights, np.float64))
         self.game = game
         self.meta = dict(meta or {})
         self.fit = int(fit)
 
     def log_probs(self, view_state, seat: int, history=(), score=(0, 0)) -> np.ndarray:
-        """float64[N_CARDS, HOLDERS]: log p(hidden card -> holder) for `seat`'s view
-        (`view_state`, the deal's `history` of moves from the first bid, the game `score` as
-        (the seat's team, the other)); columns relative to `seat` (module docstring)."""
-        hist = np.asarray(history, np.int64)
-        record = np.zeros((RECORD, 4), np.int64)  # per call: threads may share the model
-        tricks = np.zeros(4, np.int64)
-        public_record(hist, hist.size, record, tricks)
-        if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[PLAYED]):
-            raise ValueError("the history does not hold the cards played in the view: pass "
-                             "the deal's moves (SeatView.history)")
-        out = np.empty((N_CARDS, HOLDERS), np.float64)
+        """float64[cards, HOLDERS]: log p(hidden card -> holder) for `seat`'s view
+        (`view_state`, the hand's `history` of moves from the first bid or call, the game
+        `score` as (the seat's team, the other)); columns relative to `seat` (module
+        docstring)."""
+        k = self.kernels
+        record, tricks = k.view_record(view_state, history)
+        out = np.empty((k.n_cards, HOLDERS), np.float64)
         w, b = self.mlp.weights, self.mlp.biases
-        position_log_probs(np.asarray(view_state, np.int64), np.int64(seat), record, tricks,
-                           np.int64(score[0]), np.int64(score[1]), w[0], b[0], w[1], b[1],
-                           w[2], b[2], self.pair_weights, np.int64(self.fit), out)
+        k.log_probs(np.asarray(view_state, np.int64), np.int64(seat), record, tricks,
+                    np.int64(score[0]), np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
+                    self.pair_weights, np.int64(self.fit), out)
         return out
 
     def log_probs_view(self, view) -> np.ndarray:
@@ -535,12 +623,12 @@ def model_bytes(model: CardLocationModel) -> bytes:
     arrays["pair"] = model.pair_weights
     np.savez(buffer, **arrays)
     payload = buffer.getvalue()
+    k = model.kernels
     header = {"format": FORMAT, "version": FORMAT_VERSION, "game": model.game,
-              "layout": LAYOUT, "features": N_FEATURES, "pair_features": N_PAIR,
-              "cards": N_CARDS, "holders": HOLDERS,
-              "holder_columns": ["left", "partner", "right", "undealt"], "fit": model.fit,
-              "sha256": hashlib.sha256(payload).hexdigest(), "payload_bytes": len(payload),
-              "meta": model.meta}
+              "layout": k.layout, "features": k.n_features, "pair_features": k.n_pair,
+              "cards": k.n_cards, "holders": HOLDERS, "holder_columns": list(k.columns),
+              "fit": model.fit, "sha256": hashlib.sha256(payload).hexdigest(),
+              "payload_bytes": len(payload), "meta": model.meta}
     return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
 
 
@@ -568,11 +656,12 @@ def load_model(path: str, game: str = "setback") -> CardLocationModel:
     if header.get("game") != game:
         raise ModelFileError(f"{path}: a card-location model of {header.get('game')}, not "
                              f"{game}")
-    if header.get("layout") != LAYOUT or header.get("features") != N_FEATURES or \
-            header.get("pair_features") != N_PAIR:
+    k = game_features(game)
+    if header.get("layout") != k.layout or header.get("features") != k.n_features or \
+            header.get("pair_features") != k.n_pair or header.get("cards") != k.n_cards:
         raise ModelFileError(f"{path}: feature layout {header.get('layout')!r} "
                              f"({header.get('features')} features); this program builds "
-                             f"{LAYOUT!r} ({N_FEATURES})")
+                             f"{k.layout!r} ({k.n_features})")
     payload = data[end + 1:]
     if len(payload) != header.get("payload_bytes") or \
             hashlib.sha256(payload).hexdigest() != header.get("sha256"):
@@ -581,5 +670,5 @@ def load_model(path: str, game: str = "setback") -> CardLocationModel:
         weights = [f[f"w{k}"] for k in range(3)]
         biases = [f[f"b{k}"] for k in range(3)]
         pair = f["pair"]
-    mlp = MLP(weights, biases, N_CARDS, HOLDERS)
+    mlp = MLP(weights, biases, k.n_cards, HOLDERS)
     return CardLocationModel(mlp, pair, game, header.get("meta", {}), int(header.get("fit", 0)))

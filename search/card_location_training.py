@@ -30,14 +30,15 @@ import json
 import time
 import zipfile
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import numpy as np
 from numba import njit
 
 from games.bits import popcount
 from games.setback.cards import suit_mask
-from search.card_location import (HOLDERS, N_CARDS, N_FEATURES, N_PAIR, UNDEALT,
-                                  column_totals, encode_batch, fit_marginals)
+from search import card_location as C
+from search.card_location import HOLDERS, N_CARDS, UNDEALT, game_features
 from search.mlp import MLP, softmax
 from search.sampler import NEED, binomial_table, constraints, layout_table
 
@@ -50,21 +51,27 @@ ADAM = (0.9, 0.999, 1e-8)
 PAIR_RATE = 30.0
 
 
-def encode(data: dict, rows, with_targets: bool = True):
-    """(x float64[n, N_FEATURES], pairs float64[n, 52, 3, N_PAIR], allowed bool[n, 52, 4],
-    target float64[n, 52, 4]) of the rows `rows` (indices) of `data`, in the network's card
-    order."""
+def encode(data: dict, rows, with_targets: bool = True, game: str = "setback",
+           totals: bool = False):
+    """(x float64[n, features], pairs float64[n, cards, 3, pair features], allowed
+    bool[n, cards, 4], target float64[n, cards, 4]) of the rows `rows` (indices) of `data`, a
+    data set of `game`, in the network's card order; with `totals`, also each row's holder
+    totals float64[n, 4] (`column_totals`, what the fitting needs)."""
+    k = game_features(game)
     rows = np.asarray(rows)
     n = rows.size
-    x = np.empty((n, N_FEATURES), np.float64)
-    pairs = np.zeros((n, N_CARDS, 3, N_PAIR), np.float64)
-    allowed = np.zeros((n, N_CARDS, HOLDERS), np.bool_)
-    target = np.zeros((n, N_CARDS, HOLDERS), np.float64)
+    x = np.empty((n, k.n_features), np.float64)
+    pairs = np.zeros((n, k.n_cards, 3, k.n_pair), np.float64)
+    allowed = np.zeros((n, k.n_cards, HOLDERS), np.bool_)
+    target = np.zeros((n, k.n_cards, HOLDERS), np.float64)
+    holders = np.zeros((n, HOLDERS), np.float64)
     hands = data["hands"][rows] if with_targets else np.zeros((0, 4), np.int64)
-    encode_batch(data["states"][rows], data["seats"][rows].astype(np.int64),
-                 data["records"][rows], data["tricks_won"][rows].astype(np.int64),
-                 data["scores"][rows].astype(np.int64), hands, x, pairs, allowed, target)
-    return x, pairs, allowed, target
+    if not with_targets:
+        target = target[:0]
+    k.encode(data["states"][rows], data["seats"][rows].astype(np.int64), data["records"][rows],
+             data["tricks_won"][rows].astype(np.int64), data["scores"][rows].astype(np.int64),
+             hands, x, pairs, allowed, target, holders)
+    return (x, pairs, allowed, target, holders) if totals else (x, pairs, allowed, target)
 
 
 def _logits(mlp: MLP, pair_weights, x, pairs):
@@ -113,38 +120,31 @@ def loss_and_gradients(mlp: MLP, pair_weights, x, pairs, allowed,
 
 
 def row_log_losses(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0,
-                   batch: int = 2048) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of `rows`: (summed log-loss of the true holders, hidden cards) under the network
-    with the facts applied and then `fit` iterations of `card_location.fit_marginals`."""
+                   batch: int = 2048, game: str = "setback") -> tuple[np.ndarray, np.ndarray]:
+    """Per row of `rows` of `game`'s `data`: (summed log-loss of the true holders, hidden
+    cards) under the network with the facts applied and then `fit` iterations of
+    `card_location.fit_marginals`."""
     rows = np.asarray(rows)
     losses = np.zeros(rows.size)
     cards = np.zeros(rows.size, np.int64)
     for i in range(0, rows.size, batch):
         part = rows[i:i + batch]
-        x, pairs, allowed, target = encode(data, part)
+        x, pairs, allowed, target, totals = encode(data, part, game=game, totals=True)
         p = masked_probs(mlp, pair_weights, x, pairs, allowed)
         if fit > 0:
-            _fit_rows(p, allowed, data["states"][part], data["seats"][part].astype(np.int64),
-                      fit)
+            # the fitting works in engine order, the network's order only permutes the rows
+            C.fit_rows(p, allowed, totals, fit)
         hit = target > 0
         losses[i:i + part.size] = -(np.log(np.where(hit, p, 1.0))).sum(axis=(1, 2))
         cards[i:i + part.size] = hit.sum(axis=(1, 2))
     return losses, cards
 
 
-@njit(cache=True)
-def _fit_rows(probs, allowed, states, seats, iterations):
-    """`fit_marginals` on every row of a batch."""
-    totals = np.empty(HOLDERS, np.float64)
-    for i in range(probs.shape[0]):
-        column_totals(states[i], seats[i], totals)
-        fit_marginals(probs[i], allowed[i], totals, iterations)
-
-
-def log_loss(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0) -> tuple[float, int]:
+def log_loss(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0,
+             game: str = "setback") -> tuple[float, int]:
     """(mean log-loss in nats per hidden card, hidden cards) of the network with the facts
-    applied (and `fit` fitting iterations) on `rows` of `data`."""
-    losses, cards = row_log_losses(mlp, pair_weights, data, rows, fit)
+    applied (and `fit` fitting iterations) on `rows` of `game`'s `data`."""
+    losses, cards = row_log_losses(mlp, pair_weights, data, rows, fit, game=game)
     return float(losses.sum()) / max(1, int(cards.sum())), int(cards.sum())
 
 
@@ -152,7 +152,8 @@ def log_loss(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0) -> tuple[fl
 class TrainingState:
     """Everything a resumed run needs: the network and the pair weights, Adam's moments and
     step (`parameters` order), the epochs done, the curve (one dict an epoch: epoch, train,
-    heldout, seconds) and the seconds spent."""
+    heldout, seconds), the seconds spent and `info` (the run's figures; `info["game"]` the
+    game whose features it learns, Setback when absent)."""
 
     mlp: MLP
     pair: np.ndarray
@@ -165,13 +166,21 @@ class TrainingState:
     info: dict = field(default_factory=dict)
 
     @classmethod
-    def create(cls, hidden: tuple, seed: int, info: dict | None = None) -> "TrainingState":
-        """A fresh state: He-initialised weights from `seed`, zero moments."""
-        mlp = MLP.create(N_FEATURES, tuple(hidden), N_CARDS, HOLDERS, seed)
-        pair = np.zeros(N_PAIR)
+    def create(cls, hidden: tuple, seed: int, info: dict | None = None,
+               game: str = "setback") -> "TrainingState":
+        """A fresh state of a `game` network: He-initialised weights from `seed`, zero
+        moments."""
+        k = game_features(game)
+        mlp = MLP.create(k.n_features, tuple(hidden), k.n_cards, HOLDERS, seed)
+        pair = np.zeros(k.n_pair)
         params = mlp.parameters() + [pair]
         return cls(mlp, pair, [np.zeros_like(p) for p in params],
-                   [np.zeros_like(p) for p in params], info=dict(info or {}))
+                   [np.zeros_like(p) for p in params], info={**(info or {}), "game": game})
+
+    @property
+    def game(self) -> str:
+        """The game whose features the network learns."""
+        return self.info.get("game", "setback")
 
     def parameters(self) -> list:
         """The network's arrays (`MLP.parameters`) then the pair weights."""
@@ -202,7 +211,8 @@ def train_epoch(state: TrainingState, data: dict, rows, seed: int, batch: int,
     for i in range(0, order.size, batch):
         if should_stop is not None and should_stop():
             return None
-        x, pairs, allowed, target = encode(data, np.sort(order[i:i + batch]))
+        x, pairs, allowed, target = encode(data, np.sort(order[i:i + batch]),
+                                           game=state.game)
         loss, n, grads = loss_and_gradients(shadow, shadow_pair, x, pairs, allowed, target)
         total += loss
         cards += n
@@ -254,7 +264,8 @@ def state_from_bytes(data: bytes) -> TrainingState:
     except (OSError, KeyError, EOFError, json.JSONDecodeError, zipfile.BadZipFile) as exc:
         raise ValueError(f"not a card-location training checkpoint ({type(exc).__name__})") \
             from None
-    mlp = MLP(params[0:-1:2], params[1:-1:2], N_CARDS, HOLDERS)
+    groups = params[-2].size // HOLDERS  # the last layer's biases: a group of holders a card
+    mlp = MLP(params[0:-1:2], params[1:-1:2], groups, HOLDERS)
     return TrainingState(mlp, params[-1], m, v, meta["step"], meta["epoch"], meta["curve"],
                          meta["seconds"], meta["info"])
 
@@ -270,16 +281,25 @@ class Clock:
 
 
 # --- the uniform yardstick ----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def uniform_probs(view_state, seat, out):
     """`out[card, h]`: the exact probability that holder column h holds the hidden `card` when
     the layout is uniform among those consistent with the hand sizes and voids shown (module
-    docstring); rows of seen cards all 0. Forward counts of the suits before s times
-    `layout_table`'s counts of the suits after: E[k_i,s] = sum over the cards each seat got
-    before s and the k_i it gets in s of k_i x ways, over all layouts."""
+    docstring); rows of seen cards all 0 (`uniform_marginals` of Setback's constraints)."""
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     unseen = constraints(view_state, seat, True, needs, voids)
+    uniform_marginals(unseen, needs, voids, out)
+
+
+@njit(cache=True, nogil=True)
+def uniform_marginals(unseen, needs, voids, out):
+    """`out[card, h]` (float64[52, 4]) for the hidden cards `unseen` in 13-card suit blocks,
+    three seats needing `needs` of them with the suit voids `voids`, the rest nobody's: each
+    card's probability of each holder, the layout uniform among the consistent ones. Forward
+    counts of the suits before s times `layout_table`'s counts of the suits after:
+    E[k_i,s] = sum over the cards each seat got before s and the k_i it gets in s of k_i x
+    ways, over all layouts."""
     table = layout_table(unseen, needs, voids)
     binom = binomial_table()
     total = table[0, needs[0], needs[1], needs[2]]
@@ -326,22 +346,35 @@ def uniform_probs(view_state, seat, out):
             out[card, UNDEALT] = max(rest, 0.0)
 
 
-def uniform_log_loss(data: dict, rows) -> tuple[np.ndarray, np.ndarray]:
-    """Per row of `rows`: (summed log-loss of the true holders under `uniform_probs`, hidden
-    cards)."""
-    from search.card_location import holder_targets
-
+def uniform_log_loss(data: dict, rows, game: str = "setback") -> tuple[np.ndarray, np.ndarray]:
+    """Per row of `rows` of `game`'s `data`: (summed log-loss of the true holders under the
+    game's exact uniform marginals, hidden cards)."""
+    k = game_features(game)
     rows = np.asarray(rows)
     losses = np.zeros(rows.size)
     cards = np.zeros(rows.size, np.int64)
-    probs = np.zeros((N_CARDS, HOLDERS))
-    target = np.zeros((N_CARDS, HOLDERS))
+    probs = np.zeros((k.n_cards, HOLDERS))
+    target = np.zeros((k.n_cards, HOLDERS))
     for j, i in enumerate(rows):
         st = data["states"][i]
-        seat = int(data["seats"][i])
-        uniform_probs(st, seat, probs)
-        holder_targets(st, seat, data["hands"][i], target)
+        seat = np.int64(data["seats"][i])
+        k.uniform(st, seat, probs)
+        k.targets(st, seat, data["hands"][i], target)
         hit = target > 0
         losses[j] = -float(np.log(probs[hit]).sum())
         cards[j] = int(hit.sum())
     return losses, cards
+
+
+# Setback's kernels for the game-generic model (`card_location.game_features("setback")`)
+SETBACK = SimpleNamespace(
+    name="setback", n_cards=N_CARDS, n_features=C.N_FEATURES, n_pair=C.N_PAIR,
+    layout=C.LAYOUT, columns=("left", "partner", "right", "undealt"),
+    record_rows=C.RECORD, state_size=C.STATE_SIZE, max_moves=4 + 24,
+    features=C.setback_features, pairs=C.pair_features, allowed=C.allowed_holders,
+    targets=C.holder_targets, order=C.setback_card_order, totals=C.column_totals,
+    uniform=uniform_probs, encode=C.encode_batch, log_probs=C.position_log_probs,
+    view_record=C.setback_view_record,
+    phase_of=C.setback_phase_of,
+    phase_names=("auction", "tricks 1-2", "tricks 3-4", "tricks 5-6"),
+    trump_cards=C.setback_trumps, deals=None)
