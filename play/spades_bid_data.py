@@ -23,6 +23,7 @@ import hashlib
 import numpy as np
 
 from cfr.errors import CfrFileError
+from games import registry
 from games.rng import new_rng, stream_seed
 from games.scaffold.table import SEAT_CHARS
 from games.scaffold.view import ask
@@ -30,7 +31,6 @@ from games.spades import state as S
 from games.spades.rules import apply_move, is_legal
 from games.spades.view import SeatView
 from play.belief_data import parse_population
-from play.spades_tournament import make_spades_player
 from play.tournament import reseed
 from search.spades_bid_tables import N_BIDS, N_CELLS, N_CONTEXTS, SpadesBidTables
 
@@ -47,7 +47,10 @@ def make_population(text: str, seed: int) -> tuple[list[str], list]:
     """(specs, one (dealer's team, other team) pair of player objects per spec) of `text`; a
     bad spec raises its `SpadesSpecError` (one line)."""
     specs = parse_population(text)
-    return specs, [(make_spades_player(s, seed), make_spades_player(s, seed)) for s in specs]
+    # the players through the registry: play.spades_tournament builds the search player,
+    # which reads this module's tables (an import loop otherwise)
+    make = registry.get("spades").load("tournament").make_player
+    return specs, [(make(s, seed), make(s, seed)) for s in specs]
 
 
 def close_population(players: list) -> None:
