@@ -141,11 +141,12 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
         (EXACT_BELIEFS if exact else ())
     player = make_player(policy_spec, seed)
     model = PolicyModel(player.db, player.use_bootstrap)
+    from abstraction.setback import abstract_game, layouts
+    from cfr.binding import layout_game
     from db.policy_arrays import arrays_of_player
-    from train.baseline import layout_game
 
     arrays = arrays_of_player(player, progress)
-    decision = layout_game(arrays.layout).addresses[1]
+    decision = layout_game(abstract_game, layouts, arrays.layout).addresses[1]
     search = WorldSearch(seed)
     exact_belief = ExactBelief(player, int(stream_seed(np.uint64(seed), np.uint64(EXACT_STREAM))),
                                exact_hits, exact_samples) if exact else None

@@ -58,7 +58,8 @@ class SearchPlayer(SearchPlayerBase):
                  temper: float | None = None, pool: int | None = None,
                  floor: float | None = None, evidence: str = "others",
                  objective: str = "score"):
-        from train.baseline import layout_game
+        from abstraction.setback import abstract_game, layouts
+        from cfr.binding import layout_game
 
         self.objective = objective
         self._outcome = None
@@ -69,7 +70,8 @@ class SearchPlayer(SearchPlayerBase):
             from search.setback_objective import OUTCOME_SIG, deal_outcome
 
             self._outcome = FunctionAddress(deal_outcome, types.FunctionType(OUTCOME_SIG))
-        super().__init__(blueprint, table, layout_game(table.layout), S.STATE_SIZE,
+        super().__init__(blueprint, table,
+                         layout_game(abstract_game, layouts, table.layout), S.STATE_SIZE,
                          worlds=worlds, greedy=greedy, search_bids=search_bids, margin=margin,
                          think_ms=think_ms, threads=threads, voids=voids, seed=seed, name=name,
                          belief=belief, temper=temper, pool=pool, floor=floor,

@@ -194,14 +194,15 @@ def spades_arrays(blueprint):
 def _db_search_player(text, seed, options, blueprint, error):
     """The search player on a `db:` base: its rollouts follow the database's policy arrays
     through Spades' abstract game (as Euchre's do)."""
+    from abstraction.spades import abstract_game
+    from cfr.binding import bind
     from db.errors import DatabaseError
     from play.search_options import shared_arrays
-    from train.spades_game import GAME
 
     try:
         table = shared_arrays(blueprint, spades_arrays)
-        return SpadesSearchPlayer(blueprint, table, GAME, seed=seed, name=text.strip(),
-                                  **_options(options))
+        return SpadesSearchPlayer(blueprint, table, bind(abstract_game), seed=seed,
+                                  name=text.strip(), **_options(options))
     except (DatabaseError, ValueError) as exc:
         blueprint.close()
         raise error(f"{text.strip()!r}: {exc}") from None

@@ -68,15 +68,11 @@ def layout_game(abstraction: str = layouts.DEFAULT):
     """The abstract Setback game (`train.setback_game.GAME`) keyed by the layout
     `abstraction`: the same game but for its `decision`, named after the layout (the
     reference's keeps the name `setback-baseline`), so a checkpoint of one layout is never
-    resumed under another."""
-    from dataclasses import replace
+    resumed under another (`cfr.binding.layout_game`, which `play/` calls too)."""
+    from abstraction.setback import abstract_game
+    from cfr.binding import layout_game as bind_layout
 
-    from train.setback_game import GAME
-
-    if abstraction == layouts.DEFAULT:
-        return GAME
-    module = layouts.load(abstraction)
-    return replace(GAME, name=f"{GAME.name}-{abstraction}", decision=module.decision)
+    return bind_layout(abstract_game, layouts, abstraction)
 
 
 def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",

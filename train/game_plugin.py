@@ -1,27 +1,28 @@
 """The trainer's side of a game plug-in: a game's abstract game module bound into the
-`cfr.game.Game` the solver, the census and the trainers run.
+`cfr.game.Game` the solver, the census and the trainers run, and the settings a plug-in game's
+run records.
 
-The abstract game (`abstraction/NAME/abstract_game.py`) depends on `games` only, so it cannot
-build a `Game` itself; every game's module has the same members, so one function binds any of
-them (a new game's `train/NAME_game.py` is one call).
+The binding itself is `cfr.binding.bind` (generic, importing no game, so that `play/` binds
+the same game without importing `train/`); a new game's `train/NAME_game.py` is one call.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
 
+from cfr.binding import bind
 from cfr.game import Game
-from games.interface import functions_of
 
 
 def abstract_game(name: str, module: ModuleType, state_size: int) -> Game:
     """The `Game` called `name` of the abstract game `module` over states of `state_size`
-    words. Its `apply` is the module's `apply_past_forced`: forced moves need no pass frame
-    of their own (they carry no key, so skipping them changes no value); the depth bound
-    keeps two rows of room beyond the module's `MAX_DEPTH`."""
-    return Game(name=name, state_size=state_size, max_actions=module.MAX_ACTIONS,
-                max_depth=module.MAX_DEPTH + 2, key_words=1,
-                **{**functions_of(vars(module)), "apply": module.apply_past_forced})
+    words: `cfr.binding.bind(module)` (the same object `play/` binds), whose name and state
+    size are checked against the ones the caller records."""
+    game = bind(module)
+    if (game.name, game.state_size) != (name, state_size):
+        raise ValueError(f"{module.__name__} binds as {game.name!r} over {game.state_size} "
+                         f"words, not {name!r} over {state_size}")
+    return game
 
 
 def plugin_settings(game: str, abstraction: str, version: int, seed: int, batch: int,
