@@ -23,7 +23,7 @@ Observation (imperfect recall): the adapter's observation vector of what the sea
 `State.resample_from_infostate(player, sampler)` returns a state the player cannot tell from
 this one, the other seats' hidden cards redrawn (Setback: uniformly over every consistent
 layout, `search.sampler`; Euchre: uniform by rejection, shown voids respected; Spades:
-uniformly over the layouts that respect the voids the state shows, by counting them): what
+uniformly over the layouts that respect the voids the state shows, `search.spades_worlds`): what
 OpenSpiel's ISMCTS needs. `state_from_view` builds a state from a seat's view and its
 history (the hidden cards drawn the same way), for bots that play at our tables.
 """

@@ -28,23 +28,6 @@ class NativeStateError(RuntimeError):
     """The pyspiel state built from a view disagrees with the view."""
 
 
-def dealt_hands(world, history) -> list[int]:
-    """Each seat's thirteen cards as dealt (masks by seat relative to the dealer) in `world`
-    (a full state whose hands are what each seat holds now): its cards now and the ones it
-    played, who played which card coming from replaying `history` through our engine."""
-    from games.spades import state as S
-    from games.spades.rules import BID_MOVE, apply_move
-
-    dealt = [int(world[S.HAND + s]) for s in range(4)]
-    replay = S.new_state()
-    S.reset_hand(replay, np.zeros(4, dtype=np.int64), 0, 0)
-    for move in history:
-        if move < BID_MOVE:
-            dealt[int(replay[S.TO_ACT])] |= 1 << int(move)
-        apply_move(replay, int(move))
-    return dealt
-
-
 def native_state(game, view_state, seat: int, dealer: int, history, seed: int,
                  adapter=None):
     """A state of pyspiel's `spades` (`game`, from `pyspiel.load_game("spades")`) that relative
@@ -54,17 +37,18 @@ def native_state(game, view_state, seat: int, dealer: int, history, seed: int,
     seats relative to the dealer matter (the argument keeps `envs.pyspiel_euchre`'s
     signature). A view no layout fits is a `NativeStateError`."""
     from envs.adapters import adapter as adapter_of
-    from envs.spades_adapter import lead_voids
     from games.spades import state as S
     from games.spades.rules import MAX_MOVES, legal_moves
+    from search.spades_worlds import replay_public
 
     g = adapter or adapter_of("spades")
     view_state = np.asarray(view_state, dtype=np.int64)
     moves = [int(m) for m in history]
-    world = g.resample(view_state, seat, seed, lead_voids(moves))
+    played_by, lead_voids = replay_public(moves)  # who played which card; spade leads' voids
+    world = g.resample(view_state, seat, seed, lead_voids)
     if world is None:
         raise NativeStateError("no layout of the hidden cards fits the view")
-    dealt = dealt_hands(world, moves)
+    dealt = [int(world[S.HAND + s]) | int(played_by[s]) for s in range(4)]
     state = game.new_initial_state()
     # pyspiel's scores are [N-S, E-W], its N-S being the dealer's left and partner: our team 1
     state.set_current_scores([int(view_state[S.SCORE + 1]), int(view_state[S.SCORE])])

@@ -16,16 +16,12 @@ its sign), game score us/them / 500 407 (clipped to +-4; the last two, as for ev
 
 `resample` draws the other seats' hidden cards uniformly over every layout consistent with the
 hand sizes and the voids the state shows (`SHOWN_VOIDS`, plus any `extra_voids`, e.g. a seat that
-led a spade and so holds spades only: `lead_voids`), exactly: the layouts are counted suit by
-suit (a dynamic programme over the cards each seat still needs, in Python integers) and drawn
-in proportion, then the cards of each suit shuffled.
+led a spade and so holds spades only: `search.spades_worlds.replay_public`), exactly, with the
+search's own draw (`search.spades_worlds.consistent_worlds`: the layouts counted suit by suit
+and drawn in proportion).
 """
 
 from __future__ import annotations
-
-import functools
-import random
-from math import comb
 
 import numpy as np
 from numba import njit
@@ -35,10 +31,9 @@ from envs.encoding import SCORE_CLIP
 from games.spades import rules, scoring
 from games.spades import state as S
 from games.spades.api import format_move
-from games.spades.cards import N_RANKS, SPADES, power
+from games.rng import new_rng
 
 SPADES_SIZE = 409
-ALL_SUITS_BUT_SPADES = 0b0111
 
 
 @njit(cache=True)
@@ -80,23 +75,6 @@ def spades_observation(state, seat, us, them, out):
     out[406] = (scoring.bags_so_far(state[S.SCORE + 1 - team]) + 9) / 18.0
     out[407] = min(max(us / 500.0, -SCORE_CLIP), SCORE_CLIP)
     out[408] = min(max(them / 500.0, -SCORE_CLIP), SCORE_CLIP)
-
-
-def lead_voids(history) -> list[int]:
-    """The suits each seat (relative to the dealer) has shown it lacks by leading a spade: the
-    rules let a seat lead a spade only from a hand of spades alone (`games.spades.rules`), so
-    such a leader holds no club, diamond or heart. `history`: the hand's moves."""
-    voids = [0, 0, 0, 0]
-    cards = [int(m) for m in history if int(m) < rules.BID_MOVE]
-    leader = 1  # the dealer's left leads the first trick
-    for start in range(0, len(cards), 4):
-        trick = cards[start:start + 4]
-        led = trick[0] // N_RANKS
-        if led == SPADES:
-            voids[leader] |= ALL_SUITS_BUT_SPADES
-        if len(trick) == 4:
-            leader = (leader + max(range(4), key=lambda k: power(trick[k], led))) % 4
-    return voids
 
 
 class SpadesAdapter(GameAdapter):
@@ -153,69 +131,17 @@ class SpadesAdapter(GameAdapter):
         played_now = (seat - int(state[S.LEADER])) % 4 < int(state[S.N_IN_TRICK])
         return S.HAND_SIZE - int(state[S.TRICK_NUMBER]) - played_now
 
-    def resample(self, state, seat: int, seed: int, extra_voids=(0, 0, 0, 0)):
+    def resample(self, state, seat: int, seed: int, extra_voids: int = 0):
         """A full state consistent with what relative seat `seat` knows of `state` (its cards,
-        the cards played, the voids shown and `extra_voids`, a suit bit mask by seat), the other
-        seats' cards drawn from `seed` uniformly over every consistent layout (module
-        docstring); None when no layout is consistent."""
-        seen = int(state[S.HAND + seat]) | int(state[S.PLAYED])
-        others = [(seat + k) % 4 for k in (1, 2, 3)]
-        needs = tuple(self.cards_held(state, s) for s in others)
-        shown = int(state[S.SHOWN_VOIDS])
-        voids = tuple((shown >> (4 * s) & 0xF) | int(extra_voids[s]) for s in others)
-        suits = [[c for c in range(N_RANKS * suit, N_RANKS * (suit + 1)) if not seen >> c & 1]
-                 for suit in range(4)]
-        counts = tuple(len(cards) for cards in suits)
-        total = _layouts(0, needs, counts, voids)
-        if total == 0:
+        the cards played, the voids shown and `extra_voids`, 4 bits a seat from the dealer),
+        the other seats' cards drawn from `seed` uniformly over every consistent layout
+        (module docstring); None when no layout is consistent. The others' `DEALT` is what
+        they hold now (who played which card is not in the state)."""
+        from search.spades_worlds import consistent_worlds
+
+        out = np.empty((1, S.STATE_SIZE), dtype=np.int64)
+        state = np.asarray(state, dtype=np.int64)
+        if consistent_worlds(state, int(seat), np.zeros(4, np.int64), int(extra_voids),
+                             new_rng(int(seed)), True, out) == 0:
             return None
-        chooser = random.Random(int(seed))
-        hands = [0, 0, 0]
-        for suit in range(4):
-            pick = chooser.randrange(_layouts(suit, needs, counts, voids))
-            for split in _splits(suit, needs, counts, voids):
-                ways = comb(counts[suit], split[0]) * comb(counts[suit] - split[0], split[1]) \
-                    * _layouts(suit + 1, tuple(n - k for n, k in zip(needs, split)), counts,
-                               voids)
-                if pick < ways:
-                    break
-                pick -= ways
-            cards = list(suits[suit])
-            chooser.shuffle(cards)
-            start = 0
-            for i, k in enumerate(split):
-                for card in cards[start:start + k]:
-                    hands[i] |= 1 << card
-                start += k
-            needs = tuple(n - k for n, k in zip(needs, split))
-        out = state.copy()
-        for s, mask in zip(others, hands):
-            out[S.HAND + s] = mask
-            out[S.DEALT + s] = mask  # what it held since the deal is not recoverable
-        return out
-
-
-def _splits(suit, needs, counts, voids):
-    """The ways (k0, k1, k2) the three other seats may share suit `suit`'s unseen cards: all
-    of them dealt, none to a seat void in the suit, none beyond what a seat still needs."""
-    m = counts[suit]
-    caps = [0 if voids[i] >> suit & 1 else needs[i] for i in range(3)]
-    for k0 in range(min(caps[0], m) + 1):
-        for k1 in range(min(caps[1], m - k0) + 1):
-            k2 = m - k0 - k1
-            if k2 <= caps[2]:
-                yield k0, k1, k2
-
-
-@functools.lru_cache(maxsize=4096)
-def _layouts(suit, needs, counts, voids) -> int:
-    """The layouts of the unseen cards of suits `suit`..3 giving the three other seats
-    exactly `needs` more cards (an exact Python integer)."""
-    if suit == 4:
-        return int(needs == (0, 0, 0))
-    total = 0
-    for k0, k1, k2 in _splits(suit, needs, counts, voids):
-        rest = (needs[0] - k0, needs[1] - k1, needs[2] - k2)
-        total += comb(counts[suit], k0) * comb(counts[suit] - k0, k1) \
-            * _layouts(suit + 1, rest, counts, voids)
-    return total
+        return out[0]

@@ -18,7 +18,7 @@ pyspiel = pytest.importorskip("pyspiel")
 import envs  # noqa: E402
 from envs import openspiel_games as og  # noqa: E402
 from envs.adapters import adapter  # noqa: E402
-from envs.spades_adapter import SPADES_SIZE, lead_voids  # noqa: E402
+from envs.spades_adapter import SPADES_SIZE  # noqa: E402
 from games.spades import state as S  # noqa: E402
 from games.spades.scoring import game_winner  # noqa: E402
 
@@ -74,22 +74,9 @@ def test_openspiel_random_sim_test():
     pyspiel.random_sim_test(og.load("spades"), num_sims=3, serialize=False, verbose=False)
 
 
-def _random_hand(game, rng, stop_after=None):
-    """A state of `game` dealt and played at random (at most `stop_after` decisions)."""
-    state, decisions = game.new_initial_state(), 0
-    while not state.is_terminal():
-        if stop_after is not None and decisions >= stop_after and not state.is_chance_node():
-            break
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(outcomes, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-            decisions += 1
-    return state
-
-
 def test_python_spades_returns_are_the_engines_and_resample_keeps_the_infostate():
+    from test_envs_openspiel import _random_hand  # a hand dealt and played at random
+
     game, g = og.load("spades"), adapter("spades")
     rng = np.random.default_rng(3)
     redrawn = 0
@@ -164,13 +151,6 @@ def test_resample_draws_every_consistent_layout_equally_often():
     expected = draws / len(layouts)
     chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
     assert min(counts.values()) > 0 and chi2 < len(layouts) + 5 * np.sqrt(2 * len(layouts))
-
-
-def test_a_spade_lead_shows_a_hand_of_spades():
-    # dealer's left (seat 1) leads a club; seat 2 wins with a spade and leads a spade
-    bids = [52 + 3] * 4
-    assert lead_voids(bids + [0, 40, 1, 2, 41]) == [0, 0, 0b0111, 0]
-    assert lead_voids(bids + [39]) == [0, 0b0111, 0, 0]
 
 
 def test_a_view_as_pyspiels_own_spades_state():
