@@ -321,3 +321,17 @@ def test_the_bots_explanations_show_the_key_its_probabilities_and_a_search():
     assert sorted(s["move"] for s in searched["searched"]) == sorted(hand.legal_moves())
     assert searched["belief"] and all(set(b["percent"]) == set("ESW")  # North acts
                                       for b in searched["belief"])
+
+
+@pytest.mark.parametrize("bots, message", [
+    ("chess", "unknown Spades player 'chess'"),
+    ("oracle", "sees every hand"),
+    ("db:/no/such.db", "no such"),
+])
+def test_serve_refuses_a_bad_spades_bot_in_one_line(tmp_path, capsys, bots, message):
+    from cli_runner import run_cli
+
+    status, out, err = run_cli(capsys, ["serve", "--game", "spades", "--bots", bots,
+                                        "--games", tmp_path / "g.db"])
+    assert status == 2 and out == ""
+    assert message in err and err.count("\n") == 1, err
