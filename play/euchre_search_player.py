@@ -6,11 +6,12 @@ uniformly among those consistent with its view and every public fact
 (`search/euchre_worlds.py`: hand sizes, the cards seen, the upcard and its fate, the dealer's
 discard known to the dealer only, the voids shown), plays every legal move in every world and
 the rest of the hand with all four seats following the blueprint (`search/rollout.py` with the
-abstract Euchre game of `train/euchre_game.py`: common random numbers per world), and plays the
-move with the best mean of the hand's points for its team less the other team's. A rollout ends
-once the hand's points are settled (the abstract game's terminal). Where a rollout meets a key
-the blueprint lacks it takes the first abstract action (pass in the calls, alone in the alone
-decision, the lowest token in the play), where the database player would ask the heuristic;
+abstract Euchre game, bound by `cfr.binding.bind` as the trainer binds it: common random
+numbers per world), and plays the move with the best mean of the hand's points for its team
+less the other team's. A rollout ends once the hand's points are settled (the abstract game's
+terminal). Where a rollout meets a key the blueprint lacks it takes the first abstract action
+(pass in the calls, alone in the alone decision, the lowest token in the play), where the
+database player would ask the heuristic;
 the dealer's discard inside a rollout is the abstraction's rule, as the blueprint plays it. A
 decision whose points are already settled (three tricks to the defenders, or three to the makers
 and one to the defenders) has nothing to search: the blueprint's move is played.
@@ -65,13 +66,14 @@ class EuchreSearchPlayer(SearchPlayerBase):
                  name: str | None = None, belief: str = "uniform",
                  temper: float | None = None, pool: int | None = None,
                  floor: float | None = None, evidence: str = "others"):
-        from train.euchre_game import GAME
+        from abstraction.euchre import abstract_game
+        from cfr.binding import bind
 
         if getattr(table, "game", None) != "euchre":
             raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
                              "not 'euchre'")
-        super().__init__(blueprint, table, GAME, S.STATE_SIZE, worlds=worlds, greedy=greedy,
-                         search_bids=search_bids, margin=margin, think_ms=think_ms,
+        super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, worlds=worlds,
+                         greedy=greedy, search_bids=search_bids, margin=margin, think_ms=think_ms,
                          threads=threads, voids=voids, seed=seed, name=name, belief=belief,
                          temper=temper, pool=pool, floor=floor, evidence=evidence)
 

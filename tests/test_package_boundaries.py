@@ -43,6 +43,16 @@ def test_imports_follow_the_data_flow(package, path):
         assert name.split(".")[0] not in FORBIDDEN[package], f"{path.name} imports {name}"
 
 
+def test_no_player_imports_the_trainer():
+    """`play/` sits above `train/`'s neighbours, not on top of it: the abstract game a rollout
+    walks is bound by `cfr.binding` (as the trainer binds it), never imported from `train/`."""
+    problems = [f"{path.relative_to(ROOT)} imports {name}"
+                for path in sorted((ROOT / "play").rglob("*.py"))
+                for name in imported_names(ast.parse(path.read_text()))
+                if name.split(".")[0] == "train"]
+    assert not problems, problems
+
+
 def undocumented(paths) -> list[str]:
     """The files of `paths` without a module docstring, and their public functions and classes
     without one."""
