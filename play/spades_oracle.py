@@ -5,7 +5,7 @@ As Euchre's (`play/euchre_oracle.py`): the bids are another player's (`oracle,bi
 `oracle:SPEC`, SPEC any Spades player but an oracle; by default the heuristic), and every card
 is played by the double-dummy solver on the TRUE hand (`search.spades_solver`): the card of
 best value for the seat's team (its hand score less the other team's; ties: the lowest card).
-A full solve from the first trick takes seconds to minutes (docs/games/spades.md, players), so
+A full solve from the first trick takes minutes (187 s for one hand; docs/games/spades.md), so
 the oracle is exact once `EXACT_TRICKS` (7) tricks or fewer remain, counting the one under way;
 before that, each candidate card is followed by the heuristic at every seat (its numba twin,
 `search.spades_policy`) until 7 tricks remain, and the rest is solved exactly: a one-ply
