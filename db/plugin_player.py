@@ -1,0 +1,82 @@
+"""The database player of a plug-in game (Euchre's, Spades'): one decision written once, each
+game bringing its abstraction's kernel and codec (`db/euchre_player.py`, `db/spades_player.py`).
+
+One decision:
+1. A seat with one legal move plays it; so does a seat whose legal moves form one abstract
+   action (its representative move, or a move the abstraction's rule makes: Euchre's
+   discard, Spades' card play past the learned tricks).
+2. Otherwise the key is built by the game's kernel `abstract_decision(state, moves)` (the one
+   the trainer walks), which also gives the abstract actions as moves in the key's action
+   order; its text (`key_text`) is looked up.
+3. Found: the stored best action (default), or one sampled from the stored vector with the
+   player's seeded generator; it maps to the move at the same index. Missing: the heuristic's
+   move (the game's plug-in entry `heuristic`, reached through `games/registry.py`, since
+   `play/` sits above `db/`), counted by kind in `report()`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+
+from db.database import StrategyDatabase
+from db.decision_counts import DecisionCounts
+from db.errors import DatabaseError
+from games import registry
+
+
+class PluginDatabasePlayer(DecisionCounts):
+    """A plug-in game's player backed by a strategy database of that game (module docstring).
+
+    A subclass names `game`, its codec's `kind_names` and `key_text`, its kernel
+    `abstract_decision` with the `moves_buffer` it needs, and the state's `phase`/`phase_over`
+    fields. `database`: a path or an open `StrategyDatabase` of the game; `sample`: sample the
+    stored probabilities (seeded by `seed`) instead of playing the best action."""
+
+    game = ""
+    kind_names: tuple = ()
+    moves_buffer = 0
+    phase = phase_over = 0
+    abstract_decision = key_text = None
+
+    def __init__(self, database, sample: bool = False, seed: int = 0, name: str | None = None):
+        self.db = database if hasattr(database, "lookup") else StrategyDatabase(database)
+        game = self.db.metadata.get("game")
+        if game != self.game:
+            self.db.close()
+            raise DatabaseError(f"{self.db.path}: a strategy database for game {game!r}, "
+                                f"not {self.game!r}")
+        self.sample = bool(sample)
+        self.rng = np.random.default_rng(seed)
+        self.name = name or f"db:{os.path.basename(self.db.path)}"
+        # the heuristic sits above the database in the data flow: the game's plug-in names it
+        self.fallback = registry.get(self.game).load("heuristic")()
+        self.counts: Counter = Counter()
+        self._moves = np.zeros(self.moves_buffer, dtype=np.int64)
+
+    def choose(self, view) -> int:
+        """The move for the seat to act in `view` (the game's `SeatView`)."""
+        state = view.state
+        _, forced = self.count_decision(view, int(state[self.phase]) == self.phase_over, "hand")
+        if forced is not None:
+            return forced
+        moves = self._moves
+        n, kind, key = self.abstract_decision(state, moves)
+        if n < 2:
+            self.counts["forced"] += 1
+            return int(moves[0])
+        text = self.key_text(int(key))
+        self.counts["lookups"] += 1
+        hit = self.db.lookup(text)
+        if hit is None:
+            self.counts[f"missing_{self.kind_names[int(kind)]}"] += 1
+            self.counts["fallback"] += 1
+            return int(self.fallback.choose(view))
+        probs, best = hit
+        if probs.size != n:
+            raise DatabaseError(f"{self.db.path}: key {text!r} has {probs.size} actions in the "
+                                f"database but {n} in this abstraction")
+        self.counts["found"] += 1
+        return int(moves[self.pick(probs, best)])
