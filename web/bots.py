@@ -122,18 +122,22 @@ class Bots:
 
 class KeyedBots(Bots):
     """The bots of a game whose own abstraction keys its decisions (Euchre, Spades), as
-    `Bots` is Setback's: a subclass names its player factory (`make`) and its abstraction:
-    `format_move`, `abstract_decision(state, moves) -> (n, kind, key)` with room for
-    `moves_buffer` moves, `key_text`, `action_names`, `kind_names`, and `undealt`, the belief's
-    word for the cards no seat holds (None: every card is dealt)."""
+    `Bots` is Setback's: a subclass names its player factory (`make`), its moves' text
+    (`format_move`), its abstraction's package (`abstraction`: its `keys` module gives
+    `abstract_decision(state, moves) -> (n, kind, key)` and `MOVES_BUFFER`, its `codec`
+    `key_text`, `action_names` and `KIND_NAMES`) and `undealt`, the belief's word for the
+    cards no seat holds (None: every card is dealt)."""
 
     format_move = staticmethod(str)
-    abstract_decision = None
-    moves_buffer = 0
-    key_text = staticmethod(str)
-    action_names = None
-    kind_names: tuple = ()
+    abstraction = ""  # e.g. "abstraction.euchre"
     undealt: str | None = None
+
+    def __init__(self, spec: str):
+        import importlib
+
+        self._keys = importlib.import_module(f"{self.abstraction}.keys")
+        self._codec = importlib.import_module(f"{self.abstraction}.codec")
+        super().__init__(spec)
 
     def decide(self, view, seed: int) -> tuple[int, dict]:
         """(engine move, explanation) for the seat to act in `view` (the game's `SeatView`).
@@ -163,13 +167,14 @@ class KeyedBots(Bots):
                                          for s in searched["moves"]],
                                belief=belief_by_seat(view, searched.get("belief", []), fmt,
                                                      self.undealt))
-        moves = np.zeros(self.moves_buffer, dtype=np.int64)
-        n, kind, key = self.abstract_decision(view.state, moves)
+        keys, codec = self._keys, self._codec
+        moves = np.zeros(keys.MOVES_BUFFER, dtype=np.int64)
+        n, kind, key = keys.abstract_decision(view.state, moves)
         if view.legal_moves().size == 1 or n < 2:
             if not explanation.get("searched"):  # a search player searches these too
                 explanation["reason"] = "forced"
             return move, explanation
-        text = self.key_text(int(key))
+        text = codec.key_text(int(key))
         probs = None
         db = getattr(player, "db", None) or getattr(getattr(player, "blueprint", None), "db",
                                                      None)
@@ -178,12 +183,12 @@ class KeyedBots(Bots):
             explanation["found"] = hit is not None
             if searched is None:
                 explanation["reason"] = "found" if hit is not None else "fallback"
-            explanation["lookups"] = [{"kind": self.kind_names[int(kind)], "key": text,
+            explanation["lookups"] = [{"kind": codec.KIND_NAMES[int(kind)], "key": text,
                                        "found": hit is not None}]
             if hit is not None and hit[0].size == n:
                 probs = [float(p) for p in hit[0]]
-        names = self.action_names(text, n)
-        explanation["kind"] = self.kind_names[int(kind)]
+        names = codec.action_names(text, n)
+        explanation["kind"] = codec.KIND_NAMES[int(kind)]
         explanation["key"] = text
         explanation["actions"] = [{"action": names[i], "move": fmt(int(moves[i])),
                                    "prob": None if probs is None else probs[i]}

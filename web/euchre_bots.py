@@ -15,8 +15,6 @@ stored probabilities and whether the key was found.
 
 from __future__ import annotations
 
-from abstraction.euchre.codec import KIND_NAMES, action_names, key_text
-from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from games.euchre.api import format_move
 from play.euchre_tournament import make_euchre_player
 from web.bots import KeyedBots
@@ -29,9 +27,5 @@ class EuchreBots(KeyedBots):
 
     make = staticmethod(make_euchre_player)
     format_move = staticmethod(format_move)
-    abstract_decision = staticmethod(abstract_decision)
-    moves_buffer = MOVES_BUFFER
-    key_text = staticmethod(key_text)
-    action_names = staticmethod(action_names)
-    kind_names = KIND_NAMES
+    abstraction = "abstraction.euchre"
     undealt = "kitty"  # the four cards not dealt

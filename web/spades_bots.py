@@ -15,8 +15,6 @@ it believes the top spades lie (`web.bots.KeyedBots.decide`).
 
 from __future__ import annotations
 
-from abstraction.spades.codec import KIND_NAMES, action_names, key_text
-from abstraction.spades.keys import MOVES_BUFFER, abstract_decision
 from games.spades.api import format_move
 from play.spades_tournament import make_spades_player
 from web.bots import KeyedBots
@@ -29,9 +27,5 @@ class SpadesBots(KeyedBots):
 
     make = staticmethod(make_spades_player)
     format_move = staticmethod(format_move)
-    abstract_decision = staticmethod(abstract_decision)
-    moves_buffer = MOVES_BUFFER
-    key_text = staticmethod(key_text)
-    action_names = staticmethod(action_names)
-    kind_names = KIND_NAMES
+    abstraction = "abstraction.spades"
     undealt = None  # every card is dealt
