@@ -322,8 +322,15 @@ def allowed_holders(view_state, seat, allowed):
 def holder_targets(view_state, seat, hands, target):
     """`target[card, h]` = 1 where holder column h truly holds the hidden `card` (`hands`: the
     four current hands by seat relative to the dealer), 0 elsewhere (rows of seen cards all 0)."""
-    unseen = ALL_CARDS & ~(view_state[HAND + seat] | view_state[PLAYED])
-    for card in range(N_CARDS):
+    hidden_targets(ALL_CARDS & ~(view_state[HAND + seat] | view_state[PLAYED]), seat, hands,
+                   target)
+
+
+@njit(cache=True, nogil=True)
+def hidden_targets(unseen, seat, hands, target):
+    """`target[card, h]` = 1 where holder column h holds the card of `unseen` in `hands` (by
+    seat relative to the dealer; a card no other seat holds is `UNDEALT`'s), 0 elsewhere."""
+    for card in range(target.shape[0]):
         for h in range(HOLDERS):
             target[card, h] = 0.0
         if not (unseen >> card) & 1:

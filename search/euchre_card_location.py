@@ -39,7 +39,8 @@ from games.euchre.rules import apply_move, is_legal
 from games.euchre.state import (ALONE, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES,
                                 OUT, PHASE, PHASE_DISCARD, PHASE_PLAY, PLAYED, TO_ACT, TRICK,
                                 TRICK_NUMBER, TRUMP, UPCARD, WINNING)
-from search.card_location import network_log_probs, network_order, position_buffers
+from search.card_location import (hidden_targets, network_log_probs, network_order,
+                                  position_buffers)
 from search.card_location_training import uniform_marginals
 from search.euchre_worlds import _suit_masks, _to_blocks, constraints, ordered_up
 
@@ -214,7 +215,6 @@ def euchre_features(view_state, seat, record, tricks_won, us, them, out):
     order = np.empty(N_CARDS, np.int64)
     card_order(view_state, order)
     trump = view_state[TRUMP]
-    ref = trump if trump >= 0 else card_suit(view_state[UPCARD])
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     constraints(view_state, seat, True, needs, voids)
@@ -266,8 +266,6 @@ def euchre_features(view_state, seat, record, tricks_won, us, them, out):
     out[F_FLAGS + 5] = 1.0 if took and not (view_state[PLAYED] >> view_state[UPCARD] & 1) \
         else 0.0
     out[F_FLAGS + 6] = 1.0 if view_state[N_PASSES] >= 4 else 0.0
-    if ref < 0:
-        out[F_FLAGS] = 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -337,17 +335,7 @@ def holder_targets(view_state, seat, hands, target):
     four current hands by seat relative to the dealer; a card in none is the kitty's)."""
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
-    unseen = constraints(view_state, seat, False, needs, voids)
-    for card in range(N_CARDS):
-        for h in range(HOLDERS):
-            target[card, h] = 0.0
-        if not (unseen >> card) & 1:
-            continue
-        column = KITTY
-        for i in range(3):
-            if hands[(seat + 1 + i) % 4] >> card & 1:
-                column = i
-        target[card, column] = 1.0
+    hidden_targets(constraints(view_state, seat, False, needs, voids), seat, hands, target)
 
 
 @njit(cache=True, nogil=True)

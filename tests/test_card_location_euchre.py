@@ -253,6 +253,44 @@ def test_euchre_search_with_the_model_plays_legal_moves_on_worlds_that_agree(
         player.close()
 
 
+def test_public_record_names_who_played_and_led_each_card_and_took_each_trick():
+    """Against a slow replay of random hands (lone hands, hidden discards): the cards each seat
+    played and led and the tricks each took; a history short of the view's cards is refused."""
+    from games.euchre.rules import apply_move
+    from games.euchre.view import SeatView
+    from search.euchre_card_location import R_LED, R_PLAYED, view_record
+    from test_euchre_search import random_positions
+
+    checked = 0
+    for state, history in random_positions(30, 41)[::3]:
+        if state[E.PHASE] != E.PHASE_PLAY or not state[E.PLAYED]:
+            continue
+        view = SeatView.of(state, 0, (0, 0), history)
+        record, tricks = view_record(view.state, view.history)
+        played, led = np.zeros(4, np.int64), np.zeros(4, np.int64)
+        taken = np.zeros(4, np.int64)
+        replay = E.new_state()
+        E.reset_hand(replay, state[E.DEALT:E.DEALT + 4].copy(), state[E.UPCARD], 1)
+        for move in history:
+            if replay[E.PHASE] == E.PHASE_PLAY:
+                seat = int(replay[E.TO_ACT])
+                played[seat] |= 1 << move
+                if replay[E.N_IN_TRICK] == 0:
+                    led[seat] |= 1 << move
+            done = int(replay[E.TRICK_NUMBER])
+            apply_move(replay, move)
+            if replay[E.TRICK_NUMBER] > done:
+                taken[int(replay[E.LEADER])] += 1
+        assert list(record[R_PLAYED]) == list(played) and list(record[R_LED]) == list(led)
+        assert list(tricks) == list(taken)
+        checked += 1
+        last = view
+    assert checked >= 20
+    cards = [i for i, m in enumerate(last.history) if 0 <= m < 24]
+    with pytest.raises(ValueError, match="history"):
+        view_record(last.state, last.history[:cards[-1]])
+
+
 BELIEF = ["learn", "belief", "--game", "euchre", "--players", "random", "--games", "2",
           "--chunk", "1", "--epochs", "3", "--hidden", "8,8", "--batch", "256", "--no-progress"]
 
