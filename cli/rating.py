@@ -38,7 +38,9 @@ def register(subparsers) -> None:
         "search[OPTIONS]:POLICY (rollout search on a Euchre database), or oracle[,bid=SPEC] "
         "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling). With --game "
         "spades they are duplicate games to 500 (the mercy rule on) of Spades players "
-        "(as `tournament --game spades`): random, heuristic or ismcts[:SIMS],pyspiel. "
+        "(as `tournament --game spades`): random, heuristic, db:PATH (a database of a Spades "
+        "export), search[OPTIONS]:heuristic|db:PATH, ismcts[:SIMS],pyspiel or "
+        "oracle[,bid=SPEC] (SEES EVERY HAND). "
         "A store holds one game's "
         "players; every game's matches are played by the one tournament loop "
         "(play/tournament.py).")

@@ -57,8 +57,10 @@ def register(subparsers) -> None:
                         "oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
                         "deal, a ceiling). spades: games to 500 with the mercy rule "
                         "(games/spades/match.py) between Spades players: random, heuristic "
-                        "(play/spades_heuristic.py) or ismcts[:SIMS],pyspiel (OpenSpiel's "
-                        "ISMCTS bot searching pyspiel's spades). Both print A's "
+                        "(play/spades_heuristic.py), db:PATH (a database of a Spades "
+                        "export), search[OPTIONS]:heuristic|db:PATH, ismcts[:SIMS],pyspiel "
+                        "(OpenSpiel's ISMCTS bot searching pyspiel's spades) or "
+                        "oracle[,bid=SPEC] (SEES EVERY HAND). Both print A's "
                         "win rate and the points a hand, each with its 95%% interval "
                         "(--max-deals and --png are Setback's)")
     parser.add_argument("--hands", action="store_true",
