@@ -85,7 +85,8 @@ def pool_losses(tables, hands, bids, worlds: int, positions: int, seed: int) -> 
     from search.spades_bid_tables import SpadesBidBelief, uniform_distribution
     from search.spades_worlds import consistent_worlds
 
-    def features(dealt):  # spade count, honours, side aces, side kings of hands (any shape)
+    def features(dealt):
+        """int64[4, ...]: the spade count, honours, side aces and side kings of the hands."""
         spades = np.bitwise_count((dealt >> 39) & 0x1FFF).astype(np.int64)
         honours = (dealt >> 51 & 1) * 4 + (dealt >> 50 & 1) * 2 + (dealt >> 49 & 1)
         aces = np.bitwise_count(dealt & ((1 << 12) | (1 << 25) | (1 << 38))).astype(np.int64)
