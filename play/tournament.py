@@ -503,23 +503,25 @@ class PointsSummary:
         return asdict(self)
 
 
-def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
-    """(mean, low, high): the mean of i.i.d. values +- 1.96 standard errors."""
-    n = values.size
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = float(values.mean())
-    if n < 2:
-        return mean, -math.inf, math.inf
-    half = Z95 * float(values.std(ddof=1)) / math.sqrt(n)
-    return mean, mean - half, mean + half
+def ratio_interval(numerators: np.ndarray, denominators: np.ndarray) -> tuple[float, float]:
+    """The 95 % interval of sum(numerators) / sum(denominators) over i.i.d. units (the
+    linearised ratio estimator): centred on the ratio the report prints, where the mean of the
+    units' own ratios would weigh a short game's hands as much as a long game's."""
+    n = numerators.size
+    total = float(denominators.sum())
+    if n < 2 or total <= 0:
+        return -math.inf, math.inf
+    ratio = float(numerators.sum()) / total
+    residuals = numerators - ratio * denominators
+    half = Z95 * math.sqrt(float((residuals ** 2).sum()) * n / (n - 1)) / total
+    return ratio - half, ratio + half
 
 
 def summarize_points(rows: np.ndarray, names: tuple[str, str], duplicate: bool, hands: bool,
                      seed: int, seconds: float, counts: list | None = None) -> PointsSummary:
     """The figures of a points game's rows: A's win rate (Wilson's interval for single
     units, the pairs' for duplicate ones) and A's points a hand minus B's, its interval by
-    unit or by pair (a pair's difference over its hands)."""
+    unit or by pair (`ratio_interval`: the points over the hands, the pair the unit)."""
     won = rows[:, WON].astype(np.float64)
     if duplicate:
         rate, low, high = pair_interval(won.reshape(-1, 2).mean(axis=1))
@@ -529,11 +531,9 @@ def summarize_points(rows: np.ndarray, names: tuple[str, str], duplicate: bool, 
     n_hands = int(rows[:, HANDS].sum())
     diff = (rows[:, UNIT_POINTS_A] - rows[:, UNIT_POINTS_B]).astype(np.float64)
     per_unit_hands = rows[:, HANDS].astype(np.float64)
-    if duplicate:  # per pair: its point difference over its hands
-        diff_units = diff.reshape(-1, 2).sum(axis=1) / per_unit_hands.reshape(-1, 2).sum(axis=1)
-    else:
-        diff_units = diff / np.maximum(per_unit_hands, 1)
-    _, d_low, d_high = mean_interval(diff_units)
+    if duplicate:  # the pair is the unit: its point difference and its hands
+        diff, per_unit_hands = diff.reshape(-1, 2).sum(axis=1), per_unit_hands.reshape(-1, 2).sum(axis=1)
+    d_low, d_high = ratio_interval(diff, per_unit_hands)
     total = max(n_hands, 1)
     return PointsSummary(
         a=names[0], b=names[1], unit="hands" if hands else "games", duplicate=duplicate,
