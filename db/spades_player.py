@@ -1,6 +1,6 @@
 """`SpadesDatabasePlayer`: plays Spades from a strategy database built from a Spades export
 (`db.plugin_player.PluginDatabasePlayer`'s decision with Spades' keys,
-`abstraction/spades/keys.py`): a forced move or, past the learned tricks, the card rule's card
+`abstraction/spades/keys.py`): a forced move or, past the learned tricks, the heuristic's card
 (what training played there) without a lookup; the heuristic's move for a key the database
 lacks."""
 

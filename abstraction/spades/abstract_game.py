@@ -8,7 +8,7 @@ it, at a game score of 0 to 0.
 
 Decisions are the abstract actions of `keys.py` as concrete moves, with the key when there are
 two or more. CFR player = team of the seat to act (TO_ACT % 2; team 0 is the dealer's). Past
-the learned tricks every card is the card rule's (`keys.card_rule`), a forced move. The
+the learned tricks every card is the heuristic's (`games.spades.heuristic`), a forced move. The
 utility is team 0's points minus team 1's for the hand from 0 to 0 (`scoring.team_score`,
 OpenSpiel's returns of a single hand, as `tournament --game spades --hands` scores it), in
 tens of points (a contract trick is 1).
@@ -36,10 +36,11 @@ from abstraction.dealing import (  # noqa: F401 (the interface's names, re-expor
     sample_undealt,
     undealt_outcomes,
 )
-from abstraction.spades.keys import LEARNED_TRICKS, abstract_decision, card_rule
+from abstraction.spades.keys import LEARNED_TRICKS, abstract_decision
 from games.bits import lowest_bit, popcount
 from games.spades import state as S
 from games.spades.cards import N_CARDS
+from games.spades.heuristic import heuristic_move
 from games.spades.rules import apply_move, legal_cards
 from games.spades.scoring import team_score
 
@@ -95,14 +96,14 @@ def apply(state, action, child_out):
 
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply_past_forced(state, action, child_out):
-    """`apply`, then every forced move that follows (a seat with a single legal card, the card
-    rule past the learned tricks), until a real decision or the end of the hand. A forced move
+    """`apply`, then every forced move that follows (a seat with a single legal card, the
+    heuristic's card past the learned tricks), until a real decision or the end of the hand. A forced move
     has no key, so a CFR pass only walks through it: skipping it changes no value. The
     trainer's game uses this."""
     apply(state, action, child_out)
     while child_out[S.PHASE] == S.PHASE_PLAY:
         if child_out[S.TRICK_NUMBER] >= LEARNED_TRICKS:
-            apply_move(child_out, card_rule(child_out))
+            apply_move(child_out, heuristic_move(child_out))
             continue
         legal = legal_cards(child_out)
         if legal & (legal - 1) != 0:

@@ -44,9 +44,10 @@ Abstract actions, in the order written to `moves_out`:
   fewer than four bids, Nil and every legal bid;
 - play, in the first `LEARNED_TRICKS` tricks: one action per token of the legal cards,
   ascending by token, represented by the lowest card (by rank, then suit) holding it;
-- play afterwards: one forced action, `card_rule` (the heuristic's card play, in numba): the
-  play past the first tricks is not learnt, so the tree the trainer walks stays small (every
-  action of the traverser's team is walked: 26 decisions a hand would be 2^26 paths and more).
+- play afterwards: one forced action, the heuristic's card (`games.spades.heuristic`, the
+  heuristic in numba, which search's rollouts play too): the play past the first tricks is
+  not learnt, so the tree the trainer walks stays small (every action of the traverser's team
+  is walked: 26 decisions a hand would be 2^26 paths and more).
 A decision with one action has no key.
 """
 
@@ -57,13 +58,14 @@ from numba import njit
 
 from games.bits import lowest_bit, popcount
 from games.spades.cards import N_RANKS, SPADE_MASK, SPADES, power, suit_mask
+from games.spades.heuristic import count_tricks2, heuristic_move
 from games.spades.rules import BID_MOVE, highest_bid, legal_cards
 from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, PHASE, PHASE_BID, PHASE_PLAY,
                                 PLAYED, TAKEN, TO_ACT, TRICK, TRICK_NUMBER, WINNING)
 
 KIND_BID = 0
 KIND_PLAY = 1
-KIND_RULE = 2  # forced (the card rule): never in a key
+KIND_RULE = 2  # forced (the heuristic's card): never in a key
 KIND_SHIFT = 62
 LEARNED_TRICKS = 2
 BID_ACTIONS = 5
@@ -80,23 +82,11 @@ def _bit(mask, card):
 
 @njit(cache=True)
 def expected_tricks(hand):
-    """The tricks `play/spades_heuristic.py` counts in `hand`, rounded half up, at least 1:
-    each ace; a king with another card of its suit; the spade queen with two more spades; a
-    trick a spade past the third; beside three spades or more, a trick a void side suit and
-    half a trick a singleton (at most 13)."""
-    spades = popcount(hand & SPADE_MASK)
-    halves = 0
-    for suit in range(4):
-        cards = hand & suit_mask(suit)
-        held = popcount(cards)
-        halves += 2 * _bit(cards, suit * N_RANKS + ACE)
-        halves += 2 * (_bit(cards, suit * N_RANKS + KING) & np.int64(held >= 2))
-        if suit == SPADES:
-            halves += 2 * (_bit(cards, suit * N_RANKS + QUEEN) & np.int64(held >= 3))
-            halves += 2 * max(0, held - 3)
-        elif spades >= 3:
-            halves += 2 if held == 0 else 1 if held == 1 else 0
-    return min(max(1, (halves + 1) // 2), 13)
+    """The tricks `play/spades_heuristic.py` counts in `hand` (`count_tricks`: each ace; a
+    king with another card of its suit; the spade queen with two more spades; a trick a spade
+    past the third; beside three spades or more, a trick a void side suit and half a trick a
+    singleton), rounded half up, at least 1 and at most 13."""
+    return min(max(1, (count_tricks2(hand) + 1) // 2), 13)
 
 
 @njit(cache=True)
@@ -216,86 +206,6 @@ def play_decision(state, moves_out):
 
 
 @njit(cache=True)
-def _lowest_by(cards, spade_last):
-    """The lowest card of the mask `cards` by rank (by (is a spade, rank) if `spade_last`),
-    the lowest index among equals."""
-    best = NO_CARD
-    best_score = 1 << 30
-    rest = cards
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - 1
-        score = card % N_RANKS + (100 if spade_last and card // N_RANKS == SPADES else 0)
-        if score < best_score:
-            best, best_score = card, score
-    return best
-
-
-@njit(cache=True)
-def _lead_rule(hand_legal, ducking):
-    if ducking:
-        return _lowest_by(hand_legal, False)
-    for suit in range(3):  # a side ace, the lowest suit first
-        ace = suit * N_RANKS + ACE
-        if _bit(hand_legal, ace):
-            return ace
-    longest = -1
-    length = 0
-    for suit in range(4):
-        held = popcount(hand_legal & suit_mask(suit))
-        if held > length:
-            longest, length = suit, held
-    return _lowest_by(hand_legal & suit_mask(longest), False)
-
-
-@njit(cache=True)
-def card_rule(state):
-    """The card `play/spades_heuristic.py` plays for the seat to act (its rule, in numba, on
-    what the seat sees): a Nil bidder yet to take a trick, or a team that has its contract,
-    ducks (the highest card that loses, else the lowest); otherwise take a trick the partner
-    is not winning as cheaply as possible, else play the lowest card, a side card before a
-    spade. It leads the lowest card when ducking, else a side ace, else the lowest card of its
-    longest suit."""
-    seat = state[TO_ACT]
-    partner = (seat + 2) % 4
-    legal = legal_cards(state)
-    team_bid = state[BID + seat] + state[BID + partner]
-    team_taken = state[TAKEN + seat] + state[TAKEN + partner]
-    ducking = (state[BID + seat] == 0 and state[TAKEN + seat] == 0) or \
-        (team_bid > 0 and team_taken >= team_bid)
-    if state[N_IN_TRICK] == 0:
-        return _lead_rule(legal, ducking)
-    led = state[TRICK] // N_RANKS
-    best = power(state[TRICK + state[WINNING]], led)
-    loser = NO_CARD
-    winner = NO_CARD
-    rest = legal
-    while rest:
-        card = lowest_bit(rest)
-        rest &= rest - 1
-        p = power(card, led)
-        if p < best and (loser == NO_CARD or p >= power(loser, led)):  # ties: the last
-            loser = card
-        if p > best and (winner == NO_CARD or p < power(winner, led)):
-            winner = card
-    if ducking:
-        if loser != NO_CARD:
-            return loser
-        lowest = NO_CARD
-        rest = legal
-        while rest:
-            card = lowest_bit(rest)
-            rest &= rest - 1
-            if lowest == NO_CARD or power(card, led) < power(lowest, led):
-                lowest = card
-        return lowest
-    partner_winning = (state[LEADER] + state[WINNING]) % 4 == partner
-    if winner != NO_CARD and not partner_winning:
-        return winner
-    return _lowest_by(legal, True)
-
-
-@njit(cache=True)
 def abstract_decision(state, moves_out):
     """The decision of the seat to act: (n, kind, key), the abstract actions' moves in
     `moves_out[:n]` in the abstraction's order (module docstring); the key is meaningful when
@@ -307,7 +217,7 @@ def abstract_decision(state, moves_out):
     if phase != PHASE_PLAY:
         return 0, -1, np.uint64(0)
     if state[TRICK_NUMBER] >= LEARNED_TRICKS:
-        moves_out[0] = card_rule(state)
+        moves_out[0] = heuristic_move(state)
         return 1, KIND_RULE, np.uint64(0)
     n, key = play_decision(state, moves_out)
     if n < 2:
