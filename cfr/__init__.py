@@ -2,6 +2,8 @@
 
 Where things live:
 - `game.py`          the game interface (six numba functions over an int64 state) and `Game`
+- `binding.py`       an abstract game module bound into its `Game` (the caller hands the module
+                     in; no game imported), for the trainer and the search players alike
 - `table.py`         the open-addressing info-set table (regret and strategy sums)
 - `regret_matching.py`  current strategy from regrets; average strategy
 - `walk.py`          the frame stack's steps every pass below builds on (numba, inlined)
