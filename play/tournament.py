@@ -532,7 +532,8 @@ def summarize_points(rows: np.ndarray, names: tuple[str, str], duplicate: bool, 
     diff = (rows[:, UNIT_POINTS_A] - rows[:, UNIT_POINTS_B]).astype(np.float64)
     per_unit_hands = rows[:, HANDS].astype(np.float64)
     if duplicate:  # the pair is the unit: its point difference and its hands
-        diff, per_unit_hands = diff.reshape(-1, 2).sum(axis=1), per_unit_hands.reshape(-1, 2).sum(axis=1)
+        diff = diff.reshape(-1, 2).sum(axis=1)
+        per_unit_hands = per_unit_hands.reshape(-1, 2).sum(axis=1)
     d_low, d_high = ratio_interval(diff, per_unit_hands)
     total = max(n_hands, 1)
     return PointsSummary(

@@ -135,3 +135,26 @@ def test_sigterm_stops_a_tournament_with_workers_and_prints_what_was_played():
     figures = json.loads(out)
     assert figures["units_played"] > 0 and figures["units_played"] % 2 == 0
     assert b"interrupted: the figures below are for the" in err
+
+
+def test_points_a_hand_interval_is_centred_on_the_printed_figure():
+    """Games of unequal length: the interval is the ratio estimator's, around the points over
+    the hands that the report prints (a mean of each pair's own ratio is not); with one hand a
+    unit it is the plain mean's interval."""
+    from play.tournament import POINTS_WIDTH, summarize_points
+
+    rng = np.random.default_rng(3)
+    rows = np.zeros((400, POINTS_WIDTH), np.int64)
+    rows[:, 1] = rng.integers(4, 20, 400)  # hands a game
+    rows[:, 2] = rows[:, 1] * 50 + rng.integers(-200, 400, 400)
+    rows[:, 3] = rows[:, 1] * 40
+    s = summarize_points(rows, ("A", "B"), duplicate=True, hands=False, seed=0, seconds=1.0)
+    assert s.difference_low < s.difference_per_hand < s.difference_high
+    assert (s.difference_low + s.difference_high) / 2 == pytest.approx(s.difference_per_hand)
+    one = rows.copy()
+    one[:, 1] = 1
+    diffs = (one[:, 2] - one[:, 3]).reshape(-1, 2).sum(axis=1) / 2.0
+    half = 1.959964 * diffs.std(ddof=1) / np.sqrt(diffs.size)
+    s = summarize_points(one, ("A", "B"), duplicate=True, hands=True, seed=0, seconds=1.0)
+    assert s.difference_low == pytest.approx(diffs.mean() - half, rel=1e-4)
+    assert s.difference_high == pytest.approx(diffs.mean() + half, rel=1e-4)
