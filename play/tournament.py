@@ -509,6 +509,8 @@ def ratio_interval(numerators: np.ndarray, denominators: np.ndarray) -> tuple[fl
     units' own ratios would weigh a short game's hands as much as a long game's."""
     n = numerators.size
     total = float(denominators.sum())
+    if n == 0:
+        return 0.0, 0.0  # nothing played (a stop before the first unit), as before
     if n < 2 or total <= 0:
         return -math.inf, math.inf
     ratio = float(numerators.sum()) / total
