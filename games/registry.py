@@ -146,6 +146,7 @@ SETBACK_PLUGIN = (
     "train.warm_start",  # a warm start maps keys across Setback's layouts
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
     "web.bots", "web.position", "web.table",
+    "play.trickster_pitch",  # Trickster Cards' Pitch bot as a Setback player
     # the toolkit adapters wrap every registered game
     "envs.adapters", "envs.encoding",
 )
@@ -163,6 +164,7 @@ SPADES_PLUGIN = ("play.spades_*", "train.spades_*", "db.spades_*")  # heuristic,
 SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
 SPADES_PLUGIN += ("envs.spades_*", "envs.pyspiel_spades")  # its toolkit adapter, PettingZoo env
 SPADES_PLUGIN += ("search.spades_*",)  # search's worlds, rollouts and the oracle's solver
+SPADES_PLUGIN += ("play.trickster_spades",)  # Trickster Cards' Spades bot
 
 GAMES = {
     entry.name: entry for entry in (

@@ -38,7 +38,9 @@ SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,P
              "db:PATH,gaps=BIDDER (the database's missing auction keys "
              "bid by BIDDER), db:FINE,backoff=db:COARSE (a fine layout's database playing "
              "the coarse database's key where its own is missing), ismcts[:SIMS] "
-             "(OpenSpiel's ISMCTS bot), each optionally followed by ,bid=SPEC (bid like SPEC, "
+             "(OpenSpiel's ISMCTS bot), trickster:pitch (Trickster Cards' Pitch bot, from the "
+             "TricksterBots checkout named by TRICKSTER_BOTS, run with Mono), each "
+             "optionally followed by ,bid=SPEC (bid like SPEC, "
              "play the cards as the first; bid= comes last); oracle[,bid=SPEC] SEES EVERY "
              "HAND (double-dummy on the true deal, bids like SPEC, default heuristic): a "
              "ceiling for tournament and rating only")
@@ -54,6 +56,7 @@ KINDS = {
     "search": "play.search_player:make_search_player",
     "oracle": "play.oracle:make_oracle_player",  # sees every hand: tournament and rating only
     "backoff": "play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
+    "trickster": "play.trickster_pitch:make_trickster_pitch_player",  # Trickster Cards' bot
 }
 
 
@@ -149,6 +152,8 @@ def _make_single(text: str, seed: int):
         return _make_kind("search", text, seed)
     if _is_oracle(text):
         return _make_kind("oracle", text, seed)
+    if text.lower().startswith("trickster:"):
+        return _make_kind("trickster", text, seed)
     kind, _, argument = text.partition(":")
     kind = kind.lower()
     if kind == "random" and not argument:

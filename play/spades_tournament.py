@@ -49,7 +49,9 @@ SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player),
              "search on the heuristic or a database; OPTIONS worlds=W,rollout=sample|greedy,"
              "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off,"
              "belief=uniform|policy|bids:FILE,temper=T,pool=K,floor=F,"
-             "evidence=others|opponents; policy needs db:PATH, bids:FILE the bid tables) or "
+             "evidence=others|opponents; policy needs db:PATH, bids:FILE the bid tables), "
+             "trickster:spades (Trickster Cards' Spades bot, from the TricksterBots checkout "
+             "named by TRICKSTER_BOTS, run with Mono) or "
              "oracle[,bid=SPEC] or oracle:SPEC (SEES EVERY HAND: the card play double-dummy on "
              "the true hand, exact once 7 tricks remain, SPEC's bids, default heuristic; for "
              "tournament and rating only)")
@@ -86,6 +88,10 @@ def make_spades_player(spec: str, seed: int = 0):
         from play.spades_search_player import make_spades_search_player
 
         return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
+    if head == "trickster":  # Trickster Cards' bot, run by play/trickster_host.py
+        from play.trickster_spades import make_trickster_spades_player
+
+        return make_trickster_spades_player(text, seed, SpadesSpecError)
     if head in ("strategy", "pimc", "sds", "nn"):
         raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
                               f"{SPEC_HELP})")

@@ -1,0 +1,251 @@
+"""`trickster:pitch`: Trickster Cards' Pitch bot (`PitchBot.cs` of the user's TricksterBots
+checkout, run by `play/trickster_host.py`) as a Setback player.
+
+The bot plays Trickster's four-point Pitch (High, Low, Jack, Game), set to our rules by
+`OPTIONS` (the table of docs/playing/trickster.md, rule by rule). Its inputs are filled from the
+seat's view only (`bot_state`): its hand, every bid, the cards played and by whom, the voids
+shown, the trick so far and its winner, the game scores; the other seats' hands are sent as
+unknown cards ("0U"), one a card they still hold.
+
+Trickster's Pitch names trump in a second bid ("pitching": the winning bidder picks a suit) and
+the pitcher must lead trump; our Setback names trump by the pitcher's first card. So the
+pitcher's first lead asks the bot twice: its suit bid, then its card among its cards of that
+suit (any card of any suit is legal for us, so nothing the bot may do is lost).
+
+Every answer is checked in our engine: a bid or card that is not legal (or a suit it does not
+hold) stops the match with `TricksterPitchError` naming the seat, the position and the bot's
+inputs: a rules or host mismatch to fix, never to skip.
+"""
+
+from __future__ import annotations
+
+import json
+
+from games.setback import state as S
+from games.setback.errors import SetbackError
+from games.setback.rules import BID_MOVE, beats
+from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, built_host,
+                                 card_of_text, card_text, cards_text, suit_name)
+
+SEATS = "WNES"
+# Trickster's Pitch bid values in the host's bid space (BidSpace.Pitch = 1000): the points
+# bids, the pitcher's suit bid and the others' "not pitching" after the auction.
+PITCH_SPACE = 1000
+NO_BID, PASS = -1, -2
+NOT_PITCHING = PITCH_SPACE
+PITCHING = NOT_PITCHING + 10
+POINTS_BASE = PITCH_SPACE + 180
+SUIT_VALUE = {0: 1, 1: 2, 2: 3, 3: 4}  # our suit C D H S -> the host's Suit enum
+# Our rules in Trickster's PitchOptions (docs/playing/trickster.md has the table).
+OPTIONS = {
+    "variation": "FourPoint",  # High, Low, Jack, Game
+    "players": 4, "isPartnership": True,  # two partnerships, partners opposite
+    "deck": "Std", "deckType": "Std",  # 52 cards
+    "minBid": 2,  # Pass, Two, Three, Four
+    "offerShootBid": False, "shootAllTricks": False,  # no shooting the moon
+    "stickTheDealer": False,  # all pass: the deal is over (our redeal)
+    "lowGoesToTaker": True,  # Low to the team that takes it
+    "tenOfTrumpReplacesGamePoint": False,  # Game counted on all suits' game points
+    "drawOption": "None", "kitty": 0,  # six cards, no draw, no kitty
+    "playTrump": "Anytime",  # follow suit or trump
+    "pitcherLeadsTrump": True,  # the first card names trump
+    "gameOverScore": 11, "playTo": "Score",
+}
+
+
+class TricksterPitchError(TricksterBotError, SetbackError):
+    """The Pitch bot failed or moved illegally (one line, exit status 2)."""
+
+
+def make_trickster_pitch_player(text: str, seed: int = 0):
+    """The `trickster:pitch` player (built host cached per checkout); `TricksterSetupError`
+    (a `PlayerSpecError`) when Mono or the checkout is missing or the bot does not compile."""
+    from play.player_spec import PlayerSpecError
+
+    if text.strip().lower() != "trickster:pitch":
+        raise PlayerSpecError(f"{text!r}: Setback's Trickster player is trickster:pitch")
+    return TricksterPitchPlayer(built_host("pitch"), BOT_CLASS["pitch"])
+
+
+def _abs(view, rel: int) -> int:
+    return (view.dealer + rel) % 4
+
+
+def _seat_history(view):
+    """(cards by seat, tricks won by seat, played-card pairs by seat, cards played in order)
+    from the view's history when it holds the whole hand so far; empty ones otherwise (a
+    caller that keeps no history, the web table: only the bots' PlayedCards and CardsTaken,
+    which the Pitch bot does not read, go without)."""
+    state = view.state
+    n_bids = int(state[S.N_BIDS])
+    n_cards = bin(int(state[S.PLAYED])).count("1")
+    taken = {a: [] for a in range(4)}
+    won = {a: 0 for a in range(4)}
+    played = {a: [] for a in range(4)}
+    order: list[int] = []
+    moves = list(view.history)
+    if len(moves) != n_bids + n_cards:
+        return taken, won, played, None
+    cards = [m for m in moves if m < BID_MOVE]
+    leader = int(state[S.HIGH_BIDDER])
+    trump = cards[0] // 13 if cards else -1
+    for start in range(0, len(cards), 4):
+        trick = cards[start:start + 4]
+        best = 0
+        for i in range(1, len(trick)):
+            if beats(trick[i], trick[best], trump):
+                best = i
+        for i, card in enumerate(trick):
+            seat = _abs(view, (leader + i) % 4)
+            played[seat].append([card_text(card), card_text(trick[best])])
+        if len(trick) == 4:
+            winner = (leader + best) % 4
+            taken[_abs(view, winner)] += [card_text(c) for c in trick]
+            won[_abs(view, winner)] += 1
+            leader = winner
+        order += trick
+    return taken, won, played, order
+
+
+def bot_state(view, phase: str, trump: int | None = None) -> dict:
+    """The bot's inputs (the host's JSON state) from `view` alone: `phase` is "bid" (the
+    auction, or with `trump` None in play the pitcher's suit bid) or "card"; `trump` our suit
+    0..3 when known (the pitcher's chosen suit before its first card)."""
+    state = view.state
+    me = _abs(view, view.seat)
+    in_play = int(state[S.PHASE]) == S.PHASE_PLAY
+    if trump is None and int(state[S.TRUMP]) >= 0:
+        trump = int(state[S.TRUMP])
+    high_bidder, high_bid = int(state[S.HIGH_BIDDER]), int(state[S.HIGH_BID])
+    taken, won, played, order = _seat_history(view)
+    n_tricks, n_in_trick, leader = (int(state[S.TRICK_NUMBER]), int(state[S.N_IN_TRICK]),
+                                    int(state[S.LEADER]))
+    players = []
+    for rel in range(4):
+        seat = _abs(view, rel)
+        bid = int(state[S.BID + rel])
+        value = NO_BID if bid < 0 else PASS if bid == 0 else POINTS_BASE + bid
+        history = [] if bid < 0 else [value]
+        if in_play and trump is not None:  # the auction is over and trump is named
+            if rel == high_bidder:
+                value = PITCHING + 10 * high_bid + SUIT_VALUE[trump]
+                history.append(value)
+            else:
+                value = NOT_PITCHING
+        played_now = (rel - leader) % 4 < n_in_trick if in_play else False
+        held = S.HAND_SIZE - n_tricks - int(played_now)
+        hand = ("".join(cards_text(state[S.HAND + rel])) if rel == view.seat else "0U" * held)
+        voids = [suit_name(s) for s in range(4) if int(state[S.SHOWN_VOIDS]) >> (4 * rel + s) & 1]
+        team = seat % 2  # absolute team: 0 East-West, 1 North-South
+        players.append({"seat": seat, "bid": value, "bidHistory": history, "hand": hand,
+                        "cardsTaken": "".join(taken[seat]), "handScore": won[seat],
+                        "gameScore": int(view.score[team]), "voidSuits": voids,
+                        "playedCards": played[seat]})
+    out = {"seat": me, "dealerSeat": int(view.dealer), "players": players,
+           "trumpSuit": suit_name(trump) if trump is not None and trump >= 0 else "Unknown"}
+    legal = [int(m) for m in view.legal_moves()]
+    if phase == "bid":
+        if in_play:  # the pitcher's suit bid: one per suit it holds
+            suits = sorted({m // 13 for m in legal})
+            out["legalBids"] = [PITCHING + 10 * high_bid + SUIT_VALUE[s] for s in suits]
+        else:
+            out["legalBids"] = [PASS if m == BID_MOVE else POINTS_BASE + m - BID_MOVE
+                                for m in legal]
+        return out
+    trick = [int(state[S.TRICK + i]) for i in range(n_in_trick)]
+    if trump is not None and n_tricks == 0 and n_in_trick == 0:  # pitcher's first card
+        legal = [m for m in legal if m // 13 == trump]
+    current = set(trick)
+    if order is not None:
+        done = [c for c in order if c not in current]
+    else:
+        done = [c for c in range(52) if int(state[S.PLAYED]) >> c & 1 and c not in current]
+    out.update({"trick": [card_text(c) for c in trick], "cardsPlayed": [card_text(c) for c in done],
+                "legalCards": [card_text(c) for c in sorted(legal)],
+                "cardTakingTrick": None, "trickTaker": None, "isPartnerTakingTrick": False})
+    if trick:
+        winning = int(state[S.WINNING])
+        taker = _abs(view, (leader + winning) % 4)
+        out.update({"cardTakingTrick": card_text(trick[winning]), "trickTaker": taker,
+                    "isPartnerTakingTrick": (taker - me) % 4 == 2})
+    return out
+
+
+def position_text(view) -> str:
+    """A one-line description of the position for error messages."""
+    state = view.state
+    me = SEATS[_abs(view, view.seat)]
+    hand = " ".join(cards_text(state[S.HAND + view.seat]))
+    if int(state[S.PHASE]) == S.PHASE_AUCTION:
+        where = "bidding"
+    else:
+        trick = " ".join(card_text(int(state[S.TRICK + i]))
+                         for i in range(int(state[S.N_IN_TRICK])))
+        where = f"trick {int(state[S.TRICK_NUMBER]) + 1} [{trick}]"
+    return (f"{me} {where} (dealer {SEATS[view.dealer]}, score EW {view.score[0]} NS "
+            f"{view.score[1]}, hand {hand})")
+
+
+class TricksterPitchPlayer:
+    """A Setback player asking Trickster's PitchBot through the host (module docstring)."""
+
+    name = "trickster:pitch"
+
+    def __init__(self, exe, bot_class: str, timeout: float | None = None,
+                 name: str = "trickster:pitch"):
+        self.name = name
+        self.process = BotProcess(exe, bot_class, OPTIONS, name, timeout,
+                                  error=TricksterPitchError)
+
+    def _illegal(self, view, what: str, state: dict):
+        legal = ", ".join(_move_text(int(m)) for m in view.legal_moves())
+        return TricksterPitchError(
+            f"{self.name}: the bot suggested {what}, illegal at {position_text(view)}; legal: "
+            f"{legal}; its inputs: {json.dumps(state, separators=(',', ':'))}")
+
+    def choose(self, view) -> int:
+        """The bot's move for the seat of `view` (checked legal in our engine)."""
+        state = view.state
+        legal = {int(m) for m in view.legal_moves()}
+        where = position_text(view)
+        if int(state[S.PHASE]) == S.PHASE_AUCTION:
+            inputs = bot_state(view, "bid")
+            value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
+            move = (BID_MOVE if value == PASS else BID_MOVE + value - POINTS_BASE
+                    if isinstance(value, int) and POINTS_BASE + 2 <= value <= POINTS_BASE + 4
+                    else None)
+            if move not in legal:
+                raise self._illegal(view, f"the bid {value!r}", inputs)
+            return move
+        trump = int(state[S.TRUMP])
+        if trump < 0:  # the pitcher's first card: its suit bid, then its lead in that suit
+            inputs = bot_state(view, "bid")
+            value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
+            if value not in inputs["legalBids"]:
+                raise self._illegal(view, f"the pitching bid {value!r} (a suit it lacks?)",
+                                    inputs)
+            trump = {v: s for s, v in SUIT_VALUE.items()}[
+                value - PITCHING - 10 * int(state[S.HIGH_BID])]
+            inputs = bot_state(view, "card", trump)
+        else:
+            inputs = bot_state(view, "card")
+        text = self.process.ask({"op": "card", "state": inputs}, where).get("card")
+        card = card_of_text(text)
+        if card not in legal or text not in inputs["legalCards"]:
+            raise self._illegal(view, f"the card {text!r}", inputs)
+        return card
+
+    @property
+    def seen_options(self):
+        """The options as the running bot read them (None before its first decision)."""
+        return self.process.seen_options
+
+    def close(self) -> None:
+        """End the bot's process."""
+        self.process.close()
+
+
+def _move_text(move: int) -> str:
+    if move >= BID_MOVE:
+        return "Pass" if move == BID_MOVE else str(move - BID_MOVE)
+    return card_text(move)

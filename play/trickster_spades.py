@@ -1,0 +1,176 @@
+"""`trickster:spades`: Trickster Cards' Spades bot (`SpadesBot.cs` of the user's
+TricksterBots checkout, run by `play/trickster_host.py`) as a Spades player.
+
+Our Spades is OpenSpiel's (partnerships, bids 0..13 with 0 as Nil, no blind bids, spades led
+only once broken, 10 a bid trick and a bag an overtrick, 100 off at ten bags, Nil +-100 with
+the Nil bidder's tricks counting for the team, games to 500): `OPTIONS` sets Trickster's
+SpadesOptions to it (docs/playing/trickster.md has the table). The bot's inputs come from
+the seat's view only (`bot_state`): its hand, the bids, the cards played by whom and the card
+that won each of their tricks, the voids shown, the trick so far, the tricks each seat took,
+the game scores (bags in their last digit, as OpenSpiel keeps them). Each answer is checked
+in our engine; an illegal one stops the match with `TricksterSpadesError` naming the
+position and the bot's inputs.
+"""
+
+from __future__ import annotations
+
+import json
+
+from games.spades import state as S
+from games.spades.cards import power
+from games.spades.errors import SpadesError
+from games.spades.rules import BID_MOVE
+from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, built_host,
+                                 card_of_text, card_text, cards_text, suit_name)
+
+SEATS = "WNES"
+NO_BID = -1  # the host's BidBase.NoBid; Spades' bid space starts at 0 (Nil), so a bid of n
+# tricks is the value n
+OPTIONS = {
+    "variation": "Classic", "players": 4, "isPartnership": True, "deckType": "Std",
+    "nilBids": "Yes", "nilOrZero": "Nil", "blindBids": "None", "nilPass": 0,
+    "bagsThreshold": 10, "bagsPenalty": 100, "failedNilBags": "HelpsTeamBid",
+    "tenBonus": "None", "leadSpades": "Broken", "gameOverScore": 500, "playTo": "Score",
+}
+
+
+class TricksterSpadesError(TricksterBotError, SpadesError):
+    """The Spades bot failed or moved illegally (one line, exit status 2)."""
+
+
+def make_trickster_spades_player(text: str, seed: int, spec_error):
+    """The `trickster:spades` player; `spec_error` (the Spades grammar's error) for a bad
+    spec or a host that cannot be built."""
+    from play.trickster_host import TricksterSetupError
+
+    if text.strip().lower() != "trickster:spades":
+        raise spec_error(f"{text!r}: Spades' Trickster player is trickster:spades")
+    try:
+        return TricksterSpadesPlayer(built_host("spades"), BOT_CLASS["spades"])
+    except TricksterSetupError as exc:
+        raise spec_error(str(exc)) from None
+
+
+def _abs(view, rel: int) -> int:
+    return (view.dealer + rel) % 4
+
+
+def bot_state(view, phase: str) -> dict:
+    """The bot's inputs (the host's JSON state) from `view` alone; `phase` "bid" or "card"."""
+    state = view.state
+    me = _abs(view, view.seat)
+    n_tricks, n_in_trick, leader = (int(state[S.TRICK_NUMBER]), int(state[S.N_IN_TRICK]),
+                                    int(state[S.LEADER]))
+    in_play = int(state[S.PHASE]) == S.PHASE_PLAY
+    taken = {a: [] for a in range(4)}
+    played = {a: [] for a in range(4)}
+    cards = [m for m in view.history if m < BID_MOVE]
+    complete = len(cards) == bin(int(state[S.PLAYED])).count("1")
+    order = cards if complete else None
+    if complete:
+        lead = 1  # the dealer's left leads the first trick
+        for start in range(0, len(cards), 4):
+            trick = cards[start:start + 4]
+            led = trick[0] // 13
+            best = max(range(len(trick)), key=lambda i: power(trick[i], led))
+            for i, card in enumerate(trick):
+                played[_abs(view, (lead + i) % 4)].append([card_text(card),
+                                                           card_text(trick[best])])
+            if len(trick) == 4:
+                winner = (lead + best) % 4
+                taken[_abs(view, winner)] += [card_text(c) for c in trick]
+                lead = winner
+    players = []
+    for rel in range(4):
+        seat = _abs(view, rel)
+        bid = int(state[S.BID + rel])
+        played_now = in_play and (rel - leader) % 4 < n_in_trick
+        held = S.HAND_SIZE - n_tricks - int(played_now)
+        hand = "".join(cards_text(state[S.HAND + rel])) if rel == view.seat else "0U" * held
+        voids = [suit_name(s) for s in range(4) if int(state[S.SHOWN_VOIDS]) >> (4 * rel + s) & 1]
+        players.append({"seat": seat, "bid": NO_BID if bid < 0 else bid,
+                        "bidHistory": [] if bid < 0 else [bid], "hand": hand,
+                        "cardsTaken": "".join(taken[seat]),
+                        "handScore": int(state[S.TAKEN + rel]),
+                        "gameScore": int(view.score[seat % 2]), "voidSuits": voids,
+                        "playedCards": played[seat]})
+    out = {"seat": me, "dealerSeat": int(view.dealer), "players": players,
+           "trumpSuit": "Spades"}
+    legal = [int(m) for m in view.legal_moves()]
+    if phase == "bid":
+        out["legalBids"] = [m - BID_MOVE for m in legal]
+        return out
+    trick = [int(state[S.TRICK + i]) for i in range(n_in_trick)]
+    current = set(trick)
+    done = ([c for c in order if c not in current] if order is not None else
+            [c for c in range(52) if int(state[S.PLAYED]) >> c & 1 and c not in current])
+    out.update({"trick": [card_text(c) for c in trick], "cardsPlayed": [card_text(c) for c in done],
+                "legalCards": [card_text(c) for c in sorted(legal)],
+                "cardTakingTrick": None, "trickTaker": None, "isPartnerTakingTrick": False})
+    if trick:
+        winning = int(state[S.WINNING])
+        taker = _abs(view, (leader + winning) % 4)
+        out.update({"cardTakingTrick": card_text(trick[winning]), "trickTaker": taker,
+                    "isPartnerTakingTrick": (taker - me) % 4 == 2})
+    return out
+
+
+def position_text(view) -> str:
+    """A one-line description of the position for error messages."""
+    state = view.state
+    me = SEATS[_abs(view, view.seat)]
+    hand = " ".join(cards_text(state[S.HAND + view.seat]))
+    if int(state[S.PHASE]) == S.PHASE_BID:
+        where = "bidding"
+    else:
+        trick = " ".join(card_text(int(state[S.TRICK + i]))
+                         for i in range(int(state[S.N_IN_TRICK])))
+        where = f"trick {int(state[S.TRICK_NUMBER]) + 1} [{trick}]"
+    return (f"{me} {where} (dealer {SEATS[view.dealer]}, score EW {view.score[0]} NS "
+            f"{view.score[1]}, hand {hand})")
+
+
+class TricksterSpadesPlayer:
+    """A Spades player asking Trickster's SpadesBot through the host (module docstring)."""
+
+    name = "trickster:spades"
+
+    def __init__(self, exe, bot_class: str, timeout: float | None = None,
+                 name: str = "trickster:spades"):
+        self.name = name
+        self.process = BotProcess(exe, bot_class, OPTIONS, name, timeout,
+                                  error=TricksterSpadesError)
+
+    def _illegal(self, view, what: str, inputs: dict):
+        legal = ", ".join(card_text(int(m)) if m < BID_MOVE else str(int(m) - BID_MOVE)
+                          for m in view.legal_moves())
+        return TricksterSpadesError(
+            f"{self.name}: the bot suggested {what}, illegal at {position_text(view)}; legal: "
+            f"{legal}; its inputs: {json.dumps(inputs, separators=(',', ':'))}")
+
+    def choose(self, view) -> int:
+        """The bot's move for the seat of `view` (checked legal in our engine)."""
+        legal = {int(m) for m in view.legal_moves()}
+        where = position_text(view)
+        if int(view.state[S.PHASE]) == S.PHASE_BID:
+            inputs = bot_state(view, "bid")
+            value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
+            move = BID_MOVE + value if isinstance(value, int) and 0 <= value <= 13 else None
+            if move not in legal:
+                raise self._illegal(view, f"the bid {value!r}", inputs)
+            return move
+        inputs = bot_state(view, "card")
+        text = self.process.ask({"op": "card", "state": inputs}, where).get("card")
+        card = card_of_text(text)
+        if card not in legal or text not in inputs["legalCards"]:
+            raise self._illegal(view, f"the card {text!r}", inputs)
+        return card
+
+    @property
+    def seen_options(self):
+        """The options as the running bot read them (None before its first decision)."""
+        return self.process.seen_options
+
+    def close(self) -> None:
+        """End the bot's process."""
+        self.process.close()
