@@ -182,8 +182,10 @@ def compile_host(extra_sources: list[Path], exe: Path) -> Path:
     exe.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="trickster-build-", dir=exe.parent) as build:
         sources = [str(HOST_DIR / name) for name in HOST_SOURCES]
+        originals = {}
         for k, path in enumerate(extra_sources):
             copy = Path(build) / f"{k:02d}_{path.name}"
+            originals[str(copy)] = path
             copy.write_text(desugar_wide_tuples(path.read_text(encoding="utf-8-sig")),
                             encoding="utf-8")
             sources.append(str(copy))
@@ -192,13 +194,17 @@ def compile_host(extra_sources: list[Path], exe: Path) -> Path:
                                  "-warn:0", "-target:exe", f"-out:{target}", *sources],
                                 capture_output=True, text=True)
         if result.returncode != 0 or not target.is_file():
-            errors = [line for line in (result.stdout + result.stderr).splitlines()
-                      if "error" in line]
+            text = result.stdout + result.stderr
+            for copy, path in originals.items():  # name the user's files, not the copies
+                text = text.replace(copy, str(path))
+            errors = ([line for line in text.splitlines() if "error CS" in line]
+                      or [line for line in text.splitlines() if "error" in line])
             log = exe.with_suffix(".log")
-            log.write_text(result.stdout + result.stderr)
+            log.write_text(text)
             first = errors[0] if errors else f"mcs exited with status {result.returncode}"
             raise TricksterSetupError(f"trickster: the bot does not compile with mcs "
-                                      f"({first.strip()}); the whole log: {log}")
+                                      f"({first.strip()}): use a TricksterBots checkout "
+                                      f"whose bot compiles (the whole log: {log})")
         os.replace(target, exe)
     return exe
 
@@ -302,7 +308,10 @@ class BotProcess:
                 continue
             chunk = os.read(fd, 65536)
             if not chunk:
-                code = self._proc.poll()
+                try:  # give a dying process a moment, for its exit status
+                    code = self._proc.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    code = None
                 raise self._fail("process ended without an answer"
                                  + (f" (exit status {code})" if code is not None else ""),
                                  position)
