@@ -9,13 +9,16 @@ from games import registry  # plain data: imports no game
 def register(subparsers) -> None:
     """Add the `export` subcommand."""
     parser = subparsers.add_parser(
-        "export", help="write a run's average strategy as a msgpack strategy file",
+        "export", help="write a run's average strategy as a msgpack strategy file (a distill "
+        "run: its newest policy network)",
         description="Write the average strategy of a training run (baseline or bootstrap) "
         "as a strategy file: a versioned header (with the run's key layout, train "
         "--abstraction), then every key string with its float32 "
         "probabilities in canonical action order. Probabilities below --threshold are zeroed "
         "and the rest renormalised, as the reference does. The same checkpoint always gives "
-        "the same file, byte for byte. The file is the input of `setback-cfr db load`.")
+        "the same file, byte for byte. The file is the input of `setback-cfr db load`. A "
+        "`train distill` run exports its newest round's policy network instead (a versioned "
+        "network file: play it as net:FILE or search:net:FILE).")
     parser.add_argument("--run", required=True, metavar="DIR", help="the training run directory")
     parser.add_argument("--out", required=True, metavar="FILE", help="strategy file to write")
     parser.add_argument("--threshold", type=probability, default=0.001, metavar="P",
@@ -37,7 +40,16 @@ def register(subparsers) -> None:
 def run(args) -> int:
     """Export the run's average strategy."""
     from train.export import export_run
+    from train.run_directory import RunDirectory
 
+    if RunDirectory(args.run).read_settings()["stage"] == "distill":
+        from train.distill import export_net
+
+        meta = export_net(args.run, args.out)
+        print(f"wrote {args.out}: the policy network of round {meta['round']} "
+              f"({meta['window_decisions']:,} searched decisions in its window, "
+              f"{meta['cpu_seconds'] / 60:.1f} CPU-min of distillation)")
+        return 0
     header = export_run(args.run, args.out, args.threshold, args.game, args.min_visits)
     game = "" if header["game"] == "setback" else f"{header['game']} "
     print(f"wrote {args.out}: {header['n_keys']:,} {game}keys, {header['stage']} stage after "

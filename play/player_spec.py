@@ -33,7 +33,8 @@ import os
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
              "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
              "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,made=P][,expected][,play=SPEC] "
-             "(the learned bidder), search[OPTIONS]:POLICY (rollout search on a db: or strategy: "
+             "(the learned bidder), net:FILE[,sample] (the policy network of train distill), "
+             "search[OPTIONS]:POLICY (rollout search on a db:, strategy: or net: "
              "blueprint; OPTIONS worlds=W,rollout=,bids=,margin=,think=MS,threads=,voids=), "
              "db:PATH,gaps=BIDDER (the database's missing auction keys "
              "bid by BIDDER), db:FINE,backoff=db:COARSE (a fine layout's database playing "
@@ -51,6 +52,7 @@ BACKOFF_OPTION = ",backoff="
 KINDS = {
     "sds": "play.sds:make_sds_player",
     "nn": "play.nn_bidder:make_nn_player",
+    "net": "play.net_player:make_net_player",
     "pimc": "play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
     "search": "play.search_player:make_search_player",
@@ -140,6 +142,8 @@ def _make_single(text: str, seed: int):
         return _make_kind("sds", text, seed)
     if text.lower().startswith("nn:") or text.lower() == "nn":
         return _make_kind("nn", text, seed)
+    if text.lower().startswith("net:"):
+        return _make_kind("net", text, seed)
     if text.lower().startswith(("db:", "strategy:")) and BACKOFF_OPTION in text:
         return _make_kind("backoff", text, seed)
     if text.lower().startswith("db:") and GAPS_OPTION in text:

@@ -35,8 +35,6 @@ class SearchPlayerBase:
                  belief: str = "uniform", temper: float | None = None,
                  pool: int | None = None, floor: float | None = None,
                  evidence: str = "others"):
-        from search.rollout_search import RolloutSearch
-
         if worlds < 1:
             raise ValueError("a search player needs at least one world")
         kind, model_path = belief_kind(belief)
@@ -58,7 +56,7 @@ class SearchPlayerBase:
         self.belief, self.temper, self.pool, self.floor = kind, temper, pool, floor
         self.evidence = evidence
         self.model = None if model_path is None else self._load_model(model_path)
-        self.search = RolloutSearch(game, table, greedy, threads)
+        self.search = self._new_search(game, table, greedy, threads)
         self.name = name or f"search:{blueprint.name}"
         self.rng = new_rng(seed)
         self.stats = {"searched": 0, "worlds": 0, "rejected": 0, "deviations": 0,
@@ -92,6 +90,13 @@ class SearchPlayerBase:
         except ValueError as exc:  # a belief model that cannot be read, or is another game's
             blueprint.close()
             raise error(f"{text.strip()!r}: {exc}") from None
+
+    def _new_search(self, game, table, greedy: bool, threads):
+        """The rollouts' driver: `RolloutSearch` on the blueprint's tables (a player whose
+        rollouts follow something else returns its own)."""
+        from search.rollout_search import RolloutSearch
+
+        return RolloutSearch(game, table, greedy, threads)
 
     def seed(self, seed: int) -> None:
         """Restart the player's generator (and the blueprint's) from `seed`."""

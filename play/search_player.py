@@ -43,7 +43,7 @@ from play.search_base import SearchPlayerBase
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
             "belief=uniform|bids|policy,temper=T,pool=K,floor=F,evidence=others|opponents," \
-            "objective=score|win; POLICY: db:PATH or strategy:PATH[,PATH...])"
+            "objective=score|win; POLICY: db:PATH, strategy:PATH[,PATH...] or net:FILE)"
 
 
 class SearchPlayer(SearchPlayerBase):
@@ -174,9 +174,13 @@ def make_search_player(text: str, seed: int = 0):
     from play.search_options import parse_options
 
     options, policy = parse_options(text, PlayerSpecError, SPEC_FORM, "search:db:strategy.db")
+    if policy.lower().startswith("net:"):
+        from play.net_player import make_net_search_player
+
+        return make_net_search_player(text, options, policy, seed)
     if not policy.lower().startswith(("db:", "strategy:")):
-        raise PlayerSpecError(f"{text!r}: the policy must be db:PATH or strategy:PATH "
-                              f"({SPEC_FORM})")
+        raise PlayerSpecError(f"{text!r}: the policy must be db:PATH, strategy:PATH or "
+                              f"net:FILE ({SPEC_FORM})")
     return SearchPlayer.from_options(text, seed, options, make_player(policy, seed),
                                      arrays_of_player, PlayerSpecError,
                                      objective=options["objective"])

@@ -14,7 +14,7 @@ from train.run_directory import RunDirectory
 SHOWN_EVALUATIONS = 20  # the text shows the latest rows (--json has them all)
 # whose value the running payoff is, by stage (`train.runner.Stage.episode_payoff`): a best
 # response reports its learner's, whichever side the learner sits on that deal
-PAYOFF_OF = {"best-response": "learner's team"}
+PAYOFF_OF = {"best-response": "learner's team", "distill": "held-out agreement with search"}
 DEFAULT_PAYOFF_OF = "non-dealer team"
 
 
@@ -66,6 +66,8 @@ def format_status(status: dict) -> str:
     if not status["log_rows"]:
         lines.append("progress    no checkpoint yet")
         return "\n".join(lines)
+    if status["stage"] == "distill":
+        return "\n".join(lines + _distill_lines(status))
     rate = status["deals_per_second"]
     lines += [
         f"iterations  {status['iteration']:,}",
@@ -99,6 +101,28 @@ def format_status(status: dict) -> str:
                          f"{100 * r['ci_high']:.1f})  {int(r['games']):>6,}  {r['opponent']}  "
                          f"{r['eval_cpu_seconds']:.1f}")
     return "\n".join(lines)
+
+
+def _distill_lines(status: dict) -> list:
+    """A distill run's figures (`train.distill`: a log row a round)."""
+    base = float(status["settings"].get("base_cpu_seconds", 0.0))
+    agreement = status["payoff"]
+    lines = [f"rounds      {status['iteration']:,}",
+             "agreement   " + ("-" if agreement != agreement else f"{100 * agreement:.1f}%")
+             + " (the previous network's top move against search's, on the newest round's "
+             "decisions, before the fit)",
+             f"window      {status['infosets']:,} searched decisions",
+             f"compute     {status['cpu_seconds'] / 60:.2f} CPU-min in the stage, "
+             f"{(status['cpu_seconds'] + base) / 60:.2f} with the base run"]
+    evals = status.get("evaluations") or []
+    if evals:
+        lines.append(f"evaluations {len(evals)} (eval.csv): round, stage CPU-min, the network "
+                     "alone: win rate (95% CI), games, opponent")
+        for r in evals[-SHOWN_EVALUATIONS:]:
+            lines.append(f"  {int(r['iteration']):>6,}  {r['train_cpu_seconds'] / 60:8.2f}  "
+                         f"{100 * r['win_rate']:5.1f}% ({100 * r['ci_low']:.1f}-"
+                         f"{100 * r['ci_high']:.1f})  {int(r['games']):>6,}  {r['opponent']}")
+    return lines
 
 
 def _duration(seconds: float) -> str:
@@ -136,7 +160,8 @@ def plot_status(run_path: str, out: str) -> None:
         opponents = sorted({r["opponent"] for r in evals})
         pairs = sorted({int(r["games"]) // 2 for r in evals})
         top.set_ylabel(f"% of games won vs {', '.join(opponents)}")
-        top.set_xlabel("training CPU minutes")
+        top.set_xlabel("training CPU minutes" + (" (the stage's)" if run.read_settings()[
+            "stage"] == "distill" else ""))
         top.axhline(50, color="grey", linewidth=0.8, linestyle=":")
         top.set_title(f"{run_path}: duplicate games, "
                       f"{'/'.join(str(p) for p in pairs)} pairs an evaluation", fontsize=10)
@@ -158,7 +183,8 @@ def plot_status(run_path: str, out: str) -> None:
     xs = [x for x, _ in points]
     bottom.plot(xs, [y for _, y in points], marker=".", color="tab:orange")
     bottom.set_xlabel("training CPU minutes" if timed or not rows else "iterations (deals)")
-    bottom.set_ylabel("info sets")
+    bottom.set_ylabel("decisions in the window" if run.read_settings()["stage"] == "distill"
+                      else "info sets")
     if evals and (timed or not rows):  # one time axis for both panels, from the start
         right = max([r["train_cpu_seconds"] / 60 for r in evals] + xs) * 1.03
         for axis in (top, bottom):

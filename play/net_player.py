@@ -1,0 +1,218 @@
+"""`net:FILE`, the policy network playing alone, and `search[OPTIONS]:net:FILE`, rollout search
+with the network as the rollout policy (Setback; the network of `train distill`, exported by
+`setback-cfr export`).
+
+- `net:FILE` bids and plays the network's most probable legal move (`net:FILE,sample`: drawn
+  from its probabilities). A decision is one forward pass: tens of microseconds.
+- `search[OPTIONS]:net:FILE` is `search[OPTIONS]:POLICY` (`play/search_player.py`) with the
+  rollouts played by the network instead of a table (`search.net_setback`): worlds drawn
+  consistent with the view, every legal move rolled out in each, the best mean played. Its
+  options are the search's, except `belief=` (uniform only for now: the policy belief reads
+  a table's keys) and `objective=` (score only).
+
+Both read the deal's moves from the view (`view.history`): the network sees who played which
+card, which the state alone does not say. A view without them, once moves were made, is
+refused in one line.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+
+from games.rng import new_rng
+from games.setback import state as S
+from play.search_player import SearchPlayer
+from search.net_setback import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
+                                net_decision, net_world_move_values)
+from search.policy_net import NetFileError, load_net
+from search.rollout_search import RolloutSearch
+
+SPEC_FORM = "net:FILE[,sample] (a policy network of `train distill`, exported by `export`)"
+_NETS: dict = {}  # (path, size, mtime) -> PolicyNet: one copy a process
+_NETS_LOCK = threading.Lock()
+
+
+def shared_net(path: str):
+    """The Setback policy network of `path`, read once a process; `NetFileError` (one line)
+    when it is missing, damaged, newer or another game's or layout's."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        raise NetFileError(f"{path}: no such policy network file") from None
+    key = (os.path.realpath(path), stat.st_size, stat.st_mtime_ns)
+    with _NETS_LOCK:
+        if key not in _NETS:
+            _NETS[key] = load_net(path, GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS)
+        return _NETS[key]
+
+
+def history_of(view) -> np.ndarray:
+    """The deal's moves as int64, checked against the state: as many as the bids made and the
+    cards played (ValueError, one line, when the view does not carry them)."""
+    history = np.asarray(view.history, dtype=np.int64)
+    made = int(view.state[S.N_BIDS]) + bin(int(view.state[S.PLAYED])).count("1")
+    if history.size != made:
+        raise ValueError(f"the network reads the deal's moves: this view carries "
+                         f"{history.size} of the {made} made so far")
+    return history
+
+
+class NetPlayer:
+    """The policy network playing Setback (module docstring): `net` a `PolicyNet`; `greedy`
+    plays the most probable legal move, else one drawn from the network's probabilities."""
+
+    def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
+        self.net = net
+        self.greedy = bool(greedy)
+        self.name = name or "net"
+        self.rng = new_rng(seed)
+        self._scratch = NetScratch(net.hidden, S.STATE_SIZE)
+        self.counts = {"network": 0, "forced": 0}
+
+    def seed(self, seed: int) -> None:
+        """Restart the sampling generator from `seed`."""
+        self.rng = new_rng(seed)
+
+    def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
+        """(legal moves, the network's probability of each) at `view`."""
+        history = history_of(view)
+        us, them = view.score_us_them
+        buffers = self._scratch.decision_buffers()
+        n = net_decision(view.state, history, history.size, us, them, *self.net.parameters(),
+                         *buffers)
+        return buffers[0][:n].copy(), buffers[1][:n].copy()
+
+    def choose(self, view) -> int:
+        """The move for the seat to act (`games.setback.view.Player`)."""
+        legal = view.legal_moves()
+        if legal.size == 1:
+            self.counts["forced"] += 1
+            return int(legal[0])
+        moves, probs = self.policy(view)
+        self.counts["network"] += 1
+        if self.greedy:
+            return int(moves[int(np.argmax(probs))])
+        from search.net_setback import pick
+
+        return int(moves[pick(probs, probs.size, False, self.rng)])
+
+    def explain(self, view) -> dict:
+        """The move and why, for people (the Why panel): `{"move", "reason": "network" |
+        "forced", "actions": [{"move", "prob"}...] every legal move with the network's
+        probability, in the engine's order, "chosen": the played move's index}`."""
+        legal = view.legal_moves()
+        if legal.size == 1:
+            return {"move": int(legal[0]), "reason": "forced", "kind": None, "key": None,
+                    "found": None, "lookups": [],
+                    "actions": [{"action": None, "move": int(legal[0]), "prob": 1.0}],
+                    "chosen": 0}
+        moves, probs = self.policy(view)
+        move = self.choose(view)
+        return {"move": move, "reason": "network", "kind": None, "key": None, "found": None,
+                "lookups": [],
+                "actions": [{"action": None, "move": int(m), "prob": float(p)}
+                            for m, p in zip(moves, probs)],
+                "chosen": int(np.flatnonzero(moves == move)[0])}
+
+    def close(self) -> None:
+        """Nothing to release (the players' common interface)."""
+
+
+class NetRolloutSearch(RolloutSearch):
+    """`RolloutSearch` whose rollouts the policy network plays (`net_world_move_values`): the
+    same worlds, rounds, deadline and threads; `values`' `objective` is the decision's
+    rollout context `(history, scores by team relative to the dealer)` instead."""
+
+    def __init__(self, net, greedy: bool = False, threads: int | None = None):
+        from search.pimc import usable_cpus
+
+        self.net = net
+        self.weights = tuple(net.parameters())
+        self.greedy = bool(greedy)
+        self.threads = max(1, int(threads or usable_cpus()))
+        self._scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
+        self._pool = None
+
+    def _run(self, worlds, start, stop, moves, sign, seed, out, objective=None) -> None:
+        """Worlds start..stop-1, thread k taking start + k, start + k + threads, ..."""
+        history, scores = objective
+        step = min(self.threads, stop - start)
+
+        def part(k: int) -> None:
+            """Thread k's share, with its own scratch buffers."""
+            net_world_move_values(worlds, start + k, stop, step, history, history.size, scores,
+                                  moves, moves.shape[0], sign, *self.weights, self.greedy,
+                                  seed, *self._scratch[k].rollout_buffers(), out)
+
+        self.each(step, part)
+
+
+class NetSearchPlayer(SearchPlayer):
+    """Rollout search with the policy network as the rollout policy (module docstring): the
+    Setback search player (`play/search_player.py`: its worlds, its explanation) with
+    `NetRolloutSearch` for the rollouts; the network's own move where the search is not run
+    (`bids=blueprint`, the `margin` rule's fallback)."""
+
+    def __init__(self, net_player: NetPlayer, worlds: int = 100, greedy: bool = False,
+                 search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
+                 threads: int | None = None, voids: bool = True, seed: int = 0,
+                 name: str | None = None):
+        from play.search_base import SearchPlayerBase
+
+        self.objective = "score"
+        self._outcome = None
+        self._net_search = NetRolloutSearch(net_player.net, greedy, threads)
+        SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, worlds=worlds,
+                                  greedy=greedy, search_bids=search_bids, margin=margin,
+                                  think_ms=think_ms, threads=threads, voids=voids, seed=seed,
+                                  name=name)
+
+    def _new_search(self, game, table, greedy, threads):
+        """The network's rollouts (`NetRolloutSearch`)."""
+        return self._net_search
+
+    def _objective(self, view):
+        """The rollouts' context: the deal's moves and the score by team relative to the
+        dealer."""
+        us, them = view.score_us_them
+        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
+        return history_of(view), scores
+
+
+def make_net_player(text: str, seed: int = 0):
+    """`net:FILE[,sample]` (module docstring); PlayerSpecError on a bad spec or file."""
+    from play.player_spec import PlayerSpecError
+
+    body = text.strip()
+    if not body.lower().startswith("net:"):
+        raise PlayerSpecError(f"{text!r}: expected {SPEC_FORM}")
+    path, _, option = body[4:].partition(",")
+    if not path:
+        raise PlayerSpecError(f"{text!r}: net: needs a path, as in net:model.net")
+    if option not in ("", "sample"):
+        raise PlayerSpecError(f"{text!r}: unknown net option {option!r} ({SPEC_FORM})")
+    try:
+        net = shared_net(path)
+    except NetFileError as exc:
+        raise PlayerSpecError(str(exc)) from None
+    return NetPlayer(net, greedy=option != "sample", seed=seed, name=body)
+
+
+def make_net_search_player(text: str, options: dict, policy: str, seed: int = 0):
+    """`search[OPTIONS]:net:FILE` from the parsed search `options` and the `net:` POLICY."""
+    from play.player_spec import PlayerSpecError
+
+    if options["belief"] != "uniform":
+        raise PlayerSpecError(f"{text!r}: search on a network takes belief=uniform only (the "
+                              "policy belief reads a table's keys)")
+    if options["objective"] != "score":
+        raise PlayerSpecError(f"{text!r}: search on a network takes objective=score only")
+    net_player = make_net_player(policy, seed)
+    return NetSearchPlayer(net_player, worlds=options["worlds"],
+                           greedy=options["rollout"] == "greedy",
+                           search_bids=options["bids"] == "search", margin=options["margin"],
+                           think_ms=options["think"], threads=options["threads"],
+                           voids=options["voids"] == "on", seed=seed, name=text.strip())

@@ -1,0 +1,651 @@
+"""`train distill`: search teaches a policy network, round after round (expert iteration).
+
+A round:
+1. **Self-play**: `games` games to 11, all four seats the searcher (`search[OPTIONS]`), whose
+   rollouts follow the base run's table in round 0 and the previous round's network after
+   (`search[OPTIONS]:net:nets/round-K.net`). Every searched decision is recorded from the
+   acting seat's view (the view's state, the deal's moves, the score), with its legal moves,
+   search's mean value of each and the move it played. The games are cut into chunks of
+   `chunk` games, each a file of its own (`data/round-K/chunk-C.npz`, written atomically):
+   a crash loses at most the chunks in flight.
+2. **Fit**: the network (`search/policy_net.py`, features `search/net_setback.py`) is fitted
+   to search's moves (cross-entropy) and values (squared error) on the replay window (the
+   last `window` rounds of data), starting from the previous round's weights, for `epochs`
+   passes, and kept as `nets/round-K.net` (atomically; every round's network stays).
+   Before it, the previous network's agreement with search on the new round's data (data it
+   never saw) is recorded: the round's log row's figure.
+3. **Evaluation** (every `eval_every` rounds): the network alone against `eval_against`,
+   duplicate pairs on the same deals each time (DIR/eval.csv, as the other stages').
+4. Data older than the window is deleted: what the run keeps on disk is bounded (the window
+   and one small network a round).
+
+Determinism: game g of round K has the seed `stream_seed(stream_seed(seed, K), g)`; the searcher
+is reseeded per game and searches on one thread without a time budget, so a chunk's records
+depend on (seed, round, chunk) alone, whatever `--workers`; the fit reads the window in round
+and chunk order with a generator seeded by (seed, round). A run stopped anywhere (Ctrl-C,
+SIGKILL) and resumed with the same command reaches the same networks bit for bit.
+
+Compute: `--for` counts the stage's own CPU (the self-play workers' and the fit's), not the
+evaluations; the base run's CPU is recorded beside it (`base_cpu_seconds`), so total compute is
+their sum.
+
+Run directory: run.json (stage `distill`, settings), base.strategy (the base run's export,
+written once), data/, nets/, log.csv (one row a round: `iteration` the rounds done, `payoff`
+the held-out agreement, `infosets` the decisions in the window, `cpu_seconds`), eval.csv.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import multiprocessing
+import os
+import re
+import resource
+import shutil
+import time
+
+import numpy as np
+
+from train.errors import RunError
+from train.run_directory import RunDirectory
+
+STAGE = "distill"
+BASE_FILE = "base.strategy"
+DEFAULTS = {"searcher": "search[worlds=50]", "games": 120, "imitate": 2000, "chunk": 4,
+            "window": 4, "epochs": 4, "hidden": "128x128", "batch": 256, "learning_rate": 1e-3,
+            "value_weight": 0.05, "seed": 0}
+SEARCH_OPTIONS = re.compile(r"^search(\[[^\]:]*\])?$", re.IGNORECASE)
+MAX_LEGAL = 8
+DEAL_MOVES = 32
+IMITATION_CHUNK = 50  # games a chunk of the imitation phase (a table's game takes ms)
+IMITATION_STREAM = 0x494D4954  # "IMIT": the imitation games' seed stream, no round's
+VALUE_SCALE = 1.0  # values are deal points (team difference): a few units, left as they are
+
+
+# --- settings -----------------------------------------------------------------------------
+def searcher_options(spec: str) -> str:
+    """The `search[OPTIONS]` of `--searcher` with `threads=1` added when absent (a worker plays
+    one game at a time on one thread, so the moves never depend on timing); RunError (one
+    line) for anything but `search` or `search[OPTIONS]` without a policy or `think=`."""
+    text = spec.strip()
+    if not SEARCH_OPTIONS.match(text):
+        raise RunError(f"--searcher {spec!r}: expected search or search[OPTIONS] (no policy: "
+                       "the stage supplies the base table, then each round's network)")
+    options = text[len("search"):].strip("[]")
+    items = [o.strip() for o in options.split(",") if o.strip()]
+    if any(o.lower().startswith("think=") for o in items):
+        raise RunError(f"--searcher {spec!r}: think= would make the data depend on timing; "
+                       "set worlds= instead")
+    if not any(o.lower().startswith("threads=") for o in items):
+        items.append("threads=1")
+    return f"search[{','.join(items)}]"
+
+
+def parse_hidden(text: str) -> tuple[int, int]:
+    """`128x128` -> (128, 128); RunError for anything else."""
+    match = re.fullmatch(r"(\d+)x(\d+)", str(text).strip())
+    if not match or min(int(match[1]), int(match[2])) < 1:
+        raise RunError(f"--hidden {text!r}: expected two layer sizes, as in 128x128")
+    return int(match[1]), int(match[2])
+
+
+def base_cpu_seconds(base_path: str) -> float:
+    """The base run's training CPU seconds (its last log row), 0 when it logged none."""
+    rows = RunDirectory(base_path).read_log()
+    return float(rows[-1].get("cpu_seconds", 0.0)) if rows else 0.0
+
+
+# --- the run's files ----------------------------------------------------------------------
+def round_dir(run_path: str, k: int) -> str:
+    """DIR/data/round-K."""
+    return os.path.join(run_path, "data", f"round-{k:05d}")
+
+
+def imitation_dir(run_path: str) -> str:
+    """DIR/data/imitation: the base table's recorded self-play, until round 0 ends."""
+    return os.path.join(run_path, "data", "imitation")
+
+
+def imitation_net_path(run_path: str) -> str:
+    """DIR/nets/imitation.net: the network fitted to the base table, round 0's start."""
+    return os.path.join(run_path, "nets", "imitation.net")
+
+
+def _chunk_file(directory: str, c: int) -> str:
+    return os.path.join(directory, f"chunk-{c:05d}.npz")
+
+
+def _chunk_files(directories: list) -> list:
+    """The chunk files of `directories`, in directory then chunk order."""
+    return [p for d in directories for p in sorted(glob.glob(os.path.join(d, "chunk-*.npz")))]
+
+
+def _chunks_cpu(directories: list) -> float:
+    """The CPU seconds the chunks of `directories` took to play."""
+    total = 0.0
+    for path in _chunk_files(directories):
+        with np.load(path) as f:
+            total += float(f["cpu_seconds"])
+    return total
+
+
+def _load_chunks(directories: list) -> dict:
+    """The records of the chunks of `directories`, concatenated in order."""
+    parts = []
+    for path in _chunk_files(directories):
+        with np.load(path) as f:
+            parts.append({name: f[name] for name in RECORD_FIELDS})
+    if not parts:
+        return rows_to_arrays([])
+    return {name: np.concatenate([p[name] for p in parts]) for name in RECORD_FIELDS}
+
+
+def net_path(run_path: str, k: int) -> str:
+    """DIR/nets/round-K.net."""
+    return os.path.join(run_path, "nets", f"round-{k:05d}.net")
+
+
+def rounds_done(run_path: str) -> int:
+    """How many rounds have their network (the rounds run in order, so the count)."""
+    k = 0
+    while os.path.exists(net_path(run_path, k)):
+        k += 1
+    return k
+
+
+def latest_net(run_path: str) -> str | None:
+    """The newest round's network file, None before the first round ends."""
+    k = rounds_done(run_path)
+    return net_path(run_path, k - 1) if k else None
+
+
+def _save_atomic(path: str, data: bytes) -> None:
+    from cfr.atomic_file import atomic_writer
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with atomic_writer(path, suffix=os.path.splitext(path)[1]) as handle:
+        handle.write(data)
+
+
+# --- self-play ----------------------------------------------------------------------------
+RECORD_FIELDS = ("states", "seats", "histories", "lengths", "scores", "moves", "n_legal",
+                 "values", "targets", "chosen")
+
+
+class RecordingPlayer:
+    """A search player whose searched decisions are recorded (the view, never the deal): the
+    data of a round. Its moves are the searcher's."""
+
+    def __init__(self, searcher):
+        self.searcher = searcher
+        self.name = searcher.name
+        self.rows: list = []
+
+    def seed(self, seed: int) -> None:
+        """Reseed the searcher."""
+        self.searcher.seed(seed)
+
+    def choose(self, view) -> int:
+        """The searcher's move; a searched decision is recorded."""
+        result = self.searcher.decide(view)
+        if result["reason"] == "search":
+            legal = view.legal_moves()
+            value = {m["move"]: m["value"] for m in result["moves"]}
+            chosen = int(np.flatnonzero(legal == result["move"])[0])
+            self.rows.append(_row(view, legal, [value[int(m)] for m in legal],
+                                  np.eye(legal.size)[chosen], chosen))
+        return int(result["move"])
+
+
+class RecordingTable:
+    """A table player (the base run's) whose decisions are recorded with the table's
+    probabilities of the legal moves (an abstract action's probability on the move it plays)
+    and no value: the imitation data the network starts from."""
+
+    def __init__(self, player):
+        self.player = player
+        self.name = player.name
+        self.rows: list = []
+
+    def seed(self, seed: int) -> None:
+        """Reseed the table player."""
+        if hasattr(self.player, "seed"):
+            self.player.seed(seed)
+
+    def choose(self, view) -> int:
+        """The table's move; a decision whose key the table has is recorded."""
+        trace = self.player.explain(view)
+        legal = view.legal_moves()
+        if legal.size >= 2 and trace.get("found"):
+            target = np.zeros(legal.size)
+            for action in trace["actions"]:
+                hit = np.flatnonzero(legal == action["move"])
+                if hit.size and action["prob"]:
+                    target[hit[0]] += action["prob"]
+            if target.sum() > 0:
+                target /= target.sum()
+                self.rows.append(_row(view, legal, [np.nan] * legal.size, target,
+                                      int(np.argmax(target))))
+        return int(trace["move"])
+
+
+def _row(view, legal, values, target, chosen) -> tuple:
+    """One recorded decision (what `rows_to_arrays` stores)."""
+    us, them = view.score_us_them
+    return (view.state.copy(), view.seat, tuple(view.history), (us, them), legal, values,
+            target, chosen)
+
+
+def rows_to_arrays(rows: list) -> dict:
+    """Recorded decisions as the chunk file's arrays (`RECORD_FIELDS`)."""
+    n = len(rows)
+    out = {"states": np.zeros((n, 32), np.int64), "seats": np.zeros(n, np.int8),
+           "histories": np.zeros((n, DEAL_MOVES), np.int8), "lengths": np.zeros(n, np.int8),
+           "scores": np.zeros((n, 2), np.int16), "moves": np.zeros((n, MAX_LEGAL), np.int8),
+           "n_legal": np.zeros(n, np.int8), "values": np.zeros((n, MAX_LEGAL), np.float32),
+           "targets": np.zeros((n, MAX_LEGAL), np.float32), "chosen": np.zeros(n, np.int8)}
+    for i, (state, seat, history, score, legal, values, target, chosen) in enumerate(rows):
+        out["states"][i] = state
+        out["seats"][i] = seat
+        out["histories"][i, :len(history)] = history
+        out["lengths"][i] = len(history)
+        out["scores"][i] = score
+        out["moves"][i, :legal.size] = legal
+        out["n_legal"][i] = legal.size
+        out["values"][i, :legal.size] = values
+        out["targets"][i, :legal.size] = target
+        out["chosen"][i] = chosen
+    return out
+
+
+_WORKER = {}  # the forked workers' recording player: (kind, spec) -> player
+
+
+def _recorder(kind: str, spec: str):
+    """The recording player of `spec` (`kind` "search": a `RecordingPlayer`; "imitate": a
+    `RecordingTable`), built once a process."""
+    from play.player_spec import make_player
+
+    if _WORKER.get("spec") != (kind, spec):
+        _WORKER["spec"] = (kind, spec)
+        wrapper = RecordingPlayer if kind == "search" else RecordingTable
+        _WORKER["player"] = wrapper(make_player(spec))
+    return _WORKER["player"]
+
+
+def play_chunk(task) -> tuple[int, dict, float]:
+    """Play the chunk `task` = (kind, player spec, seed, chunk index, first game, games):
+    (chunk index, its records' arrays, the CPU seconds it took)."""
+    from play.tournament import play_game
+
+    kind, spec, round_seed, c, first, count = task
+    cpu = time.process_time()
+    player = _recorder(kind, spec)
+    player.rows = []
+    for g in range(first, first + count):
+        play_game((player, player), round_seed, g)
+    return c, rows_to_arrays(player.rows), time.process_time() - cpu
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# --- fitting --------------------------------------------------------------------------------
+def training_rows(data: dict) -> tuple:
+    """(x float32[n, INPUTS], legal bool[n, OUTPUTS], target float32[n, OUTPUTS] one-hot on
+    search's move, value float32[n] search's value of it) of the records `data`."""
+    from search.net_setback import INPUTS, OUTPUTS, encode_rows
+
+    n = data["states"].shape[0]
+    x = np.zeros((n, INPUTS), np.float64)
+    legal = np.zeros((n, OUTPUTS), np.bool_)
+    slots = np.zeros((n, MAX_LEGAL), np.int64)
+    encode_rows(data["states"], data["seats"].astype(np.int64),
+                data["histories"].astype(np.int64), data["lengths"].astype(np.int64),
+                data["scores"].astype(np.int64), data["moves"].astype(np.int64),
+                data["n_legal"].astype(np.int64), x, legal, slots)
+    target = np.zeros((n, OUTPUTS), np.float32)
+    rows = np.arange(n)
+    for j in range(MAX_LEGAL):
+        has = data["n_legal"] > j
+        target[rows[has], slots[has, j]] = data["targets"][has, j]
+    chosen = data["chosen"].astype(np.int64)
+    value = data["values"][rows, chosen].astype(np.float32) / VALUE_SCALE
+    return x.astype(np.float32), legal, target, value
+
+
+# --- the stage ------------------------------------------------------------------------------
+class Distill:
+    """One `train distill` invocation on the run at `run_path` (module docstring)."""
+
+    def __init__(self, run_path: str, settings: dict, workers: int = 1,
+                 show_progress: bool = True, report=print):
+        self.run = RunDirectory(run_path)
+        self.path = run_path
+        self.settings = settings
+        self.workers = max(1, int(workers))
+        self.show_progress = show_progress
+        self.report = report
+        self.hidden = parse_hidden(settings["hidden"])
+
+    # -- helpers --
+    def round_seed(self, k: int) -> int:
+        """The tournament seed of round K's self-play games."""
+        from games.rng import stream_seed
+
+        return int(stream_seed(np.uint64(self.settings["seed"]), np.uint64(k))) >> 1
+
+    def searcher_spec(self, k: int) -> str:
+        """Round K's searcher: on the base table, then on the previous round's network."""
+        options = self.settings["searcher"]
+        if k == 0:
+            return f"{options}:strategy:{os.path.join(self.path, BASE_FILE)}"
+        return f"{options}:net:{net_path(self.path, k - 1)}"
+
+    def cpu_so_far(self) -> float:
+        """The stage's CPU seconds: the logged rounds', plus what the unfinished phase has
+        saved (the imitation's, round 0's games)."""
+        rows = self.run.read_log()
+        k = rounds_done(self.path)
+        if rows:
+            return float(rows[-1]["cpu_seconds"]) + _chunks_cpu([round_dir(self.path, k)])
+        if os.path.exists(imitation_net_path(self.path)):
+            from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+            from search.policy_net import load_net
+
+            before = float(load_net(imitation_net_path(self.path), GAME, FEATURE_LAYOUT,
+                                    INPUTS, OUTPUTS).meta["cpu_seconds"])
+            return before + _chunks_cpu([round_dir(self.path, 0)])
+        return _chunks_cpu([imitation_dir(self.path)])
+
+    # -- the loop --
+    def train(self, rounds: int | None, cpu_budget: float | None, eval_every: int | None,
+              eval_pairs: int, eval_against: str) -> dict:
+        """Run rounds until the run has `rounds` (if given) or its CPU reaches `cpu_budget`
+        (checked at every chunk; the round then stops where it is and resumes later), with an
+        evaluation every `eval_every` rounds; a summary dict (`stopped` set on Ctrl-C or the
+        budget)."""
+        self._catch_up_logs()
+        stopped = None
+        try:
+            while rounds is None or rounds_done(self.path) < rounds:
+                k = rounds_done(self.path)
+                if cpu_budget is not None and self.cpu_so_far() >= cpu_budget:
+                    stopped = "budget"
+                    break
+                if k == 0 and int(self.settings["imitate"]) > 0 and not os.path.exists(
+                        imitation_net_path(self.path)) and not self._imitate(cpu_budget):
+                    stopped = "budget"
+                    break
+                if not self._self_play(k, cpu_budget):
+                    stopped = "budget"
+                    break
+                self._fit(k)
+                if eval_every and (k + 1) % eval_every == 0:
+                    self._evaluate(k, eval_pairs, eval_against)
+                self._prune(k)
+        except KeyboardInterrupt:
+            stopped = "interrupt"
+        return {"rounds": rounds_done(self.path), "cpu_seconds": self.cpu_so_far(),
+                "stopped": stopped, "net": latest_net(self.path)}
+
+    def _catch_up_logs(self) -> None:
+        """A run killed between a round's network and its log row gets the row (from the
+        network's metadata), and its window pruned."""
+        logged = len(self.run.read_log())
+        for k in range(logged, rounds_done(self.path)):
+            self._log_round(k, self._meta(k))
+            self._prune(k)
+
+    def _meta(self, k: int) -> dict:
+        from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+        from search.policy_net import load_net
+
+        return load_net(net_path(self.path, k), GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS).meta
+
+    def _self_play(self, k: int, cpu_budget: float | None) -> bool:
+        """Round K's searched games (`_play_chunks`); False when the budget ran out first."""
+        return self._play_chunks("search", self.searcher_spec(k), self.round_seed(k),
+                                 int(self.settings["games"]), round_dir(self.path, k),
+                                 f"round {k} self-play", cpu_budget)
+
+    def _play_chunks(self, kind: str, spec: str, seed: int, games: int, directory: str,
+                     desc: str, cpu_budget: float | None, size: int | None = None) -> bool:
+        """Games 0..games-1 of the tournament `seed` recorded (`play_chunk`) chunk by chunk
+        into `directory`, skipping the chunks on disk; False when the CPU budget ran out
+        first (the phase is then unfinished, and resumes with the chunks saved)."""
+        from tqdm import tqdm
+
+        size = size or int(self.settings["chunk"])
+        tasks = [(kind, spec, seed, c, first, min(size, games - first))
+                 for c, first in enumerate(range(0, games, size))
+                 if not os.path.exists(_chunk_file(directory, c))]
+        if not tasks:
+            return True
+        spent = self.cpu_so_far()
+        games_of = {t[3]: t[5] for t in tasks}
+        bar = tqdm(total=games, initial=games - sum(games_of.values()), unit="game",
+                   desc=desc, disable=not self.show_progress, leave=False)
+
+        def save(c, arrays, cpu):
+            nonlocal spent
+            _save_atomic(_chunk_file(directory, c),
+                         _npz_bytes({**arrays, "cpu_seconds": np.float64(cpu)}))
+            spent += cpu
+            bar.update(games_of[c])
+
+        try:
+            if self.workers == 1:
+                for task in tasks:
+                    if cpu_budget is not None and spent >= cpu_budget:
+                        return False
+                    save(*play_chunk(task))
+            else:
+                _recorder(kind, spec)  # built once, shared with the workers through the fork
+                context = multiprocessing.get_context("fork")
+                with context.Pool(self.workers, initializer=_ignore_sigint) as pool:
+                    for c, arrays, cpu in pool.imap_unordered(play_chunk, tasks):
+                        save(c, arrays, cpu)
+                        if cpu_budget is not None and spent >= cpu_budget:
+                            pool.terminate()
+                            return False
+        finally:
+            bar.close()
+        return True
+
+    def _imitate(self, cpu_budget: float | None) -> bool:
+        """The imitation phase before round 0: `imitate` games of the base table's self-play
+        recorded with its probabilities, the new network fitted to them and kept as
+        nets/imitation.net, round 0's starting point; False when the budget ran out first."""
+        from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+        from search.policy_net import PolicyNet, net_bytes
+
+        directory = imitation_dir(self.path)
+        if not self._play_chunks("imitate", f"strategy:{os.path.join(self.path, BASE_FILE)}",
+                                 self.round_seed(IMITATION_STREAM),
+                                 int(self.settings["imitate"]), directory, "imitation games",
+                                 cpu_budget, IMITATION_CHUNK):
+            return False
+        cpu = time.process_time()
+        net = PolicyNet.create(INPUTS, self.hidden, OUTPUTS, self.round_seed(0), GAME,
+                               FEATURE_LAYOUT)
+        rows = training_rows(_load_chunks([directory]))
+        history = self._fit_rows(net, rows, self.round_seed(IMITATION_STREAM), "imitation fit")
+        net.meta = {"run": os.path.abspath(self.path), "round": "imitation",
+                    "decisions": int(rows[0].shape[0]), "fit_history": history,
+                    "fit_agreement": net.evaluate(*rows)["agreement"],
+                    "cpu_seconds": _chunks_cpu([directory]) + time.process_time() - cpu}
+        _save_atomic(imitation_net_path(self.path), net_bytes(net))
+        self.report(f"imitation: {rows[0].shape[0]:,} decisions of the base table, agreement "
+                    f"{100 * net.meta['fit_agreement']:.1f}% after the fit")
+        return True
+
+    def _fit_rows(self, net, rows, seed: int, desc: str) -> list:
+        """`net.fit` on `rows` with the run's settings and a progress bar; its history."""
+        from tqdm import tqdm
+
+        s = self.settings
+        epochs = int(s["epochs"])
+        n = rows[0].shape[0]
+        bar = tqdm(total=epochs * n, unit="row", desc=desc, disable=not self.show_progress,
+                   leave=False)
+        done = [0]
+
+        def progress(epoch, seen):
+            bar.update(epoch * n + seen - done[0])
+            done[0] = epoch * n + seen
+
+        try:
+            return net.fit(*rows, epochs, int(s["batch"]), float(s["learning_rate"]), seed,
+                           float(s["value_weight"]), progress=progress)
+        finally:
+            bar.close()
+
+    def _fit(self, k: int) -> None:
+        """Fit round K's network on the window (module docstring) and keep it."""
+        from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+        from search.policy_net import PolicyNet, load_net, net_bytes
+
+        cpu = time.process_time()
+        wall = time.perf_counter()
+        s = self.settings
+        new = training_rows(_load_chunks([round_dir(self.path, k)]))
+        start = net_path(self.path, k - 1) if k else imitation_net_path(self.path)
+        before = 0.0
+        if os.path.exists(start):
+            net = load_net(start, GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS)
+            held_out = net.evaluate(*new)
+            before = 0.0 if k else float(net.meta["cpu_seconds"])  # the imitation's
+        else:
+            net = PolicyNet.create(INPUTS, self.hidden, OUTPUTS, self.round_seed(k), GAME,
+                                   FEATURE_LAYOUT)
+            held_out = {"agreement": None, "cross_entropy": None}
+        rows = training_rows(_load_chunks([round_dir(self.path, j) for j in range(
+            max(0, k - int(s["window"]) + 1), k + 1)]))
+        history = self._fit_rows(net, rows, self.round_seed(k) ^ 0x5EED, f"round {k} fit")
+        fitted = net.evaluate(*rows)
+        play_cpu = _chunks_cpu([round_dir(self.path, k)])
+        fit_cpu = time.process_time() - cpu
+        previous = self.run.read_log()
+        net.meta = {"run": os.path.abspath(self.path), "round": k,
+                    "new_decisions": int(new[0].shape[0]),
+                    "window_decisions": int(rows[0].shape[0]),
+                    "held_out_agreement": held_out["agreement"],
+                    "held_out_cross_entropy": held_out["cross_entropy"],
+                    "fit_agreement": fitted["agreement"], "fit_history": history,
+                    "play_cpu_seconds": play_cpu, "fit_cpu_seconds": fit_cpu,
+                    "cpu_seconds": (previous[-1]["cpu_seconds"] if previous else before)
+                    + play_cpu + fit_cpu,
+                    "wall_seconds": (previous[-1]["seconds"] if previous else 0.0)
+                    + time.perf_counter() - wall,
+                    "base_cpu_seconds": s["base_cpu_seconds"], "searcher": s["searcher"]}
+        _save_atomic(net_path(self.path, k), net_bytes(net))
+        self._log_round(k, net.meta)
+
+    def _log_round(self, k: int, meta: dict) -> None:
+        """Round K's row of log.csv (module docstring)."""
+        agreement = meta["held_out_agreement"]
+        self.run.append_log({
+            "iteration": k + 1, "payoff": float("nan") if agreement is None else agreement,
+            "infosets": meta["window_decisions"], "seconds": meta["wall_seconds"],
+            "rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+            "target": "", "cpu_seconds": meta["cpu_seconds"], "cpu_budget": ""})
+        self.report(f"round {k}: {meta['new_decisions']:,} searched decisions "
+                    f"({meta['window_decisions']:,} in the window), agreement with search "
+                    + ("-" if agreement is None else f"{100 * agreement:.1f}%")
+                    + f" before the fit, {100 * meta['fit_agreement']:.1f}% after; "
+                    f"{meta['cpu_seconds'] / 60:.1f} CPU-min in the stage")
+
+    def _evaluate(self, k: int, pairs: int, against: str) -> None:
+        """Round K's network alone against `against`, `pairs` duplicate pairs on the run's
+        evaluation deals; a row of eval.csv."""
+        from play.player_spec import make_player
+        from play.tournament import run_tournament, win_rate_interval
+        from train.evaluation import append_eval_row, eval_seed, format_eval_row
+
+        cpu = time.process_time()
+        net = make_player(f"net:{net_path(self.path, k)}")
+        opponent = make_player(against)
+        rows = run_tournament((net, opponent), pairs, seed=eval_seed(self.settings["seed"]),
+                              duplicate=True, workers=self.workers,
+                              progress=self.show_progress)
+        rate, low, high = win_rate_interval(rows, True)
+        meta = self._meta(k)
+        row = {"iteration": k + 1, "train_cpu_seconds": meta["cpu_seconds"],
+               "win_rate": rate, "ci_low": low, "ci_high": high, "games": int(rows.shape[0]),
+               "eval_cpu_seconds": time.process_time() - cpu, "opponent": against,
+               "infosets": meta["window_decisions"]}
+        append_eval_row(self.path, row)
+        self.report(format_eval_row(row).replace("deals", "rounds", 1))
+
+    def _prune(self, k: int) -> None:
+        """Delete the data of the rounds before round K's window (bounded disk)."""
+        oldest = k - int(self.settings["window"]) + 1
+        shutil.rmtree(imitation_dir(self.path), ignore_errors=True)  # in imitation.net now
+        for path in glob.glob(os.path.join(self.path, "data", "round-*")):
+            if int(os.path.basename(path).split("-")[1]) < oldest:
+                shutil.rmtree(path, ignore_errors=True)
+
+
+def _npz_bytes(arrays: dict) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def prepare_run(run_path: str, base: str | None, options: dict) -> dict:
+    """Create the run (settings, the base table exported once) or check a resumed one's; the
+    settings. A base that is not a trained Setback baseline run is refused in one line."""
+    run = RunDirectory(run_path)
+    if os.path.exists(run.settings_path):
+        recorded = run.read_settings()
+        if recorded["stage"] != STAGE:
+            raise RunError(f"{run_path} is a {recorded['stage']} run, not a distill run")
+        settings = recorded["settings"]
+        if base is not None and os.path.abspath(base) != settings["base_run"]:
+            raise RunError(f"{run_path} distills {settings['base_run']}, not {base}")
+        changed = [name for name, value in options.items()
+                   if value is not None and settings.get(name) != value]
+        if changed:
+            raise RunError(f"{run_path} was created with {changed[0]}="
+                           f"{settings.get(changed[0])!r}; a resumed run keeps its settings")
+        return settings
+    if base is None:
+        raise RunError("a new distill run needs --from BASE_RUN (a trained baseline run)")
+    base_run = RunDirectory(base)
+    recorded = base_run.read_settings()
+    if recorded["settings"].get("game", "setback") != "setback" or \
+            recorded["stage"] != "baseline":
+        raise RunError(f"{base}: distill starts from a Setback baseline run, not a "
+                       f"{recorded['settings'].get('game', 'setback')} {recorded['stage']} run")
+    if not base_run.has_checkpoint():
+        raise RunError(f"{base} has no checkpoint yet: train it first")
+    settings = {**DEFAULTS, **{k: v for k, v in options.items() if v is not None},
+                "base_run": os.path.abspath(base), "base_cpu_seconds": base_cpu_seconds(base),
+                "game": "setback"}
+    settings["searcher"] = searcher_options(settings["searcher"])
+    parse_hidden(settings["hidden"])
+    from train.export import export_run
+
+    os.makedirs(run_path, exist_ok=True)
+    export_run(base, os.path.join(run_path, BASE_FILE))
+    run.write_settings(STAGE, settings)
+    return settings
+
+
+def export_net(run_path: str, out: str) -> dict:
+    """Copy the run's newest network to `out` (atomically); its metadata."""
+    k = rounds_done(run_path)
+    if not k:
+        raise RunError(f"{run_path} has no network yet: its first round has not ended")
+    with open(net_path(run_path, k - 1), "rb") as handle:
+        data = handle.read()
+    _save_atomic(out, data)
+    meta = json.loads(data.split(b"\n", 2)[1])["meta"]
+    return meta
