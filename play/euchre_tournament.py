@@ -102,6 +102,11 @@ def make_euchre_player(spec: str, seed: int = 0):
             return make_ismcts_player(text, seed, game="euchre")
         except PlayerSpecError as exc:
             raise EuchreSpecError(str(exc)) from None
+    if kind == "trickster":  # docs/playing/trickster.md#euchre-blocked
+        raise EuchreSpecError(f"{text!r}: Trickster's Euchre bot (EuchreBot.cs) does not "
+                              "compile with Mono's mcs, the only C# compiler our registries "
+                              "offer (C# 7 local functions and C# 7.2 named arguments), so "
+                              "there is no trickster:euchre player")
     raise EuchreSpecError(f"unknown Euchre player {text!r}: expected {SPEC_HELP}")
 
 

@@ -244,6 +244,10 @@ def test_setup_errors_are_one_line_saying_what_to_do(monkeypatch, tmp_path):
     monkeypatch.setattr(host.shutil, "which", lambda name: None)
     with pytest.raises(PlayerSpecError, match="mcs is not installed: install Mono"):
         make_player("trickster:pitch")
+    from play.euchre_tournament import EuchreSpecError, make_euchre_player
+
+    with pytest.raises(EuchreSpecError, match="does not compile with Mono's mcs"):
+        make_euchre_player("trickster:euchre")
     from play.spades_tournament import SpadesSpecError, make_spades_player
 
     with pytest.raises(SpadesSpecError, match="mcs is not installed"):
