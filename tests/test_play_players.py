@@ -1,4 +1,5 @@
-"""Every player (random, heuristic, database, strategy file, pimc, pimc-pi) makes only legal moves, over random
+"""Every player (random, heuristic, database, strategy file, pimc, pimc-pi, net, search on a
+net) makes only legal moves, over random
 deals played to the last card with scores drawn at random; player names parse with clear
 errors; the strategy-file player chooses what the database player chooses."""
 
@@ -36,13 +37,22 @@ def trained(tmp_path_factory):
     export_run(boot, files[1])
     db = str(root / "s.db")
     load_strategies(files, db, progress=False)
-    return {"files": files, "db": db}
+    from search.net_setback import FEATURE_LAYOUT, INPUTS, OUTPUTS
+    from search.policy_net import PolicyNet, net_bytes
+
+    net = str(root / "random.net")  # an untrained network: its moves must be legal all the same
+    with open(net, "wb") as handle:
+        handle.write(net_bytes(PolicyNet.create(INPUTS, (16, 16), OUTPUTS, 3, "setback",
+                                                FEATURE_LAYOUT)))
+    return {"files": files, "db": db, "net": net}
 
 
 def all_players(trained):
     return [RandomPlayer(1), HeuristicPlayer(), make_player(f"db:{trained['db']}"),
             StrategyFilePlayer(trained["files"]), make_player("pimc:2"),
-            make_player(f"pimc-pi:2:db:{trained['db']},bid=random")]
+            make_player(f"pimc-pi:2:db:{trained['db']},bid=random"),
+            make_player(f"net:{trained['net']},sample"),
+            make_player(f"search[worlds=3,threads=1]:net:{trained['net']}")]
 
 
 def play_deal(players, seed, dealer, score):
@@ -64,10 +74,10 @@ def play_deal(players, seed, dealer, score):
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), dealer=st.integers(0, 3),
-       ew=st.integers(-12, 10), ns=st.integers(-12, 10), pair=st.integers(0, 35))
+       ew=st.integers(-12, 10), ns=st.integers(-12, 10), pair=st.integers(0, 63))
 def test_players_only_make_legal_moves(trained, seed, dealer, ew, ns, pair):
     players = all_players(trained)
-    first, second = players[pair // 6], players[pair % 6]
+    first, second = players[pair // 8], players[pair % 8]
     play_deal((first, second), seed, dealer, (ew, ns))
 
 

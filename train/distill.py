@@ -608,6 +608,8 @@ def prepare_run(run_path: str, base: str | None, options: dict) -> dict:
         if recorded["stage"] != STAGE:
             raise RunError(f"{run_path} is a {recorded['stage']} run, not a distill run")
         settings = recorded["settings"]
+        if options.get("searcher") is not None:
+            options = {**options, "searcher": searcher_options(options["searcher"])}
         if base is not None and os.path.abspath(base) != settings["base_run"]:
             raise RunError(f"{run_path} distills {settings['base_run']}, not {base}")
         changed = [name for name, value in options.items()
