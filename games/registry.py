@@ -140,6 +140,7 @@ SETBACK_PLUGIN = (
     "play.bid_tables", "play.exact_belief", "play.inference_eval", "play.learn_data",
     "play.policy_model", "play.composite", "play.gap_filled", "play.backoff", "play.search_player",
     "play.belief_data", "search.card_location", "search.card_location_training",  # beliefs
+    "search.net_setback", "play.net_player",  # the policy network of train distill
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.census", "train.evaluation", "train.export", "db.database", "db.loader",
     "db.strategy_store", "db.policy_arrays", "train.best_response",

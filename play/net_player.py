@@ -23,6 +23,7 @@ import threading
 import numpy as np
 
 from games.rng import new_rng
+from games.setback.api import format_move
 from games.setback import state as S
 from play.search_player import SearchPlayer
 from search.net_setback import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
@@ -102,18 +103,20 @@ class NetPlayer:
     def explain(self, view) -> dict:
         """The move and why, for people (the Why panel): `{"move", "reason": "network" |
         "forced", "actions": [{"move", "prob"}...] every legal move with the network's
-        probability, in the engine's order, "chosen": the played move's index}`."""
+        probability, in the engine's order, each named by its move's text, "chosen": the
+        played move's index}`."""
         legal = view.legal_moves()
         if legal.size == 1:
             return {"move": int(legal[0]), "reason": "forced", "kind": None, "key": None,
                     "found": None, "lookups": [],
-                    "actions": [{"action": None, "move": int(legal[0]), "prob": 1.0}],
+                    "actions": [{"action": format_move(int(legal[0])),
+                                 "move": int(legal[0]), "prob": 1.0}],
                     "chosen": 0}
         moves, probs = self.policy(view)
         move = self.choose(view)
         return {"move": move, "reason": "network", "kind": None, "key": None, "found": None,
                 "lookups": [],
-                "actions": [{"action": None, "move": int(m), "prob": float(p)}
+                "actions": [{"action": format_move(int(m)), "move": int(m), "prob": float(p)}
                             for m, p in zip(moves, probs)],
                 "chosen": int(np.flatnonzero(moves == move)[0])}
 

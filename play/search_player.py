@@ -46,6 +46,9 @@ SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "objective=score|win; POLICY: db:PATH, strategy:PATH[,PATH...] or net:FILE)"
 
 
+NET_SEARCH = "play.net_player:make_net_search_player"  # search[OPTIONS]:net:FILE
+
+
 class SearchPlayer(SearchPlayerBase):
     """Plays Setback by rollout search on `blueprint` (a `db.player.DatabasePlayer`), whose
     tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring;
@@ -175,9 +178,11 @@ def make_search_player(text: str, seed: int = 0):
 
     options, policy = parse_options(text, PlayerSpecError, SPEC_FORM, "search:db:strategy.db")
     if policy.lower().startswith("net:"):
-        from play.net_player import make_net_search_player
+        import importlib
 
-        return make_net_search_player(text, options, policy, seed)
+        # named, not imported: play/net_player.py's search player builds on this module's
+        module, _, factory = NET_SEARCH.partition(":")
+        return getattr(importlib.import_module(module), factory)(text, options, policy, seed)
     if not policy.lower().startswith(("db:", "strategy:")):
         raise PlayerSpecError(f"{text!r}: the policy must be db:PATH, strategy:PATH or "
                               f"net:FILE ({SPEC_FORM})")
