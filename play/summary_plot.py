@@ -22,9 +22,15 @@ def write_summary_png(summary, path: str) -> str:
         import matplotlib.pyplot as plt
     except ImportError:
         raise PlotUnavailable(INSTALL_HINT) from None
+    import textwrap
+
     s = summary
-    names = (f"A: {s.player_a}", f"B: {s.player_b}")
-    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(12, 4))
+    # The bars are named A and B: players' names run long (search[...]:db:PATH) and ran into
+    # each other under the bars; the names are written out once, in full, below the panels.
+    names = ("A", "B")
+    legend = "\n".join(textwrap.fill(f"{letter}: {name}", 150, subsequent_indent="    ")
+                       for letter, name in (("A", s.player_a), ("B", s.player_b)))
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(12, 4.6))
     rate = 100 * s.win_rate
     left.bar(names, [rate, 100 - rate], color=["tab:blue", "tab:orange"],
              yerr=[[rate - 100 * s.ci_low, 100 * s.ci_high - rate],
@@ -43,8 +49,9 @@ def write_summary_png(summary, path: str) -> str:
     right.bar(names, set_, bottom=made, label="set", color="tab:red")
     right.set_title("auctions won: made / set")
     right.legend()
-    fig.suptitle(f"{s.player_a} vs {s.player_b}: {s.games:,} games, seed {s.seed}")
-    fig.tight_layout()
+    fig.suptitle(f"A vs B: {s.games:,} games, seed {s.seed}")
+    fig.text(0.01, 0.01, legend, fontsize=9, family="monospace", va="bottom")
+    fig.tight_layout(rect=(0, 0.06 + 0.035 * legend.count("\n"), 1, 1))
     from play.figure_file import save_png
 
     save_png(fig, path)
