@@ -141,6 +141,7 @@ def bot_state(view, phase: str, trump: int | None = None) -> dict:
                         "cardsTaken": "".join(taken[seat]), "handScore": won[seat],
                         "gameScore": int(view.score[team]), "voidSuits": voids,
                         "playedCards": played[seat]})
+    players.sort(key=lambda p: p["seat"])  # by seat, as Trickster's tests list them
     out = {"seat": me, "dealerSeat": int(view.dealer), "players": players,
            "trumpSuit": suit_name(trump) if trump is not None and trump >= 0 else "Unknown"}
     legal = [int(m) for m in view.legal_moves()]

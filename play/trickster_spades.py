@@ -94,6 +94,7 @@ def bot_state(view, phase: str) -> dict:
                         "handScore": int(state[S.TAKEN + rel]),
                         "gameScore": int(view.score[seat % 2]), "voidSuits": voids,
                         "playedCards": played[seat]})
+    players.sort(key=lambda p: p["seat"])  # by seat, as Trickster's tests list them
     out = {"seat": me, "dealerSeat": int(view.dealer), "players": players,
            "trumpSuit": "Spades"}
     legal = [int(m) for m in view.legal_moves()]

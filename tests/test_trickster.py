@@ -90,6 +90,23 @@ def test_bot_inputs_come_from_the_seats_view_only():
 
 
 @needs_mono
+def test_the_running_bot_is_given_identical_states_for_such_deals(tiny_exe):
+    """The same, read back from the host: the state objects the bot receives are equal."""
+    moves = [2, 0, 0, 0, "QH", "JH", "TH"]
+    south_acts = [HANDS[0], "QH 2H 9D TD 9C TC", HANDS[2], "TH 4H 7S 8S JD QD"]
+    player = tiny_pitch(tiny_exe)
+    try:
+        seen = [player.process.ask({"op": "inspect", "kind": "card",
+                                    "state": pitch.bot_state(setback_deal(h, moves)[1], "card")},
+                                   "test")["state"] for h in (HANDS, south_acts)]
+    finally:
+        player.close()
+    assert seen[0] == seen[1]
+    assert [p["Hand"] for p in seen[0]["players"]] == ["0U" * 5, "0U" * 5, "0U" * 5,
+                                                       "2C3C4D5DKHAH"]
+
+
+@needs_mono
 def test_host_fills_void_trick_winner_and_legal_cards(tiny_exe):
     """On a hand-made position the host gives the bot what it expects: East failed to follow
     clubs (a void), the trick's winner so far and its seat, the legal cards, the others'
