@@ -7,8 +7,9 @@ with the network as the rollout policy (Setback; the network of `train distill`,
 - `search[OPTIONS]:net:FILE` is `search[OPTIONS]:POLICY` (`play/search_player.py`) with the
   rollouts played by the network instead of a table (`search.net_setback`): worlds drawn
   consistent with the view, every legal move rolled out in each, the best mean played. Its
-  options are the search's, except `belief=` (uniform only for now: the policy belief reads
-  a table's keys) and `objective=` (score only).
+  options are the search's; `belief=policy` weighs the worlds by the network's probability
+  of every move the others made (a pool of 4 x worlds by default: a forward pass a move),
+  and `objective=` is score only.
 
 Both read the deal's moves from the view (`view.history`): the network sees who played which
 card, which the state alone does not say. A view without them, once moves were made, is
@@ -27,10 +28,14 @@ from games.setback.api import format_move
 from games.setback import state as S
 from play.search_player import SearchPlayer
 from search.net_setback import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
-                                net_decision, net_world_move_values)
+                                net_decision, net_policy_log_weights, net_world_move_values)
 from search.policy_net import NetFileError, load_net
 from search.rollout_search import RolloutSearch
 
+# `belief=policy` on a network: a pool of 4 x worlds (a table's default is 20): a world's weight
+# replays the deal with a forward pass a modelled move, some 25 us each, where a table looks a
+# key up
+NET_POLICY_POOL = 4
 SPEC_FORM = "net:FILE[,sample] (a policy network of `train distill`, exported by `export`)"
 _NETS: dict = {}  # (path, size, mtime) -> PolicyNet: one copy a process
 _NETS_LOCK = threading.Lock()
@@ -137,6 +142,7 @@ class NetRolloutSearch(RolloutSearch):
         self.greedy = bool(greedy)
         self.threads = max(1, int(threads or usable_cpus()))
         self._scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
+        self.belief_scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
         self._pool = None
 
     def _run(self, worlds, start, stop, moves, sign, seed, out, objective=None) -> None:
@@ -162,16 +168,43 @@ class NetSearchPlayer(SearchPlayer):
     def __init__(self, net_player: NetPlayer, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
                  threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None):
+                 name: str | None = None, belief: str = "uniform",
+                 temper: float | None = None, pool: int | None = None,
+                 floor: float | None = None, evidence: str = "others"):
         from play.search_base import SearchPlayerBase
 
         self.objective = "score"
         self._outcome = None
         self._net_search = NetRolloutSearch(net_player.net, greedy, threads)
+        if belief == "policy" and pool is None:
+            pool = NET_POLICY_POOL
         SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, worlds=worlds,
                                   greedy=greedy, search_bids=search_bids, margin=margin,
                                   think_ms=think_ms, threads=threads, voids=voids, seed=seed,
-                                  name=name)
+                                  name=name, belief=belief, temper=temper, pool=pool,
+                                  floor=floor, evidence=evidence)
+
+    def _log_weights(self, view, states, history, out) -> None:
+        """`belief=policy`: each world's log-probability of the modelled seats' moves under
+        the network (`net_policy_log_weights`), the pool split among the search's threads."""
+        from search.inference import cards_played_by
+
+        played_by = cards_played_by(history)
+        us, them = view.score_us_them
+        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
+        modelled = self.modelled_seats(view)
+        weights = self._net_search.weights
+        scratch = self._net_search.belief_scratch
+
+        def part(k: int) -> None:
+            first, stop = bounds[k], bounds[k + 1]
+            net_policy_log_weights(states, first, stop, played_by, history, history.size,
+                                   modelled, scores, self.floor, *weights,
+                                   *scratch[k].belief_buffers(), out)
+
+        parts = len(scratch)
+        bounds = [states.shape[0] * k // parts for k in range(parts + 1)]
+        self.search.each(parts, part)
 
     def _new_search(self, game, table, greedy, threads):
         """The network's rollouts (`NetRolloutSearch`)."""
@@ -208,9 +241,9 @@ def make_net_search_player(text: str, options: dict, policy: str, seed: int = 0)
     """`search[OPTIONS]:net:FILE` from the parsed search `options` and the `net:` POLICY."""
     from play.player_spec import PlayerSpecError
 
-    if options["belief"] != "uniform":
-        raise PlayerSpecError(f"{text!r}: search on a network takes belief=uniform only (the "
-                              "policy belief reads a table's keys)")
+    if options["belief"] not in ("uniform", "policy"):
+        raise PlayerSpecError(f"{text!r}: search on a network takes belief=uniform or "
+                              "belief=policy (the network as the model of the others' moves)")
     if options["objective"] != "score":
         raise PlayerSpecError(f"{text!r}: search on a network takes objective=score only")
     net_player = make_net_player(policy, seed)
@@ -218,4 +251,7 @@ def make_net_search_player(text: str, options: dict, policy: str, seed: int = 0)
                            greedy=options["rollout"] == "greedy",
                            search_bids=options["bids"] == "search", margin=options["margin"],
                            think_ms=options["think"], threads=options["threads"],
-                           voids=options["voids"] == "on", seed=seed, name=text.strip())
+                           voids=options["voids"] == "on", seed=seed, name=text.strip(),
+                           belief=options["belief"], temper=options["temper"],
+                           pool=options["pool"], floor=options["floor"],
+                           evidence=options["evidence"])

@@ -28,6 +28,7 @@ from games.setback.state import TO_ACT, TRUMP
 from search.card_location import (LAYOUT, N_FEATURES, RECORD, public_record, setback_features,
                                   slot_card, suit_slots)
 from search.policy_net import net_forward
+from search.setback_worlds import deal_of_world
 
 GAME = "setback"
 FEATURE_LAYOUT = LAYOUT
@@ -170,6 +171,37 @@ def net_world_move_values(worlds, first, stop, step, history, n_moves, scores, c
                                                    record, tricks, slots)
 
 
+@njit(cache=True, nogil=True)
+def net_policy_log_weights(worlds, first, stop, played_by, history, n_moves, modelled, scores,
+                           floor, w1, b1, w2, b2, w3, b3, state, moves, move_probs, x, legal,
+                           h1, h2, z, probs, record, tricks, slots, out):
+    """`belief=policy` on a network: for the worlds `worlds[first:stop]`, the log-probability
+    that players modelled by the network make the moves of `history[:n_moves]` that the seats
+    in `modelled` (bit s: seat s, relative to the dealer) made, when the hands are the world's
+    (each seat's dealt hand: what it holds there and what it played, `played_by`), into
+    `out[first:stop]`; a move's probability below `floor` counts as `floor`, a forced move says
+    nothing. `scores`: the game score by team relative to the dealer. The rest are scratch."""
+    for w in range(first, stop):
+        deal_of_world(worlds[w], played_by, state)
+        total = 0.0
+        for i in range(n_moves):
+            move = history[i]
+            seat = state[TO_ACT]
+            if (modelled >> seat) & 1:
+                n = legal_moves(state, moves)
+                if n >= 2:
+                    net_decision(state, history, i, scores[seat % 2], scores[1 - seat % 2],
+                                 w1, b1, w2, b2, w3, b3, moves, move_probs, x, legal, h1, h2,
+                                 z, probs, record, tricks, slots)
+                    p = floor
+                    for j in range(n):
+                        if moves[j] == move:
+                            p = max(move_probs[j], floor)
+                    total += np.log(p)
+            apply_move(state, move)
+        out[w] = total
+
+
 class NetScratch:
     """One thread's scratch buffers for the kernels above, for a network of hidden sizes
     `hidden` on states of `state_size`."""
@@ -195,6 +227,11 @@ class NetScratch:
         """The buffers of `net_decision` after the weights, in its order."""
         return (self.moves, self.move_probs, self.x, self.legal, self.h1, self.h2, self.z,
                 self.probs, self.record, self.tricks, self.slots)
+
+    def belief_buffers(self) -> tuple:
+        """The buffers of `net_policy_log_weights` after the weights, in its order (its
+        `state` is `a`)."""
+        return (self.a,) + self.decision_buffers()
 
     def rollout_buffers(self) -> tuple:
         """The buffers of `net_world_move_values` after `seed`, in its order."""

@@ -209,15 +209,17 @@ def test_sigkill_in_the_middle_of_a_round_then_resume_gives_the_same_networks(tm
     same_networks(straight, killed, 2)
 
 
-def test_search_on_a_network_is_the_same_on_one_and_two_threads(tmp_path):
-    """search:net: rolls out with the network: the same decisions for any number of threads."""
+@pytest.mark.parametrize("belief", ["uniform", "policy"])
+def test_search_on_a_network_is_the_same_on_one_and_two_threads(tmp_path, belief):
+    """search:net: rolls out with the network (and, belief=policy, weighs the worlds by its
+    probability of the others' moves): the same decisions for any number of threads."""
     from play.player_spec import make_player
     from play.tournament import play_game
 
     path = _net_file(tmp_path)
     rows = []
     for threads in (1, 2):
-        player = make_player(f"search[worlds=6,threads={threads}]:net:{path}")
+        player = make_player(f"search[worlds=6,threads={threads},belief={belief}]:net:{path}")
         rows.append(play_game((player, make_player("heuristic")), 3, 0))
         player.close()
     assert np.array_equal(rows[0], rows[1])
