@@ -1,5 +1,11 @@
 """`train distill`: search teaches a policy network, round after round (expert iteration).
 
+Before round 0, **imitation** (`imitate` games, 0 to skip): the base table plays itself, each
+decision whose key it has recorded with the table's probabilities of the legal moves (no
+value), and a new network is fitted to them (`nets/imitation.net`): round 0's network starts
+from a player of the table's strength instead of random weights. Its data is deleted once
+round 0 ends.
+
 A round:
 1. **Self-play**: `games` games to 11, all four seats the searcher (`search[OPTIONS]`), whose
    rollouts follow the base run's table in round 0 and the previous round's network after
@@ -60,7 +66,6 @@ MAX_LEGAL = 8
 DEAL_MOVES = 32
 IMITATION_CHUNK = 50  # games a chunk of the imitation phase (a table's game takes ms)
 IMITATION_STREAM = 0x494D4954  # "IMIT": the imitation games' seed stream, no round's
-VALUE_SCALE = 1.0  # values are deal points (team difference): a few units, left as they are
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -296,8 +301,10 @@ def _ignore_sigint() -> None:
 
 # --- fitting --------------------------------------------------------------------------------
 def training_rows(data: dict) -> tuple:
-    """(x float32[n, INPUTS], legal bool[n, OUTPUTS], target float32[n, OUTPUTS] one-hot on
-    search's move, value float32[n] search's value of it) of the records `data`."""
+    """(x float32[n, INPUTS], legal bool[n, OUTPUTS], target float32[n, OUTPUTS] the recorded
+    distribution over the legal moves (search's: one-hot on its move; the table's: its
+    probabilities), value float32[n] search's value of its move, NaN for the table's) of the
+    records `data`."""
     from search.net_setback import INPUTS, OUTPUTS, encode_rows
 
     n = data["states"].shape[0]
@@ -314,7 +321,7 @@ def training_rows(data: dict) -> tuple:
         has = data["n_legal"] > j
         target[rows[has], slots[has, j]] = data["targets"][has, j]
     chosen = data["chosen"].astype(np.int64)
-    value = data["values"][rows, chosen].astype(np.float32) / VALUE_SCALE
+    value = data["values"][rows, chosen].astype(np.float32)  # deal points, a few units
     return x.astype(np.float32), legal, target, value
 
 
