@@ -657,7 +657,7 @@ def _register_distill(stages) -> None:
                         "voids= of search:POLICY (not think=: the data would depend on timing; "
                         "threads=1 unless given). Default search[worlds=50]. A new run only")
     parser.add_argument("--games", type=positive_int, default=None, metavar="N",
-                        help="self-play games a round (default 120; a new run only)")
+                        help="self-play games a round (default 160; a new run only)")
     parser.add_argument("--imitate", type=non_negative_int, default=None, metavar="N",
                         help="before round 0, N games of the base table's self-play recorded "
                         "with the table's probabilities, and the network fitted to them first, "
@@ -671,7 +671,7 @@ def _register_distill(stages) -> None:
                         help="rounds of data the network is fitted on (default 4); older "
                         "rounds' data are deleted, so the disk used stays bounded")
     parser.add_argument("--epochs", type=positive_int, default=None, metavar="N",
-                        help="passes over the window a round (default 4)")
+                        help="passes over the window a round (default 2)")
     parser.add_argument("--hidden", default=None, metavar="H1xH2",
                         help="the network's two hidden layers (default 128x128; a new run only)")
     parser.add_argument("--seed", type=seed_type, default=None, metavar="S",
