@@ -224,7 +224,7 @@ def test_search_players_play_tournaments(blueprint):
 
 @pytest.mark.parametrize("spec, says", BAD_OPTIONS + [
     ("search[objective=points]:db:x.db", "objective= takes score or win"),
-    ("search:heuristic", "the policy must be db:PATH or strategy:PATH"),
+    ("search:heuristic", "the policy must be db:PATH, strategy:PATH or net:FILE"),
     ("search:db:/nonexistent/x.db", "no such strategy database"),
 ])
 def test_bad_specs_are_refused_in_one_line(spec, says):
