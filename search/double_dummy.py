@@ -54,12 +54,28 @@ UNKNOWN_UPPER = 15  # an upper bound above any count of tricks
 
 # Columns of a frame (int64[MAX_DEPTH + 1, FRAME_SIZE]): one node of the search's stack.
 (F_LEADER, F_IN_TRICK, F_LED, F_BEST, F_WINNER, F_TRICK_MASK, F_LEFT, F_NEED, F_COUNT,
- F_INDEX, F_SLOT, F_K0, F_K1, F_LOWER, F_UPPER) = range(15)
-FRAME_SIZE = 15
+ F_INDEX, F_DECIDER, F_REL, F_STORE, F_META, F_BUCKET, F_LENS, F_SHARP) = range(17)
+F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describe`)
+FRAME_SIZE = F_CODE + 4
 
-# Counters of `stats` (int64[N_STATS]).
-S_NODES, S_TT_HITS, S_QUICK_CUTS = range(3)
-N_STATS = 3
+# A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
+E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
+E_OWNERS = 5  # E_OWNERS + suit: the owners of the suit's top cards the entry names
+TT_WIDTH = E_OWNERS + 4
+BUCKET_BITS = 4
+BUCKET = 1 << BUCKET_BITS
+# An entry naming the owners of at least SHARP top cards of every suit (or all its cards) is
+# kept in a bucket hashed on those owners too ("sharp"), the others in the bucket of the
+# lengths alone: positions of one length pattern are legion and would crowd a single bucket.
+SHARP = 2
+META_POSITION = 31  # E_META's low bits: leader | trump << 2 (as F_META)
+META_TOPS = 5  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
+META_USED = np.int64(1) << 21  # set in every stored entry (an empty row's E_META is 0)
+
+# Counters of `stats` (int64[N_STATS]); S_CLOCK counts the table's stores and hits, the time
+# an entry's E_USED keeps (the least recently used goes first).
+S_NODES, S_TT_HITS, S_QUICK_CUTS, S_CLOCK = range(4)
+N_STATS = 4
 
 
 @njit(cache=True, inline="always")
@@ -79,9 +95,18 @@ def _beats(card, best, trump):
     return suit == trump
 
 
+@njit(cache=True, inline="always")
+def _deciding_card(trick, best):
+    """The card of a finished trick whose rank decided it: its winner `best` when it beat
+    another card of its own suit (else its rank did not matter: it won by suit), as a mask."""
+    suit_cards = trick & (SUIT_BITS << (N_RANKS * (best // N_RANKS)))
+    return np.int64(1) << best if suit_cards & (suit_cards - 1) != 0 else np.int64(0)
+
+
 @njit(cache=True)
 def _last_trick(hands, leader, trump):
-    """The seat winning the last trick, every hand holding one card: nothing to choose."""
+    """(winner, deciding card mask) of the last trick, every hand holding one card: nothing
+    to choose."""
     best = lowest_bit(hands[leader])
     winner = leader
     for i in range(1, 4):
@@ -90,80 +115,126 @@ def _last_trick(hands, leader, trump):
         if _beats(card, best, trump):
             best = card
             winner = seat
-    return winner
+    return winner, _deciding_card(hands[0] | hands[1] | hands[2] | hands[3], best)
 
 
 @njit(cache=True)
-def position_key(hands, leader, trump):
-    """The transposition key (two int64 words) of a trick's start: for each suit, the owner of
-    every remaining card of it, highest first, behind a leading 1 (so lengths differ); then
-    the leader and the trump. Positions with the same key have the same value (rank
-    equivalence: which cards are gone does not matter, only the order of those left)."""
-    k0 = np.int64(0)
-    k1 = np.int64(0)
+def describe(hands, frame):
+    """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
+    length in every suit (4 bits each), and F_CODE + suit, the owner (2 bits) of each
+    remaining card of the suit, highest first. The transposition table compares positions
+    by these (rank equivalence: the cards already played do not matter, only the order of
+    those left)."""
+    lens = np.int64(0)
     for suit in range(N_SUITS):
+        h0 = _suit_of(hands[0], suit)
         h1 = _suit_of(hands[1], suit)
         h2 = _suit_of(hands[2], suit)
         h3 = _suit_of(hands[3], suit)
-        rest = _suit_of(hands[0], suit) | h1 | h2 | h3
-        code = np.int64(1)
+        lens |= (popcount(h0) | popcount(h1) << 4 | popcount(h2) << 8
+                 | popcount(h3) << 12) << (16 * suit)
+        rest = h0 | h1 | h2 | h3
+        code = np.int64(0)
         while rest != 0:
             rank = highest_bit(rest)
             rest ^= np.int64(1) << rank
-            owner = (h1 >> rank & 1) | (h2 >> rank & 1) * 2 | (h3 >> rank & 1) * 3
-            code = code << 2 | owner
-        if suit < 2:
-            k0 |= code << (27 * suit)
-        else:
-            k1 |= code << (27 * (suit - 2))
-    k1 |= np.int64(leader) << 54 | np.int64(trump) << 56
-    return k0, k1
+            code = code << 2 | ((h1 >> rank & 1) | (h2 >> rank & 1) * 2 | (h3 >> rank & 1) * 3)
+        frame[F_CODE + suit] = code
+    frame[F_LENS] = lens
 
 
 @njit(cache=True, inline="always")
-def _slot(k0, k1, bits):
-    """The transposition slot of a key (a multiplicative hash of both words)."""
-    h = np.uint64(k0) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(k1) * \
+def _suit_length(lens, suit):
+    """Cards of `suit` left in all hands, from a description's F_LENS."""
+    group = lens >> (16 * suit)
+    return (group & 15) + (group >> 4 & 15) + (group >> 8 & 15) + (group >> 12 & 15)
+
+
+@njit(cache=True, inline="always")
+def _bucket(lens, meta, bits):
+    """The first row of the transposition bucket of a position (a multiplicative hash of its
+    lengths, leader and trump)."""
+    h = np.uint64(lens) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(meta) * \
         np.uint64(0xC2B2AE3D27D4EB4F)
-    return np.int64(h >> np.uint64(64 - bits))
+    return np.int64(h >> np.uint64(64 - bits + BUCKET_BITS)) << BUCKET_BITS
+
+
+@njit(cache=True, inline="always")
+def _sharp_owners(frame):
+    """The owners of the SHARP top cards of every suit (all its cards if fewer), 4 bits a
+    suit: what the sharp bucket of a described position is hashed on besides its lengths."""
+    owners = np.int64(0)
+    for suit in range(N_SUITS):
+        drop = max(_suit_length(frame[F_LENS], suit) - SHARP, 0)
+        owners |= (frame[F_CODE + suit] >> (2 * drop)) << (2 * SHARP * suit)
+    return owners
+
+
+@njit(cache=True, inline="always")
+def _top_cards(everyone, suit, n):
+    """The card mask of the `n` highest remaining cards of `suit`."""
+    cards = everyone & (SUIT_BITS << (N_RANKS * suit))
+    for _ in range(popcount(cards) - n):
+        cards &= cards - 1
+    return cards
 
 
 @njit(cache=True, inline="always")
 def _top_run(mine, everyone):
-    """How many of the highest cards of a suit (13-bit groups: `everyone`'s remaining cards)
-    are in `mine`, counted from the top down to the first card that is not."""
-    run = 0
+    """The highest remaining cards of a suit (13-bit groups: `everyone`'s remaining cards)
+    that are in `mine`, from the top down to the first card that is not (a 13-bit group)."""
+    run = np.int64(0)
     while mine != 0:
         top = highest_bit(everyone)
         if not (mine >> top) & 1:
             break
         mine ^= np.int64(1) << top
         everyone ^= np.int64(1) << top
-        run += 1
+        run |= np.int64(1) << top
     return run
 
 
+@njit(cache=True, inline="always")
+def _top_of(cards, n):
+    """The `n` highest cards of a mask."""
+    for _ in range(popcount(cards) - n):
+        cards &= cards - 1
+    return cards
+
+
 @njit(cache=True)
-def quick_tricks(hands, leader, trump):
-    """Tricks the leader surely takes by cashing its top cards now (a floor for its side):
-    in each suit the run of the highest remaining cards it holds wins, one after the other
-    (the leader keeps the lead). Against trumps only its top trumps count, unless they draw
-    every trump the opponents hold: then its side-suit tops win too (nobody can ruff)."""
+def quick_tricks(hands, leader, trump, wanted):
+    """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
+    floor for its side), at most `wanted` of them, and the cards that make them sure (the
+    fewer, the more positions a stored answer covers). In each suit the run of the highest
+    remaining cards it holds wins, one after the other (the leader keeps the lead). Against
+    trumps only its top trumps count, unless they draw every trump the opponents hold: then
+    its side-suit tops win too (nobody can ruff)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
-    total = 0
-    trump_run = 0
+    runs = np.int64(0)
     for suit in range(N_SUITS):
-        run = _top_run(_suit_of(hands[leader], suit), _suit_of(everyone, suit))
-        total += run
-        if suit == trump:
-            trump_run = run
-    if trump == NO_TRUMP:
-        return total
-    opp_trumps = max(popcount(_suit_of(hands[(leader + 1) & 3], trump)),
-                     popcount(_suit_of(hands[(leader + 3) & 3], trump)))
-    if trump_run >= opp_trumps:
-        return total
-    return trump_run
+        runs |= _top_run(_suit_of(hands[leader], suit), _suit_of(everyone, suit)) << (
+            N_RANKS * suit)
+    cards = np.int64(0)
+    if trump != NO_TRUMP:
+        trump_run = runs & (SUIT_BITS << (N_RANKS * trump))
+        opp_trumps = max(popcount(_suit_of(hands[(leader + 1) & 3], trump)),
+                         popcount(_suit_of(hands[(leader + 3) & 3], trump)))
+        if popcount(trump_run) < opp_trumps:
+            return min(popcount(trump_run), wanted), _top_of(trump_run, wanted)
+        if opp_trumps > 0:
+            cards = trump_run  # every trump of the run: it is what stops the ruffs
+            runs ^= trump_run
+    # the longest runs first, each only as far as still wanted
+    while popcount(cards) < wanted and runs != 0:
+        longest = np.int64(0)
+        for suit in range(N_SUITS):
+            run = runs & (SUIT_BITS << (N_RANKS * suit))
+            if popcount(run) > popcount(longest):
+                longest = run
+        runs ^= longest
+        cards |= _top_of(longest, wanted - popcount(cards))
+    return popcount(cards), cards
 
 
 @njit(cache=True, inline="always")
@@ -191,7 +262,6 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
         legal = hand & (SUIT_BITS << (N_RANKS * led))
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     live = (everyone & ~hand) | trick_mask  # the cards that can come between two of mine
-    partner_wins = n_in_trick > 0 and (winner & 1) == (seat & 1)
     n = 0
     rest = legal
     while rest != 0:
@@ -204,18 +274,39 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
             continue  # the next card up is mine too: it stands for this one
         if n_in_trick == 0:
             key = _lead_key(hands, seat, card, everyone, trump)
-        elif partner_wins:
-            # keep partner's trick: the cheapest card of the suit or discard; ruffs last
-            key = 40 + rank if suit == trump and led != trump else 20 + rank
-            if suit == led:
-                key = rank
-        elif _beats(card, best, trump):
-            key = rank  # the cheapest card that takes the trick so far
         else:
-            key = 40 + rank if suit == trump and led != trump else 20 + rank
+            key = _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump)
         _insert(row, n, card, key)
         n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
+    """The sort key of a card played to a trick under way. The next seat, when it is still to
+    play, is an opponent: its strongest card for this trick (`threat`) says whether a card
+    holds the trick. Partner holding it safely: the cheapest card. Else a card that wins and
+    holds against the threat first (the cheapest), then the cheapest cards, then winners the
+    threat could still beat; ruffs that lose or take a safe partner's trick last."""
+    suit = card // N_RANKS
+    rank = card - suit * N_RANKS
+    threat = -1
+    if n_in_trick < 3:
+        opponent = hands[(seat + 1) & 3]
+        if _suit_of(opponent, led) != 0:
+            threat = led * N_RANKS + highest_bit(_suit_of(opponent, led))
+        elif trump != NO_TRUMP and _suit_of(opponent, trump) != 0:
+            threat = trump * N_RANKS + highest_bit(_suit_of(opponent, trump))
+    ruff = suit == trump and led != trump
+    wins = _beats(card, best, trump)
+    holds = wins and (threat < 0 or not _beats(threat, card, trump))
+    if (winner & 1) == (seat & 1) and (threat < 0 or not _beats(threat, best, trump)):
+        return 40 + rank if ruff else (rank if suit == led else 20 + rank)
+    if holds:
+        return rank
+    if wins:
+        return 30 + rank
+    return 45 + rank if ruff else 20 + rank
 
 
 @njit(cache=True, inline="always")
@@ -244,93 +335,191 @@ def _tt_bits(tt):
     return lowest_bit(np.int64(tt.shape[0]))
 
 
+@njit(cache=True, inline="always")
+def _matches(tt, row, frame):
+    """Whether the entry at `row` holds for the position described in `frame` (same lengths,
+    leader and trump; the same owners of the entry's top cards of each suit)."""
+    meta = tt[row, E_META]
+    if tt[row, E_LENS] != frame[F_LENS] or meta & META_POSITION != frame[F_META]:
+        return False
+    for suit in range(N_SUITS):
+        n = meta >> (META_TOPS + 4 * suit) & 15
+        drop = _suit_length(frame[F_LENS], suit) - n
+        if frame[F_CODE + suit] >> (2 * drop) != tt[row, E_OWNERS + suit]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _probe(hands, tt, frame, need, stats):
+    """The answer of the transposition table for a trick's start described in `frame`: -1
+    when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
+    that decided it (the entry's top cards) in frame[F_REL]."""
+    for i in range(2 * BUCKET):
+        row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
+        if tt[row, E_META] == 0 or not _matches(tt, row, frame):
+            continue
+        if tt[row, E_LOWER] >= need or tt[row, E_UPPER] < need:
+            everyone = hands[0] | hands[1] | hands[2] | hands[3]
+            rel = np.int64(0)
+            for suit in range(N_SUITS):
+                rel |= _top_cards(everyone, suit, tt[row, E_META] >> (META_TOPS + 4 * suit) & 15)
+            frame[F_REL] = rel
+            stats[S_CLOCK] += 1
+            tt[row, E_USED] = stats[S_CLOCK]
+            return 1 if tt[row, E_LOWER] >= need else 0
+    return -1
+
+
 @njit(cache=True)
 def _open_trick(hands, trump, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
-    trick, the transposition table or the leader's quick tricks. Leaves the slot, key and
-    known bounds in `frame` for the store once searched."""
+    trick, the transposition table or the leader's quick tricks, with the cards whose ranks
+    decided it in frame[F_REL]. Leaves the position's description in `frame` for the store
+    once searched."""
     leader = frame[F_LEADER]
     left = frame[F_LEFT]
     need = frame[F_NEED]
-    frame[F_SLOT] = -1
+    frame[F_REL] = 0
+    frame[F_STORE] = 0
     if need <= 0:
         return 1
     if need > left:
         return 0
     if left == 1:
-        return 1 if _last_trick(hands, leader, trump) & 1 == 0 else 0
-    k0, k1 = position_key(hands, leader, trump)
-    slot = _slot(k0, k1, _tt_bits(tt))
-    lower, upper = 0, left
-    if tt[slot, 0] == k0 and tt[slot, 1] == k1:
-        lower = tt[slot, 2]
-        upper = tt[slot, 3]
-        if lower >= need or upper < need:
-            stats[S_TT_HITS] += 1
-            return 1 if lower >= need else 0
-    quick = quick_tricks(hands, leader, trump)
-    if leader & 1 == 0 and quick >= need:
+        winner, decider = _last_trick(hands, leader, trump)
+        frame[F_REL] = decider
+        return 1 if winner & 1 == 0 else 0
+    describe(hands, frame)
+    frame[F_META] = leader | trump << 2
+    frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt))
+    frame[F_SHARP] = _bucket(frame[F_LENS], frame[F_META] | _sharp_owners(frame) << 8,
+                             _tt_bits(tt))
+    known = _probe(hands, tt, frame, need, stats)
+    if known >= 0:
+        stats[S_TT_HITS] += 1
+        return known
+    # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide
+    quick, cards = quick_tricks(hands, leader, trump,
+                                need if leader & 1 == 0 else left - need + 1)
+    if (leader & 1 == 0 and quick >= need) or (leader & 1 == 1 and left - quick < need):
         stats[S_QUICK_CUTS] += 1
-        return 1
-    if leader & 1 == 1 and left - quick < need:
-        stats[S_QUICK_CUTS] += 1
-        return 0
-    frame[F_SLOT] = slot
-    frame[F_K0] = k0
-    frame[F_K1] = k1
-    frame[F_LOWER] = lower
-    frame[F_UPPER] = upper
+        frame[F_REL] = cards
+        return 1 if leader & 1 == 0 else 0
+    frame[F_STORE] = 1
     return -1
 
 
-@njit(cache=True, inline="always")
-def _close_trick(tt, frame, result):
-    """Record what a searched trick's start proved (side 0 takes `need` tricks or not) on top
-    of the bounds its entry held, replacing whatever held the slot."""
-    lower = frame[F_LOWER]
-    upper = frame[F_UPPER]
+@njit(cache=True)
+def _close_trick(hands, tt, frame, result, rel, stats):
+    """Record what a searched trick's start proved (side 0 takes `need` tricks or not) for
+    every position that agrees with it on the lengths and on the owners of the cards down to
+    the lowest card of each suit in `rel` (the cards whose ranks decided it: partition
+    search). An entry for the same set merges the bound; else the bucket's least recently
+    used entry goes."""
+    everyone = hands[0] | hands[1] | hands[2] | hands[3]
+    meta = frame[F_META] | META_USED
+    for suit in range(N_SUITS):
+        rel_suit = _suit_of(rel, suit)
+        n = 0
+        if rel_suit != 0:
+            n = popcount(_suit_of(everyone, suit) >> lowest_bit(rel_suit))
+        meta |= np.int64(n) << (META_TOPS + 4 * suit)
+    need = frame[F_NEED]
+    base = frame[F_SHARP]
+    for suit in range(N_SUITS):
+        n = meta >> (META_TOPS + 4 * suit) & 15
+        if n < min(SHARP, _suit_length(frame[F_LENS], suit)):
+            base = frame[F_BUCKET]
+    target = -1
+    victim = base
+    least = 1 << 30
+    for row in range(base, base + BUCKET):
+        if tt[row, E_META] == meta and _matches(tt, row, frame):
+            target = row
+            break
+        if tt[row, E_USED] < least:
+            least = tt[row, E_USED]
+            victim = row
+    if target < 0:
+        target = victim
+        tt[target, E_LOWER] = 0
+        tt[target, E_UPPER] = frame[F_LEFT]
+    stats[S_CLOCK] += 1
+    tt[target, E_USED] = stats[S_CLOCK]
+    tt[target, E_META] = meta
+    tt[target, E_LENS] = frame[F_LENS]
+    for suit in range(N_SUITS):
+        n = meta >> (META_TOPS + 4 * suit) & 15
+        tt[target, E_OWNERS + suit] = frame[F_CODE + suit] >> (
+            2 * (_suit_length(frame[F_LENS], suit) - n))
     if result:
-        lower = max(lower, frame[F_NEED])
+        tt[target, E_LOWER] = max(tt[target, E_LOWER], need)
     else:
-        upper = min(upper, frame[F_NEED] - 1)
-    slot = frame[F_SLOT]
-    tt[slot, 0] = frame[F_K0]
-    tt[slot, 1] = frame[F_K1]
-    tt[slot, 2] = lower
-    tt[slot, 3] = upper
+        tt[target, E_UPPER] = min(tt[target, E_UPPER], need - 1)
 
 
 @njit(cache=True, inline="always")
 def _play(hands, trump, frames, moves, depth):
     """Play the current move of the node at `depth` (from its hand) and set up its child at
     depth + 1: the same trick one card on, or, after the fourth card, the next trick led by
-    this one's winner with side 0's need less the trick if it won it."""
+    this one's winner with side 0's need less the trick if it won it (frame[F_DECIDER]: the
+    card whose rank decided the trick)."""
     frame = frames[depth]
     child = frames[depth + 1]
     card = moves[depth, frame[F_INDEX]]
     seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
-    hands[seat] ^= np.int64(1) << card
+    bit = np.int64(1) << card
+    hands[seat] ^= bit
     led, best, winner = frame[F_LED], frame[F_BEST], frame[F_WINNER]
     if frame[F_IN_TRICK] == 0:
         led, best, winner = card // N_RANKS, card, seat
     elif _beats(card, best, trump):
         best, winner = card, seat
     if frame[F_IN_TRICK] == 3:
+        frame[F_DECIDER] = _deciding_card(frame[F_TRICK_MASK] | bit, best)
         child[F_LEADER] = winner
         child[F_IN_TRICK] = 0
         child[F_TRICK_MASK] = 0
         child[F_LEFT] = frame[F_LEFT] - 1
         child[F_NEED] = frame[F_NEED] - (1 if winner & 1 == 0 else 0)
     else:
+        frame[F_DECIDER] = 0
         child[F_LEADER] = frame[F_LEADER]
         child[F_IN_TRICK] = frame[F_IN_TRICK] + 1
         child[F_LED] = led
         child[F_BEST] = best
         child[F_WINNER] = winner
-        child[F_TRICK_MASK] = frame[F_TRICK_MASK] | np.int64(1) << card
+        child[F_TRICK_MASK] = frame[F_TRICK_MASK] | bit
         child[F_LEFT] = frame[F_LEFT]
         child[F_NEED] = frame[F_NEED]
+
+
+@njit(cache=True, inline="always")
+def _cover_sequences(hand, everyone, trick_mask, rel):
+    """`rel` widened for a node where every move of `hand` failed. The search tried one card
+    of each run of the hand's cards with no other live card between them (the highest), as
+    the others take the same tricks here; a stored answer holds for other positions, where
+    the run must still be one. When the lowest deciding card of a suit is the top of such a
+    run, the run's lower cards decide too (then nothing can come between them anywhere the
+    answer is reused); below the lowest deciding card everything is interchangeable."""
+    live = everyone | trick_mask
+    for suit in range(N_SUITS):
+        rel_suit = _suit_of(rel, suit)
+        if rel_suit == 0:
+            continue
+        mine = _suit_of(hand, suit)
+        low = lowest_bit(rel_suit)
+        below = _suit_of(live, suit) & ((np.int64(1) << low) - 1)
+        while (mine >> low) & 1 and below != 0:
+            nxt = highest_bit(below)
+            if not (mine >> nxt) & 1:
+                break
+            rel |= np.int64(1) << (N_RANKS * suit + nxt)
+            below ^= np.int64(1) << nxt
+            low = nxt
+    return rel
 
 
 @njit(cache=True)
@@ -339,7 +528,8 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
     leads to the next trick (hands of equal size), both sides playing perfectly: one
     null-window test. Iterative on `frames` (numba's cache cannot hold a recursive function
     reliably); `hands` change during the search and are restored; `moves[d]` holds the moves
-    of the node at depth d."""
+    of the node at depth d. Each node also reports the cards whose ranks decided its answer
+    (`rel`), so a trick's start is stored for every position that agrees on them."""
     root = frames[0]
     root[F_LEADER] = leader
     root[F_IN_TRICK] = 0
@@ -349,6 +539,7 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
     depth = 0
     entering = True
     result = False
+    rel = np.int64(0)
     while True:
         if entering:
             frame = frames[depth]
@@ -357,9 +548,11 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
             if frame[F_IN_TRICK] == 0:
                 known = _open_trick(hands, trump, frame, tt, stats)
             else:
-                frame[F_SLOT] = -1
+                frame[F_STORE] = 0
+                frame[F_REL] = 0
             if known >= 0:
                 result = known == 1
+                rel = frame[F_REL]
                 entering = False
             else:
                 seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
@@ -370,23 +563,31 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
                 continue
-        # `result` is the finished node's at `depth`: take it back to its parent
+        # `result` and `rel` are the finished node's at `depth`: take them to its parent
         if depth == 0:
             return result
         depth -= 1
         frame = frames[depth]
         seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
         hands[seat] ^= np.int64(1) << moves[depth, frame[F_INDEX]]
-        # side 0 to play stops at its first success, side 1 at its first refutation; with
-        # every move tried, the last answer is the node's too
+        rel |= frame[F_DECIDER]
+        # side 0 to play stops at its first success, side 1 at its first refutation: then
+        # only that move's cards decided it; with every move tried, all of theirs did
         frame[F_INDEX] += 1
-        if result == (seat & 1 == 0) or frame[F_INDEX] == frame[F_COUNT]:
-            if frame[F_SLOT] >= 0:
-                _close_trick(tt, frame, result)
-            continue
-        _play(hands, trump, frames, moves, depth)
-        depth += 1
-        entering = True
+        if result != (seat & 1 == 0):
+            rel |= frame[F_REL]
+            frame[F_REL] = rel
+            if frame[F_INDEX] < frame[F_COUNT]:
+                _play(hands, trump, frames, moves, depth)
+                depth += 1
+                entering = True
+                continue
+            # every move failed, equivalent cards left out: keep them equivalent wherever
+            # the answer is reused
+            rel = _cover_sequences(hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
+                                   frame[F_TRICK_MASK], rel)
+        if frame[F_STORE]:
+            _close_trick(hands, tt, frame, result, rel, stats)
 
 
 @njit(cache=True)
@@ -426,7 +627,7 @@ def table_of(hands, tt, moves, frames, stats, out):
 
 def new_table(tt_bits: int = TT_BITS) -> np.ndarray:
     """An empty transposition table of 2 ** tt_bits entries (key words, lower, upper)."""
-    return np.zeros((1 << tt_bits, 4), dtype=np.int64)
+    return np.zeros((1 << tt_bits, TT_WIDTH), dtype=np.int64)
 
 
 def check_hands(hands) -> np.ndarray:
