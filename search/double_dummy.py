@@ -63,7 +63,9 @@ E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored 
 E_OWNERS = 5  # E_OWNERS + suit: the owners of the suit's top cards the entry names
 TT_WIDTH = E_OWNERS + 4
 BUCKET_BITS = 4
-BUCKET = 1 << BUCKET_BITS
+BUCKET = 1 << BUCKET_BITS  # rows of a sharp bucket (below)
+WIDE_BITS = 6
+WIDE = 1 << WIDE_BITS  # rows of a general bucket: all the positions of a length pattern
 # An entry naming the owners of at least SHARP top cards of every suit (or all its cards) is
 # kept in a bucket hashed on those owners too ("sharp"), the others in the bucket of the
 # lengths alone: positions of one length pattern are legion and would crowd a single bucket.
@@ -151,12 +153,12 @@ def _suit_length(lens, suit):
 
 
 @njit(cache=True, inline="always")
-def _bucket(lens, meta, bits):
+def _bucket(lens, meta, bits, size_bits):
     """The first row of the transposition bucket of a position (a multiplicative hash of its
     lengths, leader and trump)."""
     h = np.uint64(lens) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(meta) * \
         np.uint64(0xC2B2AE3D27D4EB4F)
-    return np.int64(h >> np.uint64(64 - bits + BUCKET_BITS)) << BUCKET_BITS
+    return np.int64(h >> np.uint64(64 - bits + size_bits)) << size_bits
 
 
 @njit(cache=True, inline="always")
@@ -355,7 +357,7 @@ def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
     that decided it (the entry's top cards) in frame[F_REL]."""
-    for i in range(2 * BUCKET):
+    for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
         if tt[row, E_META] == 0 or not _matches(tt, row, frame):
             continue
@@ -391,22 +393,23 @@ def _open_trick(hands, trump, frame, tt, stats):
         winner, decider = _last_trick(hands, leader, trump)
         frame[F_REL] = decider
         return 1 if winner & 1 == 0 else 0
+    # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide: its
+    # quick tricks come first, as they cost less than describing the position
+    wanted = need if leader & 1 == 0 else left - need + 1
+    quick, cards = quick_tricks(hands, leader, trump, wanted)
+    if quick >= wanted:
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = cards
+        return 1 if leader & 1 == 0 else 0
     describe(hands, frame)
     frame[F_META] = leader | trump << 2
-    frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt))
+    frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt), WIDE_BITS)
     frame[F_SHARP] = _bucket(frame[F_LENS], frame[F_META] | _sharp_owners(frame) << 8,
-                             _tt_bits(tt))
+                             _tt_bits(tt), BUCKET_BITS)
     known = _probe(hands, tt, frame, need, stats)
     if known >= 0:
         stats[S_TT_HITS] += 1
         return known
-    # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide
-    quick, cards = quick_tricks(hands, leader, trump,
-                                need if leader & 1 == 0 else left - need + 1)
-    if (leader & 1 == 0 and quick >= need) or (leader & 1 == 1 and left - quick < need):
-        stats[S_QUICK_CUTS] += 1
-        frame[F_REL] = cards
-        return 1 if leader & 1 == 0 else 0
     frame[F_STORE] = 1
     return -1
 
@@ -427,15 +430,15 @@ def _close_trick(hands, tt, frame, result, rel, stats):
             n = popcount(_suit_of(everyone, suit) >> lowest_bit(rel_suit))
         meta |= np.int64(n) << (META_TOPS + 4 * suit)
     need = frame[F_NEED]
-    base = frame[F_SHARP]
+    base, size = frame[F_SHARP], BUCKET
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
         if n < min(SHARP, _suit_length(frame[F_LENS], suit)):
-            base = frame[F_BUCKET]
+            base, size = frame[F_BUCKET], WIDE
     target = -1
     victim = base
     least = 1 << 30
-    for row in range(base, base + BUCKET):
+    for row in range(base, base + size):
         if tt[row, E_META] == meta and _matches(tt, row, frame):
             target = row
             break
