@@ -56,7 +56,8 @@ UNKNOWN_UPPER = 15  # an upper bound above any count of tricks
 (F_LEADER, F_IN_TRICK, F_LED, F_BEST, F_WINNER, F_TRICK_MASK, F_LEFT, F_NEED, F_COUNT,
  F_INDEX, F_DECIDER, F_REL, F_STORE, F_META, F_BUCKET, F_LENS, F_SHARP) = range(17)
 F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describe`)
-FRAME_SIZE = F_CODE + 4
+F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
+FRAME_SIZE = F_TOTAL + 4
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
@@ -123,9 +124,9 @@ def _last_trick(hands, leader, trump):
 @njit(cache=True)
 def describe(hands, frame):
     """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
-    length in every suit (4 bits each), and F_CODE + suit, the owner (2 bits) of each
-    remaining card of the suit, highest first. The transposition table compares positions
-    by these (rank equivalence: the cards already played do not matter, only the order of
+    length in every suit (4 bits each), F_CODE + suit, the owner (2 bits) of each remaining
+    card of the suit, highest first, and F_TOTAL + suit, their count. The transposition
+    table compares positions by these (rank equivalence: the cards already played do not matter, only the order of
     those left)."""
     lens = np.int64(0)
     for suit in range(N_SUITS):
@@ -142,14 +143,8 @@ def describe(hands, frame):
             rest ^= np.int64(1) << rank
             code = code << 2 | ((h1 >> rank & 1) | (h2 >> rank & 1) * 2 | (h3 >> rank & 1) * 3)
         frame[F_CODE + suit] = code
+        frame[F_TOTAL + suit] = popcount(h0 | h1 | h2 | h3)
     frame[F_LENS] = lens
-
-
-@njit(cache=True, inline="always")
-def _suit_length(lens, suit):
-    """Cards of `suit` left in all hands, from a description's F_LENS."""
-    group = lens >> (16 * suit)
-    return (group & 15) + (group >> 4 & 15) + (group >> 8 & 15) + (group >> 12 & 15)
 
 
 @njit(cache=True, inline="always")
@@ -167,7 +162,7 @@ def _sharp_owners(frame):
     suit: what the sharp bucket of a described position is hashed on besides its lengths."""
     owners = np.int64(0)
     for suit in range(N_SUITS):
-        drop = max(_suit_length(frame[F_LENS], suit) - SHARP, 0)
+        drop = max(frame[F_TOTAL + suit] - SHARP, 0)
         owners |= (frame[F_CODE + suit] >> (2 * drop)) << (2 * SHARP * suit)
     return owners
 
@@ -237,6 +232,25 @@ def quick_tricks(hands, leader, trump, wanted):
         runs ^= longest
         cards |= _top_of(longest, wanted - popcount(cards))
     return popcount(cards), cards
+
+
+@njit(cache=True)
+def master_trumps(hands, side, trump):
+    """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
+    those trumps. A trump above every trump of the other side wins the trick it is played
+    to (and every card is played by the end: a trump is never thrown away, a void hand's
+    trump on another suit is a ruff). Those of one hand fall on different tricks; the two
+    partners' might fall on the same one, so only the better hand's count."""
+    opponents = _suit_of(hands[1 - side] | hands[3 - side], trump)
+    floor = highest_bit(opponents) if opponents != 0 else -1
+    best = 0
+    cards = np.int64(0)
+    for seat in (side, side + 2):
+        mine = _suit_of(hands[seat], trump) >> (floor + 1) << (floor + 1)
+        if popcount(mine) > best:
+            best = popcount(mine)
+            cards = mine << (N_RANKS * trump)
+    return best, cards
 
 
 @njit(cache=True, inline="always")
@@ -314,7 +328,8 @@ def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
 @njit(cache=True, inline="always")
 def _lead_key(hands, seat, card, everyone, trump):
     """The sort key of a lead: a suit's top card first (unless an opponent can ruff it), then
-    low cards towards a partner holding the suit's top card, then low cards of other suits."""
+    low cards towards a partner holding the suit's top card, then low cards through a next
+    opponent holding it, then low cards of other suits."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
     top = highest_bit(_suit_of(everyone, suit))
@@ -328,7 +343,8 @@ def _lead_key(hands, seat, card, everyone, trump):
         return 30 + rank if ruffable else 0
     if (_suit_of(hands[(seat + 2) & 3], suit) >> top) & 1:
         return 10 + rank
-    return 30 + rank
+    # through the next opponent's top card (its partner may hold the cards between)
+    return 26 + rank if (_suit_of(hands[(seat + 1) & 3], suit) >> top) & 1 else 30 + rank
 
 
 @njit(cache=True, inline="always")
@@ -346,7 +362,7 @@ def _matches(tt, row, frame):
         return False
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
-        drop = _suit_length(frame[F_LENS], suit) - n
+        drop = frame[F_TOTAL + suit] - n
         if frame[F_CODE + suit] >> (2 * drop) != tt[row, E_OWNERS + suit]:
             return False
     return True
@@ -401,6 +417,18 @@ def _open_trick(hands, trump, frame, tt, stats):
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
         return 1 if leader & 1 == 0 else 0
+    if trump != NO_TRUMP:
+        # each side's master trumps win tricks whoever leads (see `master_trumps`)
+        sure, cards = master_trumps(hands, 0, trump)
+        if sure >= need:
+            stats[S_QUICK_CUTS] += 1
+            frame[F_REL] = cards
+            return 1
+        sure, cards = master_trumps(hands, 1, trump)
+        if left - sure < need:
+            stats[S_QUICK_CUTS] += 1
+            frame[F_REL] = cards
+            return 0
     describe(hands, frame)
     frame[F_META] = leader | trump << 2
     frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt), WIDE_BITS)
@@ -433,7 +461,7 @@ def _close_trick(hands, tt, frame, result, rel, stats):
     base, size = frame[F_SHARP], BUCKET
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
-        if n < min(SHARP, _suit_length(frame[F_LENS], suit)):
+        if n < min(SHARP, frame[F_TOTAL + suit]):
             base, size = frame[F_BUCKET], WIDE
     target = -1
     victim = base
@@ -456,7 +484,7 @@ def _close_trick(hands, tt, frame, result, rel, stats):
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
         tt[target, E_OWNERS + suit] = frame[F_CODE + suit] >> (
-            2 * (_suit_length(frame[F_LENS], suit) - n))
+            2 * (frame[F_TOTAL + suit] - n))
     if result:
         tt[target, E_LOWER] = max(tt[target, E_LOWER], need)
     else:
