@@ -630,7 +630,8 @@ def _register_distill(stages) -> None:
         "distill", help="search teaches a policy network, round after round",
         description="Expert iteration on a trained Setback baseline run: rounds of search "
         "self-play (games to 11, all four seats searching; round 0's rollouts follow the base "
-        "run's table, later rounds' the previous round's network), the policy network fitted "
+        "run's table, later rounds' the newest network that beat its teacher, --gate-pairs), "
+        "the policy network fitted "
         "to search's moves and values on a replay window of the last rounds, each round's "
         "network kept in DIR/nets/. The network sees the seat's whole view (its cards, the "
         "bids, every card played and by whom, the trick, the score), not the table's keys. "
@@ -672,6 +673,13 @@ def _register_distill(stages) -> None:
                         "rounds' data are deleted, so the disk used stays bounded")
     parser.add_argument("--epochs", type=positive_int, default=None, metavar="N",
                         help="passes over the window a round (default 2)")
+    parser.add_argument("--gate-pairs", type=non_negative_int, default=None, metavar="N",
+                        help="after each fit, the new network alone plays its teacher alone (the "
+                        "policy the round's search rolled out with: the base table, or an earlier "
+                        "network) on N duplicate pairs, the same every round; the next round's "
+                        "search rolls out with the new network only if it won more than half, "
+                        "so the teacher never gets weaker (default 200; 0: always the newest "
+                        "network; a new run only)")
     parser.add_argument("--hidden", default=None, metavar="H1xH2",
                         help="the network's two hidden layers (default 128x128; a new run only)")
     parser.add_argument("--seed", type=seed_type, default=None, metavar="S",
@@ -694,11 +702,11 @@ def run_distill(args) -> int:
     """Run `train distill` (train/distill.py)."""
     from tqdm import tqdm
 
-    from train.distill import Distill, prepare_run
+    from train.distill import Distill, ensure_base, prepare_run
     from train.run_directory import RunDirectory
 
     options = {"searcher": args.searcher, "games": args.games, "imitate": args.imitate,
-               "chunk": args.chunk,
+               "chunk": args.chunk, "gate_pairs": args.gate_pairs,
                "window": args.window, "epochs": args.epochs, "hidden": args.hidden,
                "seed": args.seed}
     run_dir = RunDirectory(args.run)
@@ -711,6 +719,7 @@ def run_distill(args) -> int:
             raise UserError(f"--eval-against: {exc}") from None
     with run_dir.writer_lock():
         settings = prepare_run(args.run, args.base, options)
+        ensure_base(args.run, settings)
         stage = Distill(args.run, settings, args.workers, not args.no_progress, tqdm.write)
         rounds = args.rounds
         if rounds is None and args.for_seconds is None:

@@ -125,7 +125,7 @@ def test_a_damaged_network_is_refused(tmp_path):
 
 # --- the stage ------------------------------------------------------------------------------
 TINY = ["--games", "4", "--chunk", "1", "--imitate", "6", "--searcher", "search[worlds=3]",
-        "--hidden", "12x12", "--epochs", "2", "--no-progress"]
+        "--hidden", "12x12", "--epochs", "2", "--gate-pairs", "6", "--no-progress"]
 
 
 @pytest.fixture(scope="module")
@@ -184,6 +184,12 @@ def test_the_same_networks_for_one_and_two_workers_and_after_a_resume(tmp_path, 
     code, out, err = run_cli(capsys, ["train", "status", "--run", one, "--plot",
                               str(tmp_path / "s.png")])
     assert code == 0 and "rounds      2" in out and os.path.getsize(tmp_path / "s.png") > 1000
+    # the gate: a round's search rolls out with the newest network that beat its teacher
+    metas = [load_net(os.path.join(one, f"nets/round-{k:05d}.net"), "setback", FEATURE_LAYOUT,
+                      INPUTS, OUTPUTS).meta for k in range(2)]
+    assert metas[0]["teacher"] == "base"
+    assert metas[0]["gate"]["pairs"] == 6 and 0 <= metas[0]["gate"]["win_rate"] <= 1
+    assert metas[1]["teacher"] == ("round-00000" if metas[0]["gate"]["promoted"] else "base")
     code, out, err = run_cli(capsys, ["train", "distill", "--run", one, "--games", "9"])
     assert code == 2 and "a resumed run keeps its settings" in err
 

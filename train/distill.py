@@ -8,8 +8,8 @@ round 0 ends.
 
 A round:
 1. **Self-play**: `games` games to 11, all four seats the searcher (`search[OPTIONS]`), whose
-   rollouts follow the base run's table in round 0 and the previous round's network after
-   (`search[OPTIONS]:net:nets/round-K.net`). Every searched decision is recorded from the
+   rollouts follow the round's teacher: the base run's table in round 0, then the newest
+   network that passed its gate (`search[OPTIONS]:net:nets/round-K.net`). Every searched decision is recorded from the
    acting seat's view (the view's state, the deal's moves, the score), with its legal moves,
    search's mean value of each and the move it played. The games are cut into chunks of
    `chunk` games, each a file of its own (`data/round-K/chunk-C.npz`, written atomically):
@@ -20,9 +20,13 @@ A round:
    passes, and kept as `nets/round-K.net` (atomically; every round's network stays).
    Before it, the previous network's agreement with search on the new round's data (data it
    never saw) is recorded: the round's log row's figure.
-3. **Evaluation** (every `eval_every` rounds): the network alone against `eval_against`,
+3. **Gate** (`gate_pairs` duplicate pairs, 0: none): the new network alone against its
+   teacher alone (the policy the round's search rolled out with); it becomes the next
+   round's teacher only if it wins more than half, so search never rolls out with a weaker
+   policy than before (`teacher`).
+4. **Evaluation** (every `eval_every` rounds): the network alone against `eval_against`,
    duplicate pairs on the same deals each time (DIR/eval.csv, as the other stages').
-4. Data older than the window is deleted: what the run keeps on disk is bounded (the window
+5. Data older than the window is deleted: what the run keeps on disk is bounded (the window
    and one small network a round).
 
 Determinism: game g of round K has the seed `stream_seed(stream_seed(seed, K), g)`; the searcher
@@ -60,12 +64,13 @@ STAGE = "distill"
 BASE_FILE = "base.strategy"
 DEFAULTS = {"searcher": "search[worlds=50]", "games": 160, "imitate": 2000, "chunk": 4,
             "window": 4, "epochs": 2, "hidden": "128x128", "batch": 256, "learning_rate": 1e-3,
-            "value_weight": 0.05, "seed": 0}
+            "value_weight": 0.05, "gate_pairs": 200, "seed": 0}
 SEARCH_OPTIONS = re.compile(r"^search(\[[^\]:]*\])?$", re.IGNORECASE)
 MAX_LEGAL = 8
 DEAL_MOVES = 32
 IMITATION_CHUNK = 50  # games a chunk of the imitation phase (a table's game takes ms)
 IMITATION_STREAM = 0x494D4954  # "IMIT": the imitation games' seed stream, no round's
+GATE_STREAM = 0x47415445  # "GATE": the gate's pairs, the same every round
 
 
 # --- settings -----------------------------------------------------------------------------
@@ -338,6 +343,7 @@ class Distill:
         self.show_progress = show_progress
         self.report = report
         self.hidden = parse_hidden(settings["hidden"])
+        self._teacher_player = None  # (spec, player): the gate's opponent, read once
 
     # -- helpers --
     def round_seed(self, k: int) -> int:
@@ -346,12 +352,27 @@ class Distill:
 
         return int(stream_seed(np.uint64(self.settings["seed"]), np.uint64(k))) >> 1
 
-    def searcher_spec(self, k: int) -> str:
-        """Round K's searcher: on the base table, then on the previous round's network."""
-        options = self.settings["searcher"]
+    def teacher(self, k: int) -> str:
+        """The rollout policy of round K's search, by name: `base` (the base table) in round 0;
+        after, the previous round's network (`round-K`) if it passed its gate (or there is no
+        gate), else the previous round's teacher. Names, not paths, so a run resumed from
+        another directory finds its files."""
         if k == 0:
-            return f"{options}:strategy:{os.path.join(self.path, BASE_FILE)}"
-        return f"{options}:net:{net_path(self.path, k - 1)}"
+            return "base"
+        meta = self._meta(k - 1)
+        if meta.get("gate", {}).get("promoted", True):
+            return f"round-{k - 1:05d}"
+        return meta["teacher"]
+
+    def player_spec(self, teacher: str) -> str:
+        """The player of a teacher's name: `strategy:DIR/base.strategy` or `net:DIR/nets/...`."""
+        if teacher == "base":
+            return f"strategy:{os.path.join(self.path, BASE_FILE)}"
+        return f"net:{os.path.join(self.path, 'nets', teacher + '.net')}"
+
+    def searcher_spec(self, k: int) -> str:
+        """Round K's searcher: the search options on the round's teacher."""
+        return f"{self.settings['searcher']}:{self.player_spec(self.teacher(k))}"
 
     def cpu_so_far(self) -> float:
         """The stage's CPU seconds: the logged rounds', plus what the unfinished phase has
@@ -550,8 +571,38 @@ class Distill:
                     "wall_seconds": (previous[-1]["seconds"] if previous else 0.0)
                     + time.perf_counter() - wall,
                     "base_cpu_seconds": s["base_cpu_seconds"], "searcher": s["searcher"]}
+        teacher = self.teacher(k)
+        gate_cpu = _cpu_with_children()
+        gate = self._gate(net, teacher, k)
+        gate_cpu = _cpu_with_children() - gate_cpu
+        net.meta.update(teacher=teacher, gate=gate)
+        net.meta["cpu_seconds"] += gate_cpu
         _save_atomic(net_path(self.path, k), net_bytes(net))
         self._log_round(k, net.meta)
+
+    def _gate(self, net, teacher: str, k: int) -> dict:
+        """Round K's network alone against its teacher's policy alone (the table, or the
+        network search rolled out with), `gate_pairs` duplicate pairs on the same deals every
+        round: promoted (next round's rollouts follow it) when it wins more than half, so the
+        teacher never gets weaker (AlphaGo Zero's gating). No gate (`gate_pairs` 0): always
+        promoted."""
+        pairs = int(self.settings.get("gate_pairs", 0))
+        if not pairs:
+            return {"promoted": True}
+        from games.rng import stream_seed
+        from play.net_player import NetPlayer
+        from play.player_spec import make_player
+        from play.tournament import run_tournament, win_rate_interval
+
+        if self._teacher_player is None or self._teacher_player[0] != teacher:
+            self._teacher_player = (teacher, make_player(self.player_spec(teacher)))
+        seed = int(stream_seed(np.uint64(self.settings["seed"]), np.uint64(GATE_STREAM))) >> 1
+        rows = run_tournament((NetPlayer(net, name=f"round {k}"), self._teacher_player[1]),
+                              pairs, seed=seed, duplicate=True, workers=self.workers,
+                              progress=self.show_progress)
+        rate, low, high = win_rate_interval(rows, True)
+        return {"against": teacher, "pairs": pairs, "win_rate": rate, "ci": [low, high],
+                "promoted": bool(rate > 0.5)}
 
     def _log_round(self, k: int, meta: dict) -> None:
         """Round K's row of log.csv (module docstring)."""
@@ -565,7 +616,8 @@ class Distill:
                     f"({meta['window_decisions']:,} in the window), agreement with search "
                     + ("-" if agreement is None else f"{100 * agreement:.1f}%")
                     + f" before the fit, {100 * meta['fit_agreement']:.1f}% after; "
-                    f"{meta['cpu_seconds'] / 60:.1f} CPU-min in the stage")
+                    + _gate_text(meta.get("gate", {}))
+                    + f"{meta['cpu_seconds'] / 60:.1f} CPU-min in the stage")
 
     def _evaluate(self, k: int, pairs: int, against: str) -> None:
         """Round K's network alone against `against`, `pairs` duplicate pairs on the run's
@@ -598,6 +650,22 @@ class Distill:
                 shutil.rmtree(path, ignore_errors=True)
 
 
+def _gate_text(gate: dict) -> str:
+    """The log line's words on a round's gate."""
+    if "win_rate" not in gate:
+        return ""
+    low, high = gate["ci"]
+    return (f"{100 * gate['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f}) against its "
+            f"teacher alone: {'promoted' if gate['promoted'] else 'not promoted'}; ")
+
+
+def _cpu_with_children() -> float:
+    """This process's CPU seconds and its finished children's (a tournament's workers)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def _npz_bytes(arrays: dict) -> bytes:
     import io
 
@@ -607,8 +675,8 @@ def _npz_bytes(arrays: dict) -> bytes:
 
 
 def prepare_run(run_path: str, base: str | None, options: dict) -> dict:
-    """Create the run (settings, the base table exported once) or check a resumed one's; the
-    settings. A base that is not a trained Setback baseline run is refused in one line."""
+    """Create the run (its settings) or check a resumed one's; the settings (`ensure_base`
+    then exports the base table once). A base that is not a trained Setback baseline run is refused in one line."""
     run = RunDirectory(run_path)
     if os.path.exists(run.settings_path):
         recorded = run.read_settings()
@@ -640,12 +708,18 @@ def prepare_run(run_path: str, base: str | None, options: dict) -> dict:
                 "game": "setback"}
     settings["searcher"] = searcher_options(settings["searcher"])
     parse_hidden(settings["hidden"])
-    from train.export import export_run
-
-    os.makedirs(run_path, exist_ok=True)
-    export_run(base, os.path.join(run_path, BASE_FILE))
     run.write_settings(STAGE, settings)
     return settings
+
+
+def ensure_base(run_path: str, settings: dict) -> None:
+    """Export the base run into DIR/base.strategy unless it is there (atomically, after the
+    settings: a run stopped during the export exports again when resumed)."""
+    from train.export import export_run
+
+    path = os.path.join(run_path, BASE_FILE)
+    if not os.path.exists(path):
+        export_run(settings["base_run"], path)
 
 
 def export_net(run_path: str, out: str) -> dict:
