@@ -200,11 +200,17 @@ function renderExplain(x, title, phase) {
     box.append(el("p", { class: "muted", text: GAME.explain.forced }));
     return;
   }
-  const keyLine = el("div", {}, x.kind ? `${x.kind} key ` : "key ",
-                     x.key ? el("span", { class: "key", text: x.key }) : el("i", { text: "none" }));
-  if (x.reason === "rules") keyLine.append(el("span", { class: "tag rules", text: "rule-based player" }));
-  else if (x.key) keyLine.append(el("span", { class: `tag ${x.found ? "found" : "missing"}`, text: x.found ? "found" : "not found" }));
-  box.append(keyLine);
+  if (x.reason === "network" || (x.key == null && x.lookups && !x.lookups.length && x.reason === "search")) {
+    // a policy network (net:FILE, or search on one) reads the whole view: no key to show
+    box.append(el("p", { class: "muted", text: "Policy network (train distill): its probability of each " +
+                         "legal move, from the seat's whole view." }));
+  } else {
+    const keyLine = el("div", {}, x.kind ? `${x.kind} key ` : "key ",
+                       x.key ? el("span", { class: "key", text: x.key }) : el("i", { text: "none" }));
+    if (x.reason === "rules") keyLine.append(el("span", { class: "tag rules", text: "rule-based player" }));
+    else if (x.key) keyLine.append(el("span", { class: `tag ${x.found ? "found" : "missing"}`, text: x.found ? "found" : "not found" }));
+    box.append(keyLine);
+  }
   for (const look of GAME.explain.lookups ? x.lookups || [] : []) {
     if (look.key === x.key) continue;
     box.append(el("div", { class: "muted" }, `first tried ${look.kind} key `,
