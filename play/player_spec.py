@@ -2,7 +2,9 @@
 PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`), the SDS
 bidder `sds[:W][,play=SPEC]` (`play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
 (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
-(`play/search_player.py`), and any of them with another player's bidding,
+(`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
+(`play/trickster_pitch.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
+any of them with another player's bidding,
 `PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`play/oracle.py`), which
 SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
 `rating`, never a default; it takes its `bid=` itself and cannot sit inside another player.

@@ -8,7 +8,8 @@ stream), `heuristic` (`play.spades_heuristic`, the rule-based yardstick) and
 tree key and world draw that pyspiel's spades lacks: `play.spades_ismcts`),
 `search[OPTIONS]:BASE` (rollout search on the heuristic or a database,
 `play.spades_search_player`), `db:PATH[,sample]` (a database of a Spades export,
-`db.spades_player`: the heuristic plays a key it lacks) and `oracle[,bid=SPEC]` /
+`db.spades_player`: the heuristic plays a key it lacks), `trickster:spades` (Trickster Cards'
+Spades bot, `play/trickster_spades.py`) and `oracle[,bid=SPEC]` /
 `oracle:SPEC` (`play.spades_oracle`: it SEES EVERY HAND, a ceiling for tournaments and
 ratings; the game loop hands it the true state). Kinds Spades lacks are refused in one line
 saying so.
