@@ -126,7 +126,7 @@ def compare(deals: int, seed: int, tt_bits: int) -> None:
     solver.table(hands_of(warm))  # load (or compile) the kernels outside the timing
     rng = random.Random(seed)
     differences = 0
-    ratios, ours_total, dds_wall_total, dds_cpu_total = [], 0.0, 0.0, 0.0
+    ratios, dds_wall_total, dds_cpu_total = [], 0.0, 0.0
     cpu_ratios, ours_cpu_total = [], 0.0
     ours_times = []
     for k in range(deals):
@@ -145,13 +145,20 @@ def compare(deals: int, seed: int, tt_bits: int) -> None:
         ratios.append(ours / dds_wall)
         cpu_ratios.append(ours_cpu / max(dds_cpu, 1e-6))
         ours_times.append(ours)
-        ours_total += ours
         ours_cpu_total += ours_cpu
         dds_wall_total += dds_wall
         dds_cpu_total += dds_cpu
-        if (k + 1) % 50 == 0:
-            print(f"  {k + 1} deals: {differences} differences, ours/DDS {ours_total:.1f} s / "
-                  f"{dds_wall_total:.1f} s", flush=True)
+        if (k + 1) % 50 == 0 and k + 1 < deals:
+            _report(k + 1, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
+                    dds_cpu_total, ratios, cpu_ratios)
+    _report(deals, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
+            dds_cpu_total, ratios, cpu_ratios)
+
+
+def _report(deals, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
+            dds_cpu_total, ratios, cpu_ratios) -> None:
+    """Print the figures of the first `deals` deals."""
+    ours_total = sum(ours_times)
     print(f"{deals} deals of seed {seed}, {20 * deals:,} entries compared: {differences} "
           "differences")
     print(f"time a deal (20 entries): ours median {statistics.median(ours_times):.3f} s, "

@@ -645,12 +645,17 @@ def table_of(hands, tt, moves, frames, stats, out):
     """Fill `out` (int64[5, 4], trump 0..3 or NO_TRUMP by declarer seat) with the tricks the
     declarer's side takes when that seat declares with that trump: its left-hand opponent
     (the next seat) leads. The four leaders of one trump share the transposition table, and
-    each starts its tests from the last one's count."""
+    each starts its tests from the last one's count; the first, from the mean of the first
+    leader's counts with the trumps solved before (a test far off the count can cost as much
+    as the two that pin it)."""
     left = popcount(hands[0])
+    firsts = 0
     for trump in range(N_SUITS + 1):
-        guess = (left + 1) // 2
+        guess = (left + 1) // 2 if trump == 0 else (2 * firsts + trump) // (2 * trump)
         for leader in range(4):
             side0 = tricks_for_leader(hands, trump, leader, guess, tt, moves, frames, stats)
+            if leader == 0:
+                firsts += side0
             guess = side0
             declarer = (leader + 3) & 3
             out[trump, declarer] = side0 if declarer & 1 == 0 else left - side0
