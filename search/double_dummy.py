@@ -4,36 +4,41 @@ Four seats 0..3 play clockwise in two partnerships, seats 0 and 2 ("side 0") aga
 and 3; every seat must follow the suit led if it can; the highest card of the led suit wins
 the trick unless a trump was played, then the highest trump wins; the trick's winner leads the
 next. The trump is a suit 0..3 or `NO_TRUMP`. All hands are known (double dummy) and hold the
-same number of cards, 1 to 13 each. The solver gives the number of tricks side 0 takes under
-perfect play by both sides, and `dd_table` gives a 52-card deal's table of all 20
-declarer/trump pairs, as bridge's double-dummy solvers (Haglund's DDS) do. It names no game: a
-game drives it with its own hands, trump and leader.
+same number of cards, 1 to 13 each. `DoubleDummySolver.tricks` gives the tricks side 0 takes
+under perfect play by both sides, and `DoubleDummySolver.table` a deal's table of all 20
+declarer/trump pairs (the declarer's left-hand opponent leading), the table Haglund's DDS
+gives. It names no game: a game drives it with its own hands, trump and leader.
 
 Cards are `suit * 13 + rank` (ranks 0..12 low to high, the suits' order is the caller's); a
 hand is a 52-bit mask in an int64, each suit a 13-bit group.
 
-How it is fast enough (Haglund's DDS and Ginsberg's partition search are the anchors):
+How (Haglund's DDS and Ginsberg's partition search are the anchors):
 - Null-window search: `search` only answers "does side 0 take at least `need` of the tricks
-  left?", which cuts far more than a search for the exact count; `_tricks_for_leader` finds
+  left?", which cuts far more than a search for the exact count; `tricks_for_leader` finds
   the count by a few such tests, each starting from the last answer (MTD(f) driven by a target
   number of tricks), their transposition entries carried over.
-- A transposition table at each trick's start, keyed by the position up to rank equivalence:
-  per suit, which seat holds each remaining card, highest first (the cards already played are
-  left out, so a 5 becomes the "2" once the 2, 3 and 4 are gone, and positions that differ
-  only in such dead ranks share an entry). An entry holds a lower and an upper bound of the
-  tricks side 0 takes from there; the value does not depend on the tricks already taken, so
-  every later test, every leader and every deal with the same trump can use it.
-- Quick tricks: at a trick's start, the tricks the leader can cash at once with top cards are
-  a sure floor for its side, which often answers a test without a move.
-- Move order: a winning card (the cheapest one that wins) before the rest, then low cards;
-  leads of a suit's top card first. A good first move makes the others' refutation cheap.
+- A transposition table at each trick's start (`describe`, `_probe`, `_close_trick`). A
+  position is its hands' lengths in every suit and, per suit, which seat holds each remaining
+  card, highest first (rank equivalence: the cards already played are left out, so a 5 is
+  the "2" once the 2, 3 and 4 are gone). Every node also reports the cards whose ranks
+  decided its answer, and an entry holds for every position agreeing on the lengths and on
+  the owners down to the lowest deciding card of each suit (partition search: the lower cards
+  are interchangeable). An entry keeps a lower and an upper bound of the tricks side 0 takes
+  from there: the value does not depend on the tricks already taken, so every later test,
+  every leader and every deal with the same trump can use it.
+- Sure tricks at a trick's start, which often answer a test without a move: the leader's
+  runs of top cards (`quick_tricks`) and, with a trump suit, each side's master trumps
+  (`master_trumps`).
+- Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
+  that wins and holds against the opponent still to play, else the cheapest card. A good
+  first move makes the refutation of the others cheap.
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks.
 - The last trick is scored without search (every seat holds one card).
 
-Everything is numba with no allocation per node; `search` walks the tree as one (an
-iterative function on a stack of frames), the hands changed in place and restored on the way
-back.
+Everything is numba with no allocation per node; `search` walks the tree as one iterative
+function on a stack of frames (numba's cache cannot hold a function that calls itself with
+several argument types), the hands changed in place and restored on the way back.
 """
 
 from __future__ import annotations
@@ -165,15 +170,6 @@ def _sharp_owners(frame):
         drop = max(frame[F_TOTAL + suit] - SHARP, 0)
         owners |= (frame[F_CODE + suit] >> (2 * drop)) << (2 * SHARP * suit)
     return owners
-
-
-@njit(cache=True, inline="always")
-def _top_cards(everyone, suit, n):
-    """The card mask of the `n` highest remaining cards of `suit`."""
-    cards = everyone & (SUIT_BITS << (N_RANKS * suit))
-    for _ in range(popcount(cards) - n):
-        cards &= cards - 1
-    return cards
 
 
 @njit(cache=True, inline="always")
@@ -381,7 +377,8 @@ def _probe(hands, tt, frame, need, stats):
             everyone = hands[0] | hands[1] | hands[2] | hands[3]
             rel = np.int64(0)
             for suit in range(N_SUITS):
-                rel |= _top_cards(everyone, suit, tt[row, E_META] >> (META_TOPS + 4 * suit) & 15)
+                rel |= _top_of(everyone & (SUIT_BITS << (N_RANKS * suit)),
+                               tt[row, E_META] >> (META_TOPS + 4 * suit) & 15)
             frame[F_REL] = rel
             stats[S_CLOCK] += 1
             tt[row, E_USED] = stats[S_CLOCK]
