@@ -103,10 +103,10 @@ def table_json(table) -> dict:
 
 def _lines(path: str):
     """The lines of `path` (stdin for `-`), read as they come."""
-    if path == "-":
-        yield from sys.stdin
-        return
     try:
+        if path == "-":
+            yield from sys.stdin
+            return
         with open(path, encoding="utf-8") as handle:
             yield from handle
     except OSError as exc:

@@ -208,3 +208,10 @@ def test_cli_help_explains_every_option(capsys):
     for words in ("FILE", "--tt-bits", "left-hand opponent", "exit status 2",
                   "docs/search/double-dummy.md"):
         assert words in out
+
+
+def test_cli_file_not_utf8_is_status_2(capsys, tmp_path):
+    path = tmp_path / "deals.jsonl"
+    path.write_bytes(b"\xff\xfe\n")
+    status, out, err = run_cli(capsys, ["dd-table", path])
+    assert (status, out) == (2, "") and "not UTF-8" in err
