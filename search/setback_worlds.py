@@ -38,7 +38,8 @@ def consistent_worlds(view_state, seat, rng, use_voids, states_out):
     """Fill `states_out[w]` with full deal states drawn uniformly among the layouts consistent
     with `seat`'s view (hands, played cards, voids when `use_voids`) under which the deal is not
     yet settled (when the view's is not). Returns (worlds drawn, layouts rejected): fewer worlds
-    than rows only when no consistent layout was found."""
+    than rows only when the view admits no layout at all. Where unsettled layouts are too rare
+    to draw, the rows repeat those found (or, with none, take a settled one)."""
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     unseen = constraints(view_state, seat, use_voids, needs, voids)
@@ -62,7 +63,17 @@ def consistent_worlds(view_state, seat, rng, use_voids, states_out):
             found = True
             break
         if not found:
-            return w, rejected
+            # The layouts that keep the deal open are too rare to draw (one in 10,000 or
+            # fewer, as when only one seat's holding a card keeps Game undecided): the
+            # worlds found are drawn again in turn, and with none found the rows take the
+            # last layout drawn, settled or not; a search then still decides (a crash of the
+            # match is what this replaces).
+            for rest in range(w, states_out.shape[0]):
+                if w > 0:
+                    states_out[rest, :] = states_out[rest % w, :]
+                else:
+                    states_out[rest, :] = states_out[w, :]
+            return states_out.shape[0], rejected
     return states_out.shape[0], rejected
 
 

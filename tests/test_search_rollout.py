@@ -154,6 +154,21 @@ def _true_deal_search(arrays, state, worlds=16):
     return int(moves[choose(values)])
 
 
+def test_a_view_whose_open_layouts_are_too_rare_to_draw_still_gets_its_worlds():
+    """A legal position met in a match (seed 54 against Trickster's bot) where fewer than one
+    layout in 10,000 keeps the deal open: every row is filled (the search decides instead of
+    stopping the match with 'no layout ... is consistent')."""
+    state = np.array([0, 0, 0, 262146, 0, 0, 0, 6561795, 0, 2, 0, 3, 1, 3, 4, 3, 3, 1, 4, 3, 0,
+                      -1, -1, -1, -1, 0, 633407053308953, 633407053308953, 21, 259, -1, 0],
+                     dtype=np.int64)
+    worlds = np.zeros((8, S.STATE_SIZE), np.int64)
+    drawn, rejected = consistent_worlds(state, 3, new_rng(1), True, worlds)
+    assert drawn == 8 and rejected >= 10_000
+    for world in worlds:
+        assert world[S.HAND + 3] == state[S.HAND + 3]
+        assert all(int(world[S.HAND + s]) & int(state[S.PLAYED]) == 0 for s in range(4))
+
+
 def test_search_on_the_true_deal_beats_the_blueprint_widely(blueprint):
     """A sign check: team 0 searching with the true deal as every world against team 1 playing
     the blueprint's stored probabilities, then the seats swapped, over the same deals."""
