@@ -59,11 +59,6 @@ layout, a newer version or a damaged file is refused with `ModelFileError` in on
 
 from __future__ import annotations
 
-import hashlib
-import io
-import json
-import os
-
 import numpy as np
 from numba import njit
 
@@ -73,6 +68,7 @@ from games.setback.rules import BID_MOVE, beats
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
                                  PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
                                  TRICK_NUMBER, TRUMP, WINNING)
+from search import model_file
 from search.mlp import MLP, forward3
 from search.sampler import ALL_CARDS, constraints
 
@@ -624,58 +620,34 @@ class CardLocationModel:
 
 def model_bytes(model: CardLocationModel) -> bytes:
     """The model file's bytes (module docstring)."""
-    buffer = io.BytesIO()
     arrays = {f"w{k}": w for k, w in enumerate(model.mlp.weights)}
     arrays.update({f"b{k}": b for k, b in enumerate(model.mlp.biases)})
     arrays["pair"] = model.pair_weights
-    np.savez(buffer, **arrays)
-    payload = buffer.getvalue()
     k = model.kernels
     header = {"format": FORMAT, "version": FORMAT_VERSION, "game": model.game,
               "layout": k.layout, "features": k.n_features, "pair_features": k.n_pair,
               "cards": k.n_cards, "holders": HOLDERS, "holder_columns": list(k.columns),
-              "fit": model.fit, "sha256": hashlib.sha256(payload).hexdigest(),
-              "payload_bytes": len(payload), "meta": model.meta}
-    return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+              "fit": model.fit, "meta": model.meta}
+    return model_file.model_bytes(MAGIC, header, arrays)
 
 
 def load_model(path: str, game: str = "setback") -> CardLocationModel:
     """The card-location model of file `path` for `game`; `ModelFileError` in one line if the
     file is missing, not such a model, newer, damaged, or of another game or feature layout."""
-    if not os.path.isfile(path):
-        raise ModelFileError(f"{path}: no such card-location model file")
-    with open(path, "rb") as handle:
-        data = handle.read()
-    if not data.startswith(MAGIC):
-        raise ModelFileError(f"{path}: not a setback-cfr card-location model file "
-                             "(`setback-cfr learn belief` writes them)")
-    end = data.find(b"\n", len(MAGIC))
-    try:
-        header = json.loads(data[len(MAGIC):end].decode())
-        if header.get("format") != FORMAT or end < 0:
-            raise ValueError
-    except (ValueError, UnicodeDecodeError):
-        raise ModelFileError(f"{path}: damaged card-location model header") from None
-    version = header.get("version")
-    if version != FORMAT_VERSION:
-        raise ModelFileError(f"{path}: card-location model format version {version}; this "
-                             f"program reads version {FORMAT_VERSION}")
-    if header.get("game") != game:
-        raise ModelFileError(f"{path}: a card-location model of {header.get('game')}, not "
-                             f"{game}")
+    header, f = model_file.read(path, MAGIC, FORMAT, FORMAT_VERSION, game,
+                                "card-location model", "`setback-cfr learn belief`",
+                                ModelFileError)
     k = game_features(game)
     if header.get("layout") != k.layout or header.get("features") != k.n_features or \
             header.get("pair_features") != k.n_pair or header.get("cards") != k.n_cards:
         raise ModelFileError(f"{path}: feature layout {header.get('layout')!r} "
                              f"({header.get('features')} features); this program builds "
                              f"{k.layout!r} ({k.n_features})")
-    payload = data[end + 1:]
-    if len(payload) != header.get("payload_bytes") or \
-            hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        raise ModelFileError(f"{path}: damaged card-location model (checksum mismatch)")
-    with np.load(io.BytesIO(payload), allow_pickle=False) as f:
+    try:
         weights = [f[f"w{k}"] for k in range(3)]
         biases = [f[f"b{k}"] for k in range(3)]
         pair = f["pair"]
+    except KeyError:
+        raise ModelFileError(f"{path}: damaged card-location model arrays") from None
     mlp = MLP(weights, biases, k.n_cards, HOLDERS)
     return CardLocationModel(mlp, pair, game, header.get("meta", {}), int(header.get("fit", 0)))

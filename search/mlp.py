@@ -112,7 +112,6 @@ def train(model: MLP, x: np.ndarray, target: np.ndarray, mask: np.ndarray, epoch
     params = model.parameters()
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
     step = 0
     history = []
     n = x.shape[0]
@@ -127,19 +126,28 @@ def train(model: MLP, x: np.ndarray, target: np.ndarray, mask: np.ndarray, epoch
             total += loss * len(idx)
             seen += len(idx)
             step += 1
-            for k, (p, g) in enumerate(zip(params, grads)):
-                if weight_decay and p.ndim == 2:
-                    g = g + weight_decay * p
-                m[k] = b1 * m[k] + (1 - b1) * g
-                v[k] = b2 * v[k] + (1 - b2) * g * g
-                mhat = m[k] / (1 - b1 ** step)
-                vhat = v[k] / (1 - b2 ** step)
-                p -= learning_rate * mhat / (np.sqrt(vhat) + eps)
+            adam_update(params, grads, m, v, step, learning_rate, weight_decay)
         val = None if validation is None else model.mean_loss(*validation)
         history.append((total / max(1, seen), val))
         if progress is not None:
             progress(epoch, total / max(1, seen), val)
     return history
+
+
+def adam_update(params: list, grads: list, m: list, v: list, step: int, learning_rate: float,
+                weight_decay: float = 0.0) -> None:
+    """One Adam step (beta 0.9 and 0.999, eps 1e-8) on `params` in place, `m` and `v` their
+    moments (updated), `step` counted from 1; `weight_decay` adds an L2 pull on the weight
+    matrices (not the biases). Each parameter keeps its dtype."""
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    for k, (p, g) in enumerate(zip(params, grads)):
+        if weight_decay and p.ndim == 2:
+            g = g + weight_decay * p
+        m[k] = b1 * m[k] + (1 - b1) * g
+        v[k] = b2 * v[k] + (1 - b2) * g * g
+        mhat = m[k] / (1 - b1 ** step)
+        vhat = v[k] / (1 - b2 ** step)
+        p -= (learning_rate * mhat / (np.sqrt(vhat) + eps)).astype(p.dtype, copy=False)
 
 
 @njit(cache=True)

@@ -26,19 +26,20 @@ layout's network, a newer version or a damaged file is refused with `NetFileErro
 
 from __future__ import annotations
 
-import hashlib
-import io
 import json
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
+from search import model_file
+from search.mlp import adam_update
+
 MAGIC = b"SETBACK-CFR-POLICY-NET\n"
 FORMAT = "policy-net"
 FORMAT_VERSION = 1
 NEG = -1e30  # an illegal slot's logit
+NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")  # the arrays, in file order
 
 
 class NetFileError(ValueError):
@@ -141,7 +142,6 @@ class PolicyNet:
         params = self.parameters()
         m = [np.zeros_like(p) for p in params]
         s = [np.zeros_like(p) for p in params]
-        b1, b2, eps = 0.9, 0.999, 1e-8
         step = 0
         history = []
         n = x.shape[0]
@@ -155,13 +155,7 @@ class PolicyNet:
                 ce_sum += ce * len(idx)
                 mse_sum += mse * len(idx)
                 step += 1
-                for k, (p, g) in enumerate(zip(params, grads)):
-                    if weight_decay and p.ndim == 2:
-                        g = g + weight_decay * p
-                    m[k] = b1 * m[k] + (1 - b1) * g
-                    s[k] = b2 * s[k] + (1 - b2) * g * g
-                    p -= (learning_rate * (m[k] / (1 - b1 ** step))
-                          / (np.sqrt(s[k] / (1 - b2 ** step)) + eps)).astype(np.float32)
+                adam_update(params, grads, m, s, step, learning_rate, weight_decay)
                 if progress is not None:
                     progress(epoch, min(n, i + batch))
             history.append((ce_sum / max(1, n), mse_sum / max(1, n)))
@@ -222,53 +216,26 @@ def net_forward(x, legal, w1, b1, w2, b2, w3, b3, h1, h2, z, probs):
 
 def net_bytes(net: PolicyNet) -> bytes:
     """The network file's bytes (module docstring)."""
-    buffer = io.BytesIO()
-    np.savez(buffer, **{name: p for name, p in zip(("w1", "b1", "w2", "b2", "w3", "b3"),
-                                                    net.parameters())})
-    payload = buffer.getvalue()
     header = {"format": FORMAT, "version": FORMAT_VERSION, "game": net.game,
               "layout": net.layout, "features": net.inputs, "outputs": net.outputs,
-              "hidden": list(net.hidden), "meta": net.meta,
-              "sha256": hashlib.sha256(payload).hexdigest(), "payload_bytes": len(payload)}
-    return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+              "hidden": list(net.hidden), "meta": net.meta}
+    return model_file.model_bytes(MAGIC, header, dict(zip(NAMES, net.parameters())))
 
 
 def load_net(path: str, game: str, layout: str, inputs: int, outputs: int) -> PolicyNet:
     """The policy network of file `path` for `game` whose features are `layout` (`inputs`
     features, `outputs` move slots); `NetFileError` in one line if the file is missing, not
     such a network, newer, damaged, or of another game or layout."""
-    if not os.path.isfile(path):
-        raise NetFileError(f"{path}: no such policy network file")
-    with open(path, "rb") as handle:
-        data = handle.read()
-    if not data.startswith(MAGIC):
-        raise NetFileError(f"{path}: not a setback-cfr policy network file (`setback-cfr "
-                           "export` writes them from a `train distill` run)")
-    end = data.find(b"\n", len(MAGIC))
-    try:
-        header = json.loads(data[len(MAGIC):end].decode())
-        if header.get("format") != FORMAT or end < 0:
-            raise ValueError
-    except (ValueError, UnicodeDecodeError):
-        raise NetFileError(f"{path}: damaged policy network header") from None
-    if header.get("version") != FORMAT_VERSION:
-        raise NetFileError(f"{path}: policy network format version {header.get('version')}; "
-                           f"this program reads version {FORMAT_VERSION}")
-    if header.get("game") != game:
-        raise NetFileError(f"{path}: a policy network of {header.get('game')}, not {game}")
+    header, arrays = model_file.read(path, MAGIC, FORMAT, FORMAT_VERSION, game,
+                                     "policy network", "`setback-cfr export` of a `train "
+                                     "distill` run", NetFileError)
     if header.get("layout") != layout or header.get("features") != inputs or \
             header.get("outputs") != outputs:
         raise NetFileError(f"{path}: feature layout {header.get('layout')!r} "
                            f"({header.get('features')} features, {header.get('outputs')} "
                            f"moves); this program builds {layout!r} ({inputs}, {outputs})")
-    payload = data[end + 1:]
-    if len(payload) != header.get("payload_bytes") or \
-            hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-        raise NetFileError(f"{path}: damaged policy network (checksum mismatch)")
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as f:
-            arrays = [np.ascontiguousarray(f[name], dtype=np.float32)
-                      for name in ("w1", "b1", "w2", "b2", "w3", "b3")]
-    except (ValueError, KeyError, OSError):
+        weights = [np.ascontiguousarray(arrays[name], dtype=np.float32) for name in NAMES]
+    except KeyError:
         raise NetFileError(f"{path}: damaged policy network weights") from None
-    return PolicyNet(*arrays, game, layout, header.get("meta", {}))
+    return PolicyNet(*weights, game, layout, header.get("meta", {}))
