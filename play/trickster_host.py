@@ -377,3 +377,47 @@ def cards_text(mask: int) -> list[str]:
     order the host gives every list of cards in)."""
     mask = int(mask)
     return [card_text(c) for c in range(52) if mask >> c & 1]
+
+
+SEATS = "WNES"
+
+
+def absolute_seat(view, rel: int) -> int:
+    """The absolute seat (0..3 = W N E S) of the seat `rel` relative to the view's dealer."""
+    return (view.dealer + rel) % 4
+
+
+def add_trick_inputs(out: dict, view, S, legal: list, order, leader: int, me: int) -> dict:
+    """Fill a bot's card-play inputs into `out` from the view (`S` its game's state fields):
+    the trick so far, the cards played before it (in `order` when known), the legal cards,
+    and who is taking the trick with what (Pitch's and Spades' bots read the same fields)."""
+    state = view.state
+    trick = [int(state[S.TRICK + i]) for i in range(int(state[S.N_IN_TRICK]))]
+    current = set(trick)
+    done = ([c for c in order if c not in current] if order is not None else
+            [c for c in range(52) if int(state[S.PLAYED]) >> c & 1 and c not in current])
+    out.update({"trick": [card_text(c) for c in trick], "cardsPlayed": [card_text(c) for c in done],
+                "legalCards": [card_text(c) for c in sorted(legal)],
+                "cardTakingTrick": None, "trickTaker": None, "isPartnerTakingTrick": False})
+    if trick:
+        winning = int(state[S.WINNING])
+        taker = absolute_seat(view, (leader + winning) % 4)
+        out.update({"cardTakingTrick": card_text(trick[winning]), "trickTaker": taker,
+                    "isPartnerTakingTrick": (taker - me) % 4 == 2})
+    return out
+
+
+def position_text(view, S, bidding: bool) -> str:
+    """A one-line description of the position for error messages (`S` the game's state
+    fields; `bidding` whether the view is in the auction)."""
+    state = view.state
+    me = SEATS[absolute_seat(view, view.seat)]
+    hand = " ".join(cards_text(state[S.HAND + view.seat]))
+    if bidding:
+        where = "bidding"
+    else:
+        trick = " ".join(card_text(int(state[S.TRICK + i]))
+                         for i in range(int(state[S.N_IN_TRICK])))
+        where = f"trick {int(state[S.TRICK_NUMBER]) + 1} [{trick}]"
+    return (f"{me} {where} (dealer {SEATS[view.dealer]}, score EW {view.score[0]} NS "
+            f"{view.score[1]}, hand {hand})")

@@ -24,10 +24,10 @@ import json
 from games.setback import state as S
 from games.setback.errors import SetbackError
 from games.setback.rules import BID_MOVE, beats
-from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, built_host,
-                                 card_of_text, card_text, cards_text, suit_name)
+from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, absolute_seat,
+                                 add_trick_inputs, built_host, card_of_text, card_text,
+                                 cards_text, position_text, suit_name)
 
-SEATS = "WNES"
 # Trickster's Pitch bid values in the host's bid space (BidSpace.Pitch = 1000): the points
 # bids, the pitcher's suit bid and the others' "not pitching" after the auction.
 PITCH_SPACE = 1000
@@ -67,10 +67,6 @@ def make_trickster_pitch_player(text: str, seed: int = 0):
     return TricksterPitchPlayer(built_host("pitch"), BOT_CLASS["pitch"])
 
 
-def _abs(view, rel: int) -> int:
-    return (view.dealer + rel) % 4
-
-
 def _seat_history(view):
     """(cards by seat, tricks won by seat, played-card pairs by seat, cards played in order)
     from the view's history when it holds the whole hand so far; empty ones otherwise (a
@@ -96,12 +92,12 @@ def _seat_history(view):
             if beats(trick[i], trick[best], trump):
                 best = i
         for i, card in enumerate(trick):
-            seat = _abs(view, (leader + i) % 4)
+            seat = absolute_seat(view, (leader + i) % 4)
             played[seat].append([card_text(card), card_text(trick[best])])
         if len(trick) == 4:
             winner = (leader + best) % 4
-            taken[_abs(view, winner)] += [card_text(c) for c in trick]
-            won[_abs(view, winner)] += 1
+            taken[absolute_seat(view, winner)] += [card_text(c) for c in trick]
+            won[absolute_seat(view, winner)] += 1
             leader = winner
         order += trick
     return taken, won, played, order
@@ -112,7 +108,7 @@ def bot_state(view, phase: str, trump: int | None = None) -> dict:
     auction, or with `trump` None in play the pitcher's suit bid) or "card"; `trump` our suit
     0..3 when known (the pitcher's chosen suit before its first card)."""
     state = view.state
-    me = _abs(view, view.seat)
+    me = absolute_seat(view, view.seat)
     in_play = int(state[S.PHASE]) == S.PHASE_PLAY
     if trump is None and int(state[S.TRUMP]) >= 0:
         trump = int(state[S.TRUMP])
@@ -122,7 +118,7 @@ def bot_state(view, phase: str, trump: int | None = None) -> dict:
                                     int(state[S.LEADER]))
     players = []
     for rel in range(4):
-        seat = _abs(view, rel)
+        seat = absolute_seat(view, rel)
         bid = int(state[S.BID + rel])
         value = NO_BID if bid < 0 else PASS if bid == 0 else POINTS_BASE + bid
         history = [] if bid < 0 else [value]
@@ -153,38 +149,9 @@ def bot_state(view, phase: str, trump: int | None = None) -> dict:
             out["legalBids"] = [PASS if m == BID_MOVE else POINTS_BASE + m - BID_MOVE
                                 for m in legal]
         return out
-    trick = [int(state[S.TRICK + i]) for i in range(n_in_trick)]
     if trump is not None and n_tricks == 0 and n_in_trick == 0:  # pitcher's first card
         legal = [m for m in legal if m // 13 == trump]
-    current = set(trick)
-    if order is not None:
-        done = [c for c in order if c not in current]
-    else:
-        done = [c for c in range(52) if int(state[S.PLAYED]) >> c & 1 and c not in current]
-    out.update({"trick": [card_text(c) for c in trick], "cardsPlayed": [card_text(c) for c in done],
-                "legalCards": [card_text(c) for c in sorted(legal)],
-                "cardTakingTrick": None, "trickTaker": None, "isPartnerTakingTrick": False})
-    if trick:
-        winning = int(state[S.WINNING])
-        taker = _abs(view, (leader + winning) % 4)
-        out.update({"cardTakingTrick": card_text(trick[winning]), "trickTaker": taker,
-                    "isPartnerTakingTrick": (taker - me) % 4 == 2})
-    return out
-
-
-def position_text(view) -> str:
-    """A one-line description of the position for error messages."""
-    state = view.state
-    me = SEATS[_abs(view, view.seat)]
-    hand = " ".join(cards_text(state[S.HAND + view.seat]))
-    if int(state[S.PHASE]) == S.PHASE_AUCTION:
-        where = "bidding"
-    else:
-        trick = " ".join(card_text(int(state[S.TRICK + i]))
-                         for i in range(int(state[S.N_IN_TRICK])))
-        where = f"trick {int(state[S.TRICK_NUMBER]) + 1} [{trick}]"
-    return (f"{me} {where} (dealer {SEATS[view.dealer]}, score EW {view.score[0]} NS "
-            f"{view.score[1]}, hand {hand})")
+    return add_trick_inputs(out, view, S, legal, order, leader, me)
 
 
 class TricksterPitchPlayer:
@@ -201,14 +168,14 @@ class TricksterPitchPlayer:
     def _illegal(self, view, what: str, state: dict):
         legal = ", ".join(_move_text(int(m)) for m in view.legal_moves())
         return TricksterPitchError(
-            f"{self.name}: the bot suggested {what}, illegal at {position_text(view)}; legal: "
+            f"{self.name}: the bot suggested {what}, illegal at {position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_AUCTION)}; legal: "
             f"{legal}; its inputs: {json.dumps(state, separators=(',', ':'))}")
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (checked legal in our engine)."""
         state = view.state
         legal = {int(m) for m in view.legal_moves()}
-        where = position_text(view)
+        where = position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_AUCTION)
         if int(state[S.PHASE]) == S.PHASE_AUCTION:
             inputs = bot_state(view, "bid")
             value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")

@@ -20,10 +20,10 @@ from games.spades import state as S
 from games.spades.cards import power
 from games.spades.errors import SpadesError
 from games.spades.rules import BID_MOVE
-from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, built_host,
-                                 card_of_text, card_text, cards_text, suit_name)
+from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, absolute_seat,
+                                 add_trick_inputs, built_host, card_of_text, card_text,
+                                 cards_text, position_text, suit_name)
 
-SEATS = "WNES"
 NO_BID = -1  # the host's BidBase.NoBid; Spades' bid space starts at 0 (Nil), so a bid of n
 # tricks is the value n
 OPTIONS = {
@@ -51,14 +51,10 @@ def make_trickster_spades_player(text: str, seed: int, spec_error):
         raise spec_error(str(exc)) from None
 
 
-def _abs(view, rel: int) -> int:
-    return (view.dealer + rel) % 4
-
-
 def bot_state(view, phase: str) -> dict:
     """The bot's inputs (the host's JSON state) from `view` alone; `phase` "bid" or "card"."""
     state = view.state
-    me = _abs(view, view.seat)
+    me = absolute_seat(view, view.seat)
     n_tricks, n_in_trick, leader = (int(state[S.TRICK_NUMBER]), int(state[S.N_IN_TRICK]),
                                     int(state[S.LEADER]))
     in_play = int(state[S.PHASE]) == S.PHASE_PLAY
@@ -74,15 +70,15 @@ def bot_state(view, phase: str) -> dict:
             led = trick[0] // 13
             best = max(range(len(trick)), key=lambda i: power(trick[i], led))
             for i, card in enumerate(trick):
-                played[_abs(view, (lead + i) % 4)].append([card_text(card),
+                played[absolute_seat(view, (lead + i) % 4)].append([card_text(card),
                                                            card_text(trick[best])])
             if len(trick) == 4:
                 winner = (lead + best) % 4
-                taken[_abs(view, winner)] += [card_text(c) for c in trick]
+                taken[absolute_seat(view, winner)] += [card_text(c) for c in trick]
                 lead = winner
     players = []
     for rel in range(4):
-        seat = _abs(view, rel)
+        seat = absolute_seat(view, rel)
         bid = int(state[S.BID + rel])
         played_now = in_play and (rel - leader) % 4 < n_in_trick
         held = S.HAND_SIZE - n_tricks - int(played_now)
@@ -101,34 +97,7 @@ def bot_state(view, phase: str) -> dict:
     if phase == "bid":
         out["legalBids"] = [m - BID_MOVE for m in legal]
         return out
-    trick = [int(state[S.TRICK + i]) for i in range(n_in_trick)]
-    current = set(trick)
-    done = ([c for c in order if c not in current] if order is not None else
-            [c for c in range(52) if int(state[S.PLAYED]) >> c & 1 and c not in current])
-    out.update({"trick": [card_text(c) for c in trick], "cardsPlayed": [card_text(c) for c in done],
-                "legalCards": [card_text(c) for c in sorted(legal)],
-                "cardTakingTrick": None, "trickTaker": None, "isPartnerTakingTrick": False})
-    if trick:
-        winning = int(state[S.WINNING])
-        taker = _abs(view, (leader + winning) % 4)
-        out.update({"cardTakingTrick": card_text(trick[winning]), "trickTaker": taker,
-                    "isPartnerTakingTrick": (taker - me) % 4 == 2})
-    return out
-
-
-def position_text(view) -> str:
-    """A one-line description of the position for error messages."""
-    state = view.state
-    me = SEATS[_abs(view, view.seat)]
-    hand = " ".join(cards_text(state[S.HAND + view.seat]))
-    if int(state[S.PHASE]) == S.PHASE_BID:
-        where = "bidding"
-    else:
-        trick = " ".join(card_text(int(state[S.TRICK + i]))
-                         for i in range(int(state[S.N_IN_TRICK])))
-        where = f"trick {int(state[S.TRICK_NUMBER]) + 1} [{trick}]"
-    return (f"{me} {where} (dealer {SEATS[view.dealer]}, score EW {view.score[0]} NS "
-            f"{view.score[1]}, hand {hand})")
+    return add_trick_inputs(out, view, S, legal, order, leader, me)
 
 
 class TricksterSpadesPlayer:
@@ -146,13 +115,13 @@ class TricksterSpadesPlayer:
         legal = ", ".join(card_text(int(m)) if m < BID_MOVE else str(int(m) - BID_MOVE)
                           for m in view.legal_moves())
         return TricksterSpadesError(
-            f"{self.name}: the bot suggested {what}, illegal at {position_text(view)}; legal: "
+            f"{self.name}: the bot suggested {what}, illegal at {position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_BID)}; legal: "
             f"{legal}; its inputs: {json.dumps(inputs, separators=(',', ':'))}")
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (checked legal in our engine)."""
         legal = {int(m) for m in view.legal_moves()}
-        where = position_text(view)
+        where = position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_BID)
         if int(view.state[S.PHASE]) == S.PHASE_BID:
             inputs = bot_state(view, "bid")
             value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
