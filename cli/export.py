@@ -17,7 +17,8 @@ def register(subparsers) -> None:
         "probabilities in canonical action order. Probabilities below --threshold are zeroed "
         "and the rest renormalised, as the reference does. The same checkpoint always gives "
         "the same file, byte for byte. The file is the input of `setback-cfr db load`. A "
-        "`train distill` run exports its newest round's policy network instead (a versioned "
+        "`train distill` run exports its best policy network instead (the newest that beat its "
+        "teacher, else the newest round's) (a versioned "
         "network file: play it as net:FILE or search:net:FILE).")
     parser.add_argument("--run", required=True, metavar="DIR", help="the training run directory")
     parser.add_argument("--out", required=True, metavar="FILE", help="strategy file to write")
@@ -46,7 +47,8 @@ def run(args) -> int:
         from train.distill import export_net
 
         meta = export_net(args.run, args.out)
-        print(f"wrote {args.out}: the policy network of round {meta['round']} "
+        print(f"wrote {args.out}: the policy network of round {meta['round']}, the newest "
+              f"that passed its gate (or the newest) "
               f"({meta['window_decisions']:,} searched decisions in its window, "
               f"{meta['cpu_seconds'] / 60:.1f} CPU-min of distillation)")
         return 0

@@ -173,7 +173,7 @@ def latest_net(run_path: str) -> str | None:
 def _save_atomic(path: str, data: bytes) -> None:
     from cfr.atomic_file import atomic_writer
 
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)  # `--out x.net`: here
     with atomic_writer(path, suffix=os.path.splitext(path)[1]) as handle:
         handle.write(data)
 
@@ -723,12 +723,17 @@ def ensure_base(run_path: str, settings: dict) -> None:
 
 
 def export_net(run_path: str, out: str) -> dict:
-    """Copy the run's newest network to `out` (atomically); its metadata."""
+    """Copy the run's best network to `out` (atomically): the newest that passed its gate (the
+    next round's teacher), or the newest when none has (or the run has no gate); its
+    metadata."""
     k = rounds_done(run_path)
     if not k:
         raise RunError(f"{run_path} has no network yet: its first round has not ended")
-    with open(net_path(run_path, k - 1), "rb") as handle:
+    stage = Distill(run_path, RunDirectory(run_path).read_settings()["settings"],
+                    show_progress=False)
+    teacher = stage.teacher(k)
+    name = teacher if teacher != "base" else f"round-{k - 1:05d}"
+    with open(os.path.join(run_path, "nets", name + ".net"), "rb") as handle:
         data = handle.read()
     _save_atomic(out, data)
-    meta = json.loads(data.split(b"\n", 2)[1])["meta"]
-    return meta
+    return json.loads(data.split(b"\n", 2)[1])["meta"]
