@@ -440,6 +440,50 @@ def _open_trick(hands, trump, frame, tt, stats):
 
 
 @njit(cache=True)
+def _second_hand(hands, trump, frame, stats):
+    """After the lead: -1, or the answer when the last hand to play holds the top card of the
+    suit led (so its side wins the trick, nobody able to ruff it) and, without a trump suit,
+    then cashes its runs of top cards (the one it won with gone) as the next leader. Its side
+    needs `need` tricks (side 0) or `left - need + 1` (side 1) of those to decide; the cards
+    used go to frame[F_REL]."""
+    leader = frame[F_LEADER]
+    last = (leader + 3) & 3
+    led = frame[F_LED]
+    mine = _suit_of(hands[last], led)
+    if mine == 0:
+        return -1
+    top = highest_bit(mine)
+    if top < frame[F_BEST] - N_RANKS * led:
+        return -1  # the led card is higher (nothing else of the suit is in the trick yet)
+    others = _suit_of(hands[leader ^ 2] | hands[(leader + 1) & 3], led)
+    if others >> top != 0:
+        return -1
+    partner_of_leader = hands[leader ^ 2]
+    if trump != NO_TRUMP and led != trump and _suit_of(partner_of_leader, led) == 0 and \
+            _suit_of(partner_of_leader, trump) != 0:
+        return -1  # the third hand could ruff
+    wanted = frame[F_NEED] if last & 1 == 0 else frame[F_LEFT] - frame[F_NEED] + 1
+    sure = 1
+    cards = np.int64(1) << (N_RANKS * led + top)
+    if trump == NO_TRUMP and sure < wanted:
+        # the same hand then leads: its runs, less the card it took this trick with
+        rest = hands[last] ^ cards
+        everyone = (hands[0] | hands[1] | hands[2] | hands[3]) ^ cards
+        for suit in range(N_SUITS):
+            if sure >= wanted:
+                break
+            run = _top_run(_suit_of(rest, suit), _suit_of(everyone, suit))
+            run = _top_of(run, wanted - sure)
+            sure += popcount(run)
+            cards |= run << (N_RANKS * suit)
+    if sure < wanted:
+        return -1
+    stats[S_QUICK_CUTS] += 1
+    frame[F_REL] = cards
+    return 1 if last & 1 == 0 else 0
+
+
+@njit(cache=True)
 def _close_trick(hands, tt, frame, result, rel, stats):
     """Record what a searched trick's start proved (side 0 takes `need` tricks or not) for
     every position that agrees with it on the lengths and on the owners of the cards down to
@@ -578,6 +622,8 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
             else:
                 frame[F_STORE] = 0
                 frame[F_REL] = 0
+                if frame[F_IN_TRICK] == 1:
+                    known = _second_hand(hands, trump, frame, stats)
             if known >= 0:
                 result = known == 1
                 rel = frame[F_REL]
