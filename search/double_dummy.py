@@ -26,9 +26,10 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   are interchangeable). An entry keeps a lower and an upper bound of the tricks side 0 takes
   from there: the value does not depend on the tricks already taken, so every later test,
   every leader and every deal with the same trump can use it.
-- Sure tricks at a trick's start, which often answer a test without a move: the leader's
+- Sure tricks, which often answer a test without a move: at a trick's start the leader's
   runs of top cards (`quick_tricks`) and, with a trump suit, each side's master trumps
-  (`master_trumps`).
+  (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
+  (`_second_hand`).
 - Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
   that wins and holds against the opponent still to play, else the cheapest card. A good
   first move makes the refutation of the others cheap.
