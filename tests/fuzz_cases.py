@@ -524,7 +524,8 @@ class CliBoundary(Boundary):
                  "--minutes", "--workers", "--seed", "--batch", "--positions",
                  "--worlds", "--bootstrap", "--epochs", "--sds-samples",
                  "--sds-worlds", "--pairs", "--pool", "--chunk",
-                 "--heldout"}  # (when above 2)
+                 "--heldout", "--rounds", "--imitate", "--gate-pairs", "--window",
+                 "--eval-every", "--eval-games"}  # (when above 2)
 
     def setup(self, workdir):
         super().setup(workdir)
@@ -557,8 +558,17 @@ class CliBoundary(Boundary):
         with open(position, "w") as handle:  # the worked deal from East's side, to decide
             json.dump(dict(WORKED, hands={"E": WORKED["hands"]["E"]},
                            moves=WORKED["moves"][:6]), handle)
+        deals = os.path.join(workdir, "deals.jsonl")  # each seat a whole suit: solved at once
+        with open(deals, "w") as handle:
+            handle.write(json.dumps({"hands": {seat: [r + suit for r in "AKQJT98765432"]
+                                               for seat, suit in zip("NESW", "SHDC")}}) + "\n")
         self.base = {
             ("replay",): ["replay", deal],
+            ("dd-table",): ["dd-table", deals],
+            ("train", "distill"): ["train", "distill", "--run", "rd", "--from", run, "--games", "1",
+                                   "--chunk", "1", "--imitate", "0", "--searcher",
+                                   "search[worlds=2]", "--hidden", "4x4", "--epochs", "1",
+                                   "--gate-pairs", "0", "--rounds", "1", "--no-progress"],
             ("simulate",): ["simulate", "--games", "2", "--max-deals", "3", "--no-progress"],
             ("solve",): ["solve", "kuhn", "--iterations", "2"],
             ("census",): ["census", "--deals", "1", "--no-progress"],

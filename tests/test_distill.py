@@ -241,3 +241,23 @@ def test_a_distill_run_needs_a_setback_baseline(tmp_path, capsys, base_run):
     code, out, err = run_cli(capsys, ["train", "distill", "--run", str(tmp_path / "d"), "--from",
                               base_run, "--searcher", "search[think=5]"])
     assert code == 2 and "think= would make the data depend on timing" in err
+
+
+def test_the_browser_table_serves_a_network_and_its_why_panel(tmp_path):
+    """`serve --bots net:FILE`: the bots play a whole game through the web API (the Setback
+    table hands them the deal's moves, which the network reads), and a bot's explanation
+    gives the network's probability of each legal move, named by the move."""
+    from web_helpers import client, new_game, play_to_the_end, seeded_person
+
+    path = _net_file(tmp_path)
+    c = client(tmp_path / "games.db", bots=f"net:{path}")
+    game = new_game(c, 5)["game"]
+    view, events = play_to_the_end(c, game, seeded_person(5))
+    assert view["status"] == "over"
+    explained = [e["explain"] for e in events if e.get("explain")
+                 and e["explain"].get("reason") == "network"]
+    assert explained
+    for x in explained[:20]:
+        assert abs(sum(a["prob"] for a in x["actions"]) - 1.0) < 1e-6
+        assert all(a["action"] == a["move"] for a in x["actions"])
+

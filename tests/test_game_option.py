@@ -16,6 +16,8 @@ WITHOUT = {
     ("train", "status"): "reads any run, whose settings record the game",
     ("train", "bootstrap"): "Setback's score-aware auction, on top of a Setback baseline",
     ("train", "best-response"): "the game is read from the target (--against); Setback only",
+    ("train", "distill"): "the game is read from the base run (--from); Setback only so far",
+    ("dd-table",): "plain 52-card deals (four hands, a trump or none): no game's rules",
     ("db", "load"): "the game is read from the strategy files",
     ("db", "query"): "the game is read from the database",
     ("db", "info"): "the game is read from the database",

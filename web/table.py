@@ -74,7 +74,8 @@ class Table(WebTable):
 
     def _seat_view(self) -> SeatView:
         deal = self.deal
-        return SeatView.of(deal.state, deal.dealer, (self.score["EW"], self.score["NS"]))
+        return SeatView.of(deal.state, deal.dealer, (self.score["EW"], self.score["NS"]),
+                           deal.history)
 
     def _open_deal(self, dealer: str, hands: dict, setup=None) -> DealRecord:
         record = DealRecord(len(self.records), dealer, hands, [], dict(self.score))

@@ -42,6 +42,7 @@ class TableFace:
         self.dealer = dealer
         self.state = state
         self.moves: list[str] = []
+        self.history: list[int] = []  # the same moves as engine integers (a view's history)
         self.tricks: list[Trick] = []
 
     @staticmethod
@@ -125,6 +126,7 @@ class TableFace:
             self.tricks[-1].cards.append(self.format_move(move))
         rules.apply_move(self.state, move)
         self.moves.append(self.format_move(move))
+        self.history.append(int(move))
         if in_play and self.state[S.N_IN_TRICK] == 0:
             self.tricks[-1].winner = self.seat_letter(int(self.state[S.LEADER]))
 
