@@ -247,11 +247,7 @@ def make_net_search_player(text: str, options: dict, policy: str, seed: int = 0)
     if options["objective"] != "score":
         raise PlayerSpecError(f"{text!r}: search on a network takes objective=score only")
     net_player = make_net_player(policy, seed)
-    return NetSearchPlayer(net_player, worlds=options["worlds"],
-                           greedy=options["rollout"] == "greedy",
-                           search_bids=options["bids"] == "search", margin=options["margin"],
-                           think_ms=options["think"], threads=options["threads"],
-                           voids=options["voids"] == "on", seed=seed, name=text.strip(),
-                           belief=options["belief"], temper=options["temper"],
-                           pool=options["pool"], floor=options["floor"],
-                           evidence=options["evidence"])
+    from play.search_options import constructor_options
+
+    return NetSearchPlayer(net_player, seed=seed, name=text.strip(),
+                           **constructor_options(options))

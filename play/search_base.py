@@ -15,7 +15,7 @@ import numpy as np
 
 from games.rng import new_rng, next_u64
 from play.search_options import (CHOICES, MODEL_BELIEFS, belief_kind, belief_settings,
-                                 resample, shared_arrays)
+                                 constructor_options, resample, shared_arrays)
 
 POOL_PARTS = 8  # a weighted pool is drawn in this many parts, each from its own seed
 
@@ -79,14 +79,8 @@ class SearchPlayerBase:
             blueprint.close()
             raise error(str(exc)) from None
         try:
-            return cls(blueprint, table, worlds=options["worlds"],
-                       greedy=options["rollout"] == "greedy",
-                       search_bids=options["bids"] == "search", margin=options["margin"],
-                       think_ms=options["think"], threads=options["threads"],
-                       voids=options["voids"] == "on", seed=seed, name=text.strip(),
-                       belief=options["belief"], temper=options["temper"],
-                       pool=options["pool"], floor=options["floor"],
-                       evidence=options["evidence"], **extra)
+            return cls(blueprint, table, seed=seed, name=text.strip(),
+                       **constructor_options(options), **extra)
         except ValueError as exc:  # a belief model that cannot be read, or is another game's
             blueprint.close()
             raise error(f"{text.strip()!r}: {exc}") from None

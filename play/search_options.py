@@ -112,6 +112,17 @@ def option_value(text: str, name: str, value: str, error):
     return number
 
 
+def constructor_options(options: dict) -> dict:
+    """The search player's constructor arguments (`play.search_base.SearchPlayerBase`) of
+    parsed `options` (`parse_options`), in its names."""
+    return {"worlds": options["worlds"], "greedy": options["rollout"] == "greedy",
+            "search_bids": options["bids"] == "search", "margin": options["margin"],
+            "think_ms": options["think"], "threads": options["threads"],
+            "voids": options["voids"] == "on", "belief": options["belief"],
+            "temper": options["temper"], "pool": options["pool"], "floor": options["floor"],
+            "evidence": options["evidence"]}
+
+
 _ARRAYS: dict = {}  # (files, sizes, mtimes) -> PolicyArrays: one copy a process
 _ARRAYS_LOCK = threading.Lock()
 
