@@ -638,7 +638,8 @@ def _register_distill(stages) -> None:
         "Creates the run, or resumes it: the same command after Ctrl-C or a crash goes on "
         "where the last saved chunk of games left off and reaches the same networks bit for "
         "bit, for any --workers. `setback-cfr export --run DIR --out FILE.net` writes the "
-        "newest network; play it as net:FILE.net or search:net:FILE.net. Documentation: "
+        "best network (the newest that passed its gate); play it as net:FILE.net or "
+        "search:net:FILE.net. Documentation: "
         "docs/training-distill.md")
     parser.add_argument("--run", required=True, metavar="DIR",
                         help="the distill run directory (created if new, resumed if not)")
