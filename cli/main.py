@@ -52,6 +52,7 @@ DOCS_PAGES = {
     "solve": "training.md",
     "census": "training.md",
     "train": "training.md",
+    "train distill": "training-distill.md",
     "export": "training.md",
     "db": "training.md",
     "tournament": "playing/tournaments.md",
