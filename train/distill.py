@@ -400,6 +400,9 @@ class Distill:
         self._catch_up_logs()
         stopped = None
         try:
+            done = rounds_done(self.path)
+            if eval_every and done and done % eval_every == 0 and not self._evaluated(done):
+                self._evaluate(done - 1, eval_pairs, eval_against)  # stopped before it ran
             while rounds is None or rounds_done(self.path) < rounds:
                 k = rounds_done(self.path)
                 if cpu_budget is not None and self.cpu_so_far() >= cpu_budget:
@@ -420,6 +423,12 @@ class Distill:
             stopped = "interrupt"
         return {"rounds": rounds_done(self.path), "cpu_seconds": self.cpu_so_far(),
                 "stopped": stopped, "net": latest_net(self.path)}
+
+    def _evaluated(self, rounds: int) -> bool:
+        """Whether eval.csv has the evaluation of the run at `rounds` rounds."""
+        from train.evaluation import read_eval_log
+
+        return any(int(row["iteration"]) == rounds for row in read_eval_log(self.path))
 
     def _catch_up_logs(self) -> None:
         """A run killed between a round's network and its log row gets the row (from the
