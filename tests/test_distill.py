@@ -261,3 +261,21 @@ def test_the_browser_table_serves_a_network_and_its_why_panel(tmp_path):
         assert abs(sum(a["prob"] for a in x["actions"]) - 1.0) < 1e-6
         assert all(a["action"] == a["move"] for a in x["actions"])
 
+
+def test_a_damaged_or_foreign_chunk_is_refused_in_one_line(tmp_path):
+    """A chunk of games that cannot be read, or of another format version, stops the fit with
+    one line naming the file."""
+    from train.distill import _load_chunks, _npz_bytes, rows_to_arrays
+    from train.errors import RunError
+
+    good = tmp_path / "chunk-00000.npz"
+    good.write_bytes(_npz_bytes({**rows_to_arrays([]), "chunk_format": np.int64(1)}))
+    assert _load_chunks([str(tmp_path)])["states"].shape == (0, 32)
+    good.write_bytes(_npz_bytes({**rows_to_arrays([]), "chunk_format": np.int64(9)}))
+    with pytest.raises(RunError, match="chunk format 9; this program reads version 1"):
+        _load_chunks([str(tmp_path)])
+    good.write_bytes(b"PK not a chunk")
+    with pytest.raises(RunError, match="damaged chunk of games") as caught:
+        _load_chunks([str(tmp_path)])
+    assert "\n" not in str(caught.value)
+

@@ -68,6 +68,7 @@ DEFAULTS = {"searcher": "search[worlds=50]", "games": 160, "imitate": 2000, "chu
 SEARCH_OPTIONS = re.compile(r"^search(\[[^\]:]*\])?$", re.IGNORECASE)
 MAX_LEGAL = 8
 DEAL_MOVES = 32
+CHUNK_FORMAT = 1  # the chunk files' format version (each file records it)
 IMITATION_CHUNK = 50  # games a chunk of the imitation phase (a table's game takes ms)
 IMITATION_STREAM = 0x494D4954  # "IMIT": the imitation games' seed stream, no round's
 GATE_STREAM = 0x47415445  # "GATE": the gate's pairs, the same every round
@@ -144,8 +145,17 @@ def _load_chunks(directories: list) -> dict:
     """The records of the chunks of `directories`, concatenated in order."""
     parts = []
     for path in _chunk_files(directories):
-        with np.load(path) as f:
-            parts.append({name: f[name] for name in RECORD_FIELDS})
+        try:
+            with np.load(path) as f:
+                version = int(f["chunk_format"]) if "chunk_format" in f.files else 0
+                part = {name: f[name] for name in RECORD_FIELDS}
+        except (OSError, ValueError, KeyError) as exc:
+            raise RunError(f"{path}: damaged chunk of games ({exc}); delete it and resume to "
+                           "play it again") from None
+        if version != CHUNK_FORMAT:
+            raise RunError(f"{path}: chunk format {version}; this program reads version "
+                           f"{CHUNK_FORMAT} (a run of another version)")
+        parts.append(part)
     if not parts:
         return rows_to_arrays([])
     return {name: np.concatenate([p[name] for p in parts]) for name in RECORD_FIELDS}
@@ -471,7 +481,8 @@ class Distill:
         def save(c, arrays, cpu):
             nonlocal spent
             _save_atomic(_chunk_file(directory, c),
-                         _npz_bytes({**arrays, "cpu_seconds": np.float64(cpu)}))
+                         _npz_bytes({**arrays, "cpu_seconds": np.float64(cpu),
+                                     "chunk_format": np.int64(CHUNK_FORMAT)}))
             spent += cpu
             bar.update(games_of[c])
 
