@@ -97,12 +97,15 @@ class NetPlayer:
         if legal.size == 1:
             self.counts["forced"] += 1
             return int(legal[0])
-        moves, probs = self.policy(view)
+        return self._pick(*self.policy(view))
+
+    def _pick(self, moves: np.ndarray, probs: np.ndarray) -> int:
+        """The move played from the network's policy (counted)."""
+        from search.net_setback import pick
+
         self.counts["network"] += 1
         if self.greedy:
             return int(moves[int(np.argmax(probs))])
-        from search.net_setback import pick
-
         return int(moves[pick(probs, probs.size, False, self.rng)])
 
     def explain(self, view) -> dict:
@@ -118,7 +121,7 @@ class NetPlayer:
                                  "move": int(legal[0]), "prob": 1.0}],
                     "chosen": 0}
         moves, probs = self.policy(view)
-        move = self.choose(view)
+        move = self._pick(moves, probs)  # one forward pass for the move and its reasons
         return {"move": move, "reason": "network", "kind": None, "key": None, "found": None,
                 "lookups": [],
                 "actions": [{"action": format_move(int(m)), "move": int(m), "prob": float(p)}
