@@ -1,28 +1,13 @@
 """Euchre worlds for search: full hand states consistent with a seat's view and every public fact.
 
-What a seat knows of the hidden cards: its own hand, every card played, the upcard (always
-seen) and its fate (turned down: out of play; ordered up: in the dealer's hand until the dealer
-plays it), the dealer's discard (the dealer alone; for the others it is one of the unseen
-cards), how many cards each seat holds (five less those it played; six for the dealer between
-the order-up and the discard; five for the partner sitting out a lone hand), and the voids shown
-(`state.SHOWN_VOIDS`: a seat that did not follow the effective suit led holds none of it, the
-left bower counting as a trump). The maker, the trump and alone fix no card. Unlike Setback no
-layout can contradict the hand still being played (a Euchre hand always plays its five
-tricks), so nothing is rejected.
-
-The draw is exact and uniform over the consistent layouts, a layout being the three other
-seats' hidden cards plus, when the seat does not know it, the dealer's discard: the unseen cards
-are renumbered by effective suit into Setback's 13-card suit blocks (no effective suit has more
-than 7 cards) and dealt by `sampler.py`'s suit-by-suit dynamic programme (voids give a seat no
-card of the suit), the cards no seat gets being the discard and the three undealt ones, of which
-the discard is drawn uniformly (four cards, always: every hand has the same number of ways, so
-the pair stays uniform). Uniform means the seats' strategies are not used as evidence: the
-dealer's discard, a pass or an order-up say nothing here about the hidden cards.
-
-`consistent_worlds` fills rows of full states: the view's public fields, the hidden hands, the
-discard, and `DEALT` rebuilt for the other seats (the cards held, plus those played, which the
-hand's history attributes: `cards_played_by`; the dealer's with the discard and without the
-upcard it picked up, as the engine keeps them).
+What a seat knows of the hidden cards (its hand, the cards played, the upcard and its fate, the
+dealer's discard for the dealer alone, the hand sizes, the voids shown by effective suit) is
+Euchre's declaration, `games/euchre/public.py`; the one world sampler (`world_sampler.py`) draws
+the layouts exactly and uniformly over those consistent with it, the discard (for a seat that
+does not know it) uniformly among the four unseen cards no seat holds. Uniform means the seats'
+strategies are not used as evidence: the dealer's discard, a pass or an order-up say nothing
+here about the hidden cards; a belief (`calls_log_weights`, `policy_log_weights`) reweights a
+pool of these worlds.
 """
 
 from __future__ import annotations
@@ -30,38 +15,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import popcount
+from games.euchre import public
 from games.euchre.cards import effective_suit_mask, suit_mask
-from games.euchre.rules import PASS_MOVE, apply_move, next_active
-from games.euchre.state import (
-    DEALT,
-    DISCARD,
-    HAND,
-    HAND_SIZE,
-    LEADER,
-    MAKER,
-    N_IN_TRICK,
-    N_PASSES,
-    OUT,
-    PHASE,
-    PHASE_ALONE,
-    PHASE_DISCARD,
-    PLAYED,
-    SHOWN_VOIDS,
-    STICK,
-    TO_ACT,
-    TRICK_NUMBER,
-    TRUMP,
-    UPCARD,
-    new_state,
-    reset_hand,
-)
-from games.rng import below
+from games.euchre.public import ordered_up  # noqa: F401 (re-exported)
+from games.euchre.rules import apply_move
+from games.euchre.state import (DEALT, DISCARD, PHASE, PHASE_ALONE, PHASE_DISCARD, STICK, TO_ACT,
+                                UPCARD, reset_hand)
+from search import world_sampler
 from search.rollout import TERMINAL, move_log_prob, policy_move_log_prob
-from search.sampler import layout_table, sample_layout
 
 N_CARDS = 24
-BLOCK = 13  # the Setback sampler's cards a suit
+BLOCK = 13  # the Setback sampler's cards a suit (the card-location model's marginals)
 
 
 @njit(cache=True, nogil=True)
@@ -73,8 +37,9 @@ def _suit_masks(trump, out):
 
 @njit(cache=True, nogil=True)
 def _to_blocks(mask, masks):
-    """`mask` (Euchre cards) renumbered: the i-th card (ascending) of suit s becomes bit
-    13 s + i."""
+    """`mask` (Euchre cards) renumbered into Setback's 13-card suit blocks (what the
+    card-location model's Setback marginals read): the i-th card (ascending) of suit s becomes
+    bit 13 s + i."""
     out = np.int64(0)
     for s in range(4):
         i = 0
@@ -87,59 +52,11 @@ def _to_blocks(mask, masks):
 
 
 @njit(cache=True, nogil=True)
-def _from_blocks(blocks, masks):
-    """The inverse of `_to_blocks`."""
-    out = np.int64(0)
-    for s in range(4):
-        i = 0
-        for card in range(N_CARDS):
-            if masks[s] >> card & 1:
-                if blocks >> (BLOCK * s + i) & 1:
-                    out |= np.int64(1) << card
-                i += 1
-    return out
-
-
-@njit(cache=True, nogil=True)
-def cards_held(state, seat):
-    """How many cards `seat` (relative to the dealer) holds: public (module docstring)."""
-    if seat == state[OUT]:
-        return HAND_SIZE
-    held = HAND_SIZE - state[TRICK_NUMBER]
-    player = state[LEADER]
-    for _ in range(state[N_IN_TRICK]):
-        if player == seat:
-            held -= 1
-        player = next_active(state, player)
-    if seat == 0 and state[PHASE] == PHASE_DISCARD:
-        held += 1
-    return held
-
-
-@njit(cache=True, nogil=True)
-def ordered_up(state):
-    """Whether the upcard was ordered up (trump made in the first round): the dealer took it."""
-    return state[MAKER] >= 0 and state[N_PASSES] < 4
-
-
-@njit(cache=True, nogil=True)
 def constraints(view_state, seat, use_voids, needs, voids):
-    """The cards hidden from `seat` (returned: neither its own, nor played, nor the upcard, nor
-    its own discard) and, for the seats seat+1..seat+3, the hidden cards each holds (`needs`:
-    the dealer's count less the upcard it holds) and its shown voids (`voids`, 4 bits of
-    effective suits; empty unless `use_voids`)."""
-    upcard = view_state[UPCARD]
-    known = view_state[HAND + seat] | view_state[PLAYED] | (np.int64(1) << upcard)
-    if seat == 0 and view_state[DISCARD] >= 0:
-        known |= np.int64(1) << view_state[DISCARD]
-    holds_upcard = ordered_up(view_state) and not (view_state[PLAYED] >> upcard & 1)
-    for i in range(3):
-        other = (seat + 1 + i) % 4
-        needs[i] = cards_held(view_state, other)
-        if other == 0 and holds_upcard:
-            needs[i] -= 1
-        voids[i] = (view_state[SHOWN_VOIDS] >> (4 * other)) & 0xF if use_voids else 0
-    return ((np.int64(1) << N_CARDS) - 1) & ~known
+    """The cards hidden from `seat` and, for the seats seat+1..seat+3, the hidden cards each
+    holds and its shown voids (`games.euchre.public.constraints`, without the known holdings)."""
+    holds = np.zeros(3, np.int64)
+    return public.constraints(view_state, seat, use_voids, 0, needs, voids, holds)
 
 
 @njit(cache=True, nogil=True)
@@ -148,68 +65,16 @@ def consistent_worlds(view_state, seat, played_by, rng, use_voids, states_out):
     with `seat`'s view `view_state` (module docstring); `played_by[s]`: the cards seat s played
     (for `DEALT` only; `cards_played_by`). Returns the worlds drawn: all rows, or 0 when no
     layout is consistent (an impossible view)."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    masks = np.zeros(4, np.int64)
-    three = np.zeros(3, np.int64)
-    _suit_masks(view_state[TRUMP], masks)
-    unseen = constraints(view_state, seat, use_voids, needs, voids)
-    blocks = _to_blocks(unseen, masks)
-    table = layout_table(blocks, needs, voids)
-    upcard_bit = np.int64(1) << view_state[UPCARD]
-    took = ordered_up(view_state)
-    holds_upcard = took and not (view_state[PLAYED] & upcard_bit)
-    hidden_discard = seat != 0 and took and view_state[PHASE] > PHASE_DISCARD
-    for w in range(states_out.shape[0]):
-        if not sample_layout(rng, blocks, needs, voids, table, three):
-            return 0
-        out = states_out[w]
-        for j in range(out.shape[0]):
-            out[j] = view_state[j]
-        rest = unseen
-        for i in range(3):
-            hand = _from_blocks(three[i], masks)
-            rest &= ~hand
-            other = (seat + 1 + i) % 4
-            if other == 0 and holds_upcard:
-                hand |= upcard_bit
-            out[HAND + other] = hand
-            out[DEALT + other] = hand | played_by[other]
-        if hidden_discard:  # one of the four cards no seat holds, uniformly
-            k = below(rng, popcount(rest))
-            card = -1
-            for c in range(N_CARDS):
-                if rest >> c & 1:
-                    if k == 0:
-                        card = c
-                        break
-                    k -= 1
-            out[DISCARD] = card
-        if seat != 0 and took:  # the dealer's dealt cards: with its discard, not the upcard
-            dealt = out[DEALT]
-            if out[DISCARD] >= 0:
-                dealt |= np.int64(1) << out[DISCARD]
-            out[DEALT] = dealt & ~upcard_bit
-    return states_out.shape[0]
+    drawn, _ = world_sampler.consistent_worlds(
+        public.constraints, public.suit_masks, public.complete, world_sampler.always_possible,
+        public.SIZE, view_state, seat, played_by, 0, rng, use_voids, states_out)
+    return drawn
 
 
 def cards_played_by(view) -> np.ndarray:
-    """int64[4]: the cards each seat (relative to the dealer) played in `view`'s hand, from
-    its history replayed on empty hands (the turn order depends only on the moves); the
-    dealer's discard (hidden or not) is not a card played."""
-    out = np.zeros(4, dtype=np.int64)
-    state = view.state
-    replay = new_state()
-    reset_hand(replay, np.zeros(4, dtype=np.int64), int(state[UPCARD]), int(state[STICK]))
-    for move in view.history:
-        move = int(move)
-        if replay[PHASE] == PHASE_DISCARD:
-            apply_move(replay, max(move, 0))  # hidden (-1): which card does not matter here
-            continue
-        if 0 <= move < PASS_MOVE:
-            out[replay[TO_ACT]] |= np.int64(1) << move
-        apply_move(replay, move)  # the empty hands lose nothing: the turns are all it needs
-    return out
+    """int64[4]: the cards each seat (relative to the dealer) played in `view`'s hand
+    (`games.euchre.public.replay_public`); the dealer's discard is not a card played."""
+    return public.replay_public(view.state, view.history)[0]
 
 
 @njit(cache=True, nogil=True)

@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from games.setback import state as S
+from games.setback.public import replay_public
 from games.setback.rules import apply_move, is_legal
 
 DEFAULT_FLOOR = 0.01
@@ -28,15 +29,8 @@ ALL_CARDS = (1 << 52) - 1
 
 def cards_played_by(history) -> np.ndarray:
     """The cards each seat (relative to the dealer) played in `history` (engine moves from the
-    deal's first bid): who plays depends only on the cards played, so any hands will do."""
-    state = S.new_state()
-    S.reset_deal(state, np.full(4, ALL_CARDS, dtype=np.int64))
-    played = np.zeros(4, dtype=np.int64)
-    for move in history:
-        if move < 52:
-            played[int(state[S.TO_ACT])] |= np.int64(1) << int(move)
-        apply_move(state, int(move))
-    return played
+    deal's first bid): `games.setback.public.replay_public`'s."""
+    return replay_public(None, history)[0]
 
 
 def others_moves(hands, played, history, observer: int, skip: int = 0, upto: int | None = None):

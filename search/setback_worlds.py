@@ -1,8 +1,9 @@
 """Setback worlds for search: full deal states consistent with a seat's view and every public fact.
 
-`sampler.py` draws layouts uniformly among those consistent with the seat's hand, the cards
-played, the hand sizes and the voids shown. One more public fact is not in those counts: the
-deal is still being played. The rules end a deal as soon as its score is settled (Low taken,
+The one world sampler (`world_sampler.py`, on Setback's hooks: `games/setback/public.py`)
+draws layouts uniformly among those consistent with the seat's hand, the cards played, the hand
+sizes and the voids shown. One more public fact is not in those counts: the deal is still being
+played (`public.possible`). The rules end a deal as soon as its score is settled (Low taken,
 the Jack taken or never dealt, Game decided: `scoring.exhaustion_test`, applied at every
 completed trick), so while the deal goes on, a layout under which it would already be settled
 (say the Jack in the undealt cards, once Low is taken and Game decided) is impossible. About one
@@ -24,57 +25,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.setback import public
 from games.setback.rules import BID_MOVE, apply_move
-from games.setback.scoring import exhaustion_test, is_exhausted
 from games.setback.state import HAND, STATE_SIZE, TO_ACT, reset_deal
+from search import world_sampler
 from search.rollout import move_log_prob, policy_move_log_prob
-from search.sampler import constraints, layout_table, sample_layout, world_state
-
-MAX_DRAWS_PER_WORLD = 10_000  # far above need: the true layout is always consistent
 
 
 @njit(cache=True, nogil=True)
 def consistent_worlds(view_state, seat, rng, use_voids, states_out):
     """Fill `states_out[w]` with full deal states drawn uniformly among the layouts consistent
     with `seat`'s view (hands, played cards, voids when `use_voids`) under which the deal is not
-    yet settled (when the view's is not). Returns (worlds drawn, layouts rejected): fewer worlds
-    than rows only when the view admits no layout at all. Where unsettled layouts are too rare
-    to draw, the rows repeat those found (or, with none, take a settled one)."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    unseen = constraints(view_state, seat, use_voids, needs, voids)
-    table = layout_table(unseen, needs, voids)
-    three = np.zeros(3, np.int64)
-    hands = np.zeros(4, np.int64)
-    going_on = not is_exhausted(view_state)
-    rejected = 0
-    for w in range(states_out.shape[0]):
-        found = False
-        for _ in range(MAX_DRAWS_PER_WORLD):
-            if not sample_layout(rng, unseen, needs, voids, table, three):
-                return w, rejected
-            hands[seat] = view_state[HAND + seat]
-            for i in range(3):
-                hands[(seat + 1 + i) % 4] = three[i]
-            world_state(view_state, seat, hands, states_out[w])
-            if going_on and exhaustion_test(states_out[w]):
-                rejected += 1
-                continue
-            found = True
-            break
-        if not found:
-            # The layouts that keep the deal open are too rare to draw (one in 10,000 or
-            # fewer, as when only one seat's holding a card keeps Game undecided): the
-            # worlds found are drawn again in turn, and with none found the rows take the
-            # last layout drawn, settled or not; a search then still decides (a crash of the
-            # match is what this replaces).
-            for rest in range(w, states_out.shape[0]):
-                if w > 0:
-                    states_out[rest, :] = states_out[rest % w, :]
-                else:
-                    states_out[rest, :] = states_out[w, :]
-            return states_out.shape[0], rejected
-    return states_out.shape[0], rejected
+    yet settled (when the view's is not): the one sampler (`world_sampler.consistent_worlds`) on
+    Setback's hooks (`games.setback.public`). Returns (worlds drawn, layouts rejected): fewer
+    worlds than rows only when the view admits no layout at all. Where unsettled layouts are too
+    rare to draw, the rows repeat those found (or, with none found, take a settled one)."""
+    return world_sampler.consistent_worlds(
+        public.constraints, public.suit_masks, public.complete, public.possible, public.SIZE,
+        view_state, seat, np.zeros(4, np.int64), 0, rng, use_voids, states_out)
 
 
 @njit(cache=True, nogil=True)

@@ -15,13 +15,14 @@ import pytest
 from games.rng import new_rng
 from games.spades import state as S
 from games.spades.match import play_game
+from games.spades.public import cards_held
 from games.spades.rules import BID_MOVE, apply_move, is_legal, legal_cards, legal_moves
 from games.spades.view import SeatView
 from play.spades_heuristic import SpadesHeuristicPlayer
 from play.spades_search_player import SpadesSearchPlayer
 from play.spades_tournament import SpadesSpecError, make_spades_player
 from search.spades_policy import heuristic_move
-from search.spades_worlds import cards_held, consistent_worlds, replay_public
+from search.spades_worlds import consistent_worlds, replay_public
 
 PUBLIC = [i for i in range(S.STATE_SIZE) if not (S.HAND <= i < S.HAND + 4 or
                                                   S.DEALT <= i < S.DEALT + 4)]
