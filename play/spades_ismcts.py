@@ -8,18 +8,18 @@ pyspiel's `spades` (2.0.2) implements neither `InformationStateString` nor
 * the tree key (`SpadesISMCTS.get_state_key`) is (player, the player's 13 cards as dealt, the
   hand's moves after the deal): in Spades every bid and card is public, so that is exactly
   what the player knows;
-* the world draw (`ViewWorlds.draw`) deals the cards the seat has not seen to the other three
-  seats: each seat gets as many as it still holds, never a card of a suit it has shown void in
-  (it did not follow that suit, or it led a spade before spades were broken, which shows a hand
-  of spades only). The draw gives the most constrained cards first, each to a seat chosen at
-  random among those that can take it (weighted by the room each has left), and starts over on
-  a dead end: every world it gives is consistent with the view, but the worlds are not exactly
-  uniform (a uniform draw by rejection is too rare late in a hand of 13 cards).
+* the world draw (`SpadesISMCTSPlayer.world`) is the one world sampler's, as for every search
+  of every game (`search/world_sampler.py` on `games/spades/public.py`, through
+  `envs.pyspiel_spades.native_state`): the cards the seat has not seen dealt to the other three
+  seats, exactly uniform over every layout consistent with the view, each seat as many as it
+  still holds and never a card of a suit it has shown void in (it did not follow that suit, or
+  it led a spade, which the rules allow only from a hand of spades alone, at any point of the
+  hand: this game never breaks spades). The view becomes a pyspiel state by dealing the drawn
+  hands the way pyspiel deals (card k of its chance nodes to its player k mod 4, its player p
+  being our seat p + 1 from the dealer: `tests/test_spades_vs_openspiel.py`), setting the game
+  score before the hand (it reads the bags from it), and replaying the hand's moves, which are
+  the same numbers in both engines.
 
-The view becomes a pyspiel state by dealing the drawn hands the way pyspiel deals (card k of
-its chance nodes to its player k mod 4, its player p being our seat p + 1 from the dealer:
-`tests/test_spades_vs_openspiel.py`), setting the game score before the hand (it reads the
-bags from it), and replaying the hand's moves, which are the same numbers in both engines.
 Settings: SIMS simulations a decision (default 100), one random rollout to the end of the hand
 per simulation, the final move the most visited, no limit on world samples, and a UCT constant
 of 100 (a hand's returns span some -300..+300 points here, against -8..8 for Setback's, where
@@ -33,86 +33,10 @@ import functools
 
 import numpy as np
 
-from games.spades import state as S
-from games.spades.cards import N_RANKS, SPADES, power
-from games.spades.rules import BID_MOVE
-
 DEFAULT_SIMULATIONS = 100
 MAX_SIMULATIONS = 1_000_000
 UCT_C = 100.0
 ROLLOUTS = 1
-MAX_TRIES = 1000  # dead ends before a draw gives up (never met: the constraints are loose)
-
-
-class ViewWorlds:
-    """What a seat knows of a hand, from its view, and the worlds consistent with it (the
-    module docstring): each seat's cards played, its voids, and how many it still holds."""
-
-    def __init__(self, view):
-        state, seat, history = view.state, int(view.seat), [int(m) for m in view.history]
-        self.seat = seat
-        self.score = (int(state[S.SCORE]), int(state[S.SCORE + 1]))  # by team from the dealer
-        self.history = history
-        self.own = [c for c in range(52) if int(state[S.HAND + seat]) >> c & 1]
-        played = [[] for _ in range(4)]
-        voids = [set() for _ in range(4)]
-        cards = [m for m in history if m < BID_MOVE]  # the bids say nothing of the cards
-        leader, broken = 1, False  # the seat left of the dealer leads the first trick
-        for start in range(0, len(cards), 4):
-            trick = cards[start:start + 4]
-            led = trick[0] // N_RANKS
-            if led == SPADES and not broken:  # a spade led unbroken: a hand of spades only
-                voids[leader].update(s for s in range(4) if s != SPADES)
-            for k, card in enumerate(trick):
-                who = (leader + k) % 4
-                played[who].append(card)
-                if card // N_RANKS != led:
-                    voids[who].add(led)
-                broken = broken or card // N_RANKS == SPADES
-            if len(trick) == 4:
-                best = max(range(4), key=lambda k: power(trick[k], led))
-                leader = (leader + best) % 4
-        self.played = played
-        self.voids = voids
-        seen = set(self.own) | {c for p in played for c in p}
-        self.unseen = [c for c in range(52) if c not in seen]
-        self.room = [S.HAND_SIZE - len(played[s]) if s != seat else 0 for s in range(4)]
-        if sum(self.room) != len(self.unseen):  # cannot happen for a view of a real hand
-            raise ValueError("the view's cards do not add up to a deal")
-
-    def draw(self, rng: np.random.RandomState) -> list[list[int]]:
-        """A deal consistent with the view: each seat's 13 cards as dealt (by relative seat)."""
-        eligible = {c: [s for s in range(4) if self.room[s] and c // N_RANKS not in self.voids[s]]
-                    for c in self.unseen}
-        for _ in range(MAX_TRIES):
-            order = list(self.unseen)
-            rng.shuffle(order)
-            order.sort(key=lambda c: len(eligible[c]))  # the most constrained first
-            room = list(self.room)
-            held = [[] for _ in range(4)]
-            for card in order:
-                seats = [s for s in eligible[card] if room[s]]
-                if not seats:
-                    break
-                weights = np.array([room[s] for s in seats], dtype=np.float64)
-                seat = seats[int(rng.choice(len(seats), p=weights / weights.sum()))]
-                held[seat].append(card)
-                room[seat] -= 1
-            else:
-                held[self.seat] = list(self.own)
-                return [held[s] + self.played[s] for s in range(4)]
-        raise RuntimeError("no deal consistent with the view was found")
-
-    def pyspiel_state(self, game, hands: list[list[int]]):
-        """pyspiel's `spades` state of the hand with these hands (by relative seat)."""
-        state = game.new_initial_state()
-        state.set_current_scores([self.score[1], self.score[0]])  # [N-S, E-W] = [team 1, 0]
-        by_player = [sorted(hands[(p + 1) % 4]) for p in range(4)]  # pyspiel player p = seat p+1
-        for k in range(52):
-            state.apply_action(by_player[k % 4][k // 4])
-        for move in self.history:
-            state.apply_action(move)
-        return state
 
 
 @functools.cache  # one class, not one a reseed
@@ -142,7 +66,7 @@ class SpadesISMCTSPlayer:
         self.simulations = int(simulations)
         self.name = name or f"ismcts:{self.simulations},pyspiel"
         self.game = pyspiel.load_game("spades")
-        self._worlds = None
+        self._view = None  # the view of the decision under way, whose worlds the bot draws
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -158,16 +82,24 @@ class SpadesISMCTSPlayer:
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
-        """The bot's world draw: a deal consistent with the current view."""
-        return self._worlds.pyspiel_state(self.game, self._worlds.draw(self._random))
+        """The bot's world draw: a deal consistent with the view of the decision under way."""
+        return self.world(self._view)
+
+    def world(self, view):
+        """pyspiel's state of `view`'s hand with the hidden cards drawn by the one world sampler
+        (module docstring), seeded from the player's stream."""
+        from envs.pyspiel_spades import native_state
+
+        seed = int(self._random.randint(2**31))
+        return native_state(self.game, view.state, view.seat, view.dealer, view.history, seed)
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (engine integer = pyspiel action)."""
         legal = [int(m) for m in view.legal_moves()]
         if len(legal) == 1:
             return legal[0]
-        self._worlds = ViewWorlds(view)
-        root = self._worlds.pyspiel_state(self.game, self._worlds.draw(self._random))
+        self._view = view
+        root = self.world(view)
         move = int(self.bot.step(root))
         if move not in legal:  # cannot happen: pyspiel's legal moves are ours
             raise RuntimeError(f"{self.name} chose {move}, not among {legal}")

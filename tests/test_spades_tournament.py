@@ -126,43 +126,103 @@ def test_rating_spades_stores_the_tournament_rows(tmp_path, capsys):
     assert status == 2 and "unknown Spades player 'bogus'" in err
 
 
-def test_ismcts_worlds_are_consistent_with_the_view_and_pyspiel_agrees():
-    import pyspiel
+def _dealt_of(native):
+    """Each seat's 13 cards as dealt (by seat relative to the dealer) in a pyspiel `spades`
+    state: card k of its chance nodes went to its player k mod 4, our seat p + 1."""
+    deal = native.history()[:52]
+    return [{deal[k] for k in range(52) if (k % 4 + 1) % 4 == seat} for seat in range(4)]
 
+
+def _random_views(seeds, cards):
+    """(view, history) of random Spades hands after their bids and `cards(seed)` cards."""
     from games.spades.api import Hand
     from games.spades.view import SeatView
-    from play.spades_ismcts import ViewWorlds
 
-    game = pyspiel.load_game("spades")
-    rng = np.random.RandomState(0)
-    checked = voids = 0
-    for seed in range(6):
+    for seed in seeds:
         hand = Hand.random(seed, "WNES"[seed % 4], {"NS": 37 * seed, "EW": -15 * seed})
         player = make_spades_player("random", seed)
         history: list[int] = []
-        for _ in range(4 + 4 * (3 + seed)):  # the bids and 3.. 8 tricks
+        for _ in range(4 + cards(seed)):
             view = SeatView.of(hand.state, hand.dealer, (0, 0), history)
             move = player.choose(view)
             hand.play(hand.format_move(move))
             history.append(move)
-        view = SeatView.of(hand.state, hand.dealer, (0, 0), history)
-        worlds = ViewWorlds(view)
-        voids += sum(len(v) for v in worlds.voids)
+        yield SeatView.of(hand.state, hand.dealer, (0, 0), history), history
+
+
+def test_ismcts_worlds_are_consistent_with_the_view_and_pyspiel_agrees():
+    from play.spades_ismcts import SpadesISMCTSPlayer
+    from search.spades_worlds import replay_public
+
+    player = SpadesISMCTSPlayer(1, seed=0)
+    checked = voids = 0
+    for view, history in _random_views(range(6), lambda seed: 4 * (3 + seed)):  # 3..8 tricks
+        played_by, lead_voids = replay_public(history)
+        shown = int(view.state[S.SHOWN_VOIDS]) | lead_voids
+        voids += bin(shown).count("1")
         for _ in range(5):
-            dealt = worlds.draw(rng)
+            native = player.world(view)  # replays every move: all legal there
+            dealt = _dealt_of(native)
             assert sorted(c for h in dealt for c in h) == list(range(52))
             assert all(len(h) == 13 for h in dealt)
             for seat in range(4):
+                still = dealt[seat] - {c for c in range(52) if played_by[seat] >> c & 1}
                 if seat == view.seat:  # its own cards are its own
-                    held = int(hand.state[S.HAND + seat])
-                    assert set(dealt[seat]) - set(worlds.played[seat]) == \
-                        {c for c in range(52) if held >> c & 1}
-                still = set(dealt[seat]) - set(worlds.played[seat])
-                assert not {c // 13 for c in still} & worlds.voids[seat]
-            state = worlds.pyspiel_state(game, dealt)  # replays every move: all legal there
-            assert sorted(state.legal_actions()) == sorted(int(m) for m in view.legal_moves())
+                    held = int(view.state[S.HAND + seat])
+                    assert still == {c for c in range(52) if held >> c & 1}
+                assert not any(shown >> (4 * seat + c // 13) & 1 for c in still)
+            assert sorted(native.legal_actions()) == sorted(int(m) for m in view.legal_moves())
             checked += 1
     assert checked == 30 and voids > 0  # some seat had shown a void
+
+
+def spade_lead_positions(seeds=range(40)):
+    """(view, leader, played_by) of random hands at the first decision of another seat after a
+    seat (`leader`, relative to the dealer) led a spade once a spade had been played
+    (`played_by`: the cards each seat played, by the view's history)."""
+    from games.spades.api import Hand
+    from games.spades.cards import N_RANKS, SPADES
+    from games.spades.view import SeatView
+    from search.spades_worlds import replay_public
+
+    for seed in seeds:
+        hand = Hand.random(seed, "WNES"[seed % 4], {"NS": 0, "EW": 0})
+        player = make_spades_player("random", seed)
+        history: list[int] = []
+        broken, leader = False, None
+        while int(hand.state[S.PHASE]) != S.PHASE_OVER:
+            view = SeatView.of(hand.state, hand.dealer, (0, 0), history)
+            if leader is not None and view.seat != leader:
+                yield view, leader, replay_public(history)[0]
+                break
+            move = player.choose(view)
+            if int(hand.state[S.PHASE]) == S.PHASE_PLAY:
+                spade = move // N_RANKS == SPADES
+                if spade and broken and int(hand.state[S.N_IN_TRICK]) == 0:
+                    leader = view.seat
+                broken = broken or spade
+            hand.play(hand.format_move(move))
+            history.append(move)
+
+
+def test_ismcts_worlds_never_give_a_spade_leader_a_side_suit_card():
+    """The fix of issue 55's drifted copy: a seat that leads a spade holds spades only (a leader
+    must lead a club, diamond or heart while it holds one, and this game never breaks spades:
+    `rules.legal_cards`), at any point of the hand. The old ISMCTS draw recorded that only
+    before a spade had been played, and gave such a leader side-suit cards in 208 of these 780
+    draws (39 positions)."""
+    from games.spades.cards import N_RANKS, SPADES
+    from play.spades_ismcts import SpadesISMCTSPlayer
+
+    player = SpadesISMCTSPlayer(1, seed=0)
+    positions = 0
+    for view, leader, played_by in spade_lead_positions():
+        positions += 1
+        for _ in range(20):
+            still = _dealt_of(player.world(view))[leader] - {
+                c for c in range(52) if played_by[leader] >> c & 1}
+            assert all(c // N_RANKS == SPADES for c in still)
+    assert positions >= 5
 
 
 def test_ismcts_plays_legal_seeded_spades():
