@@ -23,7 +23,7 @@ import numpy as np
 
 
 class HalfTeam:
-    """A team whose East (or North) seat is played by `first` and West (or South) by
+    """A team whose West (or North) seat is played by `first` and East (or South) by
     `second`: one player at each of the team's two seats (absolute seats W N E S = 0..3)."""
 
     def __init__(self, first, second, name: str):

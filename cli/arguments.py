@@ -86,6 +86,14 @@ def positive_float(text: str) -> float:
     return value
 
 
+def non_negative_float(text: str) -> float:
+    """A finite number >= 0."""
+    value = _float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0: {text}")
+    return value
+
+
 def add_sampling_options(parser, step: str, updater: str) -> None:
     """The es-mccfr options (`cfr.external_sampling.SamplingOptions`), worded for a command
     whose passes are `step`s (iteration, deal) updating one `updater` (player, team). All

@@ -95,6 +95,24 @@ def _net_file(tmp_path, **changes):
     return str(path)
 
 
+def test_soft_targets_share_the_mass_between_moves_search_values_alike():
+    from train.distill import rows_to_arrays, soft_targets
+
+    nan = float("nan")
+    data = rows_to_arrays([
+        (np.zeros(32, np.int64), 0, (), (0, 0), np.array([3, 5, 7]), [1.0, 1.0, -2.0],
+         np.array([1.0, 0.0, 0.0]), 0),
+        (np.zeros(32, np.int64), 1, (), (0, 0), np.array([3, 5]), [nan, nan],
+         np.array([0.25, 0.75]), 1)])
+    soft = soft_targets(data, 0.5)
+    first = soft["targets"][0, :3]
+    assert first[0] == pytest.approx(first[1]) and first.sum() == pytest.approx(1.0)
+    assert first[2] == pytest.approx(np.exp(-6.0) / (2 + np.exp(-6.0)))
+    # the table's imitation records have no values: their targets stay as recorded
+    assert soft["targets"][1, :2].tolist() == [0.25, 0.75]
+    assert data["targets"][0, :3].tolist() == [1.0, 0.0, 0.0]  # the input is left alone
+
+
 @pytest.mark.parametrize("edit, message", [
     ({'"game": "setback"': '"game": "euchre"'}, "a policy network of euchre, not setback"),
     ({'"layout": "setback-v3"': '"layout": "setback-v9"'}, "feature layout 'setback-v9'"),

@@ -15,7 +15,9 @@ A round:
    `chunk` games, each a file of its own (`data/round-K/chunk-C.npz`, written atomically):
    a crash loses at most the chunks in flight.
 2. **Fit**: the network (`search/policy_net.py`, features `search/net_setback.py`) is fitted
-   to search's moves (cross-entropy) and values (squared error) on the replay window (the
+   to search's moves (cross-entropy; with `soft` T > 0, to a softmax of search's values of
+   the legal moves at temperature T instead of the one move it played: `soft_targets`) and
+   values (squared error) on the replay window (the
    last `window` rounds of data), starting from the previous round's weights, for `epochs`
    passes, and kept as `nets/round-K.net` (atomically; every round's network stays).
    Before it, the previous network's agreement with search on the new round's data (data it
@@ -64,7 +66,7 @@ STAGE = "distill"
 BASE_FILE = "base.strategy"
 DEFAULTS = {"searcher": "search[worlds=50]", "games": 160, "imitate": 2000, "chunk": 4,
             "window": 4, "epochs": 2, "hidden": "128x128", "batch": 256, "learning_rate": 1e-3,
-            "value_weight": 0.05, "gate_pairs": 200, "seed": 0}
+            "value_weight": 0.05, "gate_pairs": 200, "soft": 0.3, "seed": 0}
 SEARCH_OPTIONS = re.compile(r"^search(\[[^\]:]*\])?$", re.IGNORECASE)
 MAX_LEGAL = 8
 DEAL_MOVES = 32
@@ -340,6 +342,25 @@ def training_rows(data: dict) -> tuple:
     return x.astype(np.float32), legal, target, value
 
 
+def soft_targets(data: dict, temperature: float) -> dict:
+    """The records `data` with each searched decision's target replaced by a softmax of
+    search's values of its legal moves at `temperature` (in deal points): near-ties, where
+    search's pick is a coin toss between moves worth the same, teach the network both moves
+    instead of whichever sampled worlds favoured. Rows without values (the table's imitation
+    records) keep their targets."""
+    out = dict(data)
+    targets = data["targets"].copy()
+    for i in range(targets.shape[0]):
+        n = int(data["n_legal"][i])
+        values = data["values"][i, :n].astype(np.float64)
+        if n and np.all(np.isfinite(values)):
+            z = (values - values.max()) / temperature
+            e = np.exp(z)
+            targets[i, :n] = e / e.sum()
+    out["targets"] = targets
+    return out
+
+
 # --- the stage ------------------------------------------------------------------------------
 class Distill:
     """One `train distill` invocation on the run at `run_path` (module docstring)."""
@@ -572,8 +593,10 @@ class Distill:
             net = PolicyNet.create(INPUTS, self.hidden, OUTPUTS, self.round_seed(k), GAME,
                                    FEATURE_LAYOUT)
             held_out = {"agreement": None, "cross_entropy": None}
-        rows = training_rows(_load_chunks([round_dir(self.path, j) for j in range(
-            max(0, k - int(s["window"]) + 1), k + 1)]))
+        window = _load_chunks([round_dir(self.path, j) for j in range(
+            max(0, k - int(s["window"]) + 1), k + 1)])
+        soft = float(s.get("soft", 0.0))  # runs made before --soft fitted one-hot targets
+        rows = training_rows(soft_targets(window, soft) if soft > 0 else window)
         history = self._fit_rows(net, rows, self.round_seed(k) ^ 0x5EED, f"round {k} fit")
         fitted = net.evaluate(*rows)
         play_cpu = _chunks_cpu([round_dir(self.path, k)])
