@@ -237,6 +237,25 @@ def test_sigkill_in_the_middle_of_a_round_then_resume_gives_the_same_networks(tm
     same_networks(straight, killed, 2)
 
 
+def test_exploit_plays_local_best_response_against_a_network(tmp_path, capsys):
+    """`exploit --against net:FILE`: search on the network, its belief the network's
+    probabilities (a pool of 4 x worlds by default), in duplicate games against it."""
+    import json
+
+    from cli.main import main
+
+    path = _net_file(tmp_path)
+    status = main(["exploit", "--against", f"net:{path},sample", "--pairs", "1", "--worlds",
+                   "3", "--seed", "3", "--json", "--no-progress"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and out["games"] == 2
+    assert out["lbr"] == ("search[worlds=3,pool=4,threads=1,belief=policy,temper=1,"
+                          f"evidence=opponents]:net:{path}")
+    with pytest.raises(SystemExit) as refused:
+        main(["exploit", "--game", "euchre", "--against", f"net:{path}"])
+    assert refused.value.code == 2 and "(Setback) a policy network" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("belief", ["uniform", "policy"])
 def test_search_on_a_network_is_the_same_on_one_and_two_threads(tmp_path, belief):
     """search:net: rolls out with the network (and, belief=policy, weighs the worlds by its
