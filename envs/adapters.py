@@ -54,6 +54,7 @@ class GameAdapter:
     max_hand_payoff = 0.0  # ... and at most
     obs_size = 0
     all_moves_public = False  # every decision seen by every seat (no `public_move` needed)
+    worlds = ""  # "module:function": the game's world draw (`resample`)
 
     def __deepcopy__(self, memo):
         # one shared, stateless instance a game: OpenSpiel clones a state by deep copy, and
@@ -95,6 +96,31 @@ class GameAdapter:
         is the game's `Engine`."""
         a, b = self.rules.hand_score(state)
         return int(a), int(b)
+
+    def cards_held(self, state, seat: int) -> int:
+        """How many cards relative seat `seat` holds (public): the game's declaration
+        (`games.<game>.public.cards_held`, `self.public`)."""
+        return int(self.public.cards_held(np.asarray(state, dtype=np.int64), int(seat)))
+
+    def resample(self, state, seat: int, seed: int, extra_voids: int = 0) -> np.ndarray | None:
+        """A full state consistent with what relative seat `seat` knows of `state` (`state` may
+        be its view, the others' cards erased): the other seats' hidden cards drawn from `seed`
+        by the one world sampler (`search.world_sampler`: uniform over every layout consistent
+        with the hand sizes, the cards known and the voids the state shows, plus
+        `extra_voids`, 4 bits a seat from the dealer, e.g. Spades' spade leads:
+        `games.spades.public.replay_public`); None when no layout is consistent. Who played
+        which card is not in the state, so the others' `DEALT` is what they hold now. The
+        draw is the game's `worlds` ("module:function", the signature of the search's
+        `public_worlds`), imported on first use."""
+        import importlib
+
+        module, _, name = self.worlds.partition(":")
+        draw = getattr(importlib.import_module(module), name)
+        state = np.asarray(state, dtype=np.int64)
+        out = np.empty((1, state.size), dtype=np.int64)
+        drawn, _ = draw(state, int(seat), np.zeros(4, np.int64), int(extra_voids),
+                        new_rng(int(seed)), True, out)
+        return out[0] if drawn else None
 
     def hidden(self, state, seat: int) -> np.ndarray:
         """`state` as relative seat `seat` sees it: the other seats' cards erased (and what
@@ -153,6 +179,7 @@ class SetbackAdapter(GameAdapter):
 
     name = "setback"
     all_moves_public = True
+    worlds = "search.sampler:toolkit_worlds"
     num_actions = 57
     n_cards = 52
     cards_dealt = 24
@@ -167,8 +194,9 @@ class SetbackAdapter(GameAdapter):
     encode = staticmethod(setback_observation)
 
     def __init__(self):
-        from games.setback import game, rules, scoring, state
+        from games.setback import game, public, rules, scoring, state
 
+        self.public = public  # what a seat knows of the hidden cards (`resample`)
         self.rules = Engine(state, rules, is_exhausted=scoring.is_exhausted,
                             game_winner=game.game_winner, deal_score=scoring.deal_score,
                             hand_score=scoring.deal_score)
@@ -202,26 +230,13 @@ class SetbackAdapter(GameAdapter):
         move is public."""
         return int(move)
 
-    def resample(self, state, seat: int, seed: int) -> np.ndarray | None:
-        """A full state consistent with what relative seat `seat` knows of `state` (its cards,
-        the moves, the voids shown), the other seats' hidden cards drawn from `seed`
-        uniformly over every consistent layout (`search.sampler`); None when no layout is
-        consistent."""
-        from search.sampler import sample_worlds, world_state
-
-        hands = np.zeros((1, 4), dtype=np.int64)
-        if sample_worlds(state, seat, new_rng(seed), True, hands) == 0:
-            return None
-        out = np.empty_like(state)
-        world_state(state, seat, hands[0], out)
-        return out
-
 
 class EuchreAdapter(GameAdapter):
     """Euchre as OpenSpiel 2.0.2 plays it (stick the dealer), to 10: moves 0..23 are cards,
     24 pass, 25 + suit names trump, 29 alone, 30 with the partner."""
 
     name = "euchre"
+    worlds = "search.euchre_worlds:public_worlds"
     num_actions = 31
     n_cards = 24
     cards_dealt = 21  # five a seat and the upcard
@@ -237,8 +252,9 @@ class EuchreAdapter(GameAdapter):
     encode = staticmethod(euchre_observation)
 
     def __init__(self):
-        from games.euchre import game, rules, scoring, state
+        from games.euchre import game, public, rules, scoring, state
 
+        self.public = public  # what a seat knows of the hidden cards (`resample`)
         self.rules = Engine(state, rules, hand_score=scoring.hand_score,
                             game_winner=game.game_winner)
         from games.euchre.api import MOVE_TEXT
@@ -261,29 +277,6 @@ class EuchreAdapter(GameAdapter):
         upcard."""
         return i // 5 if i < 20 else -1
 
-    def trick_seats(self, state) -> list[int]:
-        """The seats (relative to the dealer) that played to the current trick, in order from
-        the leader; a seat sitting the hand out is skipped."""
-        r = self.rules
-        seats, seat = [], int(state[r.LEADER])
-        for _ in range(int(state[r.N_IN_TRICK])):
-            seats.append(seat)
-            seat = (seat + 1) % 4
-            if seat == int(state[r.OUT]):
-                seat = (seat + 1) % 4
-        return seats
-
-    def cards_held(self, state, seat: int) -> int:
-        """How many cards relative seat `seat` holds (public: five less those it played; the
-        dealer holds six between an order-up and its discard)."""
-        r = self.rules
-        if seat == int(state[r.OUT]):
-            return 5
-        held = 5 - int(state[r.TRICK_NUMBER]) - (seat in self.trick_seats(state))
-        if seat == 0 and int(state[r.PHASE]) == r.PHASE_DISCARD:
-            held += 1
-        return held
-
     def is_over(self, state) -> bool:
         """Whether the five tricks are played."""
         return int(state[self.rules.PHASE]) == self.rules.PHASE_OVER
@@ -293,77 +286,24 @@ class EuchreAdapter(GameAdapter):
         if seat != 0:
             state[self.rules.DISCARD] = -1
 
+    def resample(self, state, seat: int, seed: int, extra_voids: int = 0) -> np.ndarray | None:
+        """`GameAdapter.resample`, each other seat's `DEALT` being the cards it holds now (the
+        dealer's with the upcard it picked up, without its discard): our OpenSpiel game reads a
+        seat's `DEALT` as the hand in its information state, which a discard it does not
+        hold would make ambiguous (two worlds, one string, other legal moves)."""
+        out = super().resample(state, seat, seed, extra_voids)
+        if out is not None:
+            for other in range(4):
+                if other != seat:
+                    out[self.rules.DEALT + other] = out[self.rules.HAND + other]
+        return out
+
     def public_move(self, state_before, move: int, observer: int) -> int:
         """`move` (made in `state_before`) as relative seat `observer` sees it: the dealer's
         discard is the dealer's alone (-1 for the others); every other move is public."""
         if int(state_before[self.rules.PHASE]) == self.rules.PHASE_DISCARD and observer != 0:
             return -1
         return int(move)
-
-    def resample(self, state, seat: int, seed: int) -> np.ndarray | None:
-        """A full state consistent with what relative seat `seat` knows of `state` (drawn
-        from `seed`; `state` may be the seat's view, the others' cards erased): the
-        unseen cards (neither its own, nor played, nor the upcard while the dealer holds it;
-        the dealer's hidden discard and the undealt cards among them) dealt to the other
-        seats in the numbers they hold, each seat's shown voids respected (uniform over the
-        consistent layouts: draws are rejected until one fits). None if none fits in 10,000
-        draws."""
-        from games.euchre.cards import effective_suit_mask
-
-        r = self.rules
-        trump = int(state[r.TRUMP])
-        played = int(state[r.PLAYED])
-        own = int(state[r.HAND + seat])
-        known = own | played | (1 << int(state[r.UPCARD]))
-        discard = int(state[r.DISCARD])
-        if seat == 0 and discard >= 0:
-            known |= 1 << discard
-        # an order-up in the first round (public) puts the upcard in the dealer's hand
-        ordered_up = int(state[r.MAKER]) >= 0 and int(state[r.N_PASSES]) < 4
-        dealer_holds_upcard = (seat != 0 and ordered_up
-                               and not (played >> int(state[r.UPCARD]) & 1))
-        pool = [c for c in range(24) if not (known >> c) & 1]
-        others = [(seat + k) % 4 for k in (1, 2, 3)]
-        needs = []
-        for s in others:
-            n = self.cards_held(state, s)
-            if s == 0 and dealer_holds_upcard:
-                n -= 1  # the upcard is one of the dealer's cards, known to everyone
-            needs.append(n)
-        void_masks = []
-        shown = int(state[r.SHOWN_VOIDS])
-        for s in others:
-            mask = 0
-            for suit in range(4):
-                if (shown >> (4 * s + suit)) & 1 and trump >= 0:
-                    mask |= int(effective_suit_mask(suit, trump))
-            void_masks.append(mask)
-        chooser = np.random.default_rng(seed)
-        for _ in range(10_000):
-            order = chooser.permutation(len(pool))
-            hands, start, ok = [], 0, True
-            for n, void in zip(needs, void_masks):
-                mask = 0
-                for index in order[start:start + n]:
-                    mask |= 1 << pool[index]
-                start += n
-                if mask & void:
-                    ok = False
-                    break
-                hands.append(mask)
-            if ok:
-                out = state.copy()
-                for s, mask in zip(others, hands):
-                    if s == 0 and dealer_holds_upcard:
-                        mask |= 1 << int(state[r.UPCARD])
-                    out[r.HAND + s] = mask
-                    out[r.DEALT + s] = mask  # what it held since the deal is not recoverable
-                if seat != 0 and ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD:
-                    # the dealer's discard, hidden from this seat: one of the rest
-                    rest = [c for c in pool if not any((h >> c) & 1 for h in hands)]
-                    out[r.DISCARD] = rest[chooser.integers(len(rest))]
-                return out
-        return None
 
 
 _ADAPTERS: dict[str, GameAdapter] = {}

@@ -21,10 +21,9 @@ from the others). The turn order is a function of those, so the movers need no w
 Observation (imperfect recall): the adapter's observation vector of what the seat knows now.
 
 `State.resample_from_infostate(player, sampler)` returns a state the player cannot tell from
-this one, the other seats' hidden cards redrawn (Setback: uniformly over every consistent
-layout, `search.sampler`; Euchre: uniform by rejection, shown voids respected; Spades:
-uniformly over the layouts that respect the voids the state shows, `search.spades_worlds`): what
-OpenSpiel's ISMCTS needs. `state_from_view` builds a state from a seat's view and its
+this one, the other seats' hidden cards redrawn uniformly over every layout consistent with
+the hand sizes, the cards known and the voids the state shows (`GameAdapter.resample`, the one
+world sampler of `search.world_sampler`): what OpenSpiel's ISMCTS needs. `state_from_view` builds a state from a seat's view and its
 history (the hidden cards drawn the same way), for bots that play at our tables.
 """
 

@@ -14,11 +14,10 @@ the play), shown voids 384 (4 seats x 4 suits), phase 400 (bid/lead/follow/over)
 13 404, bags us/them 405 ((bags + 9) / 18: OpenSpiel's bags are the game score's last digit, of
 its sign), game score us/them / 500 407 (clipped to +-4; the last two, as for every game).
 
-`resample` draws the other seats' hidden cards uniformly over every layout consistent with the
-hand sizes and the voids the state shows (`SHOWN_VOIDS`, plus any `extra_voids`, e.g. a seat that
-led a spade and so holds spades only: `search.spades_worlds.replay_public`), exactly, with the
-search's own draw (`search.spades_worlds.consistent_worlds`: the layouts counted suit by suit
-and drawn in proportion).
+`resample` (`GameAdapter.resample`, the one world sampler on `games/spades/public.py`) draws the
+other seats' hidden cards uniformly over every layout consistent with the hand sizes and the
+voids the state shows (`SHOWN_VOIDS`, plus any `extra_voids`, e.g. a seat that led a spade and so
+holds spades only: `games.spades.public.replay_public`), exactly, with the search's own draw.
 """
 
 from __future__ import annotations
@@ -28,10 +27,9 @@ from numba import njit
 
 from envs.adapters import Engine, GameAdapter
 from envs.encoding import SCORE_CLIP
-from games.spades import rules, scoring
+from games.spades import public, rules, scoring
 from games.spades import state as S
 from games.spades.api import format_move
-from games.rng import new_rng
 
 SPADES_SIZE = 409
 
@@ -82,6 +80,7 @@ class SpadesAdapter(GameAdapter):
 
     name = "spades"
     all_moves_public = True
+    worlds = "search.spades_worlds:public_worlds"
     num_actions = rules.N_MOVES
     n_cards = 52
     cards_dealt = 52
@@ -94,6 +93,7 @@ class SpadesAdapter(GameAdapter):
     encode = staticmethod(spades_observation)
 
     def __init__(self):
+        self.public = public  # what a seat knows of the hidden cards (`resample`)
         self.rules = Engine(S, rules, hand_score=scoring.hand_score,
                             game_winner=scoring.game_winner)
         self._move_text = tuple(format_move(m) for m in range(rules.N_MOVES))
@@ -125,23 +125,3 @@ class SpadesAdapter(GameAdapter):
     def public_move(self, state_before, move: int, observer: int) -> int:
         """Every Spades move is public."""
         return int(move)
-
-    def cards_held(self, state, seat: int) -> int:
-        """How many cards relative seat `seat` holds (public: 13 less those it played)."""
-        played_now = (seat - int(state[S.LEADER])) % 4 < int(state[S.N_IN_TRICK])
-        return S.HAND_SIZE - int(state[S.TRICK_NUMBER]) - played_now
-
-    def resample(self, state, seat: int, seed: int, extra_voids: int = 0):
-        """A full state consistent with what relative seat `seat` knows of `state` (its cards,
-        the cards played, the voids shown and `extra_voids`, 4 bits a seat from the dealer),
-        the other seats' cards drawn from `seed` uniformly over every consistent layout
-        (module docstring); None when no layout is consistent. The others' `DEALT` is what
-        they hold now (who played which card is not in the state)."""
-        from search.spades_worlds import consistent_worlds
-
-        out = np.empty((1, S.STATE_SIZE), dtype=np.int64)
-        state = np.asarray(state, dtype=np.int64)
-        if consistent_worlds(state, int(seat), np.zeros(4, np.int64), int(extra_voids),
-                             new_rng(int(seed)), True, out) == 0:
-            return None
-        return out[0]

@@ -4,8 +4,8 @@ as a Setback or Euchre player, through our OpenSpiel games (`envs.openspiel_game
 
 At each decision the seat's view (`games.setback.view.SeatView` or `games.euchre.view.SeatView`:
 its cards, every move of the hand it saw) becomes an OpenSpiel state of the hand, the other
-seats' cards drawn among the layouts consistent with the view (Setback: uniformly,
-`search.sampler`; Euchre: uniformly by rejection, `envs.adapters.EuchreAdapter.resample`); the
+seats' cards drawn uniformly among the layouts consistent with the view (the one world sampler,
+`envs.adapters.GameAdapter.resample`); the
 bot then runs its search from there, redrawing the hidden cards for every simulation through
 the state's `resample_from_infostate` (here through `set_resampler`, so the draws come from the
 player's own seeded stream). The settings, fixed so that the name says everything:

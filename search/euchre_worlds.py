@@ -19,13 +19,13 @@ from games.euchre import public
 from games.euchre.cards import effective_suit_mask, suit_mask
 from games.euchre.public import ordered_up  # noqa: F401 (re-exported)
 from games.euchre.rules import apply_move
-from games.euchre.state import (DEALT, DISCARD, PHASE, PHASE_ALONE, PHASE_DISCARD, STICK, TO_ACT,
-                                UPCARD, reset_hand)
+from games.euchre.state import DISCARD, PHASE, PHASE_ALONE, PHASE_DISCARD, TO_ACT
 from search import world_sampler
 from search.rollout import TERMINAL, move_log_prob, policy_move_log_prob
 
 N_CARDS = 24
 BLOCK = 13  # the Setback sampler's cards a suit (the card-location model's marginals)
+NOBODY_PLAYED = np.zeros(4, np.int64)  # `public.start_of_hand` reads the played cards in `DEALT`
 
 
 @njit(cache=True, nogil=True)
@@ -71,6 +71,13 @@ def consistent_worlds(view_state, seat, played_by, rng, use_voids, states_out):
     return drawn
 
 
+@njit(cache=True, nogil=True)
+def public_worlds(view_state, seat, played_by, extra_voids, rng, use_voids, states_out):
+    """`consistent_worlds` under the signature every game's worlds module shares (Euchre's
+    moves show no extra voids): (drawn, 0)."""
+    return consistent_worlds(view_state, seat, played_by, rng, use_voids, states_out), 0
+
+
 def cards_played_by(view) -> np.ndarray:
     """int64[4]: the cards each seat (relative to the dealer) played in `view`'s hand
     (`games.euchre.public.replay_public`); the dealer's discard is not a card played."""
@@ -86,10 +93,7 @@ def calls_log_likelihood(decision, world, history, n_moves, keys, offsets, probs
     dealer's discard is the abstraction's rule (no key: it weighs nothing; hidden, -1, it is
     the world's). A call whose key the blueprint lacks says nothing (0); a probability below
     `floor` counts as `floor`. The acting seat's own calls add the same term in every world."""
-    hands = np.zeros(4, np.int64)
-    for seat in range(4):
-        hands[seat] = world[DEALT + seat]
-    reset_hand(state, hands, world[UPCARD], world[STICK])
+    public.start_of_hand(world, NOBODY_PLAYED, state)  # `DEALT` holds the cards played
     total = 0.0
     for i in range(n_moves):
         if state[PHASE] > PHASE_ALONE:
@@ -125,10 +129,7 @@ def policy_log_likelihood(current_player, decision, world, history, n_moves, mod
     weighs nothing (the abstraction's rule, as in `calls_log_likelihood`); moves once the
     hand's points are settled weigh nothing either (the blueprint has no keys past them: the
     abstract game's `current_player` calls them terminal)."""
-    hands = np.zeros(4, np.int64)
-    for seat in range(4):
-        hands[seat] = world[DEALT + seat]
-    reset_hand(state, hands, world[UPCARD], world[STICK])
+    public.start_of_hand(world, NOBODY_PLAYED, state)  # `DEALT` holds the cards played
     total = 0.0
     for i in range(n_moves):
         if current_player(state) == TERMINAL:

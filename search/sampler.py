@@ -15,15 +15,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.setback.cards import suit_mask
-from games.setback.public import ALL_CARDS, world_state  # noqa: F401 (re-exported)
+from games.setback import public
+from games.setback.public import ALL_CARDS, SUITS, world_state  # noqa: F401 (re-exported)
 from games.setback.public import SIZE as NEED
-from games.setback.public import constraints as _constraints
 from games.setback.state import HAND
 from search import world_sampler
 from search.world_sampler import binomial_table, uniform01  # noqa: F401 (re-exported)
-
-SUITS = np.array([suit_mask(s) for s in range(4)], np.int64)
 
 
 @njit(cache=True)
@@ -31,7 +28,7 @@ def constraints(state, seat, use_voids, needs, voids):
     """The unseen cards of `seat` (returned) and, for the other seats seat+1..seat+3, the cards
     each still holds (`needs`) and its shown voids (`voids`, empty unless `use_voids`)."""
     holds = np.zeros(3, np.int64)
-    return _constraints(state, seat, use_voids, 0, needs, voids, holds)
+    return public.constraints(state, seat, use_voids, 0, needs, voids, holds)
 
 
 @njit(cache=True)
@@ -75,3 +72,14 @@ def log_layouts(state, seat, use_voids):
     voids = np.zeros(3, np.int64)
     unseen = constraints(state, seat, use_voids, needs, voids)
     return np.log(layout_table(unseen, needs, voids)[0, needs[0], needs[1], needs[2]])
+
+
+@njit(cache=True)
+def toolkit_worlds(view_state, seat, played_by, extra_voids, rng, use_voids, states_out):
+    """Full states of uniform layouts consistent with `seat`'s view (`sample_worlds` made
+    states by `world_state`), the deal's being settled not tested: the toolkits' draw
+    (`envs.adapters.SetbackAdapter`), as it was before the samplers were one. Returns
+    (drawn, 0), under the signature every game's worlds module shares."""
+    return world_sampler.consistent_worlds(
+        public.constraints, public.suit_masks, public.complete, world_sampler.always_possible,
+        NEED, view_state, seat, played_by, extra_voids, rng, use_voids, states_out)

@@ -26,8 +26,9 @@ import numpy as np
 from numba import njit
 
 from games.setback import public
+from games.setback.public import start_of_hand as deal_of_world  # noqa: F401 (re-exported)
 from games.setback.rules import BID_MOVE, apply_move
-from games.setback.state import HAND, STATE_SIZE, TO_ACT, reset_deal
+from games.setback.state import STATE_SIZE, TO_ACT
 from search import world_sampler
 from search.rollout import move_log_prob, policy_move_log_prob
 
@@ -46,13 +47,10 @@ def consistent_worlds(view_state, seat, rng, use_voids, states_out):
 
 
 @njit(cache=True, nogil=True)
-def deal_of_world(world, played_by, state):
-    """Set `state` to the start of the deal whose hands are `world`'s: each seat dealt what it
-    holds in `world` and what it played (`played_by`), the first bid to make."""
-    hands = np.zeros(4, np.int64)
-    for seat in range(4):
-        hands[seat] = world[HAND + seat] | played_by[seat]
-    reset_deal(state, hands)
+def public_worlds(view_state, seat, played_by, extra_voids, rng, use_voids, states_out):
+    """`consistent_worlds` under the signature every game's worlds module shares (who played
+    which card and the moves' extra voids are not needed in Setback): (drawn, rejected)."""
+    return consistent_worlds(view_state, seat, rng, use_voids, states_out)
 
 
 @njit(cache=True, nogil=True)
@@ -64,7 +62,7 @@ def bids_log_likelihood(decision, world, played_by, history, n_moves, keys, offs
     lacks says nothing (0); a probability below `floor` counts as `floor`. The acting seat's
     own bids add the same term in every world, so only the others' move the weights.
     `played_by`: `search.inference.cards_played_by(history)`."""
-    deal_of_world(world, played_by, state)
+    public.start_of_hand(world, played_by, state)
     total = 0.0
     for i in range(n_moves):
         move = history[i]
@@ -97,7 +95,7 @@ def policy_log_likelihood(decision, world, played_by, history, n_moves, modelled
     played, `played_by`): the sum of `rollout.policy_move_log_prob` over those moves, bids and
     cards, the deal replayed from its first bid. The other seats' moves are replayed unscored
     (the observer's own say nothing of the others' hands)."""
-    deal_of_world(world, played_by, state)
+    public.start_of_hand(world, played_by, state)
     total = 0.0
     for i in range(n_moves):
         move = history[i]

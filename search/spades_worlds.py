@@ -16,9 +16,11 @@ from numba import njit
 
 from games.spades import public
 from games.spades.rules import apply_move
-from games.spades.state import DEALT, SCORE, TO_ACT, reset_hand
+from games.spades.state import TO_ACT
 from search import world_sampler
 from search.rollout import TERMINAL, policy_move_log_prob
+
+NOBODY_PLAYED = np.zeros(4, np.int64)  # `public.start_of_hand` reads the played cards in `DEALT`
 
 
 @njit(cache=True, nogil=True)
@@ -31,6 +33,13 @@ def consistent_worlds(view_state, seat, played_by, extra_voids, rng, use_voids, 
         public.constraints, public.suit_masks, public.complete, world_sampler.always_possible,
         public.SIZE, view_state, seat, played_by, extra_voids, rng, use_voids, states_out)
     return drawn
+
+
+@njit(cache=True, nogil=True)
+def public_worlds(view_state, seat, played_by, extra_voids, rng, use_voids, states_out):
+    """`consistent_worlds` under the signature every game's worlds module shares: (drawn, 0)."""
+    return consistent_worlds(view_state, seat, played_by, extra_voids, rng, use_voids,
+                             states_out), 0
 
 
 def replay_public(history) -> tuple[np.ndarray, int]:
@@ -46,10 +55,7 @@ def policy_log_likelihood(current_player, decision, world, history, n_moves, mod
     the abstract game's `decision`), make the moves of `history` that the seats in `modelled`
     (bit s: seat s, relative to the dealer) made, when the hands are `world`'s (`DEALT`): the
     sum of `rollout.policy_move_log_prob` over those bids and cards (`belief=policy`)."""
-    hands = np.zeros(4, np.int64)
-    for seat in range(4):
-        hands[seat] = world[DEALT + seat]
-    reset_hand(state, hands, world[SCORE], world[SCORE + 1])
+    public.start_of_hand(world, NOBODY_PLAYED, state)  # `DEALT` holds the cards played
     total = 0.0
     for i in range(n_moves):
         if current_player(state) == TERMINAL:

@@ -124,6 +124,18 @@ def complete(view_state, seat, hands, played_by, rng, out):
         out[DEALT] = dealt & ~(np.int64(1) << view_state[UPCARD])
 
 
+@njit(cache=True, nogil=True)
+def start_of_hand(world, played_by, out):
+    """Set `out` to the start of the hand whose cards are `world`'s: each seat dealt its
+    `DEALT` (the cards held and played; the dealer's with its discard, without the upcard),
+    the same upcard and stick-the-dealer rule, the first call to make. (`played_by` is already
+    in `DEALT`.)"""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[DEALT + seat]
+    reset_hand(out, hands, world[UPCARD], world[STICK])
+
+
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:
     """(int64[4]: the cards each seat, relative to the dealer, played in the hand of
     `view_state` whose moves are `history`, replayed on empty hands, the turn order depending

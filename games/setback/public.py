@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.scaffold.cards_held import cards_left
 from games.setback.cards import suit_mask
 from games.setback.rules import apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
@@ -22,6 +23,7 @@ from games.setback.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLA
                                  reset_deal)
 
 ALL_CARDS = np.int64((1 << 52) - 1)
+SUITS = np.array([suit_mask(s) for s in range(4)], np.int64)
 SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..6 hidden cards
 
 
@@ -29,15 +31,13 @@ SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..6 hidden card
 def cards_held(state, seat):
     """How many cards `seat` (relative to the dealer) holds: six less the tricks completed,
     less one if it has played to the trick under way (public)."""
-    played_now = 1 if (seat - state[LEADER]) % 4 < state[N_IN_TRICK] else 0
-    return HAND_SIZE - state[TRICK_NUMBER] - played_now
+    return cards_left(HAND_SIZE, state[TRICK_NUMBER], state[LEADER], state[N_IN_TRICK], seat)
 
 
 @njit(cache=True, nogil=True)
 def suit_masks(view_state, out):
-    """The four suits' card masks (the suits a void is shown in)."""
-    for s in range(4):
-        out[s] = suit_mask(s)
+    """The four suits' card masks, in the sampler's order (the suits a void is shown in)."""
+    out[:] = SUITS
 
 
 @njit(cache=True, nogil=True)
@@ -95,6 +95,16 @@ def possible(view_state, world):
     Low is taken and Game decided) is impossible. The test is monotone (a settled deal stays
     settled), so checking the current tricks covers every earlier trick too."""
     return is_exhausted(view_state) or not exhaustion_test(world)
+
+
+@njit(cache=True, nogil=True)
+def start_of_hand(world, played_by, out):
+    """Set `out` to the start of the deal whose hands are `world`'s: each seat dealt what it
+    holds in `world` and what it played (`played_by`), the first bid to make."""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[HAND + seat] | played_by[seat]
+    reset_deal(out, hands)
 
 
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:

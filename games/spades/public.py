@@ -17,29 +17,29 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.scaffold.cards_held import cards_left
 from games.spades.cards import N_RANKS, SPADES, suit_mask
 from games.spades.rules import BID_MOVE, apply_move
 from games.spades.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLAYED, SHOWN_VOIDS,
-                                TO_ACT, TRICK_NUMBER, new_state, reset_hand)
+                                SCORE, TO_ACT, TRICK_NUMBER, new_state, reset_hand)
 
 ALL_CARDS = np.int64((1 << 52) - 1)
+SUITS = np.array([suit_mask(s) for s in range(4)], np.int64)
 SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..13 hidden cards
 SIDE_SUITS = 0b0111  # clubs, diamonds, hearts: what a spade leader shows it lacks
 
 
 @njit(cache=True, nogil=True)
 def cards_held(state, seat):
-    """How many cards `seat` (relative to the dealer) holds: thirteen less the tricks played,
+    """How many cards `seat` (relative to the dealer) holds: thirteen less the tricks completed,
     less one if it has played to the trick under way (public)."""
-    played_now = 1 if (seat - state[LEADER]) % 4 < state[N_IN_TRICK] else 0
-    return HAND_SIZE - state[TRICK_NUMBER] - played_now
+    return cards_left(HAND_SIZE, state[TRICK_NUMBER], state[LEADER], state[N_IN_TRICK], seat)
 
 
 @njit(cache=True, nogil=True)
 def suit_masks(view_state, out):
-    """The four suits' card masks (the suits a void is shown in)."""
-    for s in range(4):
-        out[s] = suit_mask(s)
+    """The four suits' card masks, in the sampler's order (the suits a void is shown in)."""
+    out[:] = SUITS
 
 
 @njit(cache=True, nogil=True)
@@ -70,6 +70,17 @@ def complete(view_state, seat, hands, played_by, rng, out):
         if other != seat:
             out[HAND + other] = hands[other]
             out[DEALT + other] = hands[other] | played_by[other]
+
+
+@njit(cache=True, nogil=True)
+def start_of_hand(world, played_by, out):
+    """Set `out` to the start of the hand whose cards are `world`'s: each seat dealt its
+    `DEALT` (the cards held and played: `complete`), the same game score before the hand, the
+    first bid to make. (`played_by` is already in `DEALT`.)"""
+    hands = np.zeros(4, np.int64)
+    for seat in range(4):
+        hands[seat] = world[DEALT + seat]
+    reset_hand(out, hands, world[SCORE], world[SCORE + 1])
 
 
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:
