@@ -136,16 +136,6 @@ def start_of_hand(world, played_by, out):
     reset_hand(out, hands, world[UPCARD], world[STICK])
 
 
-@njit(cache=True, nogil=True)
-def replayed_move(state, world, move):
-    """A move of the history as a replay of `world` makes it (the likelihood's): the dealer's
-    discard (-1 where hidden) is the world's own and weighs nothing (the abstraction discards
-    by rule: no key); every other move is itself, weighed."""
-    if state[PHASE] == PHASE_DISCARD:
-        return (world[DISCARD] if move < 0 else move), False
-    return move, True
-
-
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:
     """(int64[4]: the cards each seat, relative to the dealer, played in the hand of
     `view_state` whose moves are `history`, replayed on empty hands, the turn order depending
