@@ -1,6 +1,6 @@
-"""Every registered game's policy likelihood (`policy_log_weights` of `search/<game>_worlds.py`):
-a world's `belief=policy` weight equals a slow Python replay of the hand the world was dealt that reads
-the blueprint the way the rule says (the probability of the abstract action that plays the
+"""Every registered game's policy likelihood (`policy_log_weights` of
+`search/<game>_worlds.py`): a world's `belief=policy` weight equals a slow Python replay of the
+hand the world was dealt that reads the blueprint the way the rule says (the probability of the abstract action that plays the
 move, a floor under it; a move no action plays: the floor; a missing key: uniform over its
 actions; a forced decision: nothing; the moves of seats not modelled, Euchre's discard and the
 moves after the abstract game's hand is settled: nothing)."""
