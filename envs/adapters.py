@@ -15,6 +15,9 @@ relative to the dealer (`relative = (absolute - dealer) % 4`).
 
 from __future__ import annotations
 
+import functools
+import importlib
+
 import numpy as np
 
 from envs.encoding import EUCHRE_SIZE, SCORE_CLIP, SETBACK_SIZE  # noqa: F401 (re-exported)
@@ -97,6 +100,14 @@ class GameAdapter:
         a, b = self.rules.hand_score(state)
         return int(a), int(b)
 
+    @functools.cached_property
+    def public(self):
+        """The game's declaration of what a seat knows of the hidden cards
+        (`games/<game>/public.py`, beside its rules)."""
+        from games import registry
+
+        return importlib.import_module(registry.get(self.name).package + ".public")
+
     def cards_held(self, state, seat: int) -> int:
         """How many cards relative seat `seat` holds (public): the game's declaration
         (`games.<game>.public.cards_held`, `self.public`)."""
@@ -112,8 +123,6 @@ class GameAdapter:
         which card is not in the state, so the others' `DEALT` is what they hold now. The
         draw is the game's `worlds` ("module:function", the signature of the search's
         `public_worlds`), imported on first use."""
-        import importlib
-
         module, _, name = self.worlds.partition(":")
         draw = getattr(importlib.import_module(module), name)
         state = np.asarray(state, dtype=np.int64)
@@ -194,9 +203,8 @@ class SetbackAdapter(GameAdapter):
     encode = staticmethod(setback_observation)
 
     def __init__(self):
-        from games.setback import game, public, rules, scoring, state
+        from games.setback import game, rules, scoring, state
 
-        self.public = public  # what a seat knows of the hidden cards (`resample`)
         self.rules = Engine(state, rules, is_exhausted=scoring.is_exhausted,
                             game_winner=game.game_winner, deal_score=scoring.deal_score,
                             hand_score=scoring.deal_score)
@@ -252,9 +260,8 @@ class EuchreAdapter(GameAdapter):
     encode = staticmethod(euchre_observation)
 
     def __init__(self):
-        from games.euchre import game, public, rules, scoring, state
+        from games.euchre import game, rules, scoring, state
 
-        self.public = public  # what a seat knows of the hidden cards (`resample`)
         self.rules = Engine(state, rules, hand_score=scoring.hand_score,
                             game_winner=game.game_winner)
         from games.euchre.api import MOVE_TEXT

@@ -27,7 +27,7 @@ from numba import njit
 
 from envs.adapters import Engine, GameAdapter
 from envs.encoding import SCORE_CLIP
-from games.spades import public, rules, scoring
+from games.spades import rules, scoring
 from games.spades import state as S
 from games.spades.api import format_move
 
@@ -93,7 +93,6 @@ class SpadesAdapter(GameAdapter):
     encode = staticmethod(spades_observation)
 
     def __init__(self):
-        self.public = public  # what a seat knows of the hidden cards (`resample`)
         self.rules = Engine(S, rules, hand_score=scoring.hand_score,
                             game_winner=scoring.game_winner)
         self._move_text = tuple(format_move(m) for m in range(rules.N_MOVES))
