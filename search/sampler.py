@@ -16,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from games.setback import public
-from games.setback.public import ALL_CARDS, SUITS, world_state  # noqa: F401 (re-exported)
+from games.scaffold.suits import SUITS_52 as SUITS
+from games.setback.public import ALL_CARDS, world_state  # noqa: F401 (re-exported)
 from games.setback.public import SIZE as NEED
 from games.setback.state import HAND
 from search import world_sampler

@@ -8,7 +8,8 @@ written once, so that a new game fills in its own rules rather than copying anot
 - `face`: `TableFace`, the readable Python face of a hand played move by move, and `Trick`;
 - `replay`: the JSON replay driver behind `setback-cfr replay --game NAME`;
 - `random_play`: a hand played out by random legal moves, a game's score by absolute team;
-- `cards_held`: how many cards a seat holds when every seat plays to every trick (public).
+- `cards_held`: how many cards a seat holds when every seat plays to every trick (public);
+- `suits`: the four suits of a 52-card deck as card masks (what a void is shown in).
 
 The CFR side has its halves below and above: `games/interface.py` (the six functions by name,
 chance a card per node), `abstraction/dealing.py` (the abstract game's deal and signatures),

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from games.scaffold.cards_held import cards_left
-from games.setback.cards import suit_mask
+from games.scaffold.suits import printed_suits as suit_masks  # noqa: F401 (a hook)
 from games.setback.rules import apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
 from games.setback.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLAYED,
@@ -23,7 +23,6 @@ from games.setback.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLA
                                  reset_deal)
 
 ALL_CARDS = np.int64((1 << 52) - 1)
-SUITS = np.array([suit_mask(s) for s in range(4)], np.int64)
 SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..6 hidden cards
 
 
@@ -32,12 +31,6 @@ def cards_held(state, seat):
     """How many cards `seat` (relative to the dealer) holds: six less the tricks completed,
     less one if it has played to the trick under way (public)."""
     return cards_left(HAND_SIZE, state[TRICK_NUMBER], state[LEADER], state[N_IN_TRICK], seat)
-
-
-@njit(cache=True, nogil=True)
-def suit_masks(view_state, out):
-    """The four suits' card masks, in the sampler's order (the suits a void is shown in)."""
-    out[:] = SUITS
 
 
 @njit(cache=True, nogil=True)
