@@ -1,8 +1,8 @@
 """The one world sampler: the cards hidden from a seat dealt to the other three seats, uniform
 over every layout consistent with what the seat knows, for every game. It names no game.
 
-What a game declares (its `hidden_facts` hook, in `games/<game>/public.py`), for the seat to
-move:
+What a game declares (its `constraints` and `suit_masks` hooks, in `games/<game>/public.py`),
+for the seat to move:
 - `unseen`: the cards it has not seen (a mask): not its own, not played, not a card it knows
   to be elsewhere (Euchre's upcard);
 - `suits`: four card masks, the suits a void is shown in (Euchre's effective suits once trump
@@ -15,7 +15,9 @@ move:
   hidden discard; none in Spades): `pile = popcount(unseen) - sum(needs)`.
 A layout is the three seats' hidden cards; the world hooks (`complete`, `possible`) turn it
 into a full state of the game and say whether a public fact the counts cannot hold forbids it
-(Setback: the deal would already be settled).
+(Setback: the deal would already be settled). A function taking these hooks is called from a
+game's compiled wrapper (`search/<game>_worlds.py`), never from Python: numba's cache cannot
+keep a signature of functions across processes.
 
 Exact uniform sampling, constructively: a layout is fixed by how many unseen cards of each
 suit each seat gets, then which. `layout_table` counts the layouts suit by suit (a dynamic
