@@ -8,8 +8,9 @@ Every player meets the opponent on the same deals (the same seed and pair count)
 score (1 both games won, 0.5 one, 0 none) is comparable across players: the difference of two
 players' pair scores, pair by pair, has a far tighter interval than either win rate. Prints, for
 each player, its win rate with the 95 % interval and, from the second player on, its paired
-difference from the first with the 95 % interval; `--json FILE` keeps the figures. Ctrl-C stops
-the player in progress and reports the pairs played by everyone so far.
+difference from the first with the 95 % interval; `--json FILE` keeps the figures, rewritten
+after each player. Every spec is checked before the first match. Ctrl-C stops the player in
+progress and reports the pairs played by everyone so far.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.pairs < 2 or args.workers < 1:
         parser.error("--pairs must be at least 2 and --workers at least 1")
-    results = []
-    for spec in args.players:
+    for spec in [*args.players, args.against]:  # every spec checked before any match
         try:
-            players = (make_player(spec, args.seed), make_player(args.against, args.seed))
+            player = make_player(spec, args.seed)
         except PlayerSpecError as exc:
             parser.error(str(exc))
+        if hasattr(player, "close"):
+            player.close()
+    results = []
+    for spec in args.players:
+        players = (make_player(spec, args.seed), make_player(args.against, args.seed))
         interrupted: list = []
         rows = run_tournament(players, args.pairs, args.seed, duplicate=True,
                               workers=args.workers, interrupted=interrupted)
@@ -87,13 +92,23 @@ def main(argv=None) -> int:
         print(line, flush=True)
         entry["scores"] = scores.tolist()
         results.append(entry)
+        if args.json:  # after every player: a later crash keeps the finished ones
+            write_json(args.json, {"against": args.against, "seed": args.seed,
+                                   "results": results})
         if interrupted:
             print("interrupted: the figures above are of the pairs played", file=sys.stderr)
             break
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"against": args.against, "seed": args.seed, "results": results}, f)
     return 0
+
+
+def write_json(path: str, data: dict) -> None:
+    """Write `data` to `path` atomically (a temporary file renamed over it)."""
+    import os
+
+    tmp = f"{path}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(data, f)
+    os.replace(tmp, path)
 
 
 if __name__ == "__main__":
