@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cli.arguments import probability
+from cli.errors import UserError
 from games import registry  # plain data: imports no game
 
 
@@ -43,6 +44,11 @@ def run(args) -> int:
     from train.export import export_run
     from train.run_directory import RunDirectory
 
+    if args.out.lower().endswith((".db", ".sqlite", ".sqlite3")):
+        stem = args.out.rsplit(".", 1)[0]
+        raise UserError(f"--out {args.out}: export writes a strategy file, not a database; "
+                        f"write {stem}.strategy, then `setback-cfr db load --db {args.out} "
+                        f"{stem}.strategy`")
     if RunDirectory(args.run).read_settings()["stage"] == "distill":
         from train.distill import export_net
 

@@ -68,6 +68,14 @@ def test_export_round_trip_matches_the_table_and_is_deterministic(base_run, tmp_
         np.testing.assert_array_equal(probs, expected)
 
 
+def test_export_to_a_database_name_is_refused_with_the_two_steps(base_run, tmp_path, capsys):
+    out = tmp_path / "q.db"
+    code, _, err = cli(capsys, "export", "--run", str(base_run), "--out", str(out))
+    assert code == 2 and not out.exists()
+    assert "export writes a strategy file, not a database" in err
+    assert f"db load --db {out} {tmp_path / 'q'}.strategy" in err
+
+
 def test_average_strategy_thresholds_and_renormalises():
     sums = np.array([3.0, 1.0, 0.0004, 0.0, 0.0, 5.0, 5.0], np.float32)
     probs = average_strategy(sums, np.array([3, 2, 2], np.uint8), 0.001)
