@@ -29,7 +29,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.adapters import SCORE_CLIP, SEATS, adapter, hand_seed
+from envs.adapters import SEATS, adapter, hand_seed
+from games.scaffold.observation import SCORE_CLIP
 
 EPISODES = ("game", "hand")
 DEFAULT_MAX_HANDS = 200  # as tournaments abandon a game

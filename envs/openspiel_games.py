@@ -13,7 +13,7 @@ dealer). Then the game's decisions, in
 the engine's order, with the engine's moves as actions (`envs.adapters`). A Setback deal ends
 once its score can no longer change (as tournaments score it). The returns are each player's
 team's hand score minus the other team's (zero-sum): Setback -8..8, Euchre -4..4, Spades
-within -617..617 (a hand from 0 to 0: `envs.spades_adapter`).
+within -617..617 (a hand from 0 to 0: `games/spades/toolkit.py`).
 
 Information state (perfect recall): the dealer, the player's own dealt cards (and Euchre's
 upcard) and the decisions so far, each as the player saw it (the dealer's discard is hidden
@@ -256,34 +256,15 @@ def state_from_view(game, view_state, seat: int, dealer: int, history, seed: int
         rel = (player - dealer) % 4
         state._dealt[player] = int(world[g.rules.DEALT + rel])
     moves = [int(m) for m in history]
-    discard_at = _discard_index(g, moves)
+    discard_at = g.private_move_index(moves, HIDDEN)
     for player in range(4):
         rel = (player - dealer) % 4
         seen = list(moves)
         if discard_at >= 0 and rel != seat:
             # the discard: the dealer saw its own (this world's), the others saw nothing
-            seen[discard_at] = int(world[g.rules.DISCARD]) if rel == 0 else HIDDEN
+            seen[discard_at] = g.private_move(world) if rel == 0 else HIDDEN
         state._seen[player] = seen
     return state
-
-
-def _discard_index(g, moves) -> int:
-    """Where Euchre's discard is in a hand's moves (the first card move after a first-round
-    order-up: a suit named before the fourth pass), -1 if none (or not Euchre)."""
-    if g.name != "euchre":
-        return -1
-    passes = 0
-    for i, m in enumerate(moves):
-        if m == g.rules.PASS_MOVE:
-            passes += 1
-        elif m > g.rules.PASS_MOVE:
-            if passes >= 4:
-                return -1
-            break
-    for i, m in enumerate(moves):
-        if m == HIDDEN or 0 <= m < g.n_cards:
-            return i
-    return -1
 
 
 class CardObserver:
@@ -342,9 +323,7 @@ class CardObserver:
         if self.perfect_recall:
             dealt = " ".join(g.card_text(c) for c in range(g.n_cards)
                              if state._dealt[player] >> c & 1)
-            extra = ""
-            if g.name == "euchre" and state._engine is not None:
-                extra = f" upcard {g.card_text(int(state._engine[g.rules.UPCARD]))}"
+            extra = g.shown_cards(state._engine) if state._engine is not None else ""
             moves = " ".join("?" if m == HIDDEN else g.move_text(m)
                              for m in state._seen[player])
             dealing = f" dealing {len(state._cards)}" if state._engine is None else ""

@@ -148,13 +148,10 @@ SETBACK_PLUGIN = (
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
     "web.bots", "web.position", "web.table",
     "play.trickster_pitch",  # Trickster Cards' Pitch bot as a Setback player
-    # the toolkit adapters wrap every registered game
-    "envs.adapters", "envs.encoding",
 )
 EUCHRE_PLUGIN = (
     "db.euchre_player", "db.euchre_policy_arrays", "play.euchre_*", "train.euchre_*", "web.euchre_*",
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
-    "envs.adapters", "envs.encoding",
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
     "search.euchre_solver",  # the Euchre oracle's double-dummy solver
@@ -163,7 +160,7 @@ EUCHRE_PLUGIN = (
 SPADES_PLUGIN = ("play.spades_*", "train.spades_*", "db.spades_*")  # heuristic, tournament,
 # trainer's game, database player
 SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
-SPADES_PLUGIN += ("envs.spades_*", "envs.pyspiel_spades")  # its toolkit adapter, PettingZoo env
+SPADES_PLUGIN += ("envs.pyspiel_spades",)  # a Spades view as pyspiel's own spades state
 SPADES_PLUGIN += ("search.spades_*",)  # search's worlds, rollouts and the oracle's solver
 SPADES_PLUGIN += ("play.trickster_spades",)  # Trickster Cards' Spades bot
 
