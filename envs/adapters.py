@@ -88,8 +88,7 @@ class GameAdapter:
 
     def set_score(self, state, score, dealer: int) -> None:
         """Tell the hand `state` the game score before it (`score` by absolute team: EW, NS;
-        `dealer` absolute), for a game whose hand scoring reads it (Spades: its bags); by
-        default nothing."""
+        `dealer` absolute), for a game whose hand scoring reads it; by default nothing."""
 
     def public_move(self, state_before, move: int, observer: int) -> int:
         """`move` (made in `state_before`) as relative seat `observer` sees it: by default
@@ -126,8 +125,8 @@ class GameAdapter:
 
     def hand_points(self, state) -> tuple[int, int]:
         """Each team's score for the hand (by team relative to the dealer): the engine's
-        `hand_score` (Setback's deal score, setbacks applied; Euchre's points). `self.rules`
-        is the game's `Engine`."""
+        `hand_score` (declared in the game's `ENGINE_EXTRA`). `self.rules` is the game's
+        `Engine`."""
         a, b = self.rules.hand_score(state)
         return int(a), int(b)
 
@@ -149,8 +148,8 @@ class GameAdapter:
         be its view, the others' cards erased): the other seats' hidden cards drawn from `seed`
         by the one world sampler (`search.world_sampler`: uniform over every layout consistent
         with the hand sizes, the cards known and the voids the state shows, plus
-        `extra_voids`, 4 bits a seat from the dealer, e.g. Spades' spade leads:
-        `games.spades.public.replay_public`); None when no layout is consistent. Who played
+        `extra_voids`, 4 bits a seat from the dealer, e.g. suits a lead showed:
+        `games.<game>.public.replay_public`); None when no layout is consistent. Who played
         which card is not in the state, so the others' `DEALT` is what they hold now. The
         draw is the game's `worlds` ("module:function", the signature of the search's
         `public_worlds`), imported on first use."""
@@ -162,7 +161,7 @@ class GameAdapter:
                         new_rng(int(seed)), True, out)
         if not drawn:
             return None
-        if hasattr(self.toolkit, "after_resample"):  # Euchre: DEALT is what a seat holds now
+        if hasattr(self.toolkit, "after_resample"):  # what the game's infostate reads of it
             self.toolkit.after_resample(out[0], int(seat))
         return out[0]
 

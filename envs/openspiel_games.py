@@ -1,23 +1,21 @@
 """Our games as OpenSpiel Python games (pyspiel's Python-games API), one for every adapted
-registered game, registered on import as `python_setback`, `python_euchre` and `python_spades`:
+registered game, registered on import as `python_<game>`:
 
     from envs import openspiel_games
     game = pyspiel.load_game("python_setback")   # or openspiel_games.load("setback")
 
-A game is one hand, as OpenSpiel's own `euchre` is (a Setback deal; a Euchre hand with stick
-the dealer on): players 0..3 are the absolute seats W N E S, partners 0-2 and 1-3. Chance
-deals first: the dealer (outcomes 0..3, uniform), then the cards one at a time off the deck
-(each undealt card equally likely; Setback's 24 go 3+3 from the dealer's left as the engine
-deals, Euchre's 5 a seat from the dealer, the 21st turned up, Spades' 13 a seat from the
-dealer). Then the game's decisions, in
-the engine's order, with the engine's moves as actions (`envs.adapters`). A Setback deal ends
-once its score can no longer change (as tournaments score it). The returns are each player's
-team's hand score minus the other team's (zero-sum): Setback -8..8, Euchre -4..4, Spades
-within -617..617 (a hand from 0 to 0: `games/spades/toolkit.py`).
+A game is one hand, as OpenSpiel's own trick-taking games are: players 0..3 are the absolute
+seats W N E S, partners 0-2 and 1-3. Chance deals first: the dealer (outcomes 0..3, uniform),
+then the cards one at a time off the deck (each undealt card equally likely, to the seats the
+game's `chance_seat` says, as its engine deals). Then the game's decisions, in the engine's
+order, with the engine's moves as actions, until the game's `is_over` (`envs.adapters`;
+each game's declaration `games/<game>/toolkit.py`). The returns are each player's team's hand
+score minus the other team's (zero-sum), within the game's declared payoff bounds.
 
-Information state (perfect recall): the dealer, the player's own dealt cards (and Euchre's
-upcard) and the decisions so far, each as the player saw it (the dealer's discard is hidden
-from the others). The turn order is a function of those, so the movers need no writing down.
+Information state (perfect recall): the dealer, the player's own dealt cards (and the cards
+every seat sees, the game's `shown_cards`) and the decisions so far, each as the player saw it
+(a move only its maker sees, the game's `private_move_index`, is hidden from the others). The
+turn order is a function of those, so the movers need no writing down.
 Observation (imperfect recall): the adapter's observation vector of what the seat knows now.
 
 `State.resample_from_infostate(player, sampler)` returns a state the player cannot tell from
@@ -35,7 +33,7 @@ import pyspiel
 from envs.adapters import SEATS, adapter, adapted_games
 
 GAME_PREFIX = "python_"
-HIDDEN = -1  # a decision the observer did not see (Euchre's discard, for all but the dealer)
+HIDDEN = -1  # a decision the observer did not see (a game's private move, to the others)
 
 
 def short_name(game: str) -> str:

@@ -8,8 +8,8 @@ BLAKE2b checksum over the arrays' names and bytes; written atomically. Every way
 be used raises `BidTablesError` in one line.
 
 Version 1 was one format a game: a game whose version-1 files had their own header names it
-(`V1_MAGIC` in its declaration) and is read as before (Spades' held a single `counts` array,
-checksummed alone; Setback's had today's layout without the `game` key).
+(`V1_MAGIC` in its declaration) and is read as before: today's layout without the `game` key,
+or a single `counts` array checksummed alone.
 """
 
 from __future__ import annotations
