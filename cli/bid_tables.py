@@ -5,8 +5,6 @@ the module of its tables, its own options and help). The options' checks, the `-
 
 from __future__ import annotations
 
-import importlib
-
 from cli.arguments import add_command, add_game_option, non_negative_int, positive_int, seed
 from cli.errors import UserError
 
@@ -21,17 +19,10 @@ TYPES = {"count": non_negative_int}  # the option types a declaration names
 
 
 def declarations() -> dict:
-    """{game: its declaration} of the registered games with bid tables."""
-    import importlib.util
+    """{game: its declaration `games/<game>/bid_tables.py`} of the games with bid tables."""
+    from games import registry  # plain data: imports no game until asked
 
-    from games import registry  # plain data: imports no game
-
-    found = {}
-    for name, entry in registry.GAMES.items():
-        module = entry.package + ".bid_tables"
-        if importlib.util.find_spec(module) is not None:
-            found[name] = importlib.import_module(module)
-    return found
+    return registry.declarations("bid_tables")
 
 
 def register(subparsers) -> None:

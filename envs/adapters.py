@@ -219,16 +219,6 @@ class Engine:
 _ADAPTERS: dict[str, GameAdapter] = {}
 
 
-def _toolkit(name: str):
-    """The declaration `games/<name>/toolkit.py` of a registered game, or None."""
-    import importlib.util
-
-    from games import registry
-
-    module = registry.get(name).package + ".toolkit"
-    return importlib.import_module(module) if importlib.util.find_spec(module) else None
-
-
 def adapter(name: str) -> GameAdapter:
     """The adapter of registered game `name` (one instance a game); an unknown name, or a
     registered game that declares no toolkit adapter yet, is one clear error."""
@@ -236,7 +226,7 @@ def adapter(name: str) -> GameAdapter:
 
     registry.get(name)  # raises UnknownGameError for a name the registry does not know
     if name not in _ADAPTERS:
-        toolkit = _toolkit(name)
+        toolkit = registry.declaration(name, "toolkit")
         if toolkit is None:
             raise registry.UnknownGameError(f"game {name!r} declares no toolkit adapter "
                                             "(games/<game>/toolkit.py) yet")
@@ -248,4 +238,4 @@ def adapted_games() -> tuple[str, ...]:
     """The registered games that declare a toolkit adapter."""
     from games import registry
 
-    return tuple(name for name in registry.GAMES if _toolkit(name) is not None)
+    return tuple(registry.declarations("toolkit"))

@@ -218,6 +218,22 @@ def plugin_of(module: str) -> tuple[str, ...]:
                  if any(fnmatchcase(module, p) for p in e.plugin))
 
 
+def declaration(name: str, kind: str):
+    """Game `name`'s module `<package>.<kind>`, its declaration to a shared layer (e.g.
+    `toolkit`, `bid_tables`: `games/<game>/<kind>.py`), imported on this call; None when the
+    game declares no such module."""
+    import importlib.util
+
+    module = f"{get(name).package}.{kind}"
+    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+
+
+def declarations(kind: str) -> dict:
+    """{game: its declaration `kind`} of the registered games that have one (`declaration`)."""
+    found = {name: declaration(name, kind) for name in GAMES}
+    return {name: module for name, module in found.items() if module is not None}
+
+
 def get(name: str) -> GameEntry:
     """The entry of game `name`; an unknown name is one clear error."""
     if name not in GAMES:

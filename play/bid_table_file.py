@@ -20,6 +20,7 @@ import importlib
 import numpy as np
 
 from cfr.errors import CfrFileError
+from games.registry import declaration, declarations
 
 MAGIC = "setback-cfr/bid-tables"
 FORMAT_VERSION = 2
@@ -27,20 +28,6 @@ FORMAT_VERSION = 2
 
 class BidTablesError(CfrFileError):
     """A tables file that cannot be used, or a bad request of the tables (one line)."""
-
-
-def declaration(game: str):
-    """The game's declaration to the bid tables (`games/<game>/bid_tables.py`), or None when
-    the game has no bid tables."""
-    from games import registry
-
-    name = registry.get(game).package + ".bid_tables"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
 
 
 def save_tables(path: str, game: str, meta: dict, arrays: dict) -> None:
@@ -84,10 +71,8 @@ def _file_game(path: str, document: dict) -> str:
     """The game whose tables the file holds (a version-1 file's from its game's header)."""
     magic, owner = document.get("magic"), document.get("game")
     if document.get("version") == 1:
-        from games import registry
-
-        for name in registry.GAMES:  # a version-1 file: under its game's own header
-            if getattr(declaration(name), "V1_MAGIC", None) == magic:
+        for name, decl in declarations("bid_tables").items():  # under its game's own header
+            if getattr(decl, "V1_MAGIC", None) == magic:
                 return name
     if magic != MAGIC:
         raise BidTablesError(f"{path}: not a bid tables file (no {MAGIC!r} header)")
@@ -148,7 +133,7 @@ def load_tables(path: str, game: str, shapes: dict) -> tuple[dict, dict]:
 def tables_model(game: str):
     """The module of `game`'s tables (its declaration's `MODEL`): `load(path)`, `belief(tables,
     name, **options)`, and the command's `check_bidders`, `build_tables`, `summary`, `show`."""
-    decl = declaration(game)
+    decl = declaration(game, "bid_tables")
     if decl is None:
         raise BidTablesError(f"the game {game!r} has no bid tables")
     return importlib.import_module(decl.MODEL)
