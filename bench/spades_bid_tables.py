@@ -161,8 +161,7 @@ def main(argv=None) -> None:
                         help="with --worlds: held-out positions (deal, observer; default 500)")
     args = parser.parse_args(argv)
 
-    from cli.bid_tables import heldout_lines
-    from play.spades_bid_data import generate, load
+    from play.spades_bid_data import generate, heldout_lines, load
     from search.spades_bid_tables import SpadesBidTables, heldout_losses
 
     start = time.perf_counter()

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import importlib
 
-_MODULES = {"setback_env", "euchre_env", "spades_env", "aec", "adapters", "encoding",
-            "openspiel_games", "spades_adapter", "pyspiel_euchre", "pyspiel_spades"}
+_MODULES = {"setback_env", "euchre_env", "spades_env", "aec", "adapters",
+            "openspiel_games", "pyspiel_euchre", "pyspiel_spades"}
 
 
 def make(name: str, **kwargs):

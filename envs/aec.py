@@ -7,20 +7,18 @@ knows, "action_mask": int8 vector, 1 on the legal moves of the seat to act, all 
 others}` (the layout of the vector is the adapter's `observation` docstring).
 
 Episodes (`episode=`):
-* `"game"` (the default): a whole game, to 11 for Setback or 10 for Euchre, the deal passing
-  clockwise from South after every hand, as the tournaments play it. The reward is +1 to
-  both seats of the team that wins and -1 to the others, at the end only. A game still
+* `"game"` (the default): a whole game, to the game's target, the deal passing clockwise
+  from the game's first dealer after every hand, as the tournaments play it. The reward is +1
+  to both seats of the team that wins and -1 to the others, at the end only. A game still
   undecided after `max_hands` hands is truncated (reward 0).
-* `"hand"`: one hand (a Setback deal or a Euchre hand), the dealer drawn from the seed; the
-  reward at its end is the team's hand score minus the other team's (Setback's setbacks
-  applied; Euchre's 1, 2 or 4 points), so rewards sum to zero.
+* `"hand"`: one hand, the dealer drawn from the seed; the reward at its end is the team's
+  hand score minus the other team's (the engine's `hand_score`), so rewards sum to zero.
 
 Seeding: `reset(seed=s)` fixes every card of the episode: episode i after it (the seeded one
 is 0, each `reset()` without a seed the next) has seed `stream_seed(s, i)`, and its hand k is
-dealt from `stream_seed(that, k)`, so hand k is the same whatever was played before it. For
-Setback these are exactly the deals of game i of a tournament seeded s
-(`play.tournament.deal_state`). A run is deterministic from the constructor's `seed`
-(default 0) on.
+dealt from `stream_seed(that, k)`, so hand k is the same whatever was played before it (the
+tournaments deal their games the same way, `play.tournament.deal_state`). A run is
+deterministic from the constructor's `seed` (default 0) on.
 """
 
 from __future__ import annotations
@@ -29,7 +27,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from envs.adapters import SCORE_CLIP, SEATS, adapter, hand_seed
+from envs.adapters import SEATS, adapter, hand_seed
+from games.scaffold.observation import SCORE_CLIP
 
 EPISODES = ("game", "hand")
 DEFAULT_MAX_HANDS = 200  # as tournaments abandon a game
@@ -113,7 +112,7 @@ class CardGameEnv(AECEnv):
 
     def _start_hand(self) -> None:
         self.state = self.game.deal(hand_seed(self._episode_seed, self.hand_index))
-        self.game.set_score(self.state, self.score, self.dealer)  # Spades: its bags
+        self.game.set_score(self.state, self.score, self.dealer)  # a hand that reads it
         self.history: list[int] = []
         self._select()
 

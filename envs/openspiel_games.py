@@ -1,23 +1,21 @@
 """Our games as OpenSpiel Python games (pyspiel's Python-games API), one for every adapted
-registered game, registered on import as `python_setback`, `python_euchre` and `python_spades`:
+registered game, registered on import as `python_<game>`:
 
     from envs import openspiel_games
     game = pyspiel.load_game("python_setback")   # or openspiel_games.load("setback")
 
-A game is one hand, as OpenSpiel's own `euchre` is (a Setback deal; a Euchre hand with stick
-the dealer on): players 0..3 are the absolute seats W N E S, partners 0-2 and 1-3. Chance
-deals first: the dealer (outcomes 0..3, uniform), then the cards one at a time off the deck
-(each undealt card equally likely; Setback's 24 go 3+3 from the dealer's left as the engine
-deals, Euchre's 5 a seat from the dealer, the 21st turned up, Spades' 13 a seat from the
-dealer). Then the game's decisions, in
-the engine's order, with the engine's moves as actions (`envs.adapters`). A Setback deal ends
-once its score can no longer change (as tournaments score it). The returns are each player's
-team's hand score minus the other team's (zero-sum): Setback -8..8, Euchre -4..4, Spades
-within -617..617 (a hand from 0 to 0: `envs.spades_adapter`).
+A game is one hand, as OpenSpiel's own trick-taking games are: players 0..3 are the absolute
+seats W N E S, partners 0-2 and 1-3. Chance deals first: the dealer (outcomes 0..3, uniform),
+then the cards one at a time off the deck (each undealt card equally likely, to the seats the
+game's `chance_seat` says, as its engine deals). Then the game's decisions, in the engine's
+order, with the engine's moves as actions, until the game's `is_over` (`envs.adapters`;
+each game's declaration `games/<game>/toolkit.py`). The returns are each player's team's hand
+score minus the other team's (zero-sum), within the game's declared payoff bounds.
 
-Information state (perfect recall): the dealer, the player's own dealt cards (and Euchre's
-upcard) and the decisions so far, each as the player saw it (the dealer's discard is hidden
-from the others). The turn order is a function of those, so the movers need no writing down.
+Information state (perfect recall): the dealer, the player's own dealt cards (and the cards
+every seat sees, the game's `shown_cards`) and the decisions so far, each as the player saw it
+(a move only its maker sees, the game's `private_move_index`, is hidden from the others). The
+turn order is a function of those, so the movers need no writing down.
 Observation (imperfect recall): the adapter's observation vector of what the seat knows now.
 
 `State.resample_from_infostate(player, sampler)` returns a state the player cannot tell from
@@ -35,7 +33,7 @@ import pyspiel
 from envs.adapters import SEATS, adapter, adapted_games
 
 GAME_PREFIX = "python_"
-HIDDEN = -1  # a decision the observer did not see (Euchre's discard, for all but the dealer)
+HIDDEN = -1  # a decision the observer did not see (a game's private move, to the others)
 
 
 def short_name(game: str) -> str:
@@ -256,34 +254,15 @@ def state_from_view(game, view_state, seat: int, dealer: int, history, seed: int
         rel = (player - dealer) % 4
         state._dealt[player] = int(world[g.rules.DEALT + rel])
     moves = [int(m) for m in history]
-    discard_at = _discard_index(g, moves)
+    discard_at = g.private_move_index(moves, HIDDEN)
     for player in range(4):
         rel = (player - dealer) % 4
         seen = list(moves)
         if discard_at >= 0 and rel != seat:
             # the discard: the dealer saw its own (this world's), the others saw nothing
-            seen[discard_at] = int(world[g.rules.DISCARD]) if rel == 0 else HIDDEN
+            seen[discard_at] = g.private_move(world) if rel == 0 else HIDDEN
         state._seen[player] = seen
     return state
-
-
-def _discard_index(g, moves) -> int:
-    """Where Euchre's discard is in a hand's moves (the first card move after a first-round
-    order-up: a suit named before the fourth pass), -1 if none (or not Euchre)."""
-    if g.name != "euchre":
-        return -1
-    passes = 0
-    for i, m in enumerate(moves):
-        if m == g.rules.PASS_MOVE:
-            passes += 1
-        elif m > g.rules.PASS_MOVE:
-            if passes >= 4:
-                return -1
-            break
-    for i, m in enumerate(moves):
-        if m == HIDDEN or 0 <= m < g.n_cards:
-            return i
-    return -1
 
 
 class CardObserver:
@@ -342,9 +321,7 @@ class CardObserver:
         if self.perfect_recall:
             dealt = " ".join(g.card_text(c) for c in range(g.n_cards)
                              if state._dealt[player] >> c & 1)
-            extra = ""
-            if g.name == "euchre" and state._engine is not None:
-                extra = f" upcard {g.card_text(int(state._engine[g.rules.UPCARD]))}"
+            extra = g.shown_cards(state._engine) if state._engine is not None else ""
             moves = " ".join("?" if m == HIDDEN else g.move_text(m)
                              for m in state._seen[player])
             dealing = f" dealing {len(state._cards)}" if state._engine is None else ""

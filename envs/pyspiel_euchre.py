@@ -4,7 +4,7 @@ OpenSpiel's ISMCTS bot can search either our Python game `python_euchre`
 (`envs.openspiel_games`) or OpenSpiel's own C++ `euchre`, which our engine is checked against
 decision by decision (`tests/test_euchre_vs_openspiel.py`). For the second, the seat's view
 must become a pyspiel state that the seat cannot tell from the real hand: a layout of the hidden
-cards is drawn (`envs.adapters.EuchreAdapter.resample`, uniform over the layouts consistent with
+cards is drawn (`envs.adapters.GameAdapter.resample`, uniform over the layouts consistent with
 the view, shown voids included), and the hand is dealt and replayed through pyspiel's own
 chance and decision actions. pyspiel deals only whole hands, so the layout's cards have to be
 put back where they were dealt: a seat's dealt cards are the cards it holds now plus the ones

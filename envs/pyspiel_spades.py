@@ -1,11 +1,11 @@
 """One of our Spades seat views as a state of pyspiel's own `spades` (OpenSpiel's C++ game), as
 `envs.pyspiel_euchre` does for Euchre; our whole hand as a pyspiel game is `python_spades`
-(`envs.openspiel_games`, on `envs.spades_adapter`).
+(`envs.openspiel_games`, on `games/spades/toolkit.py`).
 
 OpenSpiel's bots (ISMCTS, MCTS on a determinization) search pyspiel's `spades`, which our engine
 is checked against move for move (`tests/test_spades_vs_openspiel.py`). For them, a seat's view
 must become a pyspiel state the seat cannot tell from the real hand: the hidden cards are drawn
-uniformly over every layout consistent with the view (`SpadesAdapter.resample`, with the voids
+uniformly over every layout consistent with the view (`GameAdapter.resample`, with the voids
 the moves show: a suit not followed, and a spade lead, which the rules allow only from a hand
 of spades alone), the hand is dealt the way pyspiel deals (card k of its chance nodes to its
 player k mod 4, its player p being our seat p + 1 from the dealer: OpenSpiel's North bids

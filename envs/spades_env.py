@@ -1,5 +1,5 @@
 """The PettingZoo AEC environment of Spades (see `envs.aec` for agents, observations, rewards
-and seeding; `envs.spades_adapter` for the moves and the observation's layout): `env()`
+and seeding; `games/spades/toolkit.py` for the moves and the observation's layout): `env()`
 wrapped in PettingZoo's order-enforcing checks, `raw_env()` bare.
 
     from envs import spades_env

@@ -148,13 +148,10 @@ SETBACK_PLUGIN = (
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
     "web.bots", "web.position", "web.table",
     "play.trickster_pitch",  # Trickster Cards' Pitch bot as a Setback player
-    # the toolkit adapters wrap every registered game
-    "envs.adapters", "envs.encoding",
 )
 EUCHRE_PLUGIN = (
     "db.euchre_player", "db.euchre_policy_arrays", "play.euchre_*", "train.euchre_*", "web.euchre_*",
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
-    "envs.adapters", "envs.encoding",
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
     "search.euchre_solver",  # the Euchre oracle's double-dummy solver
@@ -163,7 +160,7 @@ EUCHRE_PLUGIN = (
 SPADES_PLUGIN = ("play.spades_*", "train.spades_*", "db.spades_*")  # heuristic, tournament,
 # trainer's game, database player
 SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
-SPADES_PLUGIN += ("envs.spades_*", "envs.pyspiel_spades")  # its toolkit adapter, PettingZoo env
+SPADES_PLUGIN += ("envs.pyspiel_spades",)  # a Spades view as pyspiel's own spades state
 SPADES_PLUGIN += ("search.spades_*",)  # search's worlds, rollouts and the oracle's solver
 SPADES_PLUGIN += ("play.trickster_spades",)  # Trickster Cards' Spades bot
 
@@ -219,6 +216,22 @@ def plugin_of(module: str) -> tuple[str, ...]:
 
     return tuple(e.name for e in GAMES.values()
                  if any(fnmatchcase(module, p) for p in e.plugin))
+
+
+def declaration(name: str, kind: str):
+    """Game `name`'s module `<package>.<kind>`, its declaration to a shared layer (e.g.
+    `toolkit`, `bid_tables`: `games/<game>/<kind>.py`), imported on this call; None when the
+    game declares no such module."""
+    import importlib.util
+
+    module = f"{get(name).package}.{kind}"
+    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+
+
+def declarations(kind: str) -> dict:
+    """{game: its declaration `kind`} of the registered games that have one (`declaration`)."""
+    found = {name: declaration(name, kind) for name in GAMES}
+    return {name: module for name, module in found.items() if module is not None}
 
 
 def get(name: str) -> GameEntry:

@@ -38,20 +38,19 @@ cards of a position after the pitch (a product of the per-card probabilities, re
 consistent layouts, sampled exactly; `load_belief` reads it from a file). Before the pitch
 (trump unknown) the pre tables are descriptive only: the PIMC sampler stays uniform there.
 
-File. msgpack map: `magic`, `version` (FORMAT_VERSION; newer refused), the build settings, the
-arrays (dtype, shape, bytes) and a BLAKE2b checksum over them; written atomically. Anything
-unreadable raises `BidTablesError` (one line).
+File: the one bid tables format (`play/bid_table_file.py`), game "setback", arrays `ARRAYS`.
+Building runs the deals in chunks over workers (`play/bid_table_build.py`) and smooths with the
+one back-off (`search/bid_smoothing.py`); the `bid-tables` command's Setback part
+(`build_tables`, `summary`, `show`) is here, its options and checks are the command's.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 import numpy as np
 from numba import njit
 
-from cfr.errors import CfrFileError
 from games.rng import stream_seed
 from games.bits import lowest_bit
 from games.setback.rules import BID_MOVE, apply_move
@@ -66,10 +65,11 @@ from games.setback.state import (
     reset_deal,
     shuffle_top,
 )
+from play.bid_table_build import run_chunks
+from play.bid_table_file import BidTablesError, load_tables, save_tables
 from play.heuristic import HIGH_VALUE, LOW_VALUE
+from search.bid_smoothing import shrink
 
-MAGIC = "setback-cfr/bid-tables"
-FORMAT_VERSION = 1
 N_SEQ = 256
 N_RANKS = 13
 N_LOC = 5  # four seats relative to the bidder, then "not dealt"
@@ -79,11 +79,10 @@ DEFAULT_PRIOR = 20.0
 ALL_CARDS = np.int64((1 << 52) - 1)
 BID_CODES = {"P": 0, "0": 0, "PASS": 0, "2": 1, "3": 2, "4": 3}
 CODE_TEXT = "P234"
-ARRAYS = ("pre", "pre_deals", "post", "post_deals", "pre_prob", "post_prob")
-
-
-class BidTablesError(CfrFileError):
-    """A tables file that cannot be read, or a bad request of the tables (one line)."""
+SHAPES = {"pre": (N_SEQ, 4, 4, N_RANKS), "pre_deals": (N_SEQ,),
+          "post": (N_SEQ, N_RANKS, N_LOC, N_CELLS), "post_deals": (N_SEQ, N_RANKS),
+          "pre_prob": (N_SEQ, 4, 4, N_RANKS), "post_prob": (N_SEQ, N_RANKS, N_LOC, N_CELLS)}
+ARRAYS = tuple(SHAPES)
 
 
 # --- sequences --------------------------------------------------------------------------------
@@ -357,12 +356,6 @@ def count_chunk(task):
     return counts
 
 
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def build_counts(spec: str, deals: int, seed: int = 0, workers: int = 1, chunk: int | None = None,
                  progress: bool = False):
     """Count `deals` deals of `seed` bid by `spec` (see the module docstring), in chunks over
@@ -374,21 +367,10 @@ def build_counts(spec: str, deals: int, seed: int = 0, workers: int = 1, chunk: 
     tasks = [(spec, seed, first, min(first + chunk, deals)) for first in range(0, deals, chunk)]
     total = empty_counts()
     with tqdm(total=deals, unit="deal", disable=not progress, leave=False) as bar:
-        def add(task, counts):
+        for task, counts in run_chunks(count_chunk, tasks, workers):
             for t, c in zip(total, counts):
                 t += c
             bar.update(task[3] - task[2])
-
-        if workers <= 1 or len(tasks) <= 1:
-            for task in tasks:
-                add(task, count_chunk(task))
-        else:
-            import multiprocessing
-
-            context = multiprocessing.get_context("fork")
-            with context.Pool(min(workers, len(tasks)), initializer=_ignore_sigint) as pool:
-                for task, counts in zip(tasks, pool.imap(count_chunk, tasks)):
-                    add(task, counts)
     return total
 
 
@@ -404,7 +386,7 @@ def smooth(pre, pre_deals, post, post_deals, prior: float = DEFAULT_PRIOR):
     mult[13:] = 3.0
 
     def p(n, deals, parent, m):
-        return (n / m + k * parent) / (deals + k)
+        return shrink(n, deals, parent, k, m)
 
     # pre: sequence <- class <- bid <- all <- 6/52
     n_all = pre.sum(axis=0)
@@ -471,72 +453,13 @@ class BidTables:
         return {name: getattr(self, name) for name in ARRAYS}
 
     def save(self, path: str) -> None:
-        """Write the tables atomically (module docstring)."""
-        import msgpack
-
-        from cfr.atomic_file import atomic_writer
-
-        blobs, digest = {}, hashlib.blake2b(digest_size=16)
-        for name in ARRAYS:
-            a = np.ascontiguousarray(getattr(self, name))
-            data = a.astype(a.dtype.newbyteorder("<")).tobytes()
-            digest.update(name.encode() + b"\0" + data)
-            blobs[name] = {"dtype": a.dtype.str.lstrip("<>|="), "shape": list(a.shape),
-                           "data": data}
-        document = {"magic": MAGIC, "version": FORMAT_VERSION, "meta": self.meta,
-                    "arrays": blobs, "checksum": digest.hexdigest()}
-        with atomic_writer(path) as handle:
-            handle.write(msgpack.packb(document, use_bin_type=True))
+        """Write the tables atomically (`play.bid_table_file`)."""
+        save_tables(path, "setback", self.meta, self.arrays())
 
     @classmethod
     def load(cls, path: str) -> "BidTables":
         """Read a tables file; anything unreadable raises BidTablesError (one line)."""
-        import msgpack
-
-        try:
-            with open(path, "rb") as handle:
-                raw = handle.read()
-        except (OSError, ValueError) as exc:
-            raise BidTablesError(f"{path}: cannot read bid tables "
-                                 f"({getattr(exc, 'strerror', None) or exc})") from None
-        try:
-            document = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-        except Exception:  # noqa: BLE001 - msgpack raises several kinds on damage
-            raise BidTablesError(f"{path}: not a bid tables file, or truncated or corrupt") \
-                from None
-        if not isinstance(document, dict) or document.get("magic") != MAGIC:
-            raise BidTablesError(f"{path}: not a bid tables file (no {MAGIC!r} header)")
-        version = document.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise BidTablesError(f"{path}: bad format version {version!r}")
-        if version > FORMAT_VERSION:
-            raise BidTablesError(f"{path}: bid tables format {version} is newer than this "
-                                 f"program reads ({FORMAT_VERSION}); upgrade setback-cfr")
-        expected = {"pre": (N_SEQ, 4, 4, N_RANKS), "pre_deals": (N_SEQ,),
-                    "post": (N_SEQ, N_RANKS, N_LOC, N_CELLS), "post_deals": (N_SEQ, N_RANKS),
-                    "pre_prob": (N_SEQ, 4, 4, N_RANKS),
-                    "post_prob": (N_SEQ, N_RANKS, N_LOC, N_CELLS)}
-        arrays, digest = {}, hashlib.blake2b(digest_size=16)
-        blobs = document.get("arrays")
-        meta = document.get("meta")
-        if not isinstance(blobs, dict) or not isinstance(meta, dict):
-            raise BidTablesError(f"{path}: bid tables file without arrays or settings")
-        for name in ARRAYS:
-            blob = blobs.get(name)
-            try:
-                dtype = np.dtype("<" + blob["dtype"])
-                if dtype.kind not in "if":
-                    raise ValueError
-                a = np.frombuffer(blob["data"], dtype=dtype).reshape(blob["shape"])
-            except Exception:  # noqa: BLE001 - any malformed entry is the same error
-                raise BidTablesError(f"{path}: bid tables array {name!r} is malformed") from None
-            if a.shape != expected[name]:
-                raise BidTablesError(f"{path}: bid tables array {name!r} has shape {a.shape}, "
-                                     f"expected {expected[name]}")
-            digest.update(name.encode() + b"\0" + blob["data"])
-            arrays[name] = a.astype(np.int64 if dtype.kind == "i" else np.float64)
-        if document.get("checksum") != digest.hexdigest():
-            raise BidTablesError(f"{path}: bid tables checksum mismatch (the file is corrupt)")
+        meta, arrays = load_tables(path, "setback", SHAPES)
         probs = [arrays["pre_prob"], arrays["post_prob"]]
         if any(not np.all((q > 0) & (q <= 1)) for q in probs):
             raise BidTablesError(f"{path}: bid tables probabilities outside (0, 1]")
@@ -559,14 +482,143 @@ class BidTables:
         return np.tensordot(w, self.post_prob[seq], axes=1)
 
 
-
-
 def load_belief(path: str):
     """The `search.bid_tables.TablesBelief` of the tables file `path` (BidTablesError when
     missing or unreadable)."""
+    from play.bid_table_file import load_belief as load_game_belief
+
+    return load_game_belief(path, "setback")
+
+
+def load(path: str) -> BidTables:
+    """Setback's tables of the file `path` (`BidTables.load`)."""
+    return BidTables.load(path)
+
+
+def belief(tables: BidTables, name: str):
+    """The `search.bid_tables.TablesBelief` of `tables` (`bid_table_file.load_belief`'s)."""
     from search.bid_tables import TablesBelief
 
-    if not os.path.isfile(path):
-        raise BidTablesError(f"{path}: no such bid tables file")
-    tables = BidTables.load(path)
-    return TablesBelief(tables.post_prob, os.path.basename(path))
+    return TablesBelief(tables.post_prob, name)
+
+
+# --- the `bid-tables` command's Setback part (its options and checks: cli/bid_tables.py) -------
+def check_bidders(spec: str, seed: int) -> None:
+    """Refuse a bad `--bidders` player in one line (ValueError) before any deal is counted."""
+    from play.player_spec import make_player
+
+    if spec.strip().lower().startswith(("pimc", "pimc-pi")):
+        raise ValueError("a pimc player bids with its bid= player; name that one")
+    player = make_player(spec.strip(), seed)
+    if hasattr(player, "close"):
+        player.close()
+
+
+def build_tables(args, progress: bool) -> BidTables:
+    """The tables of `bid-tables --bidders ... --deals ...` (see the module docstring)."""
+    return BidTables.build(args.bidders.strip(), args.deals, args.seed, args.workers, args.prior,
+                           progress=progress)
+
+
+def summary(tables: BidTables, args, seconds: float) -> list[str]:
+    """The lines a build prints."""
+    bid = int(tables.post_deals.sum())
+    return [f"bid tables: {args.deals:,} deals bid by {args.bidders.strip()} (seed {args.seed}), "
+            f"{bid:,} with a bidder, {int((tables.pre_deals > 0).sum())} sequences seen, in "
+            f"{seconds:.1f} s ({args.deals / max(seconds, 1e-9):,.0f} deals/s, {args.workers} "
+            f"worker(s)) -> {args.out}"]
+
+
+SEAT_NAMES = ("bidder", "left", "partner", "right", "not dealt")
+RANKS = "23456789TJQKA"
+
+
+def show(tables: "BidTables", args) -> tuple[dict, list[str]]:
+    """`bid-tables --show` of Setback's tables: (the JSON result, the text lines) of one
+    sequence (`args.sequence`, `args.pitch`), and the heatmap `args.png` drawn."""
+    if args.sequence is not None:
+        seq = parse_sequence(args.sequence)
+    else:
+        seen = tables.post_deals.sum(axis=1)
+        if seen.sum() == 0:
+            raise BidTablesError(f"{args.show}: no deal with a bidder was counted")
+        seq = int(np.argmax(seen))
+    _, bidder, high = sequence_info(seq)
+    if bidder < 0:
+        raise BidTablesError(f"--sequence {sequence_text(seq)}: everybody passed, so there is "
+                             "no pitch and no trump to show")
+    pitch = None
+    if args.pitch is not None:
+        text = args.pitch.strip().upper()
+        text = "T" if text == "10" else text
+        if len(text) != 1 or text not in RANKS:
+            raise BidTablesError(f"--pitch {args.pitch!r}: expected a rank 2-9, T, J, Q, K or A")
+        pitch = RANKS.index(text)
+    probs = tables.card_probs(seq, pitch)
+    deals = int(tables.post_deals[seq].sum() if pitch is None else tables.post_deals[seq, pitch])
+    trump_len = probs[:, :13].sum(axis=1)
+    result = {"file": args.show, "sequence": sequence_text(seq), "bidder_seat": bidder,
+              "bid": high, "pitch": None if pitch is None else RANKS[pitch], "deals": deals,
+              "seats": {SEAT_NAMES[loc]: {"trump": {RANKS[r]: float(probs[loc, r])
+                                                     for r in range(13)},
+                                          "expected_trump_length": float(trump_len[loc])}
+                        for loc in range(5)}}
+    png = None
+    if args.png is not None:
+        png = write_heatmap(probs, result, args.png)
+        result["png"] = png
+    pitch_text = "any pitch (weighted by deals)" if pitch is None else f"pitch rank {RANKS[pitch]}"
+    dealer_rel = ("dealer", "dealer's left", "dealer's partner", "dealer's right")[bidder]
+    meta = tables.meta
+    lines = [f"sequence {sequence_text(seq)}: {dealer_rel} bids {high}, {pitch_text}; "
+             f"{deals:,} deals counted (tables of {meta.get('deals', '?')} deals bid by "
+             f"{meta.get('bidders', '?')}, prior {meta.get('prior', '?')})",
+             "P(seat holds the trump rank):",
+             f"  {'seat':10}" + "".join(f"{r:>6}" for r in RANKS) + "  E[trumps]"]
+    for loc in range(5):
+        lines.append(f"  {SEAT_NAMES[loc]:10}" + "".join(f"{probs[loc, r]:6.2f}" for r in range(13))
+                     + f"  {trump_len[loc]:9.2f}")
+    if deals == 0:
+        lines.append("  (sequence never seen: the figures are its back-off context's)")
+    if png:
+        lines.append(f"heatmap PNG: {png}")
+    return result, lines
+
+
+def write_heatmap(probs, result: dict, path: str) -> str:
+    """A heatmap PNG of one sequence (rows: seats and not dealt; columns: trump then off-suit
+    ranks)."""
+    if not path.lower().endswith(".png"):
+        raise BidTablesError(f"--png {path!r}: the heatmap is a PNG file (name it *.png)")
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise BidTablesError(f"--png needs matplotlib ({exc})") from None
+    fig, ax = plt.subplots(figsize=(12, 3.4))
+    image = ax.imshow(probs, aspect="auto", cmap="viridis", vmin=0.0, vmax=1.0)
+    ax.set_yticks(range(5), SEAT_NAMES)
+    ax.set_xticks(range(26), [f"{r}t" for r in RANKS] + [f"{r}o" for r in RANKS])
+    ax.axvline(12.5, color="white", linewidth=1)
+    ax.set_xlabel("card: rank of trump (t) | rank of an off suit (o, per card)")
+    pitch = result["pitch"] or "any"
+    ax.set_title(f"P(holds card) after {result['sequence']} (bid {result['bid']}), pitch "
+                 f"{pitch}, {result['deals']:,} deals")
+    for loc in range(5):
+        for cell in range(26):
+            ax.text(cell, loc, f"{probs[loc, cell]:.2f}", ha="center", va="center", fontsize=6,
+                    color="white" if probs[loc, cell] < 0.6 else "black")
+    fig.colorbar(image, ax=ax, fraction=0.03)
+    fig.tight_layout()
+    try:
+        from cfr.atomic_file import atomic_path
+
+        with atomic_path(path, suffix=".png") as tmp:
+            fig.savefig(tmp, format="png", dpi=110)
+    except (OSError, ValueError) as exc:
+        raise BidTablesError(f"--png {path!r}: cannot write the PNG ({exc})") from None
+    finally:
+        plt.close(fig)
+    return path

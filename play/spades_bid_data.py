@@ -10,19 +10,17 @@ from the deal's seed before it (`play.tournament.reseed`), so a deal's bids do n
 which worker or chunk played it. A build counts deals 0..N-1 and holds out the next M
 (N..N+M-1) for the log-loss it reports.
 
-File. msgpack map: `magic` (MAGIC), `version` (FORMAT_VERSION; newer refused), `game`
-("spades"), `meta` (the build settings and held-out figures), the counts (int64, shape
-(contexts, bids, cells)) and a BLAKE2b checksum over them; written atomically. A file of another
-game (Setback's bid tables included) or a damaged one raises `SpadesBidTablesError` (one line).
+File: the one bid tables format (`play/bid_table_file.py`), game "spades", one array
+`counts` (int64, (contexts, bids, cells)) and `meta` (the build settings and held-out figures).
+A file of another game or a damaged one raises `SpadesBidTablesError` (`BidTablesError`, one
+line). The `bid-tables --game spades` command's part (`build_tables`, `summary`, `show`) is
+here, its options and checks are the command's (`cli/bid_tables.py`).
 """
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 
-from cfr.errors import CfrFileError
 from games import registry
 from games.rng import new_rng, stream_seed
 from games.scaffold.table import SEAT_CHARS
@@ -31,16 +29,12 @@ from games.spades import state as S
 from games.spades.rules import apply_move, is_legal
 from games.spades.view import SeatView
 from play.belief_data import parse_population
+from play.bid_table_build import run_chunks
+from play.bid_table_file import BidTablesError, load_tables, save_tables
 from play.tournament import reseed
 from search.spades_bid_tables import N_BIDS, N_CELLS, N_CONTEXTS, SpadesBidTables
 
-MAGIC = "setback-cfr/spades-bid-tables"
-FORMAT_VERSION = 1
-SETBACK_MAGIC = "setback-cfr/bid-tables"  # play/bid_tables.py's files
-
-
-class SpadesBidTablesError(CfrFileError):
-    """A Spades bid tables file that cannot be used, or a bad build request (one line)."""
+SpadesBidTablesError = BidTablesError  # the name the search player catches
 
 
 def make_population(text: str, seed: int) -> tuple[list[str], list]:
@@ -115,17 +109,13 @@ def generate(text: str, seed: int, first: int, count: int, tricks: bool = False,
             return generate_deals(players, seed, first, count, tricks, progress)
         finally:
             close_population(players)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
     tasks = [(text, seed, f, min(chunk, first + count - f), tricks)
              for f in range(first, first + count, chunk)]
     parts = []
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        for task, part in zip(tasks, pool.map(_chunk, tasks)):
-            parts.append(part)
-            if progress is not None:
-                progress(task[3])
+    for task, part in run_chunks(_chunk, tasks, workers):
+        parts.append(part)
+        if progress is not None:
+            progress(task[3])
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -149,76 +139,33 @@ def build(text: str, deals: int, seed: int = 0, heldout: int = 0, prior: float =
 
 def save(tables: SpadesBidTables, path: str) -> None:
     """Write `tables` to `path` atomically (module docstring)."""
-    import msgpack
-
-    from cfr.atomic_file import atomic_writer
-
-    counts = np.ascontiguousarray(tables.counts, dtype="<i8")
-    data = counts.tobytes()
-    document = {"magic": MAGIC, "version": FORMAT_VERSION, "game": "spades",
-                "meta": tables.meta, "shape": list(counts.shape), "counts": data,
-                "checksum": hashlib.blake2b(data, digest_size=16).hexdigest()}
-    with atomic_writer(path) as handle:
-        handle.write(msgpack.packb(document, use_bin_type=True))
+    save_tables(path, "spades", tables.meta, tables.arrays())
 
 
 def load(path: str) -> SpadesBidTables:
     """Read a Spades bid tables file; anything else raises SpadesBidTablesError (one line)."""
-    import msgpack
-
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except (OSError, ValueError) as exc:
-        raise SpadesBidTablesError(f"{path}: cannot read Spades bid tables "
-                                   f"({getattr(exc, 'strerror', None) or exc})") from None
-    try:
-        doc = msgpack.unpackb(raw, raw=False, strict_map_key=False)
-    except Exception:  # noqa: BLE001 - msgpack raises several kinds on damage
-        raise SpadesBidTablesError(f"{path}: not a Spades bid tables file, or truncated or "
-                                   "corrupt") from None
-    magic = doc.get("magic") if isinstance(doc, dict) else None
-    if magic == SETBACK_MAGIC:
-        raise SpadesBidTablesError(f"{path}: Setback's bid tables, not Spades' (build them "
-                                   "with bid-tables --game spades)")
-    if magic != MAGIC:
-        raise SpadesBidTablesError(f"{path}: not a Spades bid tables file (no {MAGIC!r} "
-                                   "header)")
-    version = doc.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise SpadesBidTablesError(f"{path}: bad format version {version!r}")
-    if version > FORMAT_VERSION:
-        raise SpadesBidTablesError(f"{path}: Spades bid tables format {version} is newer than "
-                                   f"this program reads ({FORMAT_VERSION}); upgrade setback-cfr")
-    if doc.get("game") != "spades":
-        raise SpadesBidTablesError(f"{path}: bid tables of the game {doc.get('game')!r}, not "
-                                   "Spades'")
-    shape = (N_CONTEXTS, N_BIDS, N_CELLS)
-    data, meta = doc.get("counts"), doc.get("meta")
-    if not isinstance(data, bytes) or not isinstance(meta, dict) \
-            or doc.get("shape") != list(shape) or len(data) != 8 * N_CONTEXTS * N_BIDS * N_CELLS:
-        raise SpadesBidTablesError(f"{path}: Spades bid tables without counts of shape {shape} "
-                                   "or settings")
-    if doc.get("checksum") != hashlib.blake2b(data, digest_size=16).hexdigest():
-        raise SpadesBidTablesError(f"{path}: Spades bid tables checksum mismatch (the file is "
-                                   "corrupt)")
-    counts = np.frombuffer(data, dtype="<i8").reshape(shape).astype(np.int64)
-    if (counts < 0).any() or not isinstance(meta.get("prior", 20.0), (int, float)) \
-            or not 0 < float(meta.get("prior", 20.0)) <= 1e9:
+    meta, arrays = load_tables(path, "spades", {"counts": (N_CONTEXTS, N_BIDS, N_CELLS)})
+    counts = arrays["counts"]
+    prior = meta.get("prior", 20.0)
+    if (counts < 0).any() or not isinstance(prior, (int, float)) or not 0 < float(prior) <= 1e9:
         raise SpadesBidTablesError(f"{path}: Spades bid tables with negative counts or a bad "
                                    "prior")
     return SpadesBidTables(counts, meta)
 
 
-def load_belief(path: str, groups=None):
-    """The `search.spades_bid_tables.SpadesBidBelief` of the tables file `path` (its default
-    hand groups unless `groups` names some)."""
-    import os
-
+def belief(tables: SpadesBidTables, name: str, groups=None):
+    """The `search.spades_bid_tables.SpadesBidBelief` of `tables` (its default hand groups
+    unless `groups` names some)."""
     from search.spades_bid_tables import DEFAULT_BELIEF, SpadesBidBelief
 
-    return SpadesBidBelief(load(path), tuple(groups or DEFAULT_BELIEF),
-                           name=os.path.basename(path))
+    return SpadesBidBelief(tables, tuple(groups or DEFAULT_BELIEF), name=name)
+
+
+def load_belief(path: str, groups=None):
+    """The `SpadesBidBelief` of the tables file `path` (`belief`)."""
+    from play.bid_table_file import load_belief as load_game_belief
+
+    return load_game_belief(path, "spades", groups=groups)
 
 
 def split_bids_belief(text: str) -> tuple[str, str | None]:
@@ -237,3 +184,90 @@ def split_bids_belief(text: str) -> tuple[str, str | None]:
             item, path = f"{name}=bids", file.strip()
         items.append(item)
     return f"{head}[{','.join(items)}]{tail}", path
+
+
+# --- the `bid-tables --game spades` command's part (its options and checks: cli/bid_tables.py) --
+def check_bidders(text: str, seed: int) -> None:
+    """Refuse a bad `--bidders` population in one line before any deal is dealt."""
+    close_population(make_population(text, seed)[1])
+
+
+def build_tables(args, progress: bool) -> SpadesBidTables:
+    """The tables of `bid-tables --game spades --bidders ... --deals ...` (`build`), the next
+    `--heldout` deals (default 1000) measuring them."""
+    from tqdm import tqdm
+
+    heldout = 1000 if args.heldout is None else args.heldout
+    with tqdm(total=args.deals + heldout, unit="deal", disable=not progress, leave=False) as bar:
+        return build(args.bidders, args.deals, args.seed, heldout, args.prior, args.tricks,
+                     args.workers, bar.update)
+
+
+def summary(tables: SpadesBidTables, args, seconds: float) -> list[str]:
+    """The lines a build prints: what was counted, then the held-out figures."""
+    return [f"Spades bid tables: {args.deals:,} deals bid by {args.bidders} (seed {args.seed}"
+            f"{', played out' if args.tricks else ''}), {args.deals * 4:,} bids, in "
+            f"{seconds:.1f} s ({args.workers} worker(s)) -> {args.out}"] + heldout_lines(tables.meta)
+
+
+def heldout_lines(meta: dict) -> list[str]:
+    """The held-out figures of a Spades tables' `meta` as text lines."""
+    figures = meta.get("heldout")
+    if not figures:
+        return []
+    lines = [f"held out: {meta.get('heldout_deals', 0):,} deals, {figures['predictions']:,} "
+             "predictions (observer, bidder); log-loss in nats a prediction:",
+             f"  {'feature':14}{'uniform':>9}{'tables':>9}{'cut':>8}"]
+    for name, row in figures.items():
+        if isinstance(row, dict):
+            lines.append(f"  {name:14}{row['uniform']:9.4f}{row['tables']:9.4f}"
+                         f"{100 * row['cut']:7.1f}%")
+    return lines
+
+
+def show(tables: SpadesBidTables, args) -> tuple[dict, list[str]]:
+    """`bid-tables --game spades --show`: (the JSON result, the text lines) of what each bid
+    says after the bids before it (`args.sequence`)."""
+    from search.spades_bid_tables import GROUPS, OFFSET, SIZE, context
+
+    text = (args.sequence or "").strip()
+    before = [] if not text else [p.strip().upper() for p in text.split(",")]
+    if len(before) > 3 or any(p != "NIL" and not (p.isdigit() and 1 <= int(p) <= 13)
+                              for p in before):
+        raise SpadesBidTablesError(f"--sequence {text!r}: expected up to three bids before the "
+                                   "bidder in auction order, each Nil or 1..13, as 3,Nil")
+    order = [0 if p == "NIL" else int(p) for p in before]
+    k = len(order)
+    ctx = context(k, np.array(order + [0] * 4, np.int64))
+    rows = {}
+    for bid in range(14):
+        n = int(tables.counts[ctx, bid, OFFSET[0]:OFFSET[0] + SIZE[0]].sum())
+        if n == 0:
+            continue
+        p = {g: tables.prob[ctx, bid, OFFSET[i]:OFFSET[i] + SIZE[i]]
+             for i, g in enumerate(GROUPS)}
+        rows["Nil" if bid == 0 else str(bid)] = {
+            "positions": n, "spades": float(p["spades"] @ np.arange(14)),
+            "spade_ace": float(p["honours"][4:].sum()),
+            "side_aces": float(p["aces"] @ np.arange(4)),
+            "side_kings": float(p["kings"] @ np.arange(4)),
+            "voids": float(p["voids"] @ np.arange(4)),
+            "tricks": (float(p["tricks"] @ np.arange(14)) if tables.meta.get("tricks")
+                       else None)}
+    result = {"file": args.show, "place": k + 1, "before": before, "bids": rows,
+              "meta": {key: tables.meta.get(key) for key in ("players", "deals", "seed",
+                                                             "prior")}}
+    shown = ",".join("Nil" if b == 0 else str(b) for b in order) or "no bid"
+    lines = [f"bidder {k + 1} of 4 after {shown}: each bid's positions and the bidder's expected "
+             "hand (smoothed); tables of "
+             f"{tables.meta.get('deals', '?')} deals bid by "
+             f"{','.join(tables.meta.get('players', ['?']))}",
+             f"  {'bid':>4}{'positions':>10}{'spades':>8}{'P(AS)':>7}{'aces':>6}{'kings':>6}"
+             f"{'voids':>6}{'tricks':>7}"]
+    for bid, r in rows.items():
+        tricks = "" if r["tricks"] is None else f"{r['tricks']:7.2f}"
+        lines.append(f"  {bid:>4}{r['positions']:10,}{r['spades']:8.2f}{r['spade_ace']:7.2f}"
+                     f"{r['side_aces']:6.2f}{r['side_kings']:6.2f}{r['voids']:6.2f}{tricks}")
+    if not rows:
+        lines.append("  (no bid counted in this context)")
+    return result, lines + heldout_lines(tables.meta)

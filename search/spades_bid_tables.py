@@ -58,6 +58,7 @@ from numba import njit
 
 from games.spades.cards import N_RANKS, SPADES
 from games.spades.state import BID, DEALT
+from search.bid_smoothing import shrink
 
 GROUPS = ("spades", "honours", "aces", "kings", "voids", "spades_honours", "tricks")
 SIZE = np.array([14, 8, 4, 4, 4, 14 * 8, 14], np.int64)
@@ -156,8 +157,8 @@ def _by_group(counts: np.ndarray) -> np.ndarray:
 
 
 def _shrink(n: np.ndarray, parent: np.ndarray, prior: float) -> np.ndarray:
-    """(n + K p(parent)) / (N + K) per group (module docstring)."""
-    return (n + prior * parent) / (_by_group(n) + prior)
+    """(n + K p(parent)) / (N + K) per group (module docstring; `search.bid_smoothing`)."""
+    return shrink(n, _by_group(n), parent, prior)
 
 
 def uniform_cells() -> np.ndarray:
@@ -198,6 +199,10 @@ class SpadesBidTables:
         count_positions(np.asarray(hands, np.int64), np.asarray(bids, np.int64),
                         np.asarray(tricks, np.int64), counts)
         return cls(counts, meta)
+
+    def arrays(self) -> dict:
+        """The stored arrays by name (`play.bid_table_file`): the counts."""
+        return {"counts": self.counts}
 
     def distribution(self, group: str, k: int, order_bids, bid: int) -> np.ndarray:
         """p(value of `group` | bid, context) for the k-th bidder after `order_bids`."""

@@ -19,13 +19,14 @@ from envs.adapters import adapter, adapted_games  # noqa: E402
 from envs.aec import CardGameEnv, EnvError  # noqa: E402
 from games import registry  # noqa: E402
 
-GAMES = ("setback", "euchre")
+GAMES = adapted_games()  # every game that declares its toolkit adapter
 
 
 def test_every_registered_game_has_an_environment():
     assert set(adapted_games()) == set(registry.names())
     assert envs.setback_env.raw_env().game.name == "setback"
     assert envs.euchre_env.raw_env().game.name == "euchre"
+    assert envs.spades_env.raw_env().game.name == "spades"
 
 
 @pytest.mark.parametrize("game", GAMES)
