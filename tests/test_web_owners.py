@@ -148,27 +148,26 @@ def test_413_429_and_the_csp_header_on_the_wire(tmp_path):
 
 def test_the_page_has_no_inline_script_or_style():
     """What the CSP forbids, the page must not need: every script is a file of its own, no
-    element has an on... handler or a style attribute, and app.js (with table-common.js, the
-    code both games' pages share) sets no style attribute. The page is the shared table.html
-    filled with Setback's parts (index.html): both, and the page built from them, are read."""
+    element has an on... handler or a style attribute (the shared table.html, the /docs page
+    and the page built from Setback's declaration are read; every game's page:
+    tests/test_web_page.py)."""
     import os
 
+    from web.game_tables import web_game
     from web.page import build_page
 
     static = os.path.join(os.path.dirname(__file__), "..", "web", "static")
     pages = {name: open(os.path.join(static, name)).read()
-             for name in ("index.html", "table.html", "docs.html")}
-    pages["the page"] = build_page(static, "index.html", "setback", "Setback").decode()
+             for name in ("table.html", "docs.html")}
+    pages["the page"] = build_page(static, web_game("setback").load("page")).decode()
     for name, html in pages.items():
         assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == [], name
         assert not re.search(r"\son[a-z]+\s*=", html) and " style=" not in html, name
         assert "http://" not in html and "https://" not in html, name
-    assert '<script src="/static/table-common.js"></script>' in pages["the page"]
-    assert '<script src="/static/app.js"></script>' in pages["the page"]
-    for name in ("app.js", "table-common.js"):
-        script = open(os.path.join(static, name)).read()
-        assert "style:" not in script and 'setAttribute("style"' not in script, name
-        assert "innerHTML" not in script, name  # text only: a card or a name is never markup
+    assert '<script src="/static/table.js"></script>' in pages["the page"]
+    script = open(os.path.join(static, "table.js")).read()
+    assert "style:" not in script and 'setAttribute("style"' not in script
+    assert "innerHTML" not in script  # text only: a card or a name is never markup
 
 
 def make_old_file(path):

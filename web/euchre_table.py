@@ -27,6 +27,7 @@ from games.euchre.match import deal_hand
 from games.euchre.state import DEALT, HAND, OUT
 from games.euchre.view import SeatView
 from play.euchre_tournament import PLAYER_SEED_BASE
+from games.euchre import table_view
 from web.table_base import HUMAN, SUIT_ORDER, TEAM_OF, DealRecord, WebTable
 
 SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
@@ -65,6 +66,7 @@ class EuchreTable(WebTable):
     seat_chars = SEAT_CHARS
     first_dealer = FIRST_DEALER
     hand_field = HAND
+    look = table_view
     replay_fields = {"rules": "euchre"}
     format_move = staticmethod(format_move)
     next_dealer = staticmethod(next_dealer)
@@ -146,7 +148,7 @@ class EuchreTable(WebTable):
         return event
 
     # --- what South sees --------------------------------------------------------------
-    def view(self) -> dict:
+    def _game_view(self) -> dict:
         """The game from South's seat: scores, the hand's naming of trump and tricks, South's
         cards and legal moves (only on South's turn); nothing South may not see."""
         deal, record = self.deal, self.records[-1]

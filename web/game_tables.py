@@ -20,10 +20,10 @@ class UnknownWebGame(ValueError):
 
 @dataclass(frozen=True)
 class WebGame:
-    """One game's web adapter: `name` (the registry's), `title` (the page's word for it),
-    `page` (its parts of the page every game shares, a file in web/static: `web.page`), and
-    the dotted places of its `table` class, its `bots` class, its rules' `error` type and its
-    `decide` handler (None: not offered)."""
+    """One game's web adapter: `name` (the registry's), `title` (the page's word for it), and
+    the dotted places of its `page` declaration (the `PAGE` of its table_view.py: `web.page`),
+    its `table` class, its `bots` class, its rules' `error` type and its `decide` handler
+    (None: not offered)."""
 
     name: str
     title: str
@@ -34,7 +34,8 @@ class WebGame:
     decide: str | None = None
 
     def load(self, part: str):
-        """The object behind `part` (`table`, `bots`, `error` or `decide`), imported now."""
+        """The object behind `part` (`page`, `table`, `bots`, `error` or `decide`), imported
+        now."""
         place = getattr(self, part)
         if place is None:
             raise UnknownWebGame(f"the {self.title} table has no {part!r}")
@@ -43,12 +44,12 @@ class WebGame:
 
 
 WEB_GAMES = {game.name: game for game in (
-    WebGame("setback", "Setback", "index.html", table="web.table:Table",
+    WebGame("setback", "Setback", "games.setback.table_view:PAGE", table="web.table:Table",
             bots="web.bots:Bots", error="games.setback.errors:SetbackError",
             decide="web.position:decision"),
-    WebGame("euchre", "Euchre", "euchre.html", table="web.euchre_table:EuchreTable",
+    WebGame("euchre", "Euchre", "games.euchre.table_view:PAGE", table="web.euchre_table:EuchreTable",
             bots="web.euchre_bots:EuchreBots", error="games.euchre.errors:EuchreError"),
-    WebGame("spades", "Spades", "spades.html", table="web.spades_table:SpadesTable",
+    WebGame("spades", "Spades", "games.spades.table_view:PAGE", table="web.spades_table:SpadesTable",
             bots="web.spades_bots:SpadesBots", error="games.spades.errors:SpadesError",
             decide="web.spades_position:decision"),
 )}

@@ -25,6 +25,7 @@ from games.spades.random_play import FIRST_DEALER
 from games.spades.scoring import TARGET, bags_so_far, game_winner
 from games.spades.view import SeatView
 from play.tournament import PLAYER_SEED_BASE
+from games.spades import table_view
 from web.table_base import HUMAN, SUIT_ORDER, TEAM_OF, DealRecord, WebTable
 
 TEAMS = ("NS", "EW")
@@ -50,6 +51,7 @@ class SpadesTable(WebTable):
     seat_chars = SEAT_CHARS
     first_dealer = FIRST_DEALER
     hand_field = S.HAND
+    look = table_view
     replay_fields = {"rules": "spades"}
     format_move = staticmethod(format_move)
     next_dealer = staticmethod(next_dealer)
@@ -151,7 +153,7 @@ class SpadesTable(WebTable):
         return {team: int(bags_so_far(self.records[-1].score_before[team])) for team in TEAMS}
 
     # --- what South sees --------------------------------------------------------------
-    def view(self) -> dict:
+    def _game_view(self) -> dict:
         """The game from South's seat: scores and bags, the bids, contracts and tricks taken,
         the trick on the table, South's cards and legal moves (only on South's turn); nothing
         of the other hands but their sizes."""

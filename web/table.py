@@ -25,6 +25,7 @@ from games.setback.errors import SetbackError
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.view import SeatView
 from play.tournament import PLAYER_SEED_BASE, deal_state
+from games.setback import table_view
 from web.table_base import HUMAN, SUIT_ORDER, TEAM_OF, WebTable
 from web.table_base import DealRecord as _StoredDeal
 from web.table_errors import Conflict, IllegalMove, TableError  # noqa: F401  (re-exported)
@@ -59,6 +60,7 @@ class Table(WebTable):
     seat_chars = SEAT_CHARS
     first_dealer = FIRST_DEALER
     hand_field = S.HAND
+    look = table_view
     format_move = staticmethod(format_move)
     next_dealer = staticmethod(next_dealer)
     game_winner = staticmethod(game_winner)
@@ -121,7 +123,7 @@ class Table(WebTable):
         return int(self.deal.state[S.N_BIDS])
 
     # --- what South sees -------------------------------------------------------------
-    def view(self) -> dict:
+    def _game_view(self) -> dict:
         """Everything the person at South may see, as JSON-ready data: their hand and legal
         moves, the auction, the trick on the table and the last one, the cards each team has
         won this deal, how many cards each seat holds, the scores and each deal's result.

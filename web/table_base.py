@@ -57,7 +57,7 @@ class WebTable:
 
     A game's subclass sets the class attributes below and implements `_deal_cards`,
     `_open_deal`, `_apply`, `_score_deal`, `_move_event`, `_seat_view`, `_sort_hand` and
-    `view`."""
+    `_game_view`."""
 
     game = ""  # the registry's name, recorded with the game in the store
     rules_error: type = Exception  # what the rules raise for a move they refuse
@@ -67,6 +67,7 @@ class WebTable:
     first_dealer = 3  # the index of the first deal's dealer
     hand_field = 0  # the state's field of the first seat's hand (a bitmask per seat)
     replay_fields: dict = {}  # what the game's replay adds after its bots
+    look = None  # how the game shows at the browser table: its `games/<game>/table_view.py`
 
     @staticmethod
     def format_move(move: int) -> str:
@@ -153,7 +154,7 @@ class WebTable:
         except self.rules_error as exc:
             raise IllegalMove(str(exc)) from None
         self.version += 1
-        events = [self._move_event(HUMAN, phase, None)]
+        events = [self._shown_move(HUMAN, phase, None)]
         self._advance(events)
         return events
 
@@ -162,7 +163,7 @@ class WebTable:
         if self.status != "playing" or self.deal.to_act != HUMAN:
             raise Conflict("there is no decision of yours to hint at now")
         _, explanation = self.bots.decide(self._seat_view(), self._decision_seed())
-        return explanation
+        return self._with_texts(explanation, self.deal.phase)
 
     # --- the game loop ---------------------------------------------------------------
     def _advance(self, events: list[dict] | None) -> None:
@@ -181,7 +182,7 @@ class WebTable:
             move, explanation = self.bots.decide(self._seat_view(), self._decision_seed())
             phase = self._apply(self.format_move(move))
             if events is not None:
-                events.append(self._move_event(seat, phase, explanation))
+                events.append(self._shown_move(seat, phase, explanation))
 
     def _decision_seed(self) -> int:
         return decision_seed(self.seed, len(self.records) - 1, len(self.deal.moves),
@@ -210,8 +211,8 @@ class WebTable:
             self.status = "over"
             self.winner = ("EW", "NS")[winner]
         if events is not None:
-            events.append({"type": "deal_over", "number": record.number,
-                           **record.result, "view": self.view()})
+            events.append({"type": "deal_over", "number": record.number, **record.result,
+                           "show": self.look.deal_over(record.result), "view": self.view()})
             if self.status == "over":
                 events.append({"type": "game_over", "winner": self.winner,
                                "score": dict(self.score), "view": self.view()})
@@ -249,8 +250,34 @@ class WebTable:
 
     # --- what South sees -------------------------------------------------------------
     def view(self) -> dict:
-        """Everything the person at South may see, as JSON-ready data."""
+        """Everything the person at South may see, as JSON-ready data (`_game_view`), with
+        what the page draws of it (`show`: the game's `look.show`)."""
+        view = self._game_view()
+        view["show"] = self.look.show(view)
+        return view
+
+    def _game_view(self) -> dict:
+        """The game's view for South, without `show`."""
         raise NotImplementedError
+
+    def _shown_move(self, seat: str, phase: str, explanation: dict | None) -> dict:
+        """The event of the move just made (`_move_event`) with the page's words: the Why
+        panel's `title` (None: leave it) and the explanation's move texts."""
+        event = self._move_event(seat, phase, explanation)
+        event["title"] = self.look.move_title(event)
+        if event.get("explain") is not None:
+            event["explain"] = self._with_texts(event["explain"], phase)
+        return event
+
+    def _with_texts(self, explanation: dict, phase: str) -> dict:
+        """A copy of a bot's `explanation` with `move_texts`: each move it names (the move,
+        the actions', the searched moves', the belief's cards) as the page writes it."""
+        moves = [explanation.get("move")]
+        moves += [a.get("move") for a in explanation.get("actions") or []]
+        moves += [s.get("move") for s in explanation.get("searched") or []]
+        moves += [b.get("card") for b in explanation.get("belief") or []]
+        texts = {m: self.look.move_text(m, phase) for m in moves if isinstance(m, str)}
+        return {**explanation, "move_texts": texts}
 
     def _view_head(self) -> dict:
         """What every game's view starts with: the game, its version, status and score."""

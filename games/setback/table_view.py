@@ -1,0 +1,103 @@
+"""How Setback shows at the browser table (the page every game shares, `web/static/table.js`):
+its words for the page, the auction's buttons and bubbles, the deal's panel (the auction, the
+contract, the cards each team won), the deals' table and a deal's result, all as data built
+from the view `web.table.Table` sends (`show`)."""
+
+from __future__ import annotations
+
+from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, TEAM_WORDS,
+                                        bold, card_text, cell, score_row, seats_show, signed,
+                                        suit_text)
+
+PAGE = {"name": "setback", "title": "Setback to 11", "heading": "Setback", "target": "to 11",
+        "deal": "deal", "intro": "", "buttons": "row",
+        "history": ["#", "Bid", "High", "Low", "Jack", "Game", "N-S", "E-W"]}
+BID_NAMES = {"P": "Pass", "2": "Two", "3": "Three", "4": "Four"}
+POINTS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
+EXPLAIN = {"forced": "A forced move: only one legal move, or all legal moves are one abstract "
+                     "action. No lookup.",
+           "fallback": "Key missing from the strategy: the reference's rule chose (bid Three if "
+                       "legal, else Pass; in play the first abstract action).",
+           "lookups": True}
+PAGE["explain"] = EXPLAIN  # the Why panel's words for a forced move and a fallback
+
+
+def move_text(move: str | None, phase: str = "") -> str:
+    """A move as the page names it: a bid's word or a card."""
+    return BID_NAMES.get(move) or card_text(move)
+
+
+def show(view: dict) -> dict:
+    """What the page draws of `view` beyond the cards: seats, buttons, panels."""
+    bids = {b["seat"]: b["bid"] for b in view["bids"]}
+    bidding = view["phase"] == "bid"
+    bubbles = {s: (f"bid {BID_NAMES[bids[s]]}" if s in bids else "…" if bidding else "")
+               for s in "NWES"}
+    marks = {view["high_bidder"]: "high"} if view["high_bidder"] else {}
+    mine = view["to_act"] == "S"
+    buttons = [{"move": b, "label": "Pass" if b == "P" else f"Bid {BID_NAMES[b]}",
+                "style": "pass" if b == "P" else ""}
+               for b in ("P", "2", "3", "4") if bidding and mine and b in view["legal"]]
+    return {"seats": seats_show(bubbles, marks), "trick": True, "kitty": None, "tally": "",
+            "trump_also": [],
+            "cards": not bidding, "buttons": buttons, "note": "",
+            "your_turn": _your_turn(view), "info": _info(view), "tables": [],
+            "card_rows": [{"label": "Cards won by you + North", "cards": view["won"]["NS"]},
+                          {"label": "Cards won by West + East", "cards": view["won"]["EW"]}],
+            "history": [_history_row(h) for h in view["history"]]}
+
+
+def _your_turn(view: dict) -> str:
+    if view["phase"] == "bid":
+        if view["high_bid"]:
+            return (f"Your bid: {SEAT_NAMES[view['high_bidder']]} holds "
+                    f"{BID_NAMES[str(view['high_bid'])]}.")
+        return "Your bid: nobody has bid yet."
+    if view["phase"] == "lead":
+        return ("Your lead." if view["trump"] else
+                "You won the bid: lead a card, its suit is trump (the pitch).")
+    return "Your turn: play a highlighted card."
+
+
+def _info(view: dict) -> list:
+    auction = ", ".join(f"{SEAT_NAMES[b['seat']]} {BID_NAMES[b['bid']]}" for b in view["bids"])
+    lines = [["Dealer ", bold(SEAT_NAMES[view["dealer"]])],
+             ["Auction ", bold(auction or "no bids yet")]]
+    if view["high_bid"]:
+        contract = f"{SEAT_NAMES[view['high_bidder']]}, {BID_NAMES[str(view['high_bid'])]}"
+        trump = f" · trump {suit_text(view['trump'])}" if view["trump"] else ""
+        lines.append(["Contract ", bold(contract), trump])
+    lines.append([f"Tricks played {view['tricks_done']} of 6"])
+    return lines
+
+
+def _history_row(h: dict) -> list:
+    row = [cell(h["number"] + 1), cell(f"{h['bidder']} {h['bid']}" if h["bid"] else "all pass")]
+    for point in POINTS:
+        team = h["points"][point]
+        row.append(cell(TEAM_SHORT.get(team, "–"), SIDE.get(team, "")))
+    return row + [cell(signed(h["deal_score"]["NS"])), cell(signed(h["deal_score"]["EW"]))]
+
+
+def deal_over(event: dict) -> dict:
+    """The result dialog of a deal: who bid, who took each point, the deal's and game's
+    score."""
+    if event["bid"]:
+        made = event["deal_score"][TEAM_OF[event["bidder"]]] >= 0
+        text = (f"{SEAT_NAMES[event['bidder']]} bid {BID_NAMES[str(event['bid'])]}."
+                + (" Made it." if made else " Set back!"))
+    else:
+        text = "Everybody passed."
+    rows = [[cell(name), cell(TEAM_WORDS.get(event["points"][p], "nobody"),
+                              SIDE.get(event["points"][p], ""))] for p, name in POINTS.items()]
+    rows += [[cell("This deal"), cell(f"N-S {signed(event['deal_score']['NS'])} · "
+                                      f"E-W {signed(event['deal_score']['EW'])}")],
+             score_row(event)]
+    return {"text": text, "rows": rows}
+
+
+def move_title(event: dict) -> str | None:
+    """The Why panel's title after a bot's move (None: leave the panel as it is)."""
+    if not event.get("explain"):
+        return None
+    return f"{SEAT_NAMES[event['seat']]} played {move_text(event['move'])}"

@@ -1,0 +1,119 @@
+"""How Spades shows at the browser table (the page every game shares, `web/static/table.js`):
+its words for the page, the bid picker (Nil and 1..13 in a grid), the bids and tricks in the
+seats' bubbles, the teams' contracts, tricks and bags, the hands' table and a hand's result,
+all as data built from the view `web.spades_table.SpadesTable` sends (`show`)."""
+
+from __future__ import annotations
+
+from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_SHORT, bold, card_text, cell,
+                                        score_row, seats_show, signed)
+
+PAGE = {"name": "spades", "title": "Spades to 500", "heading": "Spades", "target": "to 500",
+        "deal": "hand", "buttons": "grid",
+        "intro": "52 cards, thirteen each; spades are always trump. Each seat bids the tricks it "
+                 "will take (Nil: none), the seat left of the dealer first; the partners' bids "
+                 "add up to their contract. Made: 10 a bid trick and 1 a trick over (a bag; "
+                 "every tenth bag costs 100). Set: -10 a bid trick. Nil: +100, or -100 if it "
+                 "takes a trick. Follow suit if you can; lead a spade only from a hand of "
+                 "spades. First to 500 and ahead wins; at -350 and behind loses.",
+        "history": ["#", "Bids N-S", "Bids E-W", "Tricks", "N-S", "E-W"]}
+EXPLAIN = {"forced": "A forced move: one legal move. No lookup.",
+           "fallback": "Key missing from the database: the heuristic chose.", "lookups": False}
+PAGE["explain"] = EXPLAIN  # the Why panel's words for a forced move and a fallback
+TEAM_SEATS = {"NS": ("S", "N"), "EW": ("W", "E")}
+
+
+def move_text(move: str | None, phase: str = "") -> str:
+    """A move as words: Nil, "Bid 3" or a card."""
+    if move == "Nil":
+        return "Nil"
+    return f"Bid {move}" if move.isdigit() else card_text(move)
+
+
+def _team_bids(bids: dict, team: str, short: bool = False) -> str:
+    """A team's bids: "You 3 · North Nil", or short "3+Nil" (South's or West's first)."""
+    seats = [s for s in TEAM_SEATS[team] if s in bids]
+    if short:
+        return "+".join(bids[s] for s in seats) or "–"
+    return " · ".join(f"{SEAT_NAMES[s]} {bids[s]}" for s in seats) or "–"
+
+
+def show(view: dict) -> dict:
+    """What the page draws of `view` beyond the cards: seats, the bid picker, panels."""
+    bids = {b["seat"]: b["bid"] for b in view["bids"]}
+    playing = view["phase"] != "bid"
+    bubbles, marks = {}, {}
+    for seat in "NWES":
+        bid = bids.get(seat)
+        text = ("" if playing else "…") if bid is None else "Nil" if bid == "Nil" else f"bid {bid}"
+        if bid is not None and playing:
+            text += f" · took {view['taken'][seat]}"
+        bubbles[seat], marks[seat] = text, "nil" if bid == "Nil" else ""
+    bidding = view["to_act"] == "S" and not playing
+    buttons = [{"move": b, "label": b, "style": "nil" if b == "Nil" else "",
+                "title": "take no trick: +100, else -100" if b == "Nil" else
+                f"{b} trick{'' if b == '1' else 's'}"} for b in view["legal"]] if bidding else []
+    note = f"North bid {bids.get('N')}: together at most 13" \
+        if bidding and len(view["legal"]) < 14 else ""
+    return {"seats": seats_show(bubbles, marks), "trick": playing, "kitty": None,
+            "trump_also": [],
+            "tally": (f"Tricks N-S {view['tricks_won']['NS']} · E-W {view['tricks_won']['EW']}"
+                      if playing else ""),
+            "cards": playing, "buttons": buttons, "note": note, "your_turn": _your_turn(view),
+            "info": [["Dealer ", bold(SEAT_NAMES[view["dealer"]]),
+                      f" · tricks played {view['tricks_done']} of 13"]],
+            "tables": [_contracts(view, bids)], "card_rows": [],
+            "history": [_history_row(h) for h in view["history"]]}
+
+
+def _contracts(view: dict, bids: dict) -> dict:
+    rows = []
+    for team in ("NS", "EW"):
+        contract = view["contracts"][team]
+        made = contract is not None and view["tricks_won"][team] >= contract \
+            and view["phase"] != "bid"
+        rows.append({"style": SIDE[team], "cells": [
+            cell(TEAM_SHORT[team]), cell(_team_bids(bids, team)),
+            cell("–" if contract is None else contract),
+            cell(view["tricks_won"][team], "made" if made else ""), cell(view["bags"][team])]})
+    return {"id": "contracts", "head": ["", "Bids", "Contract", "Tricks", "Bags"], "rows": rows}
+
+
+def _your_turn(view: dict) -> str:
+    if view["phase"] == "bid":
+        north = next((b["bid"] for b in view["bids"] if b["seat"] == "N"), None)
+        partner = "North has not bid yet" if north is None else f"North bid {north}"
+        return f"Your bid: how many tricks will you take? ({partner}; Nil: none at all)"
+    if view["phase"] == "lead":
+        return "Your lead (a spade only from a hand of spades)."
+    return "Your turn: play a highlighted card."
+
+
+def _history_row(h: dict) -> list:
+    return [cell(h["number"] + 1), cell(_team_bids(h["bids"], "NS", True)),
+            cell(_team_bids(h["bids"], "EW", True)),
+            cell(f"{h['tricks']['NS']}-{h['tricks']['EW']}")] + [
+        cell(signed(h["points"][t]), SIDE[t] if h["points"][t] > 0 else "") for t in ("NS", "EW")]
+
+
+def deal_over(event: dict) -> dict:
+    """The result dialog of a hand: each team's Nils and contract, the points and the score."""
+    rows = []
+    for team, seats in TEAM_SEATS.items():
+        parts = [f"{SEAT_NAMES[s]}'s Nil {'made (+100)' if event['taken'][s] == 0 else 'set (-100)'}"
+                 for s in seats if event["bids"][s] == "Nil"]
+        contract, took = event["contracts"][team], event["tricks"][team]
+        if contract:
+            parts.append(f"made {contract} with {took} trick{'' if took == 1 else 's'}"
+                         if took >= contract else f"set: {took} of {contract}")
+        rows.append([cell(TEAM_SHORT[team]), cell("; ".join(parts) or "no contract")])
+    rows += [[cell("Points"), cell(f"N-S {signed(event['points']['NS'])} · "
+                                   f"E-W {signed(event['points']['EW'])}")], score_row(event)]
+    return {"text": "", "rows": rows}
+
+
+def move_title(event: dict) -> str | None:
+    """The Why panel's title after a bot's move (None: leave the panel as it is)."""
+    if not event.get("explain"):
+        return None
+    return f"{SEAT_NAMES[event['seat']]}: {move_text(event['move'])}"
