@@ -45,7 +45,8 @@ def dress(game):
     return f"""(v, seat) => {{
       const seats = ["N", "E", "S", "W"], partner = seats[(seats.indexOf(seat) + 2) % 4];
       Object.assign(v, {{ phase: "follow", to_act: "S" }});
-      for (const s of seats) v.show.seats[s] = s === seat ? {wide} : s === partner && s !== "S" ? {partner} : {other};
+      for (const s of seats)
+        v.show.seats[s] = s === seat ? {wide} : s === partner && s !== "S" ? {partner} : {other};
     }}"""
 
 

@@ -1,7 +1,8 @@
 """The games `setback-cfr serve` can seat a person at, and what each brings to the server: its
-table (one game to its target, with the `web.table.Table` interface), its bots (a player spec
-of that game -> decisions with their explanation), its page, the exception its rules raise,
-and whether it answers single positions (`POST /api/decide`).
+declaration (its games/<game>/table_view.py: the one web table's hooks, `web.table_base`, and
+its page, `web.page`), its bots (a player spec of that game -> decisions with their
+explanation), the exception its rules raise, and whether it answers single positions
+(`POST /api/decide`).
 
 Only dotted names ("module:attribute"), resolved on first use, as `games/registry.py` does:
 importing this module imports no game, so `web.app` stays game-generic and a game's web
@@ -21,21 +22,27 @@ class UnknownWebGame(ValueError):
 @dataclass(frozen=True)
 class WebGame:
     """One game's web adapter: `name` (the registry's), `title` (the page's word for it), and
-    the dotted places of its `page` declaration (the `PAGE` of its table_view.py: `web.page`),
-    its `table` class, its `bots` class, its rules' `error` type and its `decide` handler
-    (None: not offered)."""
+    the dotted places of its `look` (its games/<game>/table_view.py: the table's hooks and how
+    it shows), its `bots` class, its rules' `error` type and its `decide` handler (None: not
+    offered)."""
 
     name: str
     title: str
-    page: str
-    table: str
+    look: str
     bots: str
     error: str
     decide: str | None = None
 
     def load(self, part: str):
-        """The object behind `part` (`page`, `table`, `bots`, `error` or `decide`), imported
-        now."""
+        """The object behind `part`, imported now: `page` (the look's `PAGE`, `web.page`),
+        `table` (the one web table driven by the look, `web.table_base.table_for`), `bots`,
+        `error` or `decide`."""
+        if part == "page":
+            return importlib.import_module(self.look).PAGE
+        if part == "table":
+            from web.table_base import table_for
+
+            return table_for(importlib.import_module(self.look))
         place = getattr(self, part)
         if place is None:
             raise UnknownWebGame(f"the {self.title} table has no {part!r}")
@@ -44,14 +51,12 @@ class WebGame:
 
 
 WEB_GAMES = {game.name: game for game in (
-    WebGame("setback", "Setback", "games.setback.table_view:PAGE", table="web.table:Table",
-            bots="web.bots:Bots", error="games.setback.errors:SetbackError",
-            decide="web.position:decision"),
-    WebGame("euchre", "Euchre", "games.euchre.table_view:PAGE", table="web.euchre_table:EuchreTable",
-            bots="web.euchre_bots:EuchreBots", error="games.euchre.errors:EuchreError"),
-    WebGame("spades", "Spades", "games.spades.table_view:PAGE", table="web.spades_table:SpadesTable",
-            bots="web.spades_bots:SpadesBots", error="games.spades.errors:SpadesError",
-            decide="web.spades_position:decision"),
+    WebGame("setback", "Setback", "games.setback.table_view", bots="web.bots:Bots",
+            error="games.setback.errors:SetbackError", decide="web.position:decision"),
+    WebGame("euchre", "Euchre", "games.euchre.table_view", bots="web.euchre_bots:EuchreBots",
+            error="games.euchre.errors:EuchreError"),
+    WebGame("spades", "Spades", "games.spades.table_view", bots="web.spades_bots:SpadesBots",
+            error="games.spades.errors:SpadesError", decide="web.spades_position:decision"),
 )}
 DEFAULT_WEB_GAME = "setback"
 

@@ -1,13 +1,25 @@
-"""How Euchre shows at the browser table (the page every game shares, `web/static/table.js`):
-its words for the page, the upcard on the table while trump is named, the calls' buttons and
-bubbles, the maker's chips, the hand's panel, the hands' table and a hand's result, all as
-data built from the view `web.euchre_table.EuchreTable` sends (`show`)."""
+"""Euchre at the web table (`web.table_base.WebTable`, one game to 10, and the page every game
+shares, `web/static/table.js`): the hand's face and how a hand opens (with its upcard), scores
+and reads in the view, then how it shows: its words for the page, the upcard on the table while
+trump is named, the calls' buttons and bubbles, the maker's chips, the hand's panel, the hands'
+table and a hand's result, all as data built from the view (`show`).
+
+The game follows `games.euchre.match.play_game`: South deals first, the deal passes clockwise
+and `game.game_winner` says when a team has 10. A lone maker's partner sits out (when North
+goes alone the bots play the whole hand). What South may not see stays hidden: the other
+hands, and the dealer's discard unless South is the dealer (a bot dealer's discard is an event
+without its card); a finished hand's replay shows everything."""
 
 from __future__ import annotations
 
+from games.euchre.api import Hand
+from games.euchre.cards import effective_suit, parse_card, power
+from games.euchre.game import FIRST_DEALER, game_winner, next_dealer  # noqa: F401 (hooks)
+from games.euchre.state import OUT
+from games.euchre.view import SeatView  # noqa: F401 (a hook: the bots' view)
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, SUITS, SUIT_NAMES, TEAM_OF,
                                         TEAM_WORDS, bold, card, card_text, cell, chip,
-                                        score_row, seats_show, suit_text)
+                                        score_row, seats_show, suit_order, suit_text)
 
 PAGE = {"name": "euchre", "title": "Euchre to 10", "heading": "Euchre", "target": "to 10",
         "deal": "hand", "buttons": "row",
@@ -23,8 +35,73 @@ EXPLAIN = {"forced": "A forced move: one legal move, or all legal moves are one 
 PAGE["explain"] = EXPLAIN  # the Why panel's words for a forced move and a fallback
 LEFT = {"C": "S", "S": "C", "D": "H", "H": "D"}  # the suit of the same colour
 CARD_PHASES = ("discard", "lead", "follow")
+SUIT_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
+CALL_ROUNDS = {"order": 1, "name": 2}  # the two rounds of naming trump
+
+# --- the table's hooks (web.table_base) ----------------------------------------------------
+Face = Hand
+MOVE_HELP = ("'move' must be a card such as \"JD\", P (pass), a suit letter C, D, H, S, "
+             "alone or partner")
+REPLAY_FIELDS = {"rules": "euchre"}  # what the game's replay adds after its bots
+REPLAY_SCORE = False  # a hand's replay needs no score
+LAST_TRICK_CARRIES = True  # "Last trick" reaches back to the hand before
+HIDDEN_PHASES = ("discard",)  # a bot dealer's discard is face down
+EVENT_PHASES: dict = {}
 
 
+def open_hand(dealer: str, hands: dict, setup: dict | None, score: dict) -> Hand:
+    """A hand with these cards and the stored upcard, to be played."""
+    return Hand(dealer, hands, (setup or {}).get("upcard"))
+
+
+def setup_of(hand: Hand) -> dict:
+    """What the store keeps beside the dealer, hands and moves: the upcard."""
+    return {"upcard": hand.upcard}
+
+
+def result(hand: Hand, before: dict) -> tuple[dict, dict]:
+    """(what the game score gains, the hand's result: points, tricks, maker, trump, alone) of
+    a finished hand."""
+    points, won = hand.points(), hand.tricks_won()
+    return points, {"points": points, "tricks": {"NS": won["NS"], "EW": won["EW"]},
+                    "maker": hand.maker, "trump": hand.trump, "alone": bool(hand.alone)}
+
+
+def view_fields(hand: Hand, record, log: list, done: list) -> dict:
+    """The view's fields of Euchre's: the upcard and what became of it, the calls of the two
+    rounds, whether the dealer is stuck, the maker, alone, who sits out, South's own discard,
+    the hand's tricks and each team's count."""
+    calls = [{"seat": m["seat"], "call": m["move"], "round": CALL_ROUNDS[m["phase"]]}
+             for m in log if m["phase"] in CALL_ROUNDS]
+    ordered = any(c["round"] == 1 and c["call"] != "P" for c in calls)
+    status = "up" if hand.phase == "order" else "taken" if ordered else "turned down"
+    out = int(hand.state[OUT])
+    discard = next((m["move"] for m in log if m["phase"] == "discard"), None)
+    return {"target": 10, "upcard": hand.upcard, "upcard_status": status, "calls": calls,
+            "stuck": hand.phase == "name" and hand.to_act == record.dealer
+            and "P" not in hand.legal_moves(),
+            "maker": hand.maker, "alone": hand.alone,
+            "out": hand.seat_letter(out) if out >= 0 else None,
+            "discard": discard if record.dealer == "S" else None, "tricks": done,
+            "tricks_won": {team: sum(TEAM_OF[t["winner"]] == team for t in done)
+                           for team in ("NS", "EW")}}
+
+
+def sort_key(trump: str | None):
+    """South's hand grouped by suit (trump first once named, the bowers at its top), high
+    cards first."""
+    order, t = suit_order(trump), SUIT_INDEX[trump] if trump else -1
+
+    def key(text: str) -> tuple[int, int]:
+        card = parse_card(text)
+        if t < 0:
+            return order.index(text[1]), -card
+        suit = effective_suit(card, t)
+        return order.index("CDHS"[suit]), -power(card, t, suit)
+    return key
+
+
+# --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
     """A move as words; `phase` tells an order-up (round 1) from naming a suit (round 2)."""
     words = {"P": "Pass", "alone": "Go alone", "partner": "Play with partner"}
@@ -33,7 +110,8 @@ def move_text(move: str | None, phase: str = "") -> str:
     if move in words:
         return words[move]
     if len(move) == 1:
-        return f"Order up {SUITS[move]}" if phase == "order" else f"{SUIT_NAMES[move]} {SUITS[move]}"
+        return f"Order up {SUITS[move]}" if phase == "order" else \
+            f"{SUIT_NAMES[move]} {SUITS[move]}"
     return card_text(move)
 
 

@@ -63,3 +63,18 @@ def seats_show(bubbles: dict, marks: dict | None = None, chips: dict | None = No
     marks, chips = marks or {}, chips or {}
     return {seat: {"bubble": bubbles.get(seat, ""), "mark": marks.get(seat, ""),
                    "chips": chips.get(seat, []), "out": seat == out} for seat in "NWES"}
+
+
+SUIT_ORDER = "SHCD"  # South's hand, by suit with colours alternating
+
+
+def suit_order(trump: str | None) -> str:
+    """The suits of South's hand in the page's order: trump first once known."""
+    return (trump or "") + SUIT_ORDER.replace(trump or "", "")
+
+
+def by_suit_then_rank(trump: str | None, ranks: str):
+    """The sort key of South's cards: by suit (`suit_order`), high cards first (`ranks`
+    ascending)."""
+    order = suit_order(trump)
+    return lambda text: (order.index(text[1]), -ranks.index(text[0]))

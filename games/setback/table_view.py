@@ -1,13 +1,22 @@
-"""How Setback shows at the browser table (the page every game shares, `web/static/table.js`):
-its words for the page, the auction's buttons and bubbles, the deal's panel (the auction, the
-contract, the cards each team won), the deals' table and a deal's result, all as data built
-from the view `web.table.Table` sends (`show`)."""
+"""Setback at the web table (`web.table_base.WebTable`, one game to 11, and the page every game
+shares, `web/static/table.js`): the hand's face and how a deal opens, scores and reads in the
+view, then how it shows: its words for the page, the auction's buttons and bubbles, the deal's
+panel (the auction, the contract, the cards each team won), the deals' table and a deal's
+result, all as data built from the view (`show`).
+
+Unlike a tournament, every deal is played to its last card: a person expects to play out the
+hand (the score is the same, `is_exhausted` says so)."""
 
 from __future__ import annotations
 
+from games.setback import state as S
+from games.setback.api import Deal
+from games.setback.cards import RANK_CHARS
+from games.setback.game import FIRST_DEALER, game_winner, next_dealer  # noqa: F401 (hooks)
+from games.setback.view import SeatView  # noqa: F401 (a hook: the bots' view)
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, TEAM_WORDS,
                                         bold, card_text, cell, score_row, seats_show, signed,
-                                        suit_text)
+                                        suit_text, by_suit_then_rank)
 
 PAGE = {"name": "setback", "title": "Setback to 11", "heading": "Setback", "target": "to 11",
         "deal": "deal", "intro": "", "buttons": "row",
@@ -21,7 +30,55 @@ EXPLAIN = {"forced": "A forced move: only one legal move, or all legal moves are
            "lookups": True}
 PAGE["explain"] = EXPLAIN  # the Why panel's words for a forced move and a fallback
 
+# --- the table's hooks (web.table_base) ----------------------------------------------------
+Face = Deal
+MOVE_HELP = "'move' must be a card such as \"AS\" or a bid P, 2, 3, 4"
+REPLAY_FIELDS: dict = {}  # what the game's replay adds after its bots
+REPLAY_SCORE = True  # a deal's replay carries the score before it (the bootstrap keys)
+LAST_TRICK_CARRIES = False  # "Last trick" is this deal's only
+HIDDEN_PHASES = ()  # no bot's move is face down
+EVENT_PHASES = {"lead": "card", "follow": "card"}  # a move event's phase: bid or card
 
+
+def open_hand(dealer: str, hands: dict, setup, score: dict) -> Deal:
+    """A deal with these hands, to be played."""
+    return Deal(dealer, hands)
+
+
+def setup_of(deal: Deal) -> None:
+    """What the store keeps beside the hands: nothing."""
+    return None
+
+
+def result(deal: Deal, before: dict) -> tuple[dict, dict]:
+    """(what the game score gains, the deal's result) of a finished deal: the points' teams,
+    the deal's score, the high bid and its bidder."""
+    deal_score = deal.deal_score()
+    high = int(deal.state[S.HIGH_BID])
+    bidder = deal.seat_letter(int(deal.state[S.HIGH_BIDDER])) if high else None
+    return deal_score, {"points": deal.points(), "deal_score": deal_score, "bid": high,
+                        "bidder": bidder}
+
+
+def view_fields(deal: Deal, record, log: list, done: list) -> dict:
+    """The view's fields of Setback's: the auction (the bids, the high bid and bidder) and the
+    cards each team has won this deal."""
+    high = int(deal.state[S.HIGH_BID])
+    won: dict = {"EW": [], "NS": []}
+    for trick in done:
+        won[TEAM_OF[trick["winner"]]] += [c["card"] for c in trick["cards"]]
+    return {"bids": [{"seat": m["seat"], "bid": m["move"]} for m in log if m["phase"] == "bid"],
+            "high_bid": high,
+            "high_bidder": deal.seat_letter(int(deal.state[S.HIGH_BIDDER])) if high else None,
+            "won": won}
+
+
+def sort_key(trump: str | None):
+    """South's hand grouped by suit (trump first once known), high cards first."""
+    return by_suit_then_rank(trump, RANK_CHARS)
+
+
+# --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
     """A move as the page names it: a bid's word or a card."""
     return BID_NAMES.get(move) or card_text(move)

@@ -1,12 +1,26 @@
-"""How Spades shows at the browser table (the page every game shares, `web/static/table.js`):
-its words for the page, the bid picker (Nil and 1..13 in a grid), the bids and tricks in the
-seats' bubbles, the teams' contracts, tricks and bags, the hands' table and a hand's result,
-all as data built from the view `web.spades_table.SpadesTable` sends (`show`)."""
+"""Spades at the web table (`web.table_base.WebTable`, one game to 500, and the page every game
+shares, `web/static/table.js`): the hand's face and how a hand opens (from the game score
+before it: OpenSpiel reads a team's bags from its last digit), scores and reads in the view,
+then how it shows: its words for the page, the bid picker (Nil and 1..13 in a grid), the bids
+and tricks in the seats' bubbles, the teams' contracts, tricks and bags, the hands' table and
+a hand's result, all as data built from the view (`show`).
+
+The game follows `games.spades.match.play_game`: West deals first (so North bids and leads
+first, as in OpenSpiel), the deal passes left, and `scoring.game_winner` says when a team has
+500 and leads, or has fallen to -350 behind (the mercy rule). Every bid and card is public, so
+the view hides the other hands only."""
 
 from __future__ import annotations
 
+from games.scaffold.table import next_dealer  # noqa: F401 (a hook)
+from games.spades.api import Hand
+from games.spades.cards import RANK_CHARS
+from games.spades.random_play import FIRST_DEALER  # noqa: F401 (a hook)
+from games.spades.scoring import TARGET, bags_so_far, game_winner  # noqa: F401 (hooks)
+from games.spades.view import SeatView  # noqa: F401 (a hook: the bots' view)
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_SHORT, bold, card_text, cell,
-                                        score_row, seats_show, signed)
+                                        score_row, seats_show, signed, TEAM_OF,
+                                        by_suit_then_rank)
 
 PAGE = {"name": "spades", "title": "Spades to 500", "heading": "Spades", "target": "to 500",
         "deal": "hand", "buttons": "grid",
@@ -21,8 +35,72 @@ EXPLAIN = {"forced": "A forced move: one legal move. No lookup.",
            "fallback": "Key missing from the database: the heuristic chose.", "lookups": False}
 PAGE["explain"] = EXPLAIN  # the Why panel's words for a forced move and a fallback
 TEAM_SEATS = {"NS": ("S", "N"), "EW": ("W", "E")}
+TEAMS = ("NS", "EW")
+
+# --- the table's hooks (web.table_base) ----------------------------------------------------
+Face = Hand
+MOVE_HELP = "'move' must be a card such as \"TS\" or a bid: Nil or 1..13"
+REPLAY_FIELDS = {"rules": "spades"}  # what the game's replay adds after its bots
+REPLAY_SCORE = True  # a hand's replay carries the score before it (its bags)
+LAST_TRICK_CARRIES = True  # "Last trick" reaches back to the hand before
+HIDDEN_PHASES = ()  # no bot's move is face down
+EVENT_PHASES: dict = {}
 
 
+def open_hand(dealer: str, hands: dict, setup, score: dict) -> Hand:
+    """A hand with these cards, from the game score before it, to be played."""
+    return Hand(dealer, hands, score)
+
+
+def setup_of(hand: Hand) -> None:
+    """What the store keeps beside the hands: nothing (the score before is recomputed)."""
+    return None
+
+
+def _team_tricks(hand: Hand) -> dict:
+    taken = hand.tricks_won()
+    return {team: sum(n for seat, n in taken.items() if TEAM_OF[seat] == team) for team in TEAMS}
+
+
+def _contracts(hand: Hand) -> dict:
+    """Each team's contract so far: its bids' sum (a Nil counts 0), None before either seat of
+    the team has bid."""
+    bids = hand.bids()
+    return {team: sum(int(b) for s, b in bids.items() if TEAM_OF[s] == team and b != "Nil")
+            if any(TEAM_OF[s] == team for s in bids) else None for team in TEAMS}
+
+
+def _bags(before: dict) -> dict:
+    """Each team's bags before this hand as OpenSpiel counts them: its game score's last digit
+    (negative at a negative score: `scoring.bags_so_far`)."""
+    return {team: int(bags_so_far(before[team])) for team in TEAMS}
+
+
+def result(hand: Hand, before: dict) -> tuple[dict, dict]:
+    """(what the game score gains: contracts, Nil, bags; the hand's result) of a finished
+    hand."""
+    points = hand.scores()
+    return points, {"points": points, "bids": hand.bids(), "taken": hand.tricks_won(),
+                    "tricks": _team_tricks(hand), "contracts": _contracts(hand),
+                    "bags": _bags(before)}
+
+
+def view_fields(hand: Hand, record, log: list, done: list) -> dict:
+    """The view's fields of Spades': the target, the bids, the contracts, the bags before the
+    hand, the tricks each seat and team took, the hand's tricks."""
+    return {"target": TARGET, "trump": "S",
+            "bids": [{"seat": seat, "bid": bid} for seat, bid in hand.bids().items()],
+            "contracts": _contracts(hand), "bags": _bags(record.score_before),
+            "taken": hand.tricks_won(), "tricks_won": _team_tricks(hand), "tricks": done}
+
+
+def sort_key(trump: str | None):
+    """South's hand by suit, spades (always trump) first, colours alternating, high cards
+    first."""
+    return by_suit_then_rank("S", RANK_CHARS)
+
+
+# --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
     """A move as words: Nil, "Bid 3" or a card."""
     if move == "Nil":
@@ -45,7 +123,8 @@ def show(view: dict) -> dict:
     bubbles, marks = {}, {}
     for seat in "NWES":
         bid = bids.get(seat)
-        text = ("" if playing else "…") if bid is None else "Nil" if bid == "Nil" else f"bid {bid}"
+        text = ("" if playing else "…") if bid is None else \
+            "Nil" if bid == "Nil" else f"bid {bid}"
         if bid is not None and playing:
             text += f" · took {view['taken'][seat]}"
         bubbles[seat], marks[seat] = text, "nil" if bid == "Nil" else ""
@@ -62,11 +141,11 @@ def show(view: dict) -> dict:
             "cards": playing, "buttons": buttons, "note": note, "your_turn": _your_turn(view),
             "info": [["Dealer ", bold(SEAT_NAMES[view["dealer"]]),
                       f" · tricks played {view['tricks_done']} of 13"]],
-            "tables": [_contracts(view, bids)], "card_rows": [],
+            "tables": [_contracts_table(view, bids)], "card_rows": [],
             "history": [_history_row(h) for h in view["history"]]}
 
 
-def _contracts(view: dict, bids: dict) -> dict:
+def _contracts_table(view: dict, bids: dict) -> dict:
     rows = []
     for team in ("NS", "EW"):
         contract = view["contracts"][team]
@@ -100,7 +179,8 @@ def deal_over(event: dict) -> dict:
     """The result dialog of a hand: each team's Nils and contract, the points and the score."""
     rows = []
     for team, seats in TEAM_SEATS.items():
-        parts = [f"{SEAT_NAMES[s]}'s Nil {'made (+100)' if event['taken'][s] == 0 else 'set (-100)'}"
+        parts = [f"{SEAT_NAMES[s]}'s Nil "
+                 + ("made (+100)" if event["taken"][s] == 0 else "set (-100)")
                  for s in seats if event["bids"][s] == "Nil"]
         contract, took = event["contracts"][team], event["tricks"][team]
         if contract:
