@@ -382,7 +382,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                 raise ApiError(404, f"game {game_id} has no finished deal {number}")
             return reply(table.records[number].replay_spec())
 
-    if adapter.decide is not None:
+    if adapter.decide:
         decision = adapter.load("decide")
 
         @api("/api/decide", "POST")

@@ -22,41 +22,46 @@ class UnknownWebGame(ValueError):
 @dataclass(frozen=True)
 class WebGame:
     """One game's web adapter: `name` (the registry's), `title` (the page's word for it), and
-    the dotted places of its `look` (its games/<game>/table_view.py: the table's hooks and how
-    it shows), its `bots` class, its rules' `error` type and its `decide` handler (None: not
-    offered)."""
+    the dotted places of its `look` (its games/<game>/table_view.py: the table's hooks, the
+    decide reader's and how it shows), its `bots` class and its rules' `error` type; `decide`:
+    whether it answers single positions (`web.position`)."""
 
     name: str
     title: str
     look: str
     bots: str
     error: str
-    decide: str | None = None
+    decide: bool = False
 
     def load(self, part: str):
         """The object behind `part`, imported now: `page` (the look's `PAGE`, `web.page`),
-        `table` (the one web table driven by the look, `web.table_base.table_for`), `bots`,
-        `error` or `decide`."""
+        `table` (the one web table driven by the look, `web.table_base.table_for`), `decide`
+        (the one position reader's `(bots, spec) -> answer`, `web.position.decider`), `bots`
+        or `error`."""
         if part == "page":
             return importlib.import_module(self.look).PAGE
         if part == "table":
             from web.table_base import table_for
 
             return table_for(importlib.import_module(self.look))
+        if part == "decide":
+            if not self.decide:
+                raise UnknownWebGame(f"the {self.title} table has no 'decide'")
+            from web.position import decider
+
+            return decider(importlib.import_module(self.look))
         place = getattr(self, part)
-        if place is None:
-            raise UnknownWebGame(f"the {self.title} table has no {part!r}")
         module, _, attribute = place.partition(":")
         return getattr(importlib.import_module(module), attribute)
 
 
 WEB_GAMES = {game.name: game for game in (
     WebGame("setback", "Setback", "games.setback.table_view", bots="web.bots:Bots",
-            error="games.setback.errors:SetbackError", decide="web.position:decision"),
+            error="games.setback.errors:SetbackError", decide=True),
     WebGame("euchre", "Euchre", "games.euchre.table_view", bots="web.euchre_bots:EuchreBots",
             error="games.euchre.errors:EuchreError"),
     WebGame("spades", "Spades", "games.spades.table_view", bots="web.spades_bots:SpadesBots",
-            error="games.spades.errors:SpadesError", decide="web.spades_position:decision"),
+            error="games.spades.errors:SpadesError", decide=True),
 )}
 DEFAULT_WEB_GAME = "setback"
 

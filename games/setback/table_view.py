@@ -9,9 +9,11 @@ hand (the score is the same, `is_exhausted` says so)."""
 
 from __future__ import annotations
 
+from games.setback import public  # noqa: F401 (the decide reader's voids and layouts)
 from games.setback import state as S
 from games.setback.api import Deal
-from games.setback.cards import RANK_CHARS
+from games.setback.cards import RANK_CHARS, parse_hand
+from games.setback.errors import SetbackError
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer  # noqa: F401 (hooks)
 from games.setback.view import SeatView  # noqa: F401 (a hook: the bots' view)
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, TEAM_WORDS,
@@ -76,6 +78,40 @@ def view_fields(deal: Deal, record, log: list, done: list) -> dict:
 def sort_key(trump: str | None):
     """South's hand grouped by suit (trump first once known), high cards first."""
     return by_suit_then_rank(trump, RANK_CHARS)
+
+
+# --- the decide reader's hooks (web.position) -----------------------------------------------
+POSITION = {"size": "six", "hand": '{"N": ["QH", "TH", "5D", "9C", "4S", "8C"]}',
+            "moves": '["3", "P", "AS"]', "tokens": '"P", "3" or "AS"'}  # its examples
+HIDDEN_FIELDS = (S.EXHAUSTED,)  # whether the Jack was dealt: the hidden hands'
+MAX_SCORE = 10**9  # as `setback-cfr replay`: keeps the scores inside the key builder's int64
+
+
+def read_score(score) -> tuple[int, int]:
+    """(EW, NS) from a position's optional "score"."""
+    if score is None:
+        return 0, 0
+    if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
+            or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SCORE
+                       for v in score.values())):
+        raise SetbackError('"score" must look like {"EW": 3, "NS": -2} (integers within '
+                           '+-1,000,000,000)')
+    return score["EW"], score["NS"]
+
+
+def read_hand(letter: str, cards) -> int:
+    """The mask of the six cards a position shows for `letter`."""
+    try:
+        return parse_hand(cards, expected_size=S.HAND_SIZE)
+    except SetbackError as exc:
+        raise SetbackError(f"hand {letter}: {exc}") from None
+
+
+def start_state(hands, score, dealer: int):
+    """A deal's state with the known `hands` (by seat relative to the dealer; 0: unknown)."""
+    state = S.new_state()
+    S.reset_deal(state, hands)
+    return state
 
 
 # --- how it shows (web/static/table.js) -----------------------------------------------------

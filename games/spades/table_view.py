@@ -13,7 +13,9 @@ the view hides the other hands only."""
 from __future__ import annotations
 
 from games.scaffold.table import next_dealer  # noqa: F401 (a hook)
-from games.spades.api import Hand
+from games.spades import public  # noqa: F401 (the decide reader's voids and layouts)
+from games.spades import state as S
+from games.spades.api import Hand, _read_hand, _read_score
 from games.spades.cards import RANK_CHARS
 from games.spades.random_play import FIRST_DEALER  # noqa: F401 (a hook)
 from games.spades.scoring import TARGET, bags_so_far, game_winner  # noqa: F401 (hooks)
@@ -98,6 +100,30 @@ def sort_key(trump: str | None):
     """South's hand by suit, spades (always trump) first, colours alternating, high cards
     first."""
     return by_suit_then_rank("S", RANK_CHARS)
+
+
+# --- the decide reader's hooks (web.position) -----------------------------------------------
+POSITION = {"size": "13", "hand": '{"E": ["AS", "KS", ...13 cards as dealt]}',
+            "moves": '["3", "Nil", "KH"]', "tokens": '"Nil", "4" or "KH"'}  # its examples
+HIDDEN_FIELDS = ()  # a view knows every field it is given
+
+
+def read_score(score):
+    """(EW, NS) from a position's optional "score" (`{"NS": a, "EW": b}`, within 1,000,000)."""
+    return _read_score(score)
+
+
+def read_hand(letter: str, cards) -> int:
+    """The mask of the thirteen cards a position shows for `letter`."""
+    return _read_hand(letter, cards, 0)
+
+
+def start_state(hands, score, dealer: int):
+    """A hand's state with the known `hands` (by seat relative to the dealer; 0: unknown),
+    from the game score before it (its bags)."""
+    state = S.new_state()
+    S.reset_hand(state, hands, *(int(score[(dealer + t) % 2]) for t in (0, 1)))
+    return state
 
 
 # --- how it shows (web/static/table.js) -----------------------------------------------------
