@@ -11,12 +11,11 @@ import pytest
 
 import decide_positions
 from db.player import DatabasePlayer
+from games.setback import table_view as SETBACK
 from games.setback.api import format_move
 from games.setback.view import SeatView
 from test_db_player import make_db
-from web.bots import Bots
-from web.game_tables import WEB_GAMES
-from games.setback import table_view as SETBACK
+from web.game_tables import WEB_GAMES, web_game
 from web.position import PositionError
 from web.position import decision as any_decision
 from web.position import position_view as any_position_view
@@ -28,6 +27,7 @@ from cli_runner import run_cli  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 SCORE = {"EW": 7, "NS": -2}
+Bots = web_game("setback").load("bots")  # Setback's bots class (web.bots.bots_for)
 
 
 def position_view(spec):

@@ -288,7 +288,9 @@ def test_the_bots_explanations_show_the_key_its_probabilities_and_a_search():
 
     from games.spades.api import Hand
     from games.spades.view import SeatView
-    from web.spades_bots import SpadesBots
+    from web.game_tables import web_game
+
+    SpadesBots = web_game("spades").load("bots")  # the game's bots class
 
     class Database:
         def __init__(self, hit):

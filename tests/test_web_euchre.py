@@ -236,7 +236,9 @@ def test_a_database_bots_explanation_shows_its_key_and_its_probabilities():
 
     from games.euchre.api import Hand
     from games.euchre.view import SeatView
-    from web.euchre_bots import EuchreBots
+    from web.game_tables import web_game
+
+    EuchreBots = web_game("euchre").load("bots")  # the game's bots class
 
     class Database:
         def __init__(self, hit):

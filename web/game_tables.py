@@ -22,46 +22,39 @@ class UnknownWebGame(ValueError):
 @dataclass(frozen=True)
 class WebGame:
     """One game's web adapter: `name` (the registry's), `title` (the page's word for it), and
-    the dotted places of its `look` (its games/<game>/table_view.py: the table's hooks, the
-    decide reader's and how it shows), its `bots` class and its rules' `error` type; `decide`:
-    whether it answers single positions (`web.position`)."""
+    the dotted place of its `look` (its games/<game>/table_view.py: the table's hooks, the
+    bots', the decide reader's and how it shows); `decide`: whether it answers single
+    positions (`web.position`)."""
 
     name: str
     title: str
     look: str
-    bots: str
-    error: str
     decide: bool = False
 
     def load(self, part: str):
         """The object behind `part`, imported now: `page` (the look's `PAGE`, `web.page`),
-        `table` (the one web table driven by the look, `web.table_base.table_for`), `decide`
-        (the one position reader's `(bots, spec) -> answer`, `web.position.decider`), `bots`
-        or `error`."""
+        `table` (the one web table driven by the look, `web.table_base.table_for`), `bots`
+        (`web.bots.bots_for`), `error` (its rules' error, the face's) or `decide` (the one
+        position reader's `(bots, spec) -> answer`, `web.position.decider`)."""
+        look = importlib.import_module(self.look)
         if part == "page":
-            return importlib.import_module(self.look).PAGE
-        if part == "table":
-            from web.table_base import table_for
-
-            return table_for(importlib.import_module(self.look))
-        if part == "decide":
-            if not self.decide:
-                raise UnknownWebGame(f"the {self.title} table has no 'decide'")
-            from web.position import decider
-
-            return decider(importlib.import_module(self.look))
-        place = getattr(self, part)
-        module, _, attribute = place.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+            return look.PAGE
+        if part == "error":
+            return look.Face.error
+        if part == "decide" and not self.decide:
+            raise UnknownWebGame(f"the {self.title} table has no 'decide'")
+        if part not in ("table", "bots", "decide"):
+            raise UnknownWebGame(f"a web game has no {part!r}")
+        made = {"table": "web.table_base:table_for", "bots": "web.bots:bots_for",
+                "decide": "web.position:decider"}[part]
+        module, _, attribute = made.partition(":")
+        return getattr(importlib.import_module(module), attribute)(look)
 
 
 WEB_GAMES = {game.name: game for game in (
-    WebGame("setback", "Setback", "games.setback.table_view", bots="web.bots:Bots",
-            error="games.setback.errors:SetbackError", decide=True),
-    WebGame("euchre", "Euchre", "games.euchre.table_view", bots="web.euchre_bots:EuchreBots",
-            error="games.euchre.errors:EuchreError"),
-    WebGame("spades", "Spades", "games.spades.table_view", bots="web.spades_bots:SpadesBots",
-            error="games.spades.errors:SpadesError", decide=True),
+    WebGame("setback", "Setback", "games.setback.table_view", decide=True),
+    WebGame("euchre", "Euchre", "games.euchre.table_view"),
+    WebGame("spades", "Spades", "games.spades.table_view", decide=True),
 )}
 DEFAULT_WEB_GAME = "setback"
 

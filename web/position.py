@@ -12,14 +12,15 @@ The moves are replayed on the engine with the other seats' hands unknown: a card
 plays is given to it as it is played. Every move is checked as the rules check it where the
 rules can see it (every bid, the seat's own cards: legal, from its hand); another seat's card
 must be one nobody has played and the seat to act does not hold, of no suit that seat has
-shown it lacks (the engine's `SHOWN_VOIDS` and the game's `public.replay_public`: a Spades
-spade lead), and once replayed some layout of the unseen cards must fit every hand size and
-void (`layout_exists`: Hall's condition on the world sampler's constraints). Those are exactly
-the conditions under which some deal of the full rules makes these moves.
+shown it lacks (the engine's `SHOWN_VOIDS` and the game's `public.replay_public`: a lead the
+rules allow only from a hand of trumps), and once replayed some layout of the unseen cards must
+fit every hand size and void (`layout_exists`: Hall's condition on the world sampler's
+constraints). Those are exactly the conditions under which some deal of the full rules makes
+these moves.
 
 The result is the `SeatView` the seat would get in a real game: the same key, the same legal
-moves, the same history. What a view cannot know the game zeroes (`HIDDEN_FIELDS`: Setback's
-`EXHAUSTED`, whether the Jack was dealt); no other seat's hand is known.
+moves, the same history. What a view cannot know the game zeroes (`HIDDEN_FIELDS`: a flag that
+depends on the hidden hands); no other seat's hand is known.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def decision_seed(seed: int, deal: int, move: int, player_seed_base: int) -> int
 class DealRecord:
     """A deal as stored: its dealer, the hands dealt, the moves so far, the game score before
     it (`{"EW": a, "NS": b}`) and `setup`, what the store keeps beside them (None: nothing;
-    Euchre-like games: the upcard); `result` once it is over."""
+    a card turned up: it); `result` once it is over."""
 
     def __init__(self, number: int, dealer: str, hands: dict, moves: list[str],
                  score_before: dict, setup: dict | None, with_score: bool):

@@ -9,6 +9,9 @@ hand (the score is the same, `is_exhausted` says so)."""
 
 from __future__ import annotations
 
+from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, TEAM_WORDS,
+                                        bold, by_suit_then_rank, card_text, cell, score_row,
+                                        seats_show, signed, suit_text)
 from games.setback import public  # noqa: F401 (the decide reader's voids and layouts)
 from games.setback import state as S
 from games.setback.api import Deal
@@ -16,9 +19,6 @@ from games.setback.cards import RANK_CHARS, parse_hand
 from games.setback.errors import SetbackError
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer  # noqa: F401 (hooks)
 from games.setback.view import SeatView  # noqa: F401 (a hook: the bots' view)
-from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, TEAM_WORDS,
-                                        bold, card_text, cell, score_row, seats_show, signed,
-                                        suit_text, by_suit_then_rank)
 
 PAGE = {"name": "setback", "title": "Setback to 11", "heading": "Setback", "target": "to 11",
         "deal": "deal", "intro": "", "buttons": "row",
@@ -40,6 +40,10 @@ REPLAY_SCORE = True  # a deal's replay carries the score before it (the bootstra
 LAST_TRICK_CARRIES = False  # "Last trick" is this deal's only
 HIDDEN_PHASES = ()  # no bot's move is face down
 EVENT_PHASES = {"lead": "card", "follow": "card"}  # a move event's phase: bid or card
+
+BOTS = {"make": "play.player_spec:make_player",  # the bots (web.bots): the player grammar,
+        "describe": "abstraction.setback.describe:describe_decision",  # a rule player's key
+        "undealt": "undealt"}  # the belief's word for the cards no seat holds
 
 
 def open_hand(dealer: str, hands: dict, setup, score: dict) -> Deal:

@@ -13,6 +13,9 @@ the view hides the other hands only."""
 from __future__ import annotations
 
 from games.scaffold.table import next_dealer  # noqa: F401 (a hook)
+from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, bold,
+                                        by_suit_then_rank, card_text, cell, score_row,
+                                        seats_show, signed)
 from games.spades import public  # noqa: F401 (the decide reader's voids and layouts)
 from games.spades import state as S
 from games.spades.api import Hand, _read_hand, _read_score
@@ -20,9 +23,6 @@ from games.spades.cards import RANK_CHARS
 from games.spades.random_play import FIRST_DEALER  # noqa: F401 (a hook)
 from games.spades.scoring import TARGET, bags_so_far, game_winner  # noqa: F401 (hooks)
 from games.spades.view import SeatView  # noqa: F401 (a hook: the bots' view)
-from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_SHORT, bold, card_text, cell,
-                                        score_row, seats_show, signed, TEAM_OF,
-                                        by_suit_then_rank)
 
 PAGE = {"name": "spades", "title": "Spades to 500", "heading": "Spades", "target": "to 500",
         "deal": "hand", "buttons": "grid",
@@ -47,6 +47,9 @@ REPLAY_SCORE = True  # a hand's replay carries the score before it (its bags)
 LAST_TRICK_CARRIES = True  # "Last trick" reaches back to the hand before
 HIDDEN_PHASES = ()  # no bot's move is face down
 EVENT_PHASES: dict = {}
+
+BOTS = {"make": "play.spades_tournament:make_spades_player",  # the bots (web.bots)
+        "abstraction": "abstraction.spades", "undealt": None}  # every card is dealt
 
 
 def open_hand(dealer: str, hands: dict, setup, score: dict) -> Hand:
