@@ -74,3 +74,27 @@ def test_the_declarations_words_are_escaped():
     declared = {**WEB_GAMES["setback"].load("page"), "heading": "<b>&", "intro": '"x"'}
     values = page_values(declared)
     assert values["heading"] == "&lt;b&gt;&amp;" and '"' not in values["table"]
+
+
+@pytest.mark.parametrize("name", sorted(WEB_GAMES))
+def test_each_games_api_document_is_in_its_own_words(name):
+    """The OpenAPI document (`web.openapi`) of every game's server: no placeholder left, the
+    game's title, target, replay command and hand size from its declaration (`API`), and
+    `/api/decide` with the game's own example exactly when the game answers positions."""
+    from web.openapi import OPERATIONS, document
+
+    game = WEB_GAMES[name]
+    api = game.load("api")
+    routes = [op for op in OPERATIONS if op[1] != "/api/decide" or game.decide]
+    doc = document(routes, "heuristic", api, game.decide)
+    text = json.dumps(doc)
+    assert not re.search(r"<(title|target|moves|replay)>", text)
+    assert f"Play {api['title']} against" in doc["info"]["description"]
+    assert f"A game to {api['target']} with" in text and f"`{api['replay']}`" in text
+    deal = doc["components"]["schemas"]["Deal"]
+    assert deal["properties"]["hands"]["additionalProperties"]["maxItems"] == api["deal"]["size"]
+    assert ("/api/decide" in doc["paths"]) == game.decide == ("Position" in
+                                                              doc["components"]["schemas"])
+    if game.decide:
+        assert doc["paths"]["/api/decide"]["post"]["requestBody"]["content"][
+            "application/json"]["example"] == api["position"]["example"]

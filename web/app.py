@@ -396,7 +396,8 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             return await pool.run(None, job)
 
     # --- the API described ----------------------------------------------------------
-    described = _dumps(openapi_document(app.state.api_routes, players.name, adapter.name))
+    described = _dumps(openapi_document(app.state.api_routes, players.name,
+                                         adapter.load("api"), adapter.decide))
 
     @app.get("/openapi.json", include_in_schema=False)
     async def openapi():

@@ -32,13 +32,14 @@ class WebGame:
     decide: bool = False
 
     def load(self, part: str):
-        """The object behind `part`, imported now: `page` (the look's `PAGE`, `web.page`),
+        """The object behind `part`, imported now: `page` or `api` (the look's `PAGE`,
+        `web.page`; its `API`, `web.openapi`),
         `table` (the one web table driven by the look, `web.table_base.table_for`), `bots`
         (`web.bots.bots_for`), `error` (its rules' error, the face's) or `decide` (the one
         position reader's `(bots, spec) -> answer`, `web.position.decider`)."""
         look = importlib.import_module(self.look)
-        if part == "page":
-            return look.PAGE
+        if part in ("page", "api"):
+            return look.PAGE if part == "page" else look.API
         if part == "error":
             return look.Face.error
         if part == "decide" and not self.decide:

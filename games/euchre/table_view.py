@@ -104,6 +104,13 @@ def sort_key(trump: str | None):
     return key
 
 
+API = {"title": "Euchre", "target": "10", "replay": "setback-cfr replay --game euchre",
+       "moves": "a card (JD, 9H, 10S), P (pass), a suit letter C, D, H or S (order up the "
+                "upcard's suit, or name trump), alone or partner",  # web.openapi's words
+       "deal": {"noun": "hand", "size": 5, "setup": ["upcard"], "score": False,
+                "moves": "the calls (P, suit letters), the dealer's discard, alone or partner, "
+                         "then the cards, in order"}}
+
 # --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
     """A move as words; `phase` tells an order-up (round 1) from naming a suit (round 2)."""

@@ -118,6 +118,16 @@ def start_state(hands, score, dealer: int):
     return state
 
 
+API = {"title": "Setback", "target": "11", "replay": "setback-cfr replay",
+       "moves": "a card (AS, TH, 10H) or a bid (P, 2, 3, 4)",  # web.openapi's words
+       "deal": {"noun": "deal", "size": 6, "setup": [], "score": True, "moves": None},
+       "position": {"words": POSITION["size"],
+                    "moves": "the bids (P, 2, 3, 4) then the cards, in order",
+                    "score": "the game score before this deal (default 0-0)",
+                    "example": {"dealer": "S", "score": {"EW": 9, "NS": 8},
+                                "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
+                                "moves": ["3", "P", "P", "P", "AS", "4S"]}}}
+
 # --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
     """A move as the page names it: a bid's word or a card."""

@@ -129,6 +129,18 @@ def start_state(hands, score, dealer: int):
     return state
 
 
+SPADES_MOVES = "the bids (Nil, 1..13) then the cards, in order"
+API = {"title": "Spades", "target": "500", "replay": "setback-cfr replay --game spades",
+       "moves": "a card (TS, 2C, 10H) or a bid (Nil, 1..13)",  # web.openapi's words
+       "deal": {"noun": "hand", "size": 13, "setup": [], "score": True, "moves": SPADES_MOVES},
+       "position": {"words": POSITION["size"], "moves": SPADES_MOVES,
+                    "score": "the game score before this hand (default 0-0): the bags are its "
+                             "last digit",
+                    "example": {"dealer": "S", "score": {"NS": 120, "EW": -35},
+                                "hands": {"E": ["AS", "KS", "9S", "4S", "AH", "QH", "7H", "3H",
+                                                "KD", "8D", "2D", "JC", "5C"]},
+                                "moves": ["3", "Nil"]}}}  # West and North have bid: East acts
+
 # --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
     """A move as words: Nil, "Bid 3" or a card."""
