@@ -96,6 +96,7 @@ def sort_key(trump: str | None):
     order, t = suit_order(trump), SUIT_INDEX[trump] if trump else -1
 
     def key(text: str) -> tuple[int, int]:
+        """A card's place: its (effective) suit's, then high cards first."""
         card = parse_card(text)
         if t < 0:
             return order.index(text[1]), -card
