@@ -385,9 +385,11 @@ def stored_south_moves(games_file: str) -> dict[str, tuple[int, list[str]]]:
     deal's moves replayed through the rules (as `Table.restore` does), keeping the seat of
     each."""
     sys.path.insert(0, ROOT)
+    from web.game_tables import web_game
     from web.store import GameStore
-    from web.table import Table
     from web.table_base import HUMAN
+
+    Table = web_game("setback").load("table")
 
     store = GameStore(games_file)
     try:

@@ -1,5 +1,5 @@
 """`setback-cfr decide FILE`: the bots' move for one seat's position, as `POST /api/decide`
-answers it (`web.position` for Setback, `web.spades_position` for Spades: the game's web
+answers it (`web.position`, the one reader, driven by the game's declaration: the game's web
 adapter, `web.game_tables`)."""
 
 from __future__ import annotations

@@ -146,11 +146,10 @@ SETBACK_PLUGIN = (
     "db.strategy_store", "db.policy_arrays", "train.best_response",
     "train.warm_start",  # a warm start maps keys across Setback's layouts
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train",
-    "web.bots", "web.position", "web.table",
     "play.trickster_pitch",  # Trickster Cards' Pitch bot as a Setback player
 )
 EUCHRE_PLUGIN = (
-    "db.euchre_player", "db.euchre_policy_arrays", "play.euchre_*", "train.euchre_*", "web.euchre_*",
+    "db.euchre_player", "db.euchre_policy_arrays", "play.euchre_*", "train.euchre_*",
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
@@ -159,7 +158,6 @@ EUCHRE_PLUGIN = (
 )
 SPADES_PLUGIN = ("play.spades_*", "train.spades_*", "db.spades_*")  # heuristic, tournament,
 # trainer's game, database player
-SPADES_PLUGIN += ("web.spades_*",)  # its web table, bots and /api/decide positions
 SPADES_PLUGIN += ("envs.pyspiel_spades",)  # a Spades view as pyspiel's own spades state
 SPADES_PLUGIN += ("search.spades_*",)  # search's worlds, rollouts and the oracle's solver
 SPADES_PLUGIN += ("play.trickster_spades",)  # Trickster Cards' Spades bot

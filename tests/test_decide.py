@@ -11,11 +11,14 @@ import pytest
 
 import decide_positions
 from db.player import DatabasePlayer
+from games.setback import table_view as SETBACK
 from games.setback.api import format_move
 from games.setback.view import SeatView
 from test_db_player import make_db
-from web.bots import Bots
-from web.position import PositionError, decision, position_view
+from web.game_tables import WEB_GAMES, web_game
+from web.position import PositionError
+from web.position import decision as any_decision
+from web.position import position_view as any_position_view
 
 pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -24,6 +27,17 @@ from cli_runner import run_cli  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 SCORE = {"EW": 7, "NS": -2}
+Bots = web_game("setback").load("bots")  # Setback's bots class (web.bots.bots_for)
+
+
+def position_view(spec):
+    """The Setback reader's view of `spec` (`web.position`, driven by Setback's declaration)."""
+    return any_position_view(spec, SETBACK)
+
+
+def decision(bots, spec):
+    """The Setback reader's decision for `spec`."""
+    return any_decision(bots, spec, SETBACK)
 
 
 def random_positions(n, seed):
@@ -180,7 +194,7 @@ def test_the_layout_check_agrees_with_the_samplers_count():
         for _ in range(5):
             state = deal.state.copy()
             state[S.SHOWN_VOIDS] = rng.getrandbits(16) & rng.getrandbits(16) & ~(0xF << 4 * seat)
-            exists = layout_exists(state, seat)
+            exists = layout_exists(state, seat, SETBACK.public)
             assert exists == bool(np.isfinite(log_layouts(state, seat, True))), spec
             answers.add(exists)
     assert answers == {True, False}
@@ -195,3 +209,42 @@ def test_malformed_requests_are_400(tmp_path):
     assert good.status_code == 200
     assert good.json()["seat"] == "E" and good.json()["move"] in ("TS", "QS")
     assert good.json()["explanation"]["key"] == "...+0At4t..0TTTQ"
+
+
+DECIDING = sorted(name for name, game in WEB_GAMES.items() if game.decide)
+
+
+@pytest.mark.parametrize("name", DECIDING)
+def test_every_games_position_reads_back_as_the_seats_real_view(name):
+    """The one reader (`web.position`) over every game that answers positions: random hands
+    played by random legal moves to a random point, sent as the seat to act would (its hand
+    as dealt, every move), give that seat's real view: the same legal moves and history, the
+    same seat to act; and each move refused when it is another seat's card already played."""
+    import importlib
+
+    look = importlib.import_module(f"games.{name}.table_view")
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(60):
+        dealer = rng.choice("WNES")
+        face = look.Face.random(rng.randrange(2**32), dealer)
+        dealt = {seat: face.hand(seat) for seat in "WNES"}
+        for _ in range(rng.randrange(60)):
+            if face.is_over:
+                break
+            face.play(rng.choice(face.legal_moves()))
+        if face.is_over:
+            continue
+        seat = face.to_act
+        spec = {"dealer": dealer, "hands": {seat: dealt[seat]}, "moves": list(face.moves)}
+        view, letter = any_position_view(spec, look)
+        real = look.SeatView.of(face.state, face.dealer, (0, 0), face.history)
+        assert letter == seat
+        assert view.legal_moves().tolist() == real.legal_moves().tolist()
+        assert list(view.history) == list(real.history)
+        cards = [m for m in face.moves if len(m) == 2 and not m.isdigit()]
+        if cards:  # a card played twice is refused, whoever plays it the second time
+            with pytest.raises(PositionError, match="played already|illegal move"):
+                any_position_view(dict(spec, moves=spec["moves"] + [cards[0]]), look)
+        checked += 1
+    assert checked > 20

@@ -204,7 +204,9 @@ def test_the_cli_tournament_and_rating_run_it(tmp_path, capsys):
 def test_serve_and_decide_refuse_it_in_one_line(tmp_path, capsys):
     pytest.importorskip("fastapi")
     from play.player_spec import PlayerSpecError
-    from web.euchre_bots import EuchreBots
+    from web.game_tables import web_game
+
+    EuchreBots = web_game("euchre").load("bots")  # the game's bots class
 
     with pytest.raises(PlayerSpecError, match="sees every hand"):
         EuchreBots("oracle,bid=heuristic")

@@ -439,11 +439,13 @@ def test_weighted_worlds_still_agree_with_the_view(blueprint):
 
 
 def test_the_web_bots_show_a_search_players_values_under_its_blueprints_key(blueprint):
-    """The Why panel's data for a Euchre search bot (web/euchre_bots.py): its move, `search`
+    """The Why panel's data for a Euchre search bot (web/bots.py, bots_for): its move, `search`
     as the reason, every legal move's searched value as text, best first, and the blueprint's
     key with the database's probabilities; the move is the player's own `decide` move."""
     from games.euchre.api import format_move
-    from web.euchre_bots import EuchreBots
+    from web.game_tables import web_game
+
+    EuchreBots = web_game("euchre").load("bots")  # the game's bots class
 
     spec = f"search[worlds=8,threads=1]:db:{blueprint['db']}"
     bots = EuchreBots(spec)

@@ -88,7 +88,9 @@ def test_serve_and_decide_refuse_it_in_one_line(tmp_path, capsys):
     pytest.importorskip("fastapi")
     from cli.errors import UserError
     from cli.serve import build_app
-    from web.bots import Bots
+    from web.game_tables import web_game
+
+    Bots = web_game("setback").load("bots")  # the game's bots class
 
     with pytest.raises(PlayerSpecError, match="sees every hand"):
         Bots("oracle,bid=heuristic")

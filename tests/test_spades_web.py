@@ -144,7 +144,7 @@ BAD_POSITIONS = [  # (position or raw body, status, what the one line says)
     (_position(["3", "3"]), 422, "shows E's hand, but S is to act"),
     (_position(["3"], {}), 422, "hides the hand of E"),
     (_position(["3"], {"E": HAND_E, "W": HAND_E}), 422, "shows 2 hands"),
-    (_position(["3"], {"X": HAND_E}), 422, "bad seat 'X'"),
+    (_position(["3"], {"X": HAND_E}), 422, "unknown seat 'X' in 'hands'"),
     (_position(["3"], score={"NS": "a"}), 422, '"score" must look like'),
     (_position(["3"], trump="S"), 422, "unknown field 'trump'"),
     (_position("3"), 422, "'moves' must be a list"),
@@ -184,7 +184,12 @@ def decide_client(tmp_path_factory):
 def test_a_void_shown_and_a_spade_lead_are_remembered():
     """Another seat that did not follow a suit, or led a spade (only from a hand of spades),
     cannot play that suit (or any but spades) later."""
-    from web.spades_position import PositionError, position_view
+    from games.spades import table_view
+    from web.position import PositionError
+    from web.position import position_view as reader
+
+    def position_view(spec):
+        return reader(spec, table_view)
 
     view, seat = position_view(_position(BIDS + ["2C"]))
     assert seat == "E" and view.legal_moves().tolist() == [3, 9]  # 5C, JC: follow clubs
@@ -283,7 +288,9 @@ def test_the_bots_explanations_show_the_key_its_probabilities_and_a_search():
 
     from games.spades.api import Hand
     from games.spades.view import SeatView
-    from web.spades_bots import SpadesBots
+    from web.game_tables import web_game
+
+    SpadesBots = web_game("spades").load("bots")  # the game's bots class
 
     class Database:
         def __init__(self, hit):

@@ -76,7 +76,7 @@ def test_serve_serves_the_page_and_the_api(tmp_path):
                 assert time.monotonic() < deadline, "serve did not start"
                 time.sleep(0.2)
         assert page.status_code == 200 and "<title>Setback" in page.text
-        assert httpx.get(f"http://127.0.0.1:{port}/static/app.js", timeout=120).status_code == 200
+        assert httpx.get(f"http://127.0.0.1:{port}/static/table.js", timeout=120).status_code == 200
         config = httpx.get(f"http://127.0.0.1:{port}/api/config", timeout=120).json()
         assert config == {"bots": "random", "delay_ms": 0}
         created = httpx.post(f"http://127.0.0.1:{port}/api/games", json={"seed": 1}, timeout=120)

@@ -4,6 +4,7 @@ stays hidden; every kind of bad request is a 4xx with one line and changes nothi
 goes on exactly where the game stood; the games file keeps each game's game, and a server of
 one game neither lists nor opens another's; the command line's --game."""
 
+import html
 import json
 import sqlite3
 
@@ -182,7 +183,7 @@ def test_each_server_lists_and_opens_its_own_games_only(tmp_path):
     assert listed == [setback] and listed_eu == [euchre]
     assert refused.status_code == 404 and "game of euchre" in refused.json()["error"]
     assert refused_eu.status_code == 404 and "game of setback" in refused_eu.json()["error"]
-    assert "<title>Euchre" in page.text and "/static/euchre.js" in page.text
+    assert "<title>Euchre" in page.text and '"name": "euchre"' in html.unescape(page.text)
     assert "/api/decide" not in doc["paths"] and "Euchre" in doc["info"]["description"]
     assert "to 10" in json.dumps(doc["paths"]) and "to 11" not in json.dumps(doc["paths"])
     move = doc["paths"]["/api/games/{game_id}/moves"]["post"]["requestBody"]["content"][
@@ -227,26 +228,6 @@ def test_serve_help_explains_the_game_option(capsys):
     assert "ismcts[:SIMS]" in text
 
 
-def test_the_euchre_page_needs_nothing_the_csp_forbids():
-    """As Setback's page: every script a file of its own, no on... handler, no style
-    attribute, nothing from another origin; the script sets no style attribute."""
-    import os
-    import re
-
-    from web.page import build_page
-
-    static = os.path.join(os.path.dirname(__file__), "..", "web", "static")
-    parts = open(os.path.join(static, "euchre.html")).read()
-    page = build_page(static, "euchre.html", "euchre", "Euchre").decode()
-    for html in (parts, page):  # its parts, and the page built from them with table.html
-        assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []
-        assert not re.search(r"\son[a-z]+\s*=", html) and " style=" not in html
-        assert "http://" not in html and "https://" not in html
-    script = open(os.path.join(static, "euchre.js")).read()
-    assert "style:" not in script and 'setAttribute("style"' not in script
-    assert "innerHTML" not in script  # text only: a card or a name is never markup
-
-
 def test_a_database_bots_explanation_shows_its_key_and_its_probabilities():
     """`EuchreBots.decide` with a database bot (a stand-in with the player's `db.lookup`):
     the key it looks up, found with the stored probabilities per abstract action, or missing
@@ -255,7 +236,9 @@ def test_a_database_bots_explanation_shows_its_key_and_its_probabilities():
 
     from games.euchre.api import Hand
     from games.euchre.view import SeatView
-    from web.euchre_bots import EuchreBots
+    from web.game_tables import web_game
+
+    EuchreBots = web_game("euchre").load("bots")  # the game's bots class
 
     class Database:
         def __init__(self, hit):

@@ -17,7 +17,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 from web.app import create_app  # noqa: E402
 from web.guard import CSP, MAX_BODY  # noqa: E402
 from web.live import LiveServer  # noqa: E402
-from web.openapi import OPERATIONS  # noqa: E402
 from web.store import GameStore  # noqa: E402
 
 COOKIE = "setback_owner"
@@ -148,27 +147,26 @@ def test_413_429_and_the_csp_header_on_the_wire(tmp_path):
 
 def test_the_page_has_no_inline_script_or_style():
     """What the CSP forbids, the page must not need: every script is a file of its own, no
-    element has an on... handler or a style attribute, and app.js (with table-common.js, the
-    code both games' pages share) sets no style attribute. The page is the shared table.html
-    filled with Setback's parts (index.html): both, and the page built from them, are read."""
+    element has an on... handler or a style attribute (the shared table.html, the /docs page
+    and the page built from Setback's declaration are read; every game's page:
+    tests/test_web_page.py)."""
     import os
 
+    from web.game_tables import web_game
     from web.page import build_page
 
     static = os.path.join(os.path.dirname(__file__), "..", "web", "static")
     pages = {name: open(os.path.join(static, name)).read()
-             for name in ("index.html", "table.html", "docs.html")}
-    pages["the page"] = build_page(static, "index.html", "setback", "Setback").decode()
+             for name in ("table.html", "docs.html")}
+    pages["the page"] = build_page(static, web_game("setback").load("page")).decode()
     for name, html in pages.items():
         assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == [], name
         assert not re.search(r"\son[a-z]+\s*=", html) and " style=" not in html, name
         assert "http://" not in html and "https://" not in html, name
-    assert '<script src="/static/table-common.js"></script>' in pages["the page"]
-    assert '<script src="/static/app.js"></script>' in pages["the page"]
-    for name in ("app.js", "table-common.js"):
-        script = open(os.path.join(static, name)).read()
-        assert "style:" not in script and 'setAttribute("style"' not in script, name
-        assert "innerHTML" not in script, name  # text only: a card or a name is never markup
+    assert '<script src="/static/table.js"></script>' in pages["the page"]
+    script = open(os.path.join(static, "table.js")).read()
+    assert "style:" not in script and 'setAttribute("style"' not in script
+    assert "innerHTML" not in script  # text only: a card or a name is never markup
 
 
 def make_old_file(path):
@@ -215,8 +213,8 @@ def test_the_openapi_document_describes_every_route_and_docs_shows_it(tmp_path):
         routes = c.app.state.api_routes
         docs = c.get("/docs")
         assets = [c.get(f"/docs/assets/{n}") for n in ("swagger-ui-bundle.js", "swagger-ui.css")]
-        example = OPERATIONS["POST", "/api/decide"]["requestBody"]["content"][
-            "application/json"]["example"]
+        example = doc["paths"]["/api/decide"]["post"]["requestBody"]["content"][
+            "application/json"]["example"]  # the game's declared example (its API)
         decided = c.post("/api/decide", json=example)
     assert doc["openapi"].startswith("3.1")
     described = {(m.upper(), p) for p, ops in doc["paths"].items() for m in ops}

@@ -181,8 +181,10 @@ def test_the_kernels_search_bots_spend_their_time_in_release_the_gil(tmp_path):
     import search.setback_worlds
     from games.setback.api import Deal
     from games.setback.view import SeatView
-    from web.bots import Bots
+    from web.game_tables import web_game
     from web_helpers import setback_blueprint
+
+    Bots = web_game("setback").load("bots")  # the game's bots class
 
     for module in (search.rollout, search.setback_worlds, search.euchre_worlds):
         kernels = [f for f in vars(module).values()

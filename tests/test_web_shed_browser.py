@@ -60,8 +60,7 @@ def test_the_page_plays_search_bots_to_the_end_and_retries_when_busy(tmp_path, b
                 wait_until(page, "true", 1)  # (the page is idle meanwhile)
                 while pool.backlog < 1:
                     waiting.join(0.01)
-                souths_turn(page, view, rng, clicks, ("bid",), "#bid-buttons", "data-bid",
-                            "bids")
+                souths_turn(page, view, rng, clicks, ("bid",), "bids")
                 wait_until(page, BUSY_SHOWN)
                 busy_text = page.text_content("#busy")
                 assert server_view(server, game, owner)["version"] == view["version"]
@@ -72,7 +71,7 @@ def test_the_page_plays_search_bots_to_the_end_and_retries_when_busy(tmp_path, b
                 versions = (view["version"], server_view(server, game, owner)["version"])
                 busy_seen = True
                 continue
-            souths_turn(page, view, rng, clicks, ("bid",), "#bid-buttons", "data-bid", "bids")
+            souths_turn(page, view, rng, clicks, ("bid",), "bids")
             wait_until(page, SETTLED)
         final = server_view(server, game, owner)
         metrics = httpx.get(f"{server.url}/metrics", timeout=60).text

@@ -116,12 +116,12 @@ def server_view(server, game, owner=None):
                      timeout=120).json()["view"]
 
 
-def click_a_button(page, box, attribute, legal, rng, hint):
-    """South's move buttons in `box` (`#bid-buttons`, `#call-buttons`): exactly the `legal`
-    moves, in order, each named by its `attribute`. With `hint`, first asks for the hint and
+def click_a_button(page, legal, rng, hint):
+    """South's move buttons other than cards (`#moves`: bids, calls): exactly the `legal`
+    moves, in order, each named by its `data-move`. With `hint`, first asks for the hint and
     waits for it in the Why panel. Then clicks one of them at random (`rng`)."""
-    buttons = page.locator(f"{box} button")
-    shown = [buttons.nth(i).get_attribute(attribute) for i in range(buttons.count())]
+    buttons = page.locator("#moves button")
+    shown = [buttons.nth(i).get_attribute("data-move") for i in range(buttons.count())]
     assert shown == legal
     if hint:
         page.click("#hint")
@@ -138,21 +138,21 @@ def click_a_card(page, legal, rng):
     enabled.nth(rng.randrange(enabled.count())).click()
 
 
-def souths_turn(page, view, rng, clicks, bidding, box, attribute, counted):
+def souths_turn(page, view, rng, clicks, bidding, counted):
     """South's turn on the page (`view`, the server's): in a phase of `bidding` no card is
-    enabled and one of the buttons of `box` (named by `attribute`) is clicked, the first such
-    turn asking for the hint, counted as `counted`; otherwise the buttons are hidden and a
-    legal card is clicked. `clicks` counts them (keys `counted`, "cards" and "hints")."""
+    enabled and one of the move buttons (`click_a_button`) is clicked, the first such turn
+    asking for the hint, counted as `counted`; otherwise the buttons are hidden and a legal
+    card is clicked. `clicks` counts them (keys `counted`, "cards" and "hints")."""
     assert page.locator("#hand .card").count() == len(view["hand"])
     enabled = page.locator("#hand .card:enabled")
     if view["phase"] in bidding:
         assert enabled.count() == 0
         hint = clicks["hints"] == 0  # the bot's view of this decision
-        click_a_button(page, box, attribute, view["legal"], rng, hint)
+        click_a_button(page, view["legal"], rng, hint)
         clicks["hints"] += hint
         clicks[counted] += 1
     else:
-        assert page.is_hidden(box)
+        assert page.is_hidden("#moves")
         click_a_card(page, view["legal"], rng)
         clicks["cards"] += 1
 

@@ -2,8 +2,8 @@
 (`web.game_tables`: Setback, the default, or Euchre; the routes are the same, the game's table,
 bots and page come from its adapter).
 
-    GET  /                                  the page (web.page: static/table.html with the
-                                            game's parts, table-common.js, its script, style.css)
+    GET  /                                  the page (web.page: static/table.html filled from
+                                            the game's declaration; table.js, style.css)
     GET  /api/config                        {"bots", "delay_ms"}
     GET  /api/games                         the caller's recent games, newest first
     POST /api/games            {"seed"?}    a new game -> 201 {"game", "events", "view"}
@@ -242,7 +242,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         """The turn of the game named in the request's path (`BotPool.turn`)."""
         return pool.turn(request.path_params["game_id"])
 
-    the_page = build_page(STATIC, adapter.page, adapter.name, adapter.title)
+    the_page = build_page(STATIC, adapter.load("page"))
 
     @app.get("/", include_in_schema=False)
     async def page():
@@ -382,7 +382,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
                 raise ApiError(404, f"game {game_id} has no finished deal {number}")
             return reply(table.records[number].replay_spec())
 
-    if adapter.decide is not None:
+    if adapter.decide:
         decision = adapter.load("decide")
 
         @api("/api/decide", "POST")
@@ -396,7 +396,8 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
             return await pool.run(None, job)
 
     # --- the API described ----------------------------------------------------------
-    described = _dumps(openapi_document(app.state.api_routes, players.name, adapter.name))
+    described = _dumps(openapi_document(app.state.api_routes, players.name,
+                                         adapter.load("api"), adapter.decide))
 
     @app.get("/openapi.json", include_in_schema=False)
     async def openapi():

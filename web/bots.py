@@ -1,6 +1,11 @@
-"""The bots of a web game: a player spec's decisions, each with what the bot saw and chose.
+"""The bots of a web game: a player spec's decisions, each with what the bot saw and chose (the
+page's "Why" panel, `/api/decide`'s explanation). `bots_for(look)` is the bots class of the
+game declared by `look` (its games/<game>/table_view.py, whose `BOTS` names, as dotted places,
+its player factory and either how its abstraction describes a decision (`describe`: players
+that explain their own keys, `Bots`) or its abstraction's package (`abstraction`: keys read
+here, `KeyedBots`), and the belief's word for the cards no seat holds (`undealt`).
 
-One `Bots` object serves every game of a server. Players hold scratch buffers, generators
+One bots object serves every game of a server. Players hold scratch buffers, generators
 and (for `db:`) an SQLite connection that belongs to the thread that opened it, so each
 thread gets its own player instance, made on first use. Every decision first reseeds the
 player from the game's seed and the decision's place in the game, so a bot's move depends on
@@ -9,10 +14,9 @@ the game and nothing else: not on the other games, on hints asked, or on a serve
 
 from __future__ import annotations
 
+import importlib
 import threading
-
-from games.setback.api import format_move
-from play.player_spec import make_player
+from functools import lru_cache
 
 
 def belief_by_seat(view, belief, format_card, nobody: str) -> list:
@@ -25,25 +29,31 @@ def belief_by_seat(view, belief, format_card, nobody: str) -> list:
     for entry in belief:
         percent = {"WNES"[(view.dealer + view.seat + k) % 4]: round(100.0 * share, 1)
                    for k, share in zip((1, 2, 3), entry["holders"])}
-        if nobody is not None:  # None: every card is dealt (Spades)
+        if nobody is not None:  # None: every card is dealt
             percent[nobody] = round(100.0 * entry["holders"][3], 1)
         out.append({"card": format_card(entry["card"]), "percent": percent})
     return out
 
 
-def describe_view(view) -> dict:
-    """The abstraction's key and abstract actions for `view` (no probabilities)."""
-    from abstraction.setback.describe import describe_decision
-
-    return describe_decision(view.state)
+def load(place: str):
+    """The object at the dotted place "module:attribute", imported now."""
+    module, _, attribute = place.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 class Bots:
-    """Decisions of the player named by `spec` (`play.player_spec`), one instance per thread.
+    """Decisions of the player named by `spec` (the game's player grammar), one instance per
+    thread; a game's class (`bots_for`) sets `make` (its player factory), `format_move` (its
+    moves' text), `describe` (a state -> its abstraction's key and abstract actions, for the
+    players that do not explain themselves) and `undealt`.
 
     Making the first player here validates the spec at once: a bad spec raises
     `PlayerSpecError` before the server starts.
     """
+
+    format_move = staticmethod(str)
+    describe = None
+    undealt: str | None = None
 
     def __init__(self, spec: str):
         self.spec = spec
@@ -56,8 +66,8 @@ class Bots:
 
     @staticmethod
     def make(spec: str):
-        """The player of `spec` (a game's bots name their own player factory here)."""
-        return make_player(spec)
+        """The player of `spec` (the game's factory, `bots_for`)."""
+        raise NotImplementedError
 
     def _player(self):
         player = getattr(self._local, "player", None)
@@ -67,9 +77,8 @@ class Bots:
 
     @staticmethod
     def _refuse_oracle(player):
-        """`player`, unless it is an all-seeing oracle (Setback's `play/oracle.py`, Euchre's
-        `play/euchre_oracle.py`): refused here, after any game's `make`, with
-        `PlayerSpecError` (one line)."""
+        """`player`, unless it is an all-seeing oracle (`play.oracle.refuses_oracle`): refused
+        here, after any game's `make`, with `PlayerSpecError` (one line)."""
         from play.oracle import refuses_oracle
         from play.player_spec import PlayerSpecError
 
@@ -87,8 +96,9 @@ class Bots:
         "actions": [{"action", "move", "prob"}], "chosen", "move"}` with moves as text;
         `reason` is `found`, `fallback` or `forced` for a strategy player and `rules` for
         the heuristic and random players (their `key` and `actions` are the abstraction's
-        view of the same decision, without probabilities).
+        view of the same decision, without probabilities: `describe`).
         """
+        format_move = self.format_move
         player = self._player()
         if hasattr(player, "seed"):
             player.seed(seed)
@@ -99,9 +109,9 @@ class Bots:
                 action["move"] = format_move(action["move"])
             for searched in explanation.get("searched", ()):  # a search player's values
                 searched["move"] = format_move(searched["move"])
-            if "belief" in explanation:  # where the trump Jack and those above it lie
+            if "belief" in explanation:  # where the cards that matter lie
                 explanation["belief"] = belief_by_seat(view, explanation["belief"],
-                                                       format_move, "undealt")
+                                                       format_move, self.undealt)
         else:
             move = int(player.choose(view))
             explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],
@@ -109,7 +119,7 @@ class Bots:
             if view.legal_moves().size == 1:
                 explanation.update(reason="forced", key=None, actions=[])
             else:
-                described = describe_view(view)
+                described = self.describe(view.state)
                 explanation["key"] = described["key"]
                 explanation["actions"] = [dict(a, prob=None) for a in described["actions"]]
                 played = format_move(move)
@@ -121,16 +131,13 @@ class Bots:
 
 
 class KeyedBots(Bots):
-    """The bots of a game whose own abstraction keys its decisions (Euchre, Spades), as
-    `Bots` is Setback's: a subclass names its player factory (`make`), its moves' text
-    (`format_move`), its abstraction's package (`abstraction`: its `keys` module gives
-    `abstract_decision(state, moves) -> (n, kind, key)` and `MOVES_BUFFER`, its `codec`
-    `key_text`, `action_names` and `KIND_NAMES`) and `undealt`, the belief's word for the
-    cards no seat holds (None: every card is dealt)."""
+    """The bots of a game whose decisions are keyed here, by its abstraction's package
+    (`abstraction`: its `keys` module gives `abstract_decision(state, moves) -> (n, kind, key)`
+    and `MOVES_BUFFER`, its `codec` `key_text`, `action_names` and `KIND_NAMES`), for players
+    that do not name their keys themselves; `undealt` is the belief's word for the cards no
+    seat holds (None: every card is dealt)."""
 
-    format_move = staticmethod(str)
-    abstraction = ""  # e.g. "abstraction.euchre"
-    undealt: str | None = None
+    abstraction = ""  # the package, "abstraction.<game>"
 
     def __init__(self, spec: str):
         import importlib
@@ -144,7 +151,7 @@ class KeyedBots(Bots):
 
         The explanation: `{"player", "reason", "kind", "key", "found", "lookups",
         "actions": [{"action", "move", "prob"}], "chosen", "move"}` with moves as text, as
-        `Bots.decide` gives for Setback: `reason` is `forced` (one legal move, or one abstract
+        `Bots.decide` gives: `reason` is `forced` (one legal move, or one abstract
         action), `found` or `fallback` (a database bot: the key stored or not, the heuristic
         playing then), `rules` for the heuristic and random players (probabilities None), and
         a search player's own (`search`, `blueprint`, `settled`) with `worlds`, `searched`
@@ -195,3 +202,20 @@ class KeyedBots(Bots):
                                   for i in range(n)]
         explanation["chosen"] = next((i for i in range(n) if int(moves[i]) == move), None)
         return move, explanation
+
+
+@lru_cache(maxsize=None)
+def bots_for(look) -> type:
+    """The bots class of the game declared by the module `look` (its `BOTS`, `Face` and
+    `PAGE`): `KeyedBots` on its abstraction when it names one, else `Bots` with its
+    `describe`."""
+    declared = look.BOTS
+    attributes = {"make": staticmethod(load(declared["make"])),
+                  "format_move": staticmethod(look.Face.format_move),
+                  "undealt": declared.get("undealt"),
+                  "__doc__": f"The bots of {look.PAGE['title']} (`web.bots.bots_for`)."}
+    if "abstraction" in declared:
+        base, attributes["abstraction"] = KeyedBots, declared["abstraction"]
+    else:
+        base, attributes["describe"] = Bots, staticmethod(load(declared["describe"]))
+    return type(look.PAGE["name"].capitalize() + "Bots", (base,), attributes)

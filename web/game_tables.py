@@ -1,7 +1,8 @@
 """The games `setback-cfr serve` can seat a person at, and what each brings to the server: its
-table (one game to its target, with the `web.table.Table` interface), its bots (a player spec
-of that game -> decisions with their explanation), its page, the exception its rules raise,
-and whether it answers single positions (`POST /api/decide`).
+declaration (its games/<game>/table_view.py: the one web table's hooks, `web.table_base`, and
+its page, `web.page`), its bots (a player spec of that game -> decisions with their
+explanation), the exception its rules raise, and whether it answers single positions
+(`POST /api/decide`).
 
 Only dotted names ("module:attribute"), resolved on first use, as `games/registry.py` does:
 importing this module imports no game, so `web.app` stays game-generic and a game's web
@@ -20,37 +21,41 @@ class UnknownWebGame(ValueError):
 
 @dataclass(frozen=True)
 class WebGame:
-    """One game's web adapter: `name` (the registry's), `title` (the page's word for it),
-    `page` (its parts of the page every game shares, a file in web/static: `web.page`), and
-    the dotted places of its `table` class, its `bots` class, its rules' `error` type and its
-    `decide` handler (None: not offered)."""
+    """One game's web adapter: `name` (the registry's), `title` (the page's word for it), and
+    the dotted place of its `look` (its games/<game>/table_view.py: the table's hooks, the
+    bots', the decide reader's and how it shows); `decide`: whether it answers single
+    positions (`web.position`)."""
 
     name: str
     title: str
-    page: str
-    table: str
-    bots: str
-    error: str
-    decide: str | None = None
+    look: str
+    decide: bool = False
 
     def load(self, part: str):
-        """The object behind `part` (`table`, `bots`, `error` or `decide`), imported now."""
-        place = getattr(self, part)
-        if place is None:
-            raise UnknownWebGame(f"the {self.title} table has no {part!r}")
-        module, _, attribute = place.partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        """The object behind `part`, imported now: `page` or `api` (the look's `PAGE`,
+        `web.page`; its `API`, `web.openapi`),
+        `table` (the one web table driven by the look, `web.table_base.table_for`), `bots`
+        (`web.bots.bots_for`), `error` (its rules' error, the face's) or `decide` (the one
+        position reader's `(bots, spec) -> answer`, `web.position.decider`)."""
+        look = importlib.import_module(self.look)
+        if part in ("page", "api"):
+            return look.PAGE if part == "page" else look.API
+        if part == "error":
+            return look.Face.error
+        if part == "decide" and not self.decide:
+            raise UnknownWebGame(f"the {self.title} table has no 'decide'")
+        if part not in ("table", "bots", "decide"):
+            raise UnknownWebGame(f"a web game has no {part!r}")
+        made = {"table": "web.table_base:table_for", "bots": "web.bots:bots_for",
+                "decide": "web.position:decider"}[part]
+        module, _, attribute = made.partition(":")
+        return getattr(importlib.import_module(module), attribute)(look)
 
 
 WEB_GAMES = {game.name: game for game in (
-    WebGame("setback", "Setback", "index.html", table="web.table:Table",
-            bots="web.bots:Bots", error="games.setback.errors:SetbackError",
-            decide="web.position:decision"),
-    WebGame("euchre", "Euchre", "euchre.html", table="web.euchre_table:EuchreTable",
-            bots="web.euchre_bots:EuchreBots", error="games.euchre.errors:EuchreError"),
-    WebGame("spades", "Spades", "spades.html", table="web.spades_table:SpadesTable",
-            bots="web.spades_bots:SpadesBots", error="games.spades.errors:SpadesError",
-            decide="web.spades_position:decision"),
+    WebGame("setback", "Setback", "games.setback.table_view", decide=True),
+    WebGame("euchre", "Euchre", "games.euchre.table_view"),
+    WebGame("spades", "Spades", "games.spades.table_view", decide=True),
 )}
 DEFAULT_WEB_GAME = "setback"
 

@@ -6,6 +6,9 @@ Written here by hand rather than derived by FastAPI: the routes are plain Starle
 knows nothing of them. The document is built once when the app is made, from the routes the
 app registered (`document(routes)`): a route without an entry here, or an entry without its
 route, is an error at start-up (and in `tests/test_web_owners.py`), so the two cannot drift.
+What is a game's own (its name and target, its moves' words, a deal's replay input, a
+position's example) is its declaration's `API` (games/<game>/table_view.py); the words here
+hold `<title>`, `<target>`, `<moves>` and `<replay>` in their place.
 """
 
 from __future__ import annotations
@@ -29,12 +32,6 @@ def _ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-POSITION_EXAMPLE = {
-    "dealer": "S", "score": {"EW": 9, "NS": 8},
-    "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
-    "moves": ["3", "P", "P", "P", "AS", "4S"],
-}
-
 OPERATIONS = {
     ("GET", "/api/config"): {
         "summary": "The server's bots and the page's pace",
@@ -50,7 +47,7 @@ OPERATIONS = {
     },
     ("POST", "/api/games"): {
         "summary": "Start a game",
-        "description": "A game to 11 with the caller at South; the bots play until it is "
+        "description": "A game to <target> with the caller at South; the bots play until it is "
                        "South's turn. An owner may start a limited number of games a minute.",
         "requestBody": {"required": False, "content": {"application/json": {"schema": {
             "type": "object", "additionalProperties": False, "properties": {
@@ -79,8 +76,7 @@ OPERATIONS = {
         "requestBody": {"required": True, "content": {"application/json": {"schema": {
             "type": "object", "required": ["move"], "additionalProperties": False,
             "properties": {
-                "move": {"type": "string", "description": "a card (AS, TH, 10H) or a bid "
-                                                          "(P, 2, 3, 4)"},
+                "move": {"type": "string", "description": "<moves>"},
                 "version": {"type": "integer", "description": "the view's version the move "
                                                               "was made from"},
                 "seat": {"type": "string", "description": "S if given"}}},
@@ -107,7 +103,7 @@ OPERATIONS = {
             "404": ERROR, "409": ERROR},
     },
     ("GET", "/api/games/{game_id}/deals/{number}/replay"): {
-        "summary": "One finished deal as `setback-cfr replay` input",
+        "summary": "One finished deal as `<replay>` input",
         "parameters": [GAME_ID, {"name": "number", "in": "path", "required": True,
                                  "description": "the deal's number, from 0",
                                  "schema": {"type": "integer", "minimum": 0}}],
@@ -125,7 +121,7 @@ OPERATIONS = {
                        "seat's, or that no deal can reach is refused with 422. Needs no "
                        "cookie; the same position always gets the same answer.",
         "requestBody": {"required": True, "content": {"application/json": {
-            "schema": _ref("Position"), "example": POSITION_EXAMPLE}}},
+            "schema": _ref("Position")}}},
         "responses": {"200": _json(_ref("Decision"), "the decision"),
                       "400": ERROR, "413": ERROR, "422": ERROR},
     },
@@ -155,15 +151,6 @@ SCHEMAS = {
               "properties": {"error": {"type": "string", "description": "one line"}}},
     "Score": {"type": "object", "required": ["EW", "NS"],
               "properties": {"EW": {"type": "integer"}, "NS": {"type": "integer"}}},
-    "Deal": {
-        "type": "object", "description": "a deal as `setback-cfr replay` input",
-        "required": ["dealer", "hands", "moves"],
-        "properties": {"dealer": SEAT, "score": _ref("Score"),
-                       "hands": {"type": "object", "additionalProperties": {
-                           "type": "array", "items": CARD, "minItems": 6, "maxItems": 6}},
-                       "moves": {"type": "array", "items": {"type": "string"}}}},
-    "Position": _position("six", 6, "the game score before this deal (default 0-0)",
-                          "the bids (P, 2, 3, 4) then the cards, in order"),
     "Action": {"type": "object", "properties": {
         "action": {"type": "string", "description": "the abstract action"},
         "move": {"type": "string", "description": "the card or bid it plays"},
@@ -206,56 +193,36 @@ SCHEMAS = {
 }
 
 
-SPADES_MOVES = "the bids (Nil, 1..13) then the cards, in order"
-GAME_WORDS = {"setback": ("Setback", "11"), "euchre": ("Euchre", "10"),
-              "spades": ("Spades", "500")}  # title, target
-DECIDING_GAMES = ("setback", "spades")  # the games whose server answers POST /api/decide
-# What differs in another game's document beyond its title and target: its moves' words and
-# its deal's replay input.
-GAME_MOVES = {"euchre": "a card (JD, 9H, 10S), P (pass), a suit letter C, D, H or S (order up "
-                        "the upcard's suit, or name trump), alone or partner",
-              "spades": "a card (TS, 2C, 10H) or a bid (Nil, 1..13)"}
-# A game's example position for /api/decide (Setback's is OPERATIONS' own).
-GAME_POSITIONS = {"spades": {
-    "dealer": "S", "score": {"NS": 120, "EW": -35},
-    "hands": {"E": ["AS", "KS", "9S", "4S", "AH", "QH", "7H", "3H", "KD", "8D", "2D", "JC",
-                    "5C"]},
-    "moves": ["3", "Nil"]}}  # West and North have bid: East to act
-GAME_SCHEMAS = {"euchre": {"Deal": {
-    "type": "object", "description": "a hand as `setback-cfr replay --game euchre` input",
-    "required": ["dealer", "hands", "upcard", "moves"],
-    "properties": {"dealer": SEAT, "upcard": CARD,
-                   "hands": {"type": "object", "additionalProperties": {
-                       "type": "array", "items": CARD, "minItems": 5, "maxItems": 5}},
-                   "moves": {"type": "array", "items": {"type": "string"},
-                             "description": "the calls (P, suit letters), the dealer's discard, "
-                                            "alone or partner, then the cards, in order"}}}},
-                "spades": {"Deal": {
-    "type": "object", "description": "a hand as `setback-cfr replay --game spades` input",
-    "required": ["dealer", "hands", "moves"],
-    "properties": {"dealer": SEAT, "score": _ref("Score"),
-                   "hands": {"type": "object", "additionalProperties": {
-                       "type": "array", "items": CARD, "minItems": 13, "maxItems": 13}},
-                   "moves": {"type": "array", "items": {"type": "string"},
-                             "description": SPADES_MOVES}}},
-    "Position": _position("13", 13, "the game score before this hand (default 0-0): the bags "
-                          "are its last digit", SPADES_MOVES)}}
+def _deal(api: dict) -> dict:
+    """The schema of a game's deal as replay input (`api["deal"]`: its noun, hand size, the
+    setup beside the hands, whether it carries the score before it, its moves' words)."""
+    deal = api["deal"]
+    properties = {"dealer": SEAT, **({"score": _ref("Score")} if deal["score"] else {}),
+                  **{name: CARD for name in deal["setup"]},
+                  "hands": {"type": "object", "additionalProperties": {
+                      "type": "array", "items": CARD, "minItems": deal["size"],
+                      "maxItems": deal["size"]}},
+                  "moves": {"type": "array", "items": {"type": "string"},
+                            **({"description": deal["moves"]} if deal["moves"] else {})}}
+    return {"type": "object", "description": f"a {deal['noun']} as `{api['replay']}` input",
+            "required": ["dealer", "hands", *deal["setup"], "moves"], "properties": properties}
 
 
-def document(routes, bots: str = "", game: str = "setback") -> dict:
+def document(routes, bots: str, api: dict, deciding: bool) -> dict:
     """The OpenAPI document for the API routes `routes` ((method, path) pairs, as registered)
-    of a server of `game`; raises ValueError if a route is undocumented or a documented one is
+    of a server of the game whose declaration's `API` is `api` (`deciding`: it answers
+    `/api/decide`); raises ValueError if a route is undocumented or a documented one is
     missing (`/api/decide` is documented for the games that offer it only)."""
     routes = set(routes)
-    documented = {op: entry for op, entry in OPERATIONS.items()
-                  if op[1] != "/api/decide" or game in DECIDING_GAMES}
-    title, target = GAME_WORDS.get(game, (game, "its target"))
-    if game != "setback":  # the words of another game's table
-        documented = {op: _reworded(entry, title, target, GAME_MOVES.get(game))
-                      for op, entry in documented.items()}
-    if game in GAME_POSITIONS and ("POST", "/api/decide") in documented:
+    documented = {op: _reworded(entry, api) for op, entry in OPERATIONS.items()
+                  if op[1] != "/api/decide" or deciding}
+    schemas = {**SCHEMAS, "Deal": _deal(api)}
+    if deciding:
+        position = api["position"]
+        schemas["Position"] = _position(position["words"], api["deal"]["size"],
+                                        position["score"], position["moves"])
         documented["POST", "/api/decide"]["requestBody"]["content"]["application/json"][
-            "example"] = GAME_POSITIONS[game]
+            "example"] = position["example"]
     missing, extra = routes - set(documented), set(documented) - routes
     if missing or extra:
         raise ValueError(f"the OpenAPI document and the routes differ: undocumented "
@@ -271,9 +238,9 @@ def document(routes, bots: str = "", game: str = "setback") -> dict:
     return {
         "openapi": "3.1.0",
         "info": {"title": "setback-cfr", "version": release,
-                 "description": f"Play {title} against trained bots"
-                                + (", and ask them for a decision" if game in DECIDING_GAMES
-                                   else "") + f". This server's bots: {bots}. Each browser's games "
+                 "description": f"Play {api['title']} against trained bots"
+                                + (", and ask them for a decision" if deciding else "")
+                                + f". This server's bots: {bots}. Each browser's games "
                                 "belong to the owner token in its HttpOnly `setback_owner` "
                                 "cookie, given on its first request. Every refusal is a 4xx "
                                 "with one line of JSON, {\"error\": \"...\"}."},
@@ -282,23 +249,17 @@ def document(routes, bots: str = "", game: str = "setback") -> dict:
                  {"name": "games", "description": "the page's games: the caller's own"},
                  {"name": "server", "description": "the server's settings"}],
         "components": {
-            "schemas": {**SCHEMAS, **GAME_SCHEMAS.get(game, {})},
+            "schemas": schemas,
             "responses": {"Error": _json(_ref("Error"), "refused, with one line")}},
     }
 
 
-def _reworded(entry: dict, title: str, target: str, moves: str | None) -> dict:
-    """`entry` with Setback's words (the game to 11, `setback-cfr replay`, its moves) in
-    another game's: its title and target, `replay --game` and `moves` (when given)."""
+def _reworded(entry: dict, api: dict) -> dict:
+    """`entry` with the game's words in place of `<title>`, `<target>`, `<moves>` and
+    `<replay>` (`api`)."""
     import json
 
-    entry = json.loads(json.dumps(entry))  # a copy: OPERATIONS stays Setback's
-    body = entry.get("requestBody", {}).get("content", {}).get("application/json", {})
-    move = body.get("schema", {}).get("properties", {}).get("move")
-    if moves is not None and move is not None:
-        move["description"] = moves
-    text = json.dumps(entry)
-    for old, new in (("game to 11", f"game to {target}"), ("Setback", title),
-                     ("setback-cfr replay", f"setback-cfr replay --game {title.lower()}")):
-        text = text.replace(old, new)
+    text = json.dumps(entry)  # a copy: OPERATIONS keeps its places
+    for name in ("title", "target", "moves", "replay"):
+        text = text.replace(f"<{name}>", json.dumps(api[name])[1:-1])
     return json.loads(text)

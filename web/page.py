@@ -1,58 +1,58 @@
-"""The page of `setback-cfr serve`, built once when the app is made: the table page every game
-shares (`static/table.html`) with its `{{slot}}`s filled by the game's own parts (the game's
-page file, `static/index.html` for Setback, `static/euchre.html` for Euchre) and by its
-adapter (`{{game}}`, its name; `{{title}}`, its word for itself).
+"""The page of `setback-cfr serve`, built once when the app is made: the one table page every
+game shares (`static/table.html`) with its `{{slot}}`s filled from the game's declaration (the
+`PAGE` of its `games/<game>/table_view.py`: its name, title, heading, target, word for a deal,
+the rules' summary, the move buttons' layout and the deals' table's columns).
 
-A parts file is a comment (what it is, dropped) then its parts, each a line
-`<!--part NAME-->` and the text that fills `{{NAME}}` (white space around it dropped; empty:
-the slot stays empty). The page stays static markup: no inline script or style (the CSP).
-"""
+The page stays static markup: no inline script or style (the CSP). What the page script
+(`static/table.js`) needs of the game rides in the body's `data-table` attribute as JSON."""
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 
 TEMPLATE = "table.html"
 _SLOT = re.compile(r"\{\{([a-z]+)\}\}")
-_PART = re.compile(r"^<!--part ([a-z]+)-->[ \t]*$", re.M)
+PAGE_KEYS = ("name", "title", "heading", "target", "deal", "intro", "buttons", "history",
+             "explain")
 
 
 class PageError(ValueError):
-    """A game's page that does not fit the shared one (one line)."""
+    """A game's declaration that does not fit the shared page (one line)."""
 
 
-def read_parts(text: str, name: str = "parts") -> dict[str, str]:
-    """The parts of a parts file's `text`: {NAME: text}; a part named twice is refused."""
-    pieces = _PART.split(text)
-    parts: dict[str, str] = {}
-    for part, body in zip(pieces[1::2], pieces[2::2]):
-        if part in parts:
-            raise PageError(f"{name}: part {part!r} is given twice")
-        parts[part] = body.strip()
-    return parts
-
-
-def fill(template: str, values: dict[str, str], name: str = "parts") -> str:
+def fill(template: str, values: dict[str, str], name: str = "page") -> str:
     """`template` with every `{{slot}}` replaced by `values[slot]`; a slot without a value, or
     a value no slot takes, is refused (one line naming it)."""
     missing = sorted(set(_SLOT.findall(template)) - set(values))
     if missing:
-        raise PageError(f"{name}: no part {missing[0]!r} for {TEMPLATE}")
+        raise PageError(f"{name}: no value for {{{{{missing[0]}}}}} of {TEMPLATE}")
     unused = sorted(set(values) - set(_SLOT.findall(template)))
     if unused:
-        raise PageError(f"{name}: part {unused[0]!r} fills no slot of {TEMPLATE}")
+        raise PageError(f"{name}: {unused[0]!r} fills no slot of {TEMPLATE}")
     return _SLOT.sub(lambda m: values[m.group(1)], template)
 
 
-def build_page(static: str, parts_file: str, game: str, title: str) -> bytes:
-    """The page of game `game` (its word for itself: `title`): `static/table.html` filled with
-    the parts in `static/<parts_file>`, as UTF-8."""
+def page_values(page: dict) -> dict[str, str]:
+    """The slots' values (HTML-escaped) of a game's `page` declaration; a declaration missing
+    a key is refused (one line)."""
+    missing = [key for key in PAGE_KEYS if key not in page]
+    if missing:
+        raise PageError(f"{page.get('name', 'a game')}: its PAGE has no {missing[0]!r}")
+    esc = html.escape
+    script = {k: page[k] for k in ("name", "title", "deal", "intro", "explain")}
+    return {"game": esc(page["name"]), "title": esc(page["title"]),
+            "heading": esc(page["heading"]), "target": esc(page["target"]),
+            "deal": esc(page["deal"]), "deals": esc(page["deal"].capitalize() + "s"),
+            "buttons": esc(page["buttons"]),
+            "history": "".join(f"<th>{esc(h)}</th>" for h in page["history"]),
+            "table": esc(json.dumps(script, ensure_ascii=False), quote=True)}
+
+
+def build_page(static: str, page: dict) -> bytes:
+    """The page of the game declared by `page`: `static/table.html` filled, as UTF-8."""
     with open(os.path.join(static, TEMPLATE), encoding="utf-8") as f:
         template = f.read()
-    with open(os.path.join(static, parts_file), encoding="utf-8") as f:
-        parts = read_parts(f.read(), parts_file)
-    for own in ("game", "title"):
-        if own in parts:
-            raise PageError(f"{parts_file}: part {own!r} is the server's (the game's adapter)")
-    return fill(template, {**parts, "game": game, "title": title}, parts_file).encode("utf-8")
+    return fill(template, page_values(page), page.get("name", "page")).encode("utf-8")

@@ -1,5 +1,8 @@
 """One seat's position, as a program outside sends it: the replay JSON of a deal so far with
-only the hand of the seat to act (`POST /api/decide`, `setback-cfr decide`).
+only the hand of the seat to act (`POST /api/decide`, `setback-cfr decide`), read once for
+every game that offers it, each game declaring its parts (its `games/<game>/table_view.py`:
+the hand's `Face` and `SeatView`, how a position's state starts, its score and hand are read,
+the words of its examples; its `public.py`: the voids its moves show, the world sampler's).
 
     {"dealer": "S", "score": {"EW": 3, "NS": 5},            # score optional (0-0)
      "hands": {"N": ["QH", "TH", "5D", "9C", "4S", "8C"]},  # as dealt: the seat to act only
@@ -9,165 +12,217 @@ The moves are replayed on the engine with the other seats' hands unknown: a card
 plays is given to it as it is played. Every move is checked as the rules check it where the
 rules can see it (every bid, the seat's own cards: legal, from its hand); another seat's card
 must be one nobody has played and the seat to act does not hold, of no suit that seat has
-shown it lacks (`SHOWN_VOIDS`: then it could not have held the card), and once replayed some
-layout of the unseen cards must fit every hand size and void (`layout_exists`). Those are
-exactly the conditions under which some deal of the full rules makes these moves.
+shown it lacks (the engine's `SHOWN_VOIDS` and the game's `public.replay_public`: a lead the
+rules allow only from a hand of trumps), and once replayed some layout of the unseen cards must
+fit every hand size and void (`layout_exists`: Hall's condition on the world sampler's
+constraints). Those are exactly the conditions under which some deal of the full rules makes
+these moves.
 
 The result is the `SeatView` the seat would get in a real game: the same key, the same legal
-moves, the same history. Two fields are set apart: `EXHAUSTED` is left 0 (a real view's flag
-depends on the hidden hands: whether the Jack was dealt), and no other seat's `HAND` or
-`DEALT` is known; a view has neither.
+moves, the same history. What a view cannot know the game zeroes (`HIDDEN_FIELDS`: a flag that
+depends on the hidden hands); no other seat's hand is known.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache, partial
+
 import numpy as np
 
-from games.setback import state as S
-from games.setback.api import format_move, parse_move
-from games.setback.cards import SEAT_CHARS, format_card, parse_hand, parse_seat
-from games.setback.errors import SetbackError
-from games.setback.rules import BID_MOVE, MAX_MOVES, apply_move, is_legal, legal_moves
-from games.setback.view import SeatView
-from search.sampler import constraints
+from games.scaffold.table import SEAT_CHARS, parse_seat
 from web.position_checks import (NO_LAYOUT, check_fields, check_seat, decision_reply, hall,
                                   shown_hand)
 
-MAX_SCORE = 10**9  # as `setback-cfr replay`: keeps the scores inside the key builder's int64
-SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
-# Every well-formed card token (upper case, `10` for Ten too) -> its card: a dict lookup per
-# move instead of `parse_move`'s parsing (which still words the errors).
-CARD_TOKENS = {**{format_card(c): c for c in range(52)},
-               **{"10" + format_card(c)[1]: c for c in range(52) if format_card(c)[0] == "T"}}
-BID_TOKENS = {format_move(m): m for m in (BID_MOVE, BID_MOVE + 2, BID_MOVE + 3, BID_MOVE + 4)}
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+MAX_PARSED = 10_000  # the parsed tokens kept (valid ones only; a bound on a request's junk)
 
 
-class PositionError(SetbackError):
-    """A position no deal can reach, or one that shows too little or too much; one line."""
+class PositionError(ValueError):
+    """A position no deal can reach, or one that shows too little or too much; one line. Each
+    game's reader raises a subclass that is also the game's rules error (`Reader.error`)."""
 
 
-def position_view(spec) -> tuple[SeatView, str]:
-    """(the view of the seat to act, that seat's letter) for the position `spec` (see the
-    module docstring); bad input raises `PositionError` (a `SetbackError`) naming the problem."""
-    check_fields(spec, PositionError)
-    dealer = parse_seat(spec["dealer"])
-    score = _score(spec.get("score"))
-    seat_letter, hand = _hand(spec["hands"])
-    moves = spec["moves"]
-    if not isinstance(moves, list):
-        raise PositionError("'moves' must be a list such as [\"3\", \"P\", \"AS\"]")
+class Reader:
+    """The position reader of one game, from its declaration `look` (module docstring)."""
 
-    own = (parse_seat(seat_letter) - dealer) % 4 if seat_letter else -1
-    hands = np.zeros(4, dtype=np.int64)
-    if own >= 0:
-        hands[own] = hand
-    state = S.new_state()
-    S.reset_deal(state, hands)
-    history = []
-    for index, token in enumerate(moves):
-        if not isinstance(token, (str, int)) or isinstance(token, bool):
-            raise PositionError(f"move {index} ({token!r}): a move is a string such as \"P\", "
-                                "\"3\" or \"AS\"")
-        if int(state[S.PHASE]) == S.PHASE_OVER:
-            raise PositionError(f"move {index} ({token!r}): the deal is already over")
+    def __init__(self, look):
+        self.look = look
+        self.face = look.Face
+        self.rules = look.Face.engine_rules
+        self.S = look.Face.engine_state
+        self.public = look.public
+        self.words = look.POSITION
+        self.error = type("PositionError", (PositionError, look.Face.error), {})
+        self._parsed: dict = {}  # (token, kind) -> engine move, for the tokens seen
+
+    def view(self, spec):
+        """(the view of the seat to act, that seat's letter) for the position `spec`; bad
+        input raises `self.error` naming the problem."""
+        error, S, words = self.error, self.S, self.words
+        check_fields(spec, error)
+        dealer = parse_seat(spec["dealer"], error)
         try:
-            move = _replay_move(state, str(token), own, dealer)
-        except SetbackError as exc:
-            raise PositionError(f"move {index} ({token!r}): {exc}") from None
-        history.append(move)
-    if int(state[S.PHASE]) == S.PHASE_OVER:
-        raise PositionError("the deal is over: there is no decision to make")
-    to_act = int(state[S.TO_ACT])
-    to_act_letter = SEAT_CHARS[(dealer + to_act) % 4]
-    check_seat(seat_letter, to_act_letter, PositionError, "six")
-    if int(state[S.PHASE]) == S.PHASE_PLAY and not layout_exists(state, own):
-        raise PositionError(NO_LAYOUT)
-    state[S.EXHAUSTED] = 0
-    return SeatView.of(state, dealer, score, history), to_act_letter
+            score = self.look.read_score(spec.get("score"))  # by absolute team: EW, NS
+        except self.face.error as exc:
+            raise error(str(exc)) from None
+        letter, hand = self._hand(spec["hands"])
+        moves = spec["moves"]
+        if not isinstance(moves, list):
+            raise error(f"'moves' must be a list such as {words['moves']}")
+        own = (SEAT_CHARS.index(letter) - dealer) % 4 if letter else -1
+        hands = np.zeros(4, dtype=np.int64)
+        if own >= 0:
+            hands[own] = hand
+        state = self.look.start_state(hands, score, dealer)
+        history: list[int] = []
+        cards: list[tuple] = []  # another seat's cards: (index, token, seat, suit)
+        noun = self.face.noun
+        for index, token in enumerate(moves):
+            try:
+                if not isinstance(token, (str, int)) or isinstance(token, bool):
+                    raise error(f"move {index} ({token!r}): a move is a string such as "
+                                f"{words['tokens']}")
+                if int(state[S.PHASE]) == S.PHASE_OVER:
+                    raise error(f"move {index} ({token!r}): the {noun} is already over")
+                try:
+                    history.append(self._replay_move(state, str(token), own, dealer,
+                                                     (index, token), cards))
+                except self.face.error as exc:
+                    raise error(f"move {index} ({token!r}): {exc}") from None
+            except PositionError:
+                self._extra_voids(state, history, cards, dealer)  # an earlier refusal first
+                raise
+        extra = self._extra_voids(state, history, cards, dealer)
+        if int(state[S.PHASE]) == S.PHASE_OVER:
+            raise error(f"the {noun} is over: there is no decision to make")
+        to_act = SEAT_CHARS[(dealer + int(state[S.TO_ACT])) % 4]
+        check_seat(letter, to_act, error, words["size"])
+        if not layout_exists(state, own, self.public, extra):
+            raise error(NO_LAYOUT)
+        for field in self.look.HIDDEN_FIELDS:
+            state[field] = 0
+        return self.look.SeatView.of(state, dealer, (int(score[0]), int(score[1])),
+                                     history), to_act
+
+    def _hand(self, hands) -> tuple[str | None, int]:
+        """(seat letter, card mask) of the one hand a position shows ((None, 0) when none)."""
+        letter, cards = shown_hand(hands, self.error, self._seat, self.words["size"],
+                                   self.words["hand"])
+        if letter is None:
+            return None, 0
+        try:
+            return letter, self.look.read_hand(letter, cards)
+        except self.face.error as exc:
+            raise self.error(str(exc)) from None
+
+    def _seat(self, key) -> int:
+        """The seat of a key of 'hands' (one line naming it if it is none)."""
+        try:
+            return parse_seat(key, self.error)
+        except PositionError:
+            raise self.error(f"unknown seat {key!r} in 'hands': expected W, N, E or S") \
+                from None
+
+    def _kind(self, state) -> str:
+        """The phase's name as the rules' messages use it: a non-card phase's, lead, follow."""
+        S = self.S
+        phase = int(state[S.PHASE])
+        if phase in self.face.PHASE_NAMES:
+            return self.face.PHASE_NAMES[phase]
+        return "lead" if state[S.N_IN_TRICK] == 0 else "follow"
+
+    def _parse(self, token: str, kind: str) -> int:
+        """The engine move of `token` in a phase of `kind` (the game's `parse_move`, which
+        words the errors), remembered: a server reads the same tokens over and over."""
+        move = self._parsed.get((token, kind))
+        if move is None:
+            move = int(self.face.parse_move(token, kind))
+            if len(self._parsed) < MAX_PARSED:
+                self._parsed[(token, kind)] = move
+        return move
+
+    def _extra_voids(self, state, history, cards, dealer: int) -> int:
+        """The voids the moves of `history` show beyond the engine's (`public.replay_public`,
+        4 bits a seat), once every card another seat played (`cards`) is checked against those
+        its earlier moves showed: the first one a void forbids is refused. Replayed once for
+        the whole history, again only for a card whose suit its seat shows it lacks in the
+        end (no game's extra voids cost a replay a move)."""
+        extra = int(self.public.replay_public(state, history)[1])
+        for index, token, seat, suit in cards:
+            bit = 1 << (4 * seat + suit)
+            if extra & bit and int(self.public.replay_public(state, history[:index])[1]) & bit:
+                raise self.error(f"move {index} ({token!r}): {SEAT_CHARS[(dealer + seat) % 4]} "
+                                 f"showed earlier that it holds no {SUIT_NAMES[suit]}")
+        return extra
+
+    def _replay_move(self, state, token: str, own: int, dealer: int, place, cards) -> int:
+        """Apply `token` for the seat to act in `state` and return the engine move. Another
+        seat's card is first given to it (what is checked: the module docstring; the voids
+        only the history shows are checked after, `_extra_voids`) and noted in `cards`
+        (`place`: the move's index and token as given)."""
+        S, rules, fmt = self.S, self.rules, self.face.format_move
+        kind = self._kind(state)
+        move = self._parse(token, kind)
+        seat = int(state[S.TO_ACT])
+        letter = SEAT_CHARS[(dealer + seat) % 4]
+        if kind in ("lead", "follow") and seat != own:
+            if state[S.PLAYED] >> move & 1:
+                raise self.face.error(f"{fmt(move)} was played already")
+            if own >= 0 and state[S.DEALT + own] >> move & 1:
+                raise self.face.error(f"{fmt(move)} is in {SEAT_CHARS[(dealer + own) % 4]}'s "
+                                      "own hand")
+            suit = move // 13
+            if state[S.SHOWN_VOIDS] >> (4 * seat + suit) & 1:
+                raise self.face.error(f"{letter} showed earlier that it holds no "
+                                      f"{SUIT_NAMES[suit]}")
+            cards.append((*place, seat, suit))
+            bit = np.int64(1) << move
+            state[S.HAND + seat] |= bit
+            state[S.DEALT + seat] |= bit
+        elif not rules.is_legal(state, move):
+            buffer = np.empty(rules.MAX_MOVES, dtype=np.int64)
+            n = rules.legal_moves(state, buffer)
+            raise self.face.error(f"illegal move {fmt(move)} for {letter} ({kind}); legal: "
+                                  f"{' '.join(fmt(int(m)) for m in buffer[:n])}")
+        rules.apply_move(state, move)
+        return move
 
 
-def _score(score) -> tuple[int, int]:
-    """(EW, NS) from the position's optional "score"."""
-    if score is None:
-        return 0, 0
-    if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
-            or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SCORE
-                       for v in score.values())):
-        raise PositionError('"score" must look like {"EW": 3, "NS": -2} (integers within '
-                            '+-1,000,000,000)')
-    return score["EW"], score["NS"]
+@lru_cache(maxsize=None)
+def reader_for(look) -> Reader:
+    """The position reader of the game declared by the module `look` (one per game)."""
+    return Reader(look)
 
 
-def _hand(hands) -> tuple[str | None, int]:
-    """(seat letter, card mask) of the one hand a position shows ((None, 0) when none)."""
-    letter, cards = shown_hand(hands, PositionError, _seat, "six",
-                               '{"N": ["QH", "TH", "5D", "9C", "4S", "8C"]}')
-    if letter is None:
-        return None, 0
-    try:
-        return letter, parse_hand(cards, expected_size=S.HAND_SIZE)
-    except SetbackError as exc:
-        raise PositionError(f"hand {letter}: {exc}") from None
-
-
-def _seat(key) -> int:
-    """The seat of a key of 'hands' (one line naming it if it is none)."""
-    try:
-        return parse_seat(key)
-    except SetbackError:
-        raise PositionError(f"unknown seat {key!r} in 'hands': expected W, N, E or S") from None
-
-
-def _replay_move(state, token: str, own: int, dealer: int) -> int:
-    """Apply `token` for the seat to act in `state` and return the engine move. Another seat's
-    card is first given to it (see the module docstring for what is checked)."""
-    phase = int(state[S.PHASE])
-    if phase == S.PHASE_AUCTION:
-        kind = "bid"
-    else:
-        kind = "lead" if state[S.N_IN_TRICK] == 0 else "follow"
-    move = (BID_TOKENS if kind == "bid" else CARD_TOKENS).get(token.strip().upper())
-    if move is None:
-        move = parse_move(token, kind)  # raises, naming what is wrong
-    seat = int(state[S.TO_ACT])
-    letter = SEAT_CHARS[(dealer + seat) % 4]
-    if kind != "bid" and seat != own:
-        bit = 1 << move
-        if state[S.PLAYED] >> move & 1:
-            raise SetbackError(f"{format_card(move)} was played already")
-        if own >= 0 and state[S.DEALT + own] >> move & 1:
-            raise SetbackError(f"{format_card(move)} is in {SEAT_CHARS[(dealer + own) % 4]}'s "
-                               "own hand")
-        suit = move // 13
-        if state[S.SHOWN_VOIDS] >> (4 * seat + suit) & 1:
-            raise SetbackError(f"{letter} showed earlier that it holds no "
-                               f"{SUIT_NAMES[format_card(move)[1]]}")
-        state[S.HAND + seat] |= bit
-        state[S.DEALT + seat] |= bit
-    elif not is_legal(state, move):
-        buffer = np.empty(MAX_MOVES, dtype=np.int64)
-        n = legal_moves(state, buffer)
-        raise SetbackError(f"illegal move {format_move(move)} for {letter} ({kind}); legal: "
-                           f"{' '.join(format_move(int(m)) for m in buffer[:n])}")
-    apply_move(state, move)
-    return move
-
-
-def layout_exists(state, seat: int) -> bool:
+def layout_exists(state, seat: int, public, extra_voids: int = 0) -> bool:
     """Whether the cards `seat` has not seen can fill the other seats' hands, no seat getting
     a suit it showed it lacks: Hall's condition, every set of those seats needing no more
-    cards than the unseen cards of the suits one of them may hold (`search.sampler`'s
-    `layout_table` counts these layouts; this only asks whether there is one, in
-    microseconds)."""
-    needs, voids = np.zeros(3, np.int64), np.zeros(3, np.int64)
-    unseen = int(constraints(state, seat, True, needs, voids))
-    per_suit = [(unseen >> (13 * suit) & 0x1FFF).bit_count() for suit in range(4)]
+    cards than the unseen cards of the suits one of them may hold, on the game's `public`
+    constraints (the world sampler's; `extra_voids`: `public.replay_public`'s). The sampler
+    counts these layouts; this only asks whether there is one, in microseconds."""
+    needs, voids, holds = (np.zeros(3, np.int64) for _ in range(3))
+    unseen = int(public.constraints(state, seat, True, np.int64(extra_voids), needs, voids,
+                                    holds))
+    suits = np.zeros(4, np.int64)
+    public.suit_masks(state, suits)
+    per_suit = [(unseen & int(suits[s])).bit_count() for s in range(4)]
     return hall(per_suit, needs, voids)
 
 
-def decision(bots, spec) -> dict:
-    """The bots' decision for the position `spec`: `{"seat", "move", "legal",
-    "probabilities": {abstract action: probability or None}, "explanation"}`, the
-    explanation being the Hint panel's (`web.bots.Bots.decide`). The bots are seeded from the
-    position itself, so the same position always gets the same answer."""
-    return decision_reply(bots, *position_view(spec), format_move)
+def position_view(spec, look):
+    """(the view of the seat to act, that seat's letter) for the position `spec` of the game
+    declared by `look`; bad input raises that game's `PositionError`."""
+    return reader_for(look).view(spec)
+
+
+def decision(bots, spec, look) -> dict:
+    """The bots' decision for the position `spec` of the game declared by `look`: `{"seat",
+    "move", "legal", "probabilities": {abstract action: probability or None},
+    "explanation"}` (`web.position_checks.decision_reply`: the same position, the same
+    answer)."""
+    return decision_reply(bots, *position_view(spec, look), look.Face.format_move)
+
+
+def decider(look):
+    """`decision` for the game declared by `look`: `(bots, spec) -> answer`."""
+    return partial(decision, look=look)

@@ -1,8 +1,8 @@
-"""What every game's `/api/decide` position reader checks, whatever the game (`web.position` for
-Setback, `web.spades_position` for Spades): the position's fields, the one hand it shows, that
-hand being the seat to act's, Hall's condition on the hidden cards, and the decision's reply.
-Each check raises the game's `PositionError` with one line; the words that differ between
-games (a hand's size, an example) are the caller's."""
+"""The checks of the one `/api/decide` position reader (`web.position`), whatever the game: the
+position's fields, the one hand it shows, that hand being the seat to act's, Hall's condition
+on the hidden cards, and the decision's reply. Each check raises the game's `PositionError`
+with one line; the words that differ between games (a hand's size, an example) are the game's
+declaration's (`POSITION` in its table_view.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ before owners existed (format 1, upgraded in place when the file is opened) have
 and `web.app` decides who may see those. Games stored before the game was recorded (formats 1
 and 2) are Setback's: the upgrade to 3 says so.
 
-A game is rebuilt by replaying its moves (`web.table.Table.restore`), so the file holds no
+A game is rebuilt by replaying its moves (`web.table_base.WebTable.restore`), so the file holds no
 derived state that could disagree with the moves. The file carries a format version
 (`web_meta`); a newer one, or a file that is not SQLite, is refused with one line.
 
@@ -176,7 +176,7 @@ class GameStore:
 
     # --- writing ---------------------------------------------------------------------
     def create(self, table) -> None:
-        """Store a new game (`web.table.Table`) with its deals so far."""
+        """Store a new game (`web.table_base.WebTable`) with its deals so far."""
         row = self._game_row(table)
         with self._transaction() as cursor:
             cursor.execute(_INSERT_GAME, (

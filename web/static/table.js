@@ -1,8 +1,12 @@
-// What the pages of `setback-cfr serve` share, whatever the game: loaded before the game's own
-// script (app.js for Setback, euchre.js for Euchre), which describes its game to `tablePage`.
-// Here: the API's fetch, card faces, the seats and the trick on the table, South's cards, the
-// status line, the "Why" panel, the dialogs, and a game's flow (each move's events played one
-// after another at the server's pace, the hint, starting, resuming and reloading a game).
+// The page of `setback-cfr serve`, whatever the game: it draws what the server sends. Each
+// view carries `show` (built by the game's declaration, games/<game>/table_view.py): the seats'
+// bubbles and chips, the upcard, the move buttons, the status on South's turn, the deal's
+// panel and the deals' table; each event carries its own words (a move's `title`, a deal's
+// result `show`, an explanation's `move_texts`). What the page needs of the game before any
+// view (its name, title, word for a deal, rules, the Why panel's words) rides in the body's
+// `data-table`. Here: the API's fetch, card faces, the table, South's cards, the status line,
+// the "Why" panel, the dialogs, and a game's flow (each move's events played one after another
+// at the server's pace, the hint, starting, resuming and reloading a game).
 "use strict";
 
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -10,23 +14,17 @@ const SUIT_NAMES = { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" };
 const SEAT_NAMES = { N: "North", S: "You", W: "West", E: "East" };
 const ROLES = { N: "partner", S: "South", W: "bot", E: "bot" };
 const TEAM_OF = { N: "NS", S: "NS", W: "EW", E: "EW" };
-const RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten" };
+const RANK_NAMES = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight",
+                     7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" };
 
 const state = {
   game: null, view: null, delay: 600, bots: "", busy: false, lastExplain: null,
 };
 
-// The page's game, set by `tablePage` (its own script): `name` (the store's and the file
-// names' word), `title` (the welcome's heading), `deal` (its word for a deal: "deal" or
-// "hand"), `intro` (the welcome's rules, or null), `rankNames` (more ranks' names),
-// `isTrump(card, trump)`, `moveText(move, phase)`, `render(view, interactive)` (the seats,
-// the table, South's cards and moves, the deal's panel), `yourTurn(view)` (the status on
-// South's turn), `historyRow(h)`, `dealOver(event)` (the result dialog's middle),
-// `moveTitle(event)` (the Why panel's title after a bot's move, null: leave it),
-// `moveSelector(move)` (the move's button, for the hint), `explain` ({forced, fallback: the
-// panel's words; lookups: show the keys tried first}).
-let GAME = null;
-
+// The page's game (web/page.py): `name` (the store's word), `title` (the welcome's heading),
+// `deal` (its word for a deal: "deal" or "hand"), `intro` (the welcome's rules, "" none),
+// `explain` ({forced, fallback: the Why panel's words; lookups: show the keys tried first}).
+const GAME = JSON.parse(document.body.dataset.table);
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...children) => {
   const node = document.createElement(tag);
@@ -74,13 +72,14 @@ async function api(method, path, body) {
 // --- cards --------------------------------------------------------------------------
 function rankText(card) { return card[0] === "T" ? "10" : card[0]; }
 function isRed(card) { return card[1] === "H" || card[1] === "D"; }
-function cardName(card) {
-  const ranks = { ...RANK_NAMES, ...GAME.rankNames };
-  return `${ranks[card[0]] || card[0]} of ${SUIT_NAMES[card[1]]}`;
+function cardName(card) { return `${RANK_NAMES[card[0]] || card[0]} of ${SUIT_NAMES[card[1]]}`; }
+// trump: a card of the trump suit, or one the game adds to it (a bower)
+function isTrump(card) {
+  const v = state.view;
+  return Boolean(v && v.trump && (card[1] === v.trump || v.show.trump_also.includes(card)));
 }
 function cardFace(card, tag = "div", attrs = {}) {
-  const trump = state.view && GAME.isTrump(card, state.view.trump);
-  const node = el(tag, { class: `card${isRed(card) ? " red" : ""}${trump ? " trumpcard" : ""}`,
+  const node = el(tag, { class: `card${isRed(card) ? " red" : ""}${isTrump(card) ? " trumpcard" : ""}`,
                          "data-card": card, "aria-label": cardName(card), ...attrs });
   const corner = `${rankText(card)}${SUITS[card[1]]}`;
   node.append(el("span", { class: "corner", text: corner }),
@@ -91,13 +90,24 @@ function cardFace(card, tag = "div", attrs = {}) {
 function mini(card) {
   return el("span", { class: `mini${isRed(card) ? " red" : ""}`, text: `${rankText(card)}${SUITS[card[1]]}` });
 }
+// A move's words, as the server named them for this explanation (else the move itself).
+function moveText(x, move) { return (x.move_texts && x.move_texts[move]) || move; }
 
 // --- rendering ----------------------------------------------------------------------
 function render(view, { interactive = false } = {}) {
   state.view = view;
+  const show = view.show;
   $("score-ns").textContent = view.score.NS;
   $("score-ew").textContent = view.score.EW;
-  GAME.render(view, interactive);
+  for (const seat of ["N", "W", "E", "S"]) renderSeat(view, seat, show.seats[seat]);
+  renderKitty(show.kitty);
+  renderTrick(show.trick ? view.trick : null);
+  $("trump").textContent = view.trump ? `Trump ${SUITS[view.trump]} ${SUIT_NAMES[view.trump]}` : "";
+  $("tally").textContent = show.tally;
+  const mine = interactive && view.to_act === "S";
+  renderCards(view, mine, mine && show.cards).classList.toggle("calling", mine && !show.cards);
+  renderButtons(mine ? show.buttons : [], show.note);
+  renderDealInfo(view);
   renderStatus(view, interactive);
   renderHistory(view);
   $("last-trick").disabled = !view.last_trick;
@@ -108,23 +118,33 @@ function render(view, { interactive = false } = {}) {
   download.setAttribute("download", `${GAME.name}-${view.game}.json`);
 }
 
-// A seat's box: its name with the dealer's chip and the game's `chips` (null: none), its
-// `bubble`, and a bot's card backs.
-function renderSeat(view, seat, chips, bubble) {
+// A seat's box: its name with the dealer's chip and the game's chips, its bubble (a bid, a
+// call), and a bot's card backs (overlapping more when there are many).
+function renderSeat(view, seat, dress) {
   const box = document.querySelector(`.seat-${seat}`);
   box.replaceChildren();
   box.classList.toggle("to-act", view.to_act === seat);
+  box.classList.toggle("sits-out", dress.out);
   const name = el("div", { class: "name" }, SEAT_NAMES[seat],
                   el("span", { class: "role", text: `(${ROLES[seat]})` }));
   if (view.dealer === seat) name.append(el("span", { class: "chip dealer", text: "dealer", title: "deals this hand" }));
-  for (const chip of chips) if (chip) name.append(chip);
-  box.append(name, bubble);
+  for (const [text, style, title] of dress.chips) name.append(el("span", { class: `chip ${style}`, text, title: title || null }));
+  box.append(name, el("div", { class: `bubble${dress.mark ? ` ${dress.mark}` : ""}`, text: dress.bubble }));
   if (seat !== "S") {
-    const backs = el("div", { class: "backs", "aria-label": `${view.held[seat]} cards` });
+    const backs = el("div", { class: `backs${view.held[seat] > 8 ? " many" : ""}`, "aria-label": `${view.held[seat]} cards` });
     for (let i = 0; i < view.held[seat]; i++) backs.append(el("div", { class: "back" }));
     box.append(backs);
   }
-  return box;
+}
+
+// A card turned up in the middle of the table (an upcard), or none.
+function renderKitty(kitty) {
+  const box = $("kitty");
+  box.replaceChildren();
+  box.hidden = !kitty;
+  if (!kitty) return;
+  box.classList.toggle("down", kitty.down);
+  box.append(cardFace(kitty.card), el("span", { class: "caption", text: kitty.caption }));
 }
 
 // The trick on the table (null: an empty table), its winner's card marked.
@@ -144,6 +164,7 @@ function renderCards(view, mine, playing) {
   const hand = $("hand");
   hand.replaceChildren();
   hand.classList.toggle("waiting", !mine);
+  hand.style.setProperty("--cards", view.hand.length);  // CSSOM (the CSP forbids style attributes): the overlap
   for (const card of view.hand) {
     const legal = playing && view.legal.includes(card);
     const face = cardFace(card, "button", { type: "button", disabled: !legal });
@@ -156,12 +177,46 @@ function renderCards(view, mine, playing) {
   return hand;
 }
 
-// The box of the move buttons `id` (bids, calls) emptied, shown when `shown`.
-function moveButtons(id, shown) {
-  const box = $(id);
+// South's move buttons other than cards (bids, calls: the server's `buttons`), and a note.
+function renderButtons(buttons, note) {
+  const box = $("moves");
   box.replaceChildren();
-  box.hidden = !shown;
-  return box;
+  box.hidden = !buttons.length;
+  for (const b of buttons) {
+    box.append(el("button", { class: b.style, "data-move": b.move, title: b.title || null,
+                              onclick: () => play(b.move) }, b.label));
+  }
+  if (buttons.length && note) box.append(el("span", { class: "label", text: note }));
+}
+
+// An info line's segments: text, {b: bold text} or {card: a mini card}.
+function segments(line) {
+  return line.map((s) => (typeof s === "string" ? s : s.card ? mini(s.card) : el("b", { text: s.b })));
+}
+// A table's row of [text, class] cells.
+function cells(row, tag = "td") { return row.map(([text, style]) => el(tag, { class: style || null, text })); }
+
+function renderDealInfo(view) {
+  const show = view.show;
+  $("deal-info").replaceChildren(...show.info.map((line) => el("div", {}, ...segments(line))));
+  $("deal-tables").replaceChildren(...show.tables.map((t) => el("table", { class: "contracts", id: t.id || null },
+    el("thead", {}, el("tr", {}, ...t.head.map((h) => el("th", { text: h })))),
+    el("tbody", {}, ...t.rows.map((r) => el("tr", { class: r.style || null }, ...cells(r.cells)))))));
+  $("card-rows").replaceChildren(...show.card_rows.map((r) => el("div", {}, el("span", { class: "label", text: r.label }),
+    el("div", { class: "minicards" }, ...r.cards.map(mini)))));
+  const list = $("tricks-list");
+  list.replaceChildren(...((view.tricks || []).map((t, i) => {
+    const row = el("div", { class: "row" }, el("span", { class: "n", text: `${i + 1}.` }));
+    for (const { seat, card } of t.cards) {
+      const m = mini(card);
+      m.prepend(el("small", { text: seat }));
+      if (seat === t.winner) m.classList.add("best");
+      row.append(m);
+    }
+    row.append(el("span", { class: `who ${TEAM_OF[t.winner] === "NS" ? "us" : "them"}`, text: SEAT_NAMES[t.winner] }));
+    return row;
+  })));
+  list.scrollTop = list.scrollHeight;
 }
 
 function renderStatus(view, interactive) {
@@ -172,7 +227,7 @@ function renderStatus(view, interactive) {
                                 : `West and East won ${view.score.EW} to ${view.score.NS}.`;
   } else if (view.to_act === "S") {
     // not interactive: South's move is on its way (or the page is only showing the game)
-    text = interactive ? GAME.yourTurn(view) : "Your turn.";
+    text = interactive ? view.show.your_turn : "Your turn.";
   } else if (view.to_act) {
     text = `${SEAT_NAMES[view.to_act]} is thinking…`;
   } else {
@@ -183,19 +238,18 @@ function renderStatus(view, interactive) {
 }
 
 function renderHistory(view) {
-  const body = $("history").querySelector("tbody");
-  body.replaceChildren(...view.history.map(GAME.historyRow));
+  $("history").querySelector("tbody").replaceChildren(...view.show.history.map((row) => el("tr", {}, ...cells(row))));
   const box = $("history-box");
   box.scrollTop = box.scrollHeight;  // the latest deal in sight
 }
 
 // --- the reasoning panel ------------------------------------------------------------
-function renderExplain(x, title, phase) {
+function renderExplain(x, title) {
   $("explain-title").textContent = title;
   const box = $("explain");
   box.replaceChildren();
   if (!x) return;
-  box.append(el("div", { class: "explain-head" }, el("b", { text: GAME.moveText(x.move, phase) }), ` — ${x.player}`));
+  box.append(el("div", { class: "explain-head" }, el("b", { text: moveText(x, x.move) }), ` — ${x.player}`));
   if (x.reason === "forced") {
     box.append(el("p", { class: "muted", text: GAME.explain.forced }));
     return;
@@ -229,18 +283,18 @@ function renderExplain(x, title, phase) {
       fill.style.width = `${p == null ? 0 : Math.round(p * 100)}%`;  // CSSOM: the CSP forbids style attributes
       table.append(el("tr", { class: i === x.chosen ? "chosen" : "" },
         el("td", {}, el("span", { class: "key", text: a.action })),
-        el("td", { text: GAME.moveText(a.move, phase) }),
+        el("td", { text: moveText(x, a.move) }),
         el("td", { text: p == null ? "–" : `${(p * 100).toFixed(1)}%` }),
         el("td", {}, el("div", { class: "bar" }, fill))));
     });
     box.append(table);
   }
-  if (x.searched && x.searched.length) renderSearched(x, phase);
+  if (x.searched && x.searched.length) renderSearched(x);
 }
 
 // A search player's figures: each legal move's mean points of the deal for the bot's team,
 // rolled out over the sampled worlds (play/search_player.py), best first.
-function renderSearched(x, phase) {
+function renderSearched(x) {
   const box = $("explain");
   box.append(el("p", { class: "muted", text: `Searched ${x.worlds} layouts of the hidden cards, each move ` +
                        `played out with the blueprint. Value: the bot's team's points minus the other's, this ${GAME.deal}, on average.` }));
@@ -253,17 +307,18 @@ function renderSearched(x, phase) {
     const fill = el("span");
     fill.style.width = `${Math.round(((s.value - low) / span) * 100)}%`;  // CSSOM, as above
     table.append(el("tr", { class: s.move === x.move ? "chosen" : "" },
-      el("td", { text: GAME.moveText(s.move, phase) }),
+      el("td", { text: moveText(x, s.move) }),
       el("td", { text: `${s.value >= 0 ? "+" : ""}${s.value.toFixed(2)}` }),
       el("td", {}, el("div", { class: "bar" }, fill))));
   }
   box.append(table);
-  if (x.belief && x.belief.length) renderBelief(x.belief);
+  if (x.belief && x.belief.length) renderBelief(x);
 }
 
-// Where the search believed the cards that matter lie (Setback: the trump Jack and the
-// trumps above it; Euchre: the bowers), per cent of the layouts searched, by seat.
-function renderBelief(belief) {
+// Where the search believed the cards that matter lie (the bot says which), per cent of the
+// layouts searched, by seat.
+function renderBelief(x) {
+  const belief = x.belief;
   const box = $("explain");
   const seats = Object.keys(belief[0].percent);
   box.append(el("p", { class: "muted", text: "Where the bot believes these cards are " +
@@ -273,7 +328,7 @@ function renderBelief(belief) {
                   ...seats.map((s) => el("td", { text: s }))));
   for (const b of belief) {
     const top = Math.max(...seats.map((s) => b.percent[s]));
-    table.append(el("tr", {}, el("td", { text: GAME.moveText(b.card, "play") }),
+    table.append(el("tr", {}, el("td", { text: moveText(x, b.card) }),
       ...seats.map((s) => el("td", { class: b.percent[s] === top && top > 0 ? "chosen" : "",
                                      text: `${b.percent[s].toFixed(0)}%` }))));
   }
@@ -295,7 +350,8 @@ function waitForButton(label, id) {
 }
 
 async function showDealOver(event) {
-  dialog(el("h2", { text: `${capital(GAME.deal)} ${event.number + 1} is over` }), ...GAME.dealOver(event),
+  dialog(el("h2", { text: `${capital(GAME.deal)} ${event.number + 1} is over` }), event.show.text ? el("p", { text: event.show.text }) : null,
+         el("table", { class: "points" }, ...event.show.rows.map((row) => el("tr", {}, ...cells(row)))),
          el("div", { class: "buttons" }));
   await waitForButton(event.next_game_over ? "See the result" : `Next ${GAME.deal}`, "next-deal");
 }
@@ -337,8 +393,7 @@ async function runEvents(events) {
     if (event.type === "move") {
       render(event.view);
       if (event.explain) state.lastExplain = event.explain;
-      const title = GAME.moveTitle(event);
-      if (title !== null) renderExplain(event.explain || null, title, event.phase);
+      if (event.title) renderExplain(event.explain || null, event.title);
       const next = events[i + 1];
       const pause = event.trick_winner ? state.delay * 1.6 : state.delay;
       if (next && pause > 0) await sleep(pause);
@@ -379,9 +434,8 @@ function finish(view) {
 async function hint() {
   try {
     const x = await api("GET", `/api/games/${state.game}/hint`);
-    const phase = state.view.phase;
-    renderExplain(x, `Hint: the bot would play ${GAME.moveText(x.move, phase)}`, phase);
-    const target = document.querySelector(`#hand [data-card="${x.move}"], ${GAME.moveSelector(x.move)}`);
+    renderExplain(x, `Hint: the bot would play ${moveText(x, x.move)}`);
+    const target = document.querySelector(`#hand [data-card="${x.move}"], #moves [data-move="${x.move}"]`);
     if (target) { target.classList.add("hinted"); target.focus(); }
   } catch (err) {
     showError(err.message);
@@ -456,8 +510,4 @@ async function main() {
   await start();
 }
 
-// The page of the game `game` (see GAME above): run it.
-function tablePage(game) {
-  GAME = game;
-  main().catch((err) => showError(err.message));
-}
+main().catch((err) => showError(err.message));
