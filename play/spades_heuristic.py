@@ -55,7 +55,8 @@ def choose_bid(hand: int, highest: int) -> int:
     aces = sum(hand >> (s * N_RANKS + ACE) & 1 for s in range(4))
     if tricks < 1 and len(spades) <= 3 and max(spades, default=0) <= NINE and not aces:
         return 0
-    return max(1, min(highest, int(tricks + 0.5)))
+    # at least 1 (a bid of 0 is Nil), at most what the partner left: 0 when the partner bid 13
+    return min(highest, max(1, int(tricks + 0.5)))
 
 
 class SpadesHeuristicPlayer:

@@ -43,6 +43,16 @@ def test_a_bid_never_passes_what_the_partner_leaves():
     assert choose_bid(mask("AS KS QS JS TS 9S 8S 7S 6S AH AD AC KC"), 2) == 2
 
 
+def test_after_a_partners_13_both_bidding_rules_bid_nil_the_only_legal_bid():
+    # the partners' bids may not pass 13, so a partner's 13 leaves Nil alone; the rule used
+    # to bid 1 there, which the engine refused (a live web game stuck at that bid)
+    from games.spades.heuristic import heuristic_bid
+
+    hand = mask("AS KS QS JS TS 9S 8S 7S 6S AH AD AC KC")
+    assert choose_bid(hand, 0) == 0 and heuristic_bid(hand, 0) == 0
+    assert choose_bid(mask("2H 3H 4H 5H 6H 7H 8H 2D 3D 4D 5D 6D AC"), 0) == 0
+
+
 def test_a_nil_bidder_leads_low_and_ducks_under_the_winning_card():
     hand = Hand("W", {"N": "2H 3H 4H 5H 6H 2D 3D 4D 5D 2C 3C 4C 9S".split(),
                       "E": "AH KH QH JH TH 9H 8H 7H AD KD QD JD TD".split(),

@@ -57,7 +57,7 @@ def heuristic_bid(hand, highest):
     if twice < 2 and popcount(spades) <= 3 and (spades >> (NINE + 1)) == 0 and aces == 0:
         return 0
     rounded = (twice + 1) // 2  # int(tricks + 0.5) for tricks = twice / 2 >= 0
-    return max(1, min(highest, rounded))
+    return min(highest, max(1, rounded))  # a partner's 13 leaves only Nil
 
 
 @njit(cache=True, nogil=True)
