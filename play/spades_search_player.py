@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from games.spades import public, rules
 from games.spades import state as S
 from games.spades.cards import SPADES, N_RANKS
 from play.search_base import SearchPlayerBase
 from play.search_options import DEFAULTS, parse_options
+from search import spades_worlds
 
 SPEC_FORM = ("search[OPTIONS]:heuristic|db:PATH (OPTIONS: worlds=W,rollout=sample|greedy,"
              "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off,"
@@ -77,6 +79,8 @@ class SpadesSearchPlayer(SearchPlayerBase):
     abstract game and policy arrays otherwise). `log_weight(view, states, out)`: the
     `belief=bids` slot (module docstring)."""
 
+    public, rules, fields, sampler = public, rules, S, spades_worlds
+
     def __init__(self, blueprint, table=None, game=None, log_weight=None, **options):
         if table is None or game is None:
             table = game = heuristic_rollouts()
@@ -96,44 +100,17 @@ class SpadesSearchPlayer(SearchPlayerBase):
         self.log_weight = log_weight
         super().__init__(blueprint, table, game, S.STATE_SIZE, **options)
 
-    def explain(self, view) -> dict:
-        """`decide`'s figures (the move, why, the worlds, every legal move's searched value)."""
-        return self.decide(view)
-
-    def _bidding(self, state) -> bool:
-        """The four bids."""
-        return int(state[S.PHASE]) == S.PHASE_BID
-
-    def _draw(self, view, rng, states) -> tuple[int, int]:
-        """Worlds of `search.spades_worlds` (none rejected: every draw is consistent)."""
-        from search.spades_worlds import consistent_worlds, replay_public
-
-        played_by, extra_voids = replay_public(view.history)
-        return consistent_worlds(view.state, view.seat, played_by, extra_voids, rng,
-                                 self.voids, states), 0
-
     def _cards_that_matter(self, view) -> tuple:
         """The ace, king and queen of spades."""
         return tuple(SPADES * N_RANKS + rank for rank in (12, 11, 10))
 
-    def _seen_cards(self, view) -> int:
-        """Every card played."""
-        return int(view.state[S.PLAYED])
-
     def _log_weights(self, view, states, history, out) -> None:
-        """`belief=bids`: the `log_weight` slot's; `belief=policy`: the base table's
-        log-probability of every move of the modelled seats (`search.spades_worlds`)."""
+        """`belief=bids`: the `log_weight` slot's (the bid-inference tables); `belief=policy`:
+        the base table's (`SearchPlayerBase`)."""
         if self.belief == "bids":
             self.log_weight(view, states, out)
             return
-        from search.spades_worlds import policy_log_weights
-
-        current_player, decision = self.search.functions[:2]
-        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
-        modelled = self.modelled_seats(view)
-        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
-            current_player, decision, states, first, stop, history, history.size, modelled,
-            keys, offsets, probs, self.floor, out))
+        super()._log_weights(view, states, history, out)
 
 
 def _options(options: dict) -> dict:
