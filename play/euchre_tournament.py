@@ -96,12 +96,10 @@ def make_euchre_player(spec: str, seed: int = 0):
 
         return make_euchre_search_player(text, seed, make_euchre_player, EuchreSpecError)
     if kind == "ismcts":
+        from play.euchre_ismcts import NATIVE
         from play.ismcts_player import make_ismcts_player
 
-        try:
-            return make_ismcts_player(text, seed, game="euchre")
-        except PlayerSpecError as exc:
-            raise EuchreSpecError(str(exc)) from None
+        return make_ismcts_player(text, seed, "euchre", NATIVE, EuchreSpecError)
     if kind == "trickster":  # docs/playing/trickster.md#euchre-blocked
         raise EuchreSpecError(f"{text!r}: Trickster's Euchre bot (EuchreBot.cs) does not "
                               "compile with Mono's mcs, the only C# compiler our registries "
