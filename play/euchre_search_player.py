@@ -62,7 +62,7 @@ class EuchreSearchPlayer(SearchPlayerBase):
     (module docstring; the search itself is `play.search_base.SearchPlayerBase`'s)."""
 
     public, rules, fields, sampler = public, rules, S, euchre_worlds
-    model_game = "euchre"
+    model_game = table_game = "euchre"
 
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
@@ -73,9 +73,6 @@ class EuchreSearchPlayer(SearchPlayerBase):
         from abstraction.euchre import abstract_game
         from cfr.binding import bind
 
-        if getattr(table, "game", None) != "euchre":
-            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
-                             "not 'euchre'")
         super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, worlds=worlds,
                          greedy=greedy, search_bids=search_bids, margin=margin, think_ms=think_ms,
                          threads=threads, voids=voids, seed=seed, name=name, belief=belief,

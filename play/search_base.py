@@ -36,6 +36,7 @@ class SearchPlayerBase:
 
     public = rules = fields = sampler = None  # the game's modules (class docstring)
     model_game: str | None = None  # `belief=model:FILE`'s game (None: no model yet)
+    table_game: str | None = None  # the game the rollouts' table must be of (None: unchecked)
 
     def __init__(self, blueprint, table, game, state_size: int, worlds: int = 100,
                  greedy: bool = False, search_bids: bool = True, margin: float = 0.0,
@@ -52,6 +53,9 @@ class SearchPlayerBase:
             raise ValueError(f"belief is one of {', '.join(CHOICES['belief'])}, model:FILE or "
                              f"model+policy:FILE; evidence one of "
                              f"{', '.join(CHOICES['evidence'])}")
+        if self.table_game is not None and getattr(table, "game", None) != self.table_game:
+            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
+                             f"not {self.table_game!r}")
         temper, pool, floor = belief_settings(kind, temper, pool, floor)
         if not 0.0 < temper <= 1.0 or pool < 1 or not 0.0 < floor < 1.0:
             raise ValueError("0 < temper <= 1, pool >= 1, 0 < floor < 1")

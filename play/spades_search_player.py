@@ -34,7 +34,7 @@ from games.spades import public, rules
 from games.spades import state as S
 from games.spades.cards import SPADES, N_RANKS
 from play.search_base import SearchPlayerBase
-from play.search_options import DEFAULTS, parse_options
+from play.search_options import DEFAULTS, constructor_options, parse_options
 from search import spades_worlds
 
 SPEC_FORM = ("search[OPTIONS]:heuristic|db:PATH (OPTIONS: worlds=W,rollout=sample|greedy,"
@@ -80,13 +80,16 @@ class SpadesSearchPlayer(SearchPlayerBase):
     `belief=bids` slot (module docstring)."""
 
     public, rules, fields, sampler = public, rules, S, spades_worlds
+    table_game = "spades"
 
     def __init__(self, blueprint, table=None, game=None, log_weight=None, **options):
-        if table is None or game is None:
+        if table is None:
             table = game = heuristic_rollouts()
-        if getattr(table, "game", None) != "spades":
-            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
-                             "not 'spades'")
+        elif game is None:  # a `db:` base's table: its rollouts walk Spades' abstract game
+            from abstraction.spades import abstract_game
+            from cfr.binding import bind
+
+            game = bind(abstract_game)
         belief = options.get("belief", "uniform")
         if belief == "bids" and log_weight is None:
             raise ValueError("belief=bids reads Spades' bid-inference tables: name their file, "
@@ -113,16 +116,6 @@ class SpadesSearchPlayer(SearchPlayerBase):
         super()._log_weights(view, states, history, out)
 
 
-def _options(options: dict) -> dict:
-    """The constructor's keywords of parsed `options` (`search_options.parse_options`)."""
-    return {"worlds": options["worlds"], "greedy": options["rollout"] == "greedy",
-            "search_bids": options["bids"] == "search", "margin": options["margin"],
-            "think_ms": options["think"], "threads": options["threads"],
-            "voids": options["voids"] == "on", "belief": options["belief"],
-            "temper": options["temper"], "pool": options["pool"], "floor": options["floor"],
-            "evidence": options["evidence"], "log_weight": options.get("log_weight")}
-
-
 def make_spades_search_player(text: str, seed: int, make_player, error=ValueError):
     """The Spades search player of a spec string (module docstring); `make_player(BASE, seed)`
     makes the base (the Spades player grammar's); `error` (one line) on a bad spec."""
@@ -138,11 +131,15 @@ def make_spades_search_player(text: str, seed: int, make_player, error=ValueErro
     if kind == "heuristic":
         try:
             return SpadesSearchPlayer(make_player(base, seed), seed=seed, name=text.strip(),
-                                      **_options(options))
+                                      log_weight=options["log_weight"],
+                                      **constructor_options(options))
         except ValueError as exc:
             raise error(f"{text.strip()!r}: {exc}") from None
     if kind.startswith("db:"):
-        return _db_search_player(text, seed, options, make_player(base, seed), error)
+        # its rollouts follow the database's policy arrays through Spades' abstract game
+        return SpadesSearchPlayer.from_options(text, seed, options, make_player(base, seed),
+                                               spades_arrays, error,
+                                               log_weight=options["log_weight"])
     raise error(f"{text!r}: the base must be heuristic or db:PATH ({SPEC_FORM})")
 
 
@@ -166,20 +163,3 @@ def spades_arrays(blueprint):
         raise DatabaseError(f"{store.path}: {exc}") from None
     return read_arrays(store, lambda texts, memo: [text_key(t) for t in texts], name, "spades",
                        None, False)
-
-
-def _db_search_player(text, seed, options, blueprint, error):
-    """The search player on a `db:` base: its rollouts follow the database's policy arrays
-    through Spades' abstract game (as Euchre's do)."""
-    from abstraction.spades import abstract_game
-    from cfr.binding import bind
-    from db.errors import DatabaseError
-    from play.search_options import shared_arrays
-
-    try:
-        table = shared_arrays(blueprint, spades_arrays)
-        return SpadesSearchPlayer(blueprint, table, bind(abstract_game), seed=seed,
-                                  name=text.strip(), **_options(options))
-    except (DatabaseError, ValueError) as exc:
-        blueprint.close()
-        raise error(f"{text.strip()!r}: {exc}") from None
