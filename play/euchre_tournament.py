@@ -25,7 +25,6 @@ the duplicate scheme, the workers and the stop request are the one loop's.
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
@@ -39,10 +38,10 @@ from games.euchre.view import SeatView
 from games.scaffold.view import ask
 from play.player_spec import PlayerSpecError
 from play.tournament import (DEFAULT_CHUNK, HANDS, PLAYER_SEED_BASE,  # noqa: F401 (re-exported)
-                             POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON, PointsSummary,
-                             SeededRandomPlayer, TournamentGame, format_points_summary,
-                             points_pair_scores, reseed, run_tournament, seat_players,
-                             summarize_points, unit_seed)
+                             POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON,
+                             SeededRandomPlayer, TournamentGame, database_player,
+                             points_pair_scores, points_report, points_unit, run_tournament,
+                             summarize_points)
 
 CHUNK = DEFAULT_CHUNK
 SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
@@ -79,18 +78,9 @@ def make_euchre_player(spec: str, seed: int = 0):
 
         return EuchreHeuristicPlayer()
     if kind == "db" and argument:
-        from db.errors import DatabaseError
         from db.euchre_player import EuchreDatabasePlayer
 
-        path, _, option = argument.partition(",")
-        if option not in ("", "sample"):
-            raise EuchreSpecError(f"{text!r}: the only option of db:PATH is ',sample'")
-        try:
-            return EuchreDatabasePlayer(path, sample=option == "sample", seed=seed,
-                                        name=f"db:{os.path.basename(path)}"
-                                        + (",sample" if option else ""))
-        except DatabaseError as exc:
-            raise EuchreSpecError(str(exc)) from None
+        return database_player(text, seed, EuchreDatabasePlayer, EuchreSpecError)
     if kind.startswith("search"):
         from play.euchre_search_player import make_euchre_search_player
 
@@ -126,24 +116,7 @@ def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
     return hand.points()
 
 
-def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool) -> np.ndarray:
-    """Game (or hand) `unit` with A on East-West (North-South if `swapped`): its row."""
-    a, b = players
-    game_seed = unit_seed(seed, unit)
-    reseed(players, game_seed)
-    seats = seat_players(a, b, not swapped)
-    team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
-    row = np.zeros(4, dtype=np.int64)
-    if hands:
-        points = play_hand(seats, game_seed, SEAT_CHARS[unit % 4])
-        row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
-        return row
-    record = play_game(seats, game_seed)
-    row[WON] = record.winner == team_a
-    row[HANDS] = len(record.hands)
-    row[POINTS_A] = sum(h["points"][team_a] for h in record.hands)
-    row[POINTS_B] = sum(h["points"][team_b] for h in record.hands)
-    return row
+play_unit = points_unit(play_game, play_hand, "points")  # a game's rows: the hands' points
 
 
 def run_euchre_tournament(players, units, seed: int = 0, duplicate: bool = False,
@@ -158,20 +131,6 @@ def run_euchre_tournament(players, units, seed: int = 0, duplicate: bool = False
                           game=TOURNAMENT, hands=hands, stop=stop)
 
 
-EuchreSummary = PointsSummary
-
-
-def summarize_euchre(rows: np.ndarray, names: tuple[str, str], duplicate: bool, hands: bool,
-                     seed: int, seconds: float, counts: list | None = None) -> PointsSummary:
-    """The figures of a tournament's rows (`play.tournament.summarize_points`)."""
-    return summarize_points(rows, names, duplicate, hands, seed, seconds)
-
-
-def format_euchre_summary(s: PointsSummary) -> str:
-    """The summary as a few lines of text."""
-    return format_points_summary(s, "Euchre", 10)
-
-
 def hand_record(game_seed: int, dealer: str) -> dict:
     """The replay input (`setback-cfr replay --game euchre`) of hand 0 of `game_seed`."""
     hand: Hand = deal_hand(game_seed, 0, dealer)
@@ -180,15 +139,10 @@ def hand_record(game_seed: int, dealer: str) -> dict:
                       for r in range(4)}}
 
 
-def _unit(players, seed, unit, swapped, hands, max_deals) -> np.ndarray:
-    """`play_unit` (a Euchre game to 10 always ends: no deal limit)."""
-    return play_unit(players, seed, unit, swapped, hands)
-
-
 TOURNAMENT = TournamentGame(
     name="euchre", title="Euchre", target=10, width=POINTS_WIDTH,
-    play_unit=_unit,
+    play_unit=play_unit,
     make_player=make_euchre_player, spec_error=EuchreSpecError, spec_help=SPEC_HELP,
-    pair_scores=points_pair_scores, summarize=summarize_euchre,
-    format_summary=format_euchre_summary, rules_version="euchre-1", hands=True,
+    pair_scores=points_pair_scores, summarize=summarize_points,
+    format_summary=points_report("Euchre", 10), rules_version="euchre-1", hands=True,
     lookups=True)

@@ -31,15 +31,11 @@ score, since no hand reaches the 500 or -350 that OpenSpiel's bonus needs).
 
 from __future__ import annotations
 
-import numpy as np
-
-from games.scaffold.table import SEAT_CHARS
 from games.spades.match import play_game
 from play.player_spec import PlayerSpecError
-from play.tournament import (HANDS, POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON,
-                             SeededRandomPlayer, TournamentGame, format_points_summary,
-                             points_pair_scores, reseed, seat_players, summarize_points,
-                             unit_seed)
+from play.tournament import (POINTS_WIDTH, SeededRandomPlayer, TournamentGame,
+                             database_player, points_pair_scores, points_report, points_unit,
+                             summarize_points)
 
 TARGET = 500
 SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player), "
@@ -80,7 +76,9 @@ def make_spades_player(spec: str, seed: int = 0):
         return SpadesHeuristicPlayer()
     head = kind.partition(":")[0].partition(",")[0].partition("[")[0]
     if head == "db":
-        return _database_player(text, seed)
+        from db.spades_player import SpadesDatabasePlayer
+
+        return database_player(text, seed, SpadesDatabasePlayer, SpadesSpecError)
     if head == "ismcts":
         from play.spades_ismcts import make_spades_ismcts_player
 
@@ -99,62 +97,19 @@ def make_spades_player(spec: str, seed: int = 0):
     raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")
 
 
-def _database_player(text: str, seed: int):
-    """`db:PATH[,sample]`: a database of a Spades export (`db.spades_player`)."""
-    import os
-
-    from db.errors import DatabaseError
-    from db.spades_player import SpadesDatabasePlayer
-
-    path, _, option = text[3:].partition(",")
-    if not path.strip():
-        raise SpadesSpecError(f"{text!r}: a database player is db:PATH[,sample]")
-    if option not in ("", "sample"):
-        raise SpadesSpecError(f"{text!r}: the only option of db:PATH is ',sample'")
-    try:
-        return SpadesDatabasePlayer(path, sample=option == "sample", seed=seed,
-                                    name=f"db:{os.path.basename(path)}"
-                                    + (",sample" if option else ""))
-    except DatabaseError as exc:
-        raise SpadesSpecError(str(exc)) from None
+def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
+    """Hand 0 of a game on `game_seed` dealt by `dealer`, from 0 to 0, with `seats` (seat
+    letter -> player): its points by team (OpenSpiel's returns of the hand)."""
+    return play_game(seats, game_seed, dealer, max_hands=1).hands[0]["points"]
 
 
-def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool,
-              max_deals: int = 0) -> np.ndarray:
-    """Game (or hand) `unit` with A on East-West (North-South if `swapped`): its row (WON,
-    HANDS, POINTS_A, POINTS_B) from A's side. `max_deals` is not used (the mercy rule ends
-    every game)."""
-    a, b = players
-    game_seed = unit_seed(seed, unit)
-    reseed(players, game_seed)
-    seats = seat_players(a, b, not swapped)
-    team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
-    row = np.zeros(POINTS_WIDTH, dtype=np.int64)
-    if hands:  # hand 0 of a game dealt by WNES[unit mod 4], from 0 to 0
-        record = play_game(seats, game_seed, SEAT_CHARS[unit % 4], max_hands=1)
-        points = record.hands[0]["points"]
-        row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
-        return row
-    record = play_game(seats, game_seed)
-    row[WON] = record.winner == team_a
-    row[HANDS] = len(record.hands)
-    row[UNIT_POINTS_A] = sum(h["scores"][team_a] for h in record.hands)
-    row[UNIT_POINTS_B] = sum(h["scores"][team_b] for h in record.hands)
-    return row
-
-
-def format_spades_summary(summary) -> str:
-    """The summary as a few lines of text (`play.tournament.format_points_summary`)."""
-    return format_points_summary(summary, "Spades", TARGET)
-
-
-def _summary(rows, names, duplicate, hands, seed, seconds, counts=None):
-    """`summarize_points` (Spades players keep no lookup counts)."""
-    return summarize_points(rows, names, duplicate, hands, seed, seconds)
+# a game's rows: each side's game score gained hand by hand (`Hand.scores`)
+play_unit = points_unit(play_game, play_hand, "scores")
 
 
 TOURNAMENT = TournamentGame(
     name="spades", title="Spades", target=TARGET, width=POINTS_WIDTH, play_unit=play_unit,
     make_player=make_spades_player, spec_error=SpadesSpecError, spec_help=SPEC_HELP,
-    pair_scores=points_pair_scores, summarize=_summary, format_summary=format_spades_summary,
+    pair_scores=points_pair_scores, summarize=summarize_points,
+    format_summary=points_report("Spades", TARGET),
     rules_version="spades-1", hands=True)
