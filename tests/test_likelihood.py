@@ -78,6 +78,23 @@ def slow_log_weight(game, abstract, table, world, played_by, history, modelled):
     return total
 
 
+def positions(game, seeds, every):
+    """(view, truth, 4 worlds of the view, the cards each seat played, the history as int64)
+    at every `every`-th decision of the random hands of `seeds`."""
+    for index, (view, truth) in enumerate(game.views(seeds, every=every)):
+        worlds, played_by = game.worlds(view, index, 4)
+        yield view, truth, worlds, played_by, np.array(view.history, np.int64)
+
+
+def kernel_weights(game, abstract, kind, worlds, played_by, history, modelled, arrays):
+    """The one kernel's weights of `worlds` on the game's hooks (`play.likelihood`)."""
+    out = np.zeros(worlds.shape[0])
+    world_log_weights(game.public, game.engine.apply_move, game.state.TO_ACT,
+                      abstract.addresses, kind, worlds, played_by, history, modelled, arrays,
+                      FLOOR, out)
+    return out
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_policy_weights_equal_a_slow_replay(name):
     game = Game(name)
@@ -85,14 +102,10 @@ def test_policy_weights_equal_a_slow_replay(name):
     table, keys, offsets, probs = random_table(game, abstract, 1)
     arrays = Arrays(keys, offsets, probs)
     checked = floors = settled = 0
-    for index, (view, truth) in enumerate(game.views(range(6, 10), every=4)):
-        worlds, played_by = game.worlds(view, index, 4)
-        history = np.array(view.history, np.int64)
+    for view, truth, worlds, played_by, history in positions(game, range(6, 10), 4):
         modelled = sum(1 << s for s in range(4) if s != view.seat)
-        out = np.zeros(worlds.shape[0])
-        world_log_weights(game.public, game.engine.apply_move, game.state.TO_ACT,
-                          abstract.addresses, POLICY, worlds, played_by, history, modelled,
-                          arrays, FLOOR, out)
+        out = kernel_weights(game, abstract, POLICY, worlds, played_by, history, modelled,
+                             arrays)
         settled += abstract.functions()[0](truth) == TERMINAL
         for w, world in enumerate(worlds):
             expected = slow_log_weight(game, abstract, table, world, played_by, history,
@@ -141,22 +154,17 @@ def test_bids_weights_equal_a_slow_replay(name):
     game = Game(name)
     abstract = importlib.import_module(f"train.{name}_game").GAME
     table, rng = {}, np.random.default_rng(2)
-    cases = []
-    for index, (view, _) in enumerate(game.views(range(10, 14), every=3)):
-        worlds, played_by = game.worlds(view, index, 4)
-        history = np.array(view.history, np.int64)
+    cases = [case[2:] for case in positions(game, range(10, 14), 3)]
+    for worlds, played_by, history in cases:
         for world in worlds:
             slow_bids_log_weight(game, abstract, table, world, played_by, history, rng)
-        cases.append((worlds, played_by, history))
     keys = np.array(sorted(table), dtype=np.uint64)
     offsets = np.concatenate([[0], np.cumsum([table[int(k)].size for k in keys])]).astype(np.int64)
     arrays = Arrays(keys, offsets, np.concatenate([table[int(k)] for k in keys]))
     checked = 0
     for worlds, played_by, history in cases:
-        out = np.zeros(worlds.shape[0])
-        world_log_weights(game.public, game.engine.apply_move, game.state.TO_ACT,
-                          abstract.addresses, BIDS, worlds, played_by, history, ALL_SEATS,
-                          arrays, FLOOR, out)
+        out = kernel_weights(game, abstract, BIDS, worlds, played_by, history, ALL_SEATS,
+                             arrays)
         for w, world in enumerate(worlds):
             expected = slow_bids_log_weight(game, abstract, table, world, played_by, history)
             assert out[w] == pytest.approx(expected, rel=1e-9, abs=1e-9)
