@@ -16,23 +16,11 @@ the dealer's discard inside a rollout is the abstraction's rule, as the blueprin
 decision whose points are already settled (three tricks to the defenders, or three to the makers
 and one to the defenders) has nothing to search: the blueprint's move is played.
 
-Options are the Setback search player's (`play/search_player.py`), `bids` meaning every decision
-before the play (calls, alone, discard):
-
-| option | meaning | default |
-|--|--|--|
-| `worlds=W` | layouts drawn per decision | 100 |
-| `rollout=sample\\|greedy` | rollouts sample the blueprint's probabilities, or play its argmax | sample |
-| `bids=search\\|blueprint` | search the calls, alone and discard too, or make them as the blueprint does | search |
-| `margin=Z` | play the blueprint's move unless the best beats it by Z standard errors (0: off) | 0 |
-| `think=MS` | a time budget per decision in milliseconds (anytime) | none |
-| `threads=T` | threads sharing a decision's worlds | the CPUs usable |
-| `voids=on\\|off` | worlds respect the voids shown | on |
-| `belief=uniform\\|bids\\|policy\\|model:FILE\\|model+policy:FILE` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls (both rounds, alone) seen (`bids`) or of every call, alone decision and card the other seats made (`policy`), or by a learned card-location model of Euchre (`model:FILE`, made by `setback-cfr learn belief --game euchre`; `model+policy:FILE`: the model's weight times the policy's) | uniform |
-| `temper=T` | `bids`, `policy`, `model+policy`: the policy's weights raised to the power T (0 < T <= 1; lower trusts them less) | bids 1, policy 0.25 |
-| `pool=K` | every belief but uniform: worlds drawn before resampling, K times `worlds` | bids 4, others 20 |
-| `floor=F` | `bids`, `policy`: a move's probability below F counts as F (0 < F < 1) | 0.001 |
-| `evidence=others\\|opponents` | `policy`: every other seat's moves weigh the worlds, or the opponents' only | others |
+Options are the Setback search player's (`play/search_player.py`'s table) but `objective` (the
+hand's points only), `bids` meaning every decision before the play (calls, alone, discard) and
+`belief=bids` the calls of both rounds and the alone decision; `belief=model:FILE` reads a
+card-location model of Euchre (`setback-cfr learn belief --game euchre`), `model+policy:FILE`
+the model's weight times the policy's.
 
 POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
 (`db.euchre_player`) also makes the blueprint's own moves (the `margin` rule's fallback,
