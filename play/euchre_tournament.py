@@ -36,6 +36,7 @@ from games.euchre.rules import is_legal
 from games.euchre.state import DEALT
 from games.euchre.view import SeatView
 from games.scaffold.view import ask
+from play.player_grammar import Grammar
 from play.player_spec import PlayerSpecError
 from play.tournament import (DEFAULT_CHUNK, HANDS, PLAYER_SEED_BASE,  # noqa: F401 (re-exported)
                              POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON,
@@ -62,40 +63,65 @@ class EuchreSpecError(PlayerSpecError):
 
 def make_euchre_player(spec: str, seed: int = 0):
     """The Euchre player of `spec` (module docstring); `EuchreSpecError` for a bad one."""
-    text = str(spec).strip()
+    return GRAMMAR.make(spec, seed)
+
+
+def _oracle(text: str, seed: int):
+    """`oracle[,bid=SPEC]` (`play.euchre_oracle`)."""
+    from play.euchre_oracle import make_euchre_oracle_player
+
+    return make_euchre_oracle_player(text, seed, make_euchre_player, EuchreSpecError)
+
+
+def _is_oracle(text: str) -> bool:
+    """Whether `text` names the oracle (`play.euchre_oracle.is_oracle_spec`)."""
     from play.euchre_oracle import is_oracle_spec
 
-    if is_oracle_spec(text):  # before the `:` split: its bidder's spec may hold one
-        from play.euchre_oracle import make_euchre_oracle_player
+    return is_oracle_spec(text)
 
-        return make_euchre_oracle_player(text, seed, make_euchre_player, EuchreSpecError)
-    kind, _, argument = text.partition(":")
-    kind = kind.lower()
-    if kind == "random" and not argument:
-        return SeededRandomPlayer(seed)
-    if kind == "heuristic" and not argument:
-        from play.euchre_heuristic import EuchreHeuristicPlayer
 
-        return EuchreHeuristicPlayer()
-    if kind == "db" and argument:
-        from db.euchre_player import EuchreDatabasePlayer
+def _heuristic(seed: int):
+    """The rule-based player (`play.euchre_heuristic`)."""
+    from play.euchre_heuristic import EuchreHeuristicPlayer
 
-        return database_player(text, seed, EuchreDatabasePlayer, EuchreSpecError)
-    if kind.startswith("search"):
-        from play.euchre_search_player import make_euchre_search_player
+    return EuchreHeuristicPlayer()
 
-        return make_euchre_search_player(text, seed, make_euchre_player, EuchreSpecError)
-    if kind == "ismcts":
-        from play.euchre_ismcts import NATIVE
-        from play.ismcts_player import make_ismcts_player
 
-        return make_ismcts_player(text, seed, "euchre", NATIVE, EuchreSpecError)
-    if kind == "trickster":  # docs/playing/trickster.md#euchre-blocked
-        raise EuchreSpecError(f"{text!r}: Trickster's Euchre bot (EuchreBot.cs) does not "
-                              "compile with Mono's mcs, the only C# compiler our registries "
-                              "offer (C# 7 local functions and C# 7.2 named arguments), so "
-                              "there is no trickster:euchre player")
-    raise EuchreSpecError(f"unknown Euchre player {text!r}: expected {SPEC_HELP}")
+def _database(text: str, seed: int):
+    """`db:PATH[,sample]` (`db.euchre_player`)."""
+    from db.euchre_player import EuchreDatabasePlayer
+
+    return database_player(text, seed, EuchreDatabasePlayer, EuchreSpecError)
+
+
+def _search(text: str, seed: int):
+    """`search[OPTIONS]:db:PATH` (`play.euchre_search_player`)."""
+    from play.euchre_search_player import make_euchre_search_player
+
+    return make_euchre_search_player(text, seed, make_euchre_player, EuchreSpecError)
+
+
+def _ismcts(text: str, seed: int):
+    """`ismcts[:SIMS][,pyspiel]` (`play.ismcts_player`, `play.euchre_ismcts`)."""
+    from play.euchre_ismcts import NATIVE
+    from play.ismcts_player import make_ismcts_player
+
+    return make_ismcts_player(text, seed, "euchre", NATIVE, EuchreSpecError)
+
+
+def _trickster(text: str, seed: int):
+    """Refused: docs/playing/trickster.md#euchre-blocked."""
+    raise EuchreSpecError(f"{text!r}: Trickster's Euchre bot (EuchreBot.cs) does not "
+                          "compile with Mono's mcs, the only C# compiler our registries "
+                          "offer (C# 7 local functions and C# 7.2 named arguments), so "
+                          "there is no trickster:euchre player")
+
+
+GRAMMAR = Grammar("Euchre", EuchreSpecError, SPEC_HELP,
+                  {"db": _database, "search": _search, "ismcts": _ismcts,
+                   "trickster": _trickster},
+                  {"random": SeededRandomPlayer, "heuristic": _heuristic},
+                  (_is_oracle, _oracle))
 
 
 def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:

@@ -32,6 +32,7 @@ score, since no hand reaches the 500 or -350 that OpenSpiel's bonus needs).
 from __future__ import annotations
 
 from games.spades.match import play_game
+from play.player_grammar import Grammar
 from play.player_spec import PlayerSpecError
 from play.tournament import (POINTS_WIDTH, SeededRandomPlayer, TournamentGame,
                              database_player, points_pair_scores, points_report, points_unit,
@@ -60,41 +61,63 @@ class SpadesSpecError(PlayerSpecError):
 
 def make_spades_player(spec: str, seed: int = 0):
     """The Spades player of `spec` (module docstring); `SpadesSpecError` for a bad one."""
-    text = str(spec).strip()
-    kind = text.lower()
+    return GRAMMAR.make(spec, seed)
+
+
+def _is_oracle(text: str) -> bool:
+    """Whether `text` names the oracle (asked first: its bidder's spec may hold anything)."""
     from play.spades_oracle import is_oracle_spec
 
-    if is_oracle_spec(text):  # before the other kinds: its bidder's spec may hold anything
-        from play.spades_oracle import make_spades_oracle_player
+    return is_oracle_spec(text)
 
-        return make_spades_oracle_player(text, seed, make_spades_player, SpadesSpecError)
-    if kind == "random":
-        return SeededRandomPlayer(seed)
-    if kind == "heuristic":
-        from play.spades_heuristic import SpadesHeuristicPlayer
 
-        return SpadesHeuristicPlayer()
-    head = kind.partition(":")[0].partition(",")[0].partition("[")[0]
-    if head == "db":
-        from db.spades_player import SpadesDatabasePlayer
+def _oracle(text: str, seed: int):
+    """`oracle[,bid=SPEC]` or `oracle:SPEC` (`play.spades_oracle`)."""
+    from play.spades_oracle import make_spades_oracle_player
 
-        return database_player(text, seed, SpadesDatabasePlayer, SpadesSpecError)
-    if head == "ismcts":
-        from play.spades_ismcts import make_spades_ismcts_player
+    return make_spades_oracle_player(text, seed, make_spades_player, SpadesSpecError)
 
-        return make_spades_ismcts_player(text, seed, SpadesSpecError)
-    if head == "search":
-        from play.spades_search_player import make_spades_search_player
 
-        return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
-    if head == "trickster":  # Trickster Cards' bot, run by play/trickster_host.py
-        from play.trickster_spades import make_trickster_spades_player
+def _heuristic(seed: int):
+    """The rule-based player (`play.spades_heuristic`)."""
+    from play.spades_heuristic import SpadesHeuristicPlayer
 
-        return make_trickster_spades_player(text, seed, SpadesSpecError)
-    if head in ("strategy", "pimc", "sds", "nn"):
-        raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
-                              f"{SPEC_HELP})")
-    raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")
+    return SpadesHeuristicPlayer()
+
+
+def _database(text: str, seed: int):
+    """`db:PATH[,sample]` (`db.spades_player`: the heuristic plays a key it lacks)."""
+    from db.spades_player import SpadesDatabasePlayer
+
+    return database_player(text, seed, SpadesDatabasePlayer, SpadesSpecError)
+
+
+def _ismcts(text: str, seed: int):
+    """`ismcts[:SIMS],pyspiel` (`play.spades_ismcts`)."""
+    from play.spades_ismcts import make_spades_ismcts_player
+
+    return make_spades_ismcts_player(text, seed, SpadesSpecError)
+
+
+def _search(text: str, seed: int):
+    """`search[OPTIONS]:BASE` (`play.spades_search_player`)."""
+    from play.spades_search_player import make_spades_search_player
+
+    return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
+
+
+def _trickster(text: str, seed: int):
+    """Trickster Cards' bot, run by play/trickster_host.py (`play.trickster_spades`)."""
+    from play.trickster_spades import make_trickster_spades_player
+
+    return make_trickster_spades_player(text, seed, SpadesSpecError)
+
+
+GRAMMAR = Grammar("Spades", SpadesSpecError, SPEC_HELP,
+                  {"db": _database, "ismcts": _ismcts, "search": _search,
+                   "trickster": _trickster},
+                  {"random": SeededRandomPlayer, "heuristic": _heuristic},
+                  (_is_oracle, _oracle), missing=("strategy", "pimc", "sds", "nn"))
 
 
 def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
