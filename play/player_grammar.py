@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 class Grammar:
     """A game's players by kind: `kinds` maps a head to `factory(text, seed)` (the spec as
     written, stripped), `plain` a kind written alone (`random`, `heuristic`: no argument) to
-    `build(seed)`; `title` names the game in messages, `error` is its one-line spec error and
+    `build(seed)`; `title` names the game in messages (none: Setback's, the first grammar),
+    `error` is its one-line spec error and
     `help` what it takes; `oracle` is `(is_oracle_spec(text), make(text, seed))` where the
     game has one; `missing`, the heads of kinds other games have and this one not yet
     (refused saying so)."""
@@ -42,4 +43,5 @@ class Grammar:
         if head in self.missing:
             raise self.error(f"{text!r}: {self.title} has no {head} player yet (expected "
                              f"{self.help})")
-        raise self.error(f"unknown {self.title} player {text!r}: expected {self.help}")
+        game = f"{self.title} " if self.title else ""
+        raise self.error(f"unknown {game}player {text!r}: expected {self.help}")
