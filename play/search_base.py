@@ -1,10 +1,13 @@
 """The rollout search player of any game: draw worlds consistent with the view, roll every legal
 move out in each with the blueprint, play the best mean (`SearchPlayerBase`).
 
-A game's player (`play/search_player.py` for Setback, `play/euchre_search_player.py` for
-Euchre) subclasses it with what is its game's: how its worlds are drawn and weighted by the
-blueprint's probability of the bids seen, which decisions are the bids (or have nothing to
-search), the rollouts' objective and the explanation it gives.
+The worlds (the game's sampler on its public facts), their weights (the one likelihood,
+`search/likelihood.py`, on the game's hooks), which decisions are the bids, the card-location
+model and the Why panel's figures are written here once. A game's player
+(`play/search_player.py`, `play/euchre_search_player.py`, `play/spades_search_player.py`)
+subclasses it with its declaration (the class attributes `public`, `rules`, `fields`,
+`sampler`, `model_game`, `table_game`) and what is its game's alone: the cards the Why panel
+follows, a hand with nothing left to search, the rollouts' objective, its explanation.
 """
 
 from __future__ import annotations
