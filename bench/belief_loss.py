@@ -152,17 +152,20 @@ def euchre_policy_belief(policy: str, temper: float, pool: int, seed: int):
 
 def policy_belief(table: str, temper: float, pool: int, seed: int):
     """`search[belief=policy]`'s belief as marginals: `pool` consistent worlds weighted by the
-    table's probability of every move the other seats made (`policy_log_weights`), raised to
+    table's probability of every move the other seats made (`search/likelihood.py`), raised to
     `temper`, smoothed like the sampled uniform (one pseudo-world over the allowed holders)."""
     from db.policy_arrays import load_policy_arrays
     from games.rng import new_rng
     from search.card_location import allowed_holders
     from search.inference import cards_played_by
-    from search.setback_worlds import consistent_worlds, policy_log_weights
+    from games.setback import public, rules
+    from play.likelihood import world_log_weights
+    from search.likelihood import POLICY
+    from search.setback_worlds import consistent_worlds
     from train.baseline import layout_game
 
     arrays = load_policy_arrays(table)
-    decision = layout_game(arrays.layout).addresses[1]
+    functions = layout_game(arrays.layout).addresses
     rng = new_rng(seed)
     states = np.zeros((pool, S.STATE_SIZE), np.int64)
     log_w = np.zeros(pool)
@@ -172,9 +175,9 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
         drawn, _ = consistent_worlds(state, np.int64(seat), rng, True, states)
         history = np.asarray(moves, np.int64)
         others = sum(1 << s for s in range(4) if s != seat)
-        policy_log_weights(decision, states, 0, drawn, cards_played_by(history), history,
-                           history.size, others, arrays.keys, arrays.offsets, arrays.probs,
-                           1e-3, log_w)
+        world_log_weights(public, rules.apply_move, S.TO_ACT, functions, POLICY, states,
+                          cards_played_by(history), history, others, arrays, 1e-3, log_w, 0,
+                          drawn)
         w = np.exp(temper * (log_w[:drawn] - log_w[:drawn].max()))
         p = marginals_from_worlds(states[:drawn], w, seat)
         allowed_holders(state, np.int64(seat), allowed)

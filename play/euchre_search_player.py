@@ -16,23 +16,11 @@ the dealer's discard inside a rollout is the abstraction's rule, as the blueprin
 decision whose points are already settled (three tricks to the defenders, or three to the makers
 and one to the defenders) has nothing to search: the blueprint's move is played.
 
-Options are the Setback search player's (`play/search_player.py`), `bids` meaning every decision
-before the play (calls, alone, discard):
-
-| option | meaning | default |
-|--|--|--|
-| `worlds=W` | layouts drawn per decision | 100 |
-| `rollout=sample\\|greedy` | rollouts sample the blueprint's probabilities, or play its argmax | sample |
-| `bids=search\\|blueprint` | search the calls, alone and discard too, or make them as the blueprint does | search |
-| `margin=Z` | play the blueprint's move unless the best beats it by Z standard errors (0: off) | 0 |
-| `think=MS` | a time budget per decision in milliseconds (anytime) | none |
-| `threads=T` | threads sharing a decision's worlds | the CPUs usable |
-| `voids=on\\|off` | worlds respect the voids shown | on |
-| `belief=uniform\\|bids\\|policy\\|model:FILE\\|model+policy:FILE` | worlds uniform among the consistent layouts, or resampled from a pool by the blueprint's probability of the calls (both rounds, alone) seen (`bids`) or of every call, alone decision and card the other seats made (`policy`), or by a learned card-location model of Euchre (`model:FILE`, made by `setback-cfr learn belief --game euchre`; `model+policy:FILE`: the model's weight times the policy's) | uniform |
-| `temper=T` | `bids`, `policy`, `model+policy`: the policy's weights raised to the power T (0 < T <= 1; lower trusts them less) | bids 1, policy 0.25 |
-| `pool=K` | every belief but uniform: worlds drawn before resampling, K times `worlds` | bids 4, others 20 |
-| `floor=F` | `bids`, `policy`: a move's probability below F counts as F (0 < F < 1) | 0.001 |
-| `evidence=others\\|opponents` | `policy`: every other seat's moves weigh the worlds, or the opponents' only | others |
+Options are the Setback search player's (`play/search_player.py`'s table) but `objective` (the
+hand's points only), `bids` meaning every decision before the play (calls, alone, discard) and
+`belief=bids` the calls of both rounds and the alone decision; `belief=model:FILE` reads a
+card-location model of Euchre (`setback-cfr learn belief --game euchre`), `model+policy:FILE`
+the model's weight times the policy's.
 
 POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
 (`db.euchre_player`) also makes the blueprint's own moves (the `margin` rule's fallback,
@@ -42,9 +30,11 @@ POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database play
 
 from __future__ import annotations
 
+from games.euchre import public, rules
 from games.euchre import state as S
 from play.search_base import SearchPlayerBase
 from play.search_options import DEFAULTS, parse_options
+from search import euchre_worlds
 
 SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -52,13 +42,15 @@ SPEC_FORM = "search[OPTIONS]:db:PATH (OPTIONS: worlds=W,rollout=sample|greedy," 
             "floor=F," \
             "evidence=others|opponents)"
 OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's points only
-AUCTION = (S.PHASE_ORDER, S.PHASE_NAME, S.PHASE_DISCARD, S.PHASE_ALONE)
 
 
 class EuchreSearchPlayer(SearchPlayerBase):
     """Plays Euchre by rollout search on `blueprint` (a `db.euchre_player.EuchreDatabasePlayer`)
     whose table `table` (`db.policy_arrays.PolicyArrays` of game euchre) the rollouts follow
     (module docstring; the search itself is `play.search_base.SearchPlayerBase`'s)."""
+
+    public, rules, fields, sampler = public, rules, S, euchre_worlds
+    model_game = table_game = "euchre"
 
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
@@ -69,17 +61,10 @@ class EuchreSearchPlayer(SearchPlayerBase):
         from abstraction.euchre import abstract_game
         from cfr.binding import bind
 
-        if getattr(table, "game", None) != "euchre":
-            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
-                             "not 'euchre'")
         super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, worlds=worlds,
                          greedy=greedy, search_bids=search_bids, margin=margin, think_ms=think_ms,
                          threads=threads, voids=voids, seed=seed, name=name, belief=belief,
                          temper=temper, pool=pool, floor=floor, evidence=evidence)
-
-    def explain(self, view) -> dict:
-        """`decide`'s figures (the move, why, the worlds, every legal move's searched value)."""
-        return self.decide(view)
 
     def _unsearched(self, state) -> str | None:
         """The bids under `bids=blueprint`, and a hand whose points are settled (nothing left
@@ -89,61 +74,12 @@ class EuchreSearchPlayer(SearchPlayerBase):
         reason = super()._unsearched(state)
         return "settled" if reason is None and is_settled(state) else reason
 
-    def _bidding(self, state) -> bool:
-        """Every decision before the play: the calls of both rounds, the alone decision and
-        the dealer's discard."""
-        return int(state[S.PHASE]) in AUCTION
-
-    def _draw(self, view, rng, states) -> tuple[int, int]:
-        """Worlds of `search.euchre_worlds` (none rejected: every draw is consistent)."""
-        from search.euchre_worlds import cards_played_by, consistent_worlds
-
-        return consistent_worlds(view.state, view.seat, cards_played_by(view), rng,
-                                 self.voids, states), 0
-
     def _cards_that_matter(self, view) -> tuple:
         """Once trump is named: the two bowers (its Jack and the Jack of its colour)."""
         from games.euchre.cards import JACK, left_bower, make_card
 
         trump = int(view.state[S.TRUMP])
         return () if trump < 0 else (int(make_card(JACK, trump)), int(left_bower(trump)))
-
-    def _seen_cards(self, view) -> int:
-        """Every card played (a turned-down upcard shows as held by nobody)."""
-        return int(view.state[S.PLAYED])
-
-    def _log_weights(self, view, states, history, out) -> None:
-        """`belief=bids`: the blueprint's log-probability of the calls and alone decision in
-        `history` (`calls_log_weights`); `belief=policy`: of every call and card of the
-        modelled seats (`policy_log_weights`, the pool split among the search's threads)."""
-        from search.euchre_worlds import calls_log_weights, policy_log_weights
-
-        current_player, decision = self.search.functions[:2]
-        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
-        if self.belief == "bids":
-            calls_log_weights(decision, states, history, history.size, keys, offsets, probs,
-                              self.floor, out)
-            return
-        modelled = self.modelled_seats(view)
-        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
-            current_player, decision, states, first, stop, history, history.size, modelled,
-            keys, offsets, probs, self.floor, out))
-
-
-    def _load_model(self, path: str):
-        """The Euchre card-location model of `path` (`belief=model:FILE`), read once a process;
-        ValueError (one line) when it cannot be read or is another game's."""
-        from play.search_options import shared_model
-
-        return shared_model(path, "euchre")
-
-    def _model_log_weights(self, view, states, out) -> None:
-        """Each world's log-probability under the card-location model: the sum over the cards
-        hidden from the seat of the model's log-probability of the world's holder (the kitty
-        holding what no seat does, the hidden discard included)."""
-        from search.card_location import world_log_weights
-
-        world_log_weights(self.model.log_probs_view(view), states, view.seat, out)
 
 
 def euchre_arrays(blueprint):

@@ -25,7 +25,6 @@ the duplicate scheme, the workers and the stop request are the one loop's.
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
@@ -37,12 +36,13 @@ from games.euchre.rules import is_legal
 from games.euchre.state import DEALT
 from games.euchre.view import SeatView
 from games.scaffold.view import ask
+from play.player_grammar import Grammar
 from play.player_spec import PlayerSpecError
 from play.tournament import (DEFAULT_CHUNK, HANDS, PLAYER_SEED_BASE,  # noqa: F401 (re-exported)
-                             POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON, PointsSummary,
-                             SeededRandomPlayer, TournamentGame, format_points_summary,
-                             points_pair_scores, reseed, run_tournament, seat_players,
-                             summarize_points, unit_seed)
+                             POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON,
+                             SeededRandomPlayer, TournamentGame, database_player,
+                             points_pair_scores, points_report, points_unit, run_tournament,
+                             summarize_points)
 
 CHUNK = DEFAULT_CHUNK
 SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
@@ -63,51 +63,65 @@ class EuchreSpecError(PlayerSpecError):
 
 def make_euchre_player(spec: str, seed: int = 0):
     """The Euchre player of `spec` (module docstring); `EuchreSpecError` for a bad one."""
-    text = str(spec).strip()
+    return GRAMMAR.make(spec, seed)
+
+
+def _oracle(text: str, seed: int):
+    """`oracle[,bid=SPEC]` (`play.euchre_oracle`)."""
+    from play.euchre_oracle import make_euchre_oracle_player
+
+    return make_euchre_oracle_player(text, seed, make_euchre_player, EuchreSpecError)
+
+
+def _is_oracle(text: str) -> bool:
+    """Whether `text` names the oracle (`play.euchre_oracle.is_oracle_spec`)."""
     from play.euchre_oracle import is_oracle_spec
 
-    if is_oracle_spec(text):  # before the `:` split: its bidder's spec may hold one
-        from play.euchre_oracle import make_euchre_oracle_player
+    return is_oracle_spec(text)
 
-        return make_euchre_oracle_player(text, seed, make_euchre_player, EuchreSpecError)
-    kind, _, argument = text.partition(":")
-    kind = kind.lower()
-    if kind == "random" and not argument:
-        return SeededRandomPlayer(seed)
-    if kind == "heuristic" and not argument:
-        from play.euchre_heuristic import EuchreHeuristicPlayer
 
-        return EuchreHeuristicPlayer()
-    if kind == "db" and argument:
-        from db.errors import DatabaseError
-        from db.euchre_player import EuchreDatabasePlayer
+def _heuristic(seed: int):
+    """The rule-based player (`play.euchre_heuristic`)."""
+    from play.euchre_heuristic import EuchreHeuristicPlayer
 
-        path, _, option = argument.partition(",")
-        if option not in ("", "sample"):
-            raise EuchreSpecError(f"{text!r}: the only option of db:PATH is ',sample'")
-        try:
-            return EuchreDatabasePlayer(path, sample=option == "sample", seed=seed,
-                                        name=f"db:{os.path.basename(path)}"
-                                        + (",sample" if option else ""))
-        except DatabaseError as exc:
-            raise EuchreSpecError(str(exc)) from None
-    if kind.startswith("search"):
-        from play.euchre_search_player import make_euchre_search_player
+    return EuchreHeuristicPlayer()
 
-        return make_euchre_search_player(text, seed, make_euchre_player, EuchreSpecError)
-    if kind == "ismcts":
-        from play.ismcts_player import make_ismcts_player
 
-        try:
-            return make_ismcts_player(text, seed, game="euchre")
-        except PlayerSpecError as exc:
-            raise EuchreSpecError(str(exc)) from None
-    if kind == "trickster":  # docs/playing/trickster.md#euchre-blocked
-        raise EuchreSpecError(f"{text!r}: Trickster's Euchre bot (EuchreBot.cs) does not "
-                              "compile with Mono's mcs, the only C# compiler our registries "
-                              "offer (C# 7 local functions and C# 7.2 named arguments), so "
-                              "there is no trickster:euchre player")
-    raise EuchreSpecError(f"unknown Euchre player {text!r}: expected {SPEC_HELP}")
+def _database(text: str, seed: int):
+    """`db:PATH[,sample]` (`db.euchre_player`)."""
+    from db.euchre_player import EuchreDatabasePlayer
+
+    return database_player(text, seed, EuchreDatabasePlayer, EuchreSpecError)
+
+
+def _search(text: str, seed: int):
+    """`search[OPTIONS]:db:PATH` (`play.euchre_search_player`)."""
+    from play.euchre_search_player import make_euchre_search_player
+
+    return make_euchre_search_player(text, seed, make_euchre_player, EuchreSpecError)
+
+
+def _ismcts(text: str, seed: int):
+    """`ismcts[:SIMS][,pyspiel]` (`play.ismcts_player`, `play.euchre_ismcts`)."""
+    from play.euchre_ismcts import NATIVE
+    from play.ismcts_player import make_ismcts_player
+
+    return make_ismcts_player(text, seed, "euchre", NATIVE, EuchreSpecError)
+
+
+def _trickster(text: str, seed: int):
+    """Refused: docs/playing/trickster.md#euchre-blocked."""
+    raise EuchreSpecError(f"{text!r}: Trickster's Euchre bot (EuchreBot.cs) does not "
+                          "compile with Mono's mcs, the only C# compiler our registries "
+                          "offer (C# 7 local functions and C# 7.2 named arguments), so "
+                          "there is no trickster:euchre player")
+
+
+GRAMMAR = Grammar("Euchre", EuchreSpecError, SPEC_HELP,
+                  {"db": _database, "search": _search, "ismcts": _ismcts,
+                   "trickster": _trickster},
+                  {"random": SeededRandomPlayer, "heuristic": _heuristic},
+                  (_is_oracle, _oracle))
 
 
 def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
@@ -128,24 +142,7 @@ def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
     return hand.points()
 
 
-def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool) -> np.ndarray:
-    """Game (or hand) `unit` with A on East-West (North-South if `swapped`): its row."""
-    a, b = players
-    game_seed = unit_seed(seed, unit)
-    reseed(players, game_seed)
-    seats = seat_players(a, b, not swapped)
-    team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
-    row = np.zeros(4, dtype=np.int64)
-    if hands:
-        points = play_hand(seats, game_seed, SEAT_CHARS[unit % 4])
-        row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
-        return row
-    record = play_game(seats, game_seed)
-    row[WON] = record.winner == team_a
-    row[HANDS] = len(record.hands)
-    row[POINTS_A] = sum(h["points"][team_a] for h in record.hands)
-    row[POINTS_B] = sum(h["points"][team_b] for h in record.hands)
-    return row
+play_unit = points_unit(play_game, play_hand, "points")  # a game's rows: the hands' points
 
 
 def run_euchre_tournament(players, units, seed: int = 0, duplicate: bool = False,
@@ -160,20 +157,6 @@ def run_euchre_tournament(players, units, seed: int = 0, duplicate: bool = False
                           game=TOURNAMENT, hands=hands, stop=stop)
 
 
-EuchreSummary = PointsSummary
-
-
-def summarize_euchre(rows: np.ndarray, names: tuple[str, str], duplicate: bool, hands: bool,
-                     seed: int, seconds: float, counts: list | None = None) -> PointsSummary:
-    """The figures of a tournament's rows (`play.tournament.summarize_points`)."""
-    return summarize_points(rows, names, duplicate, hands, seed, seconds)
-
-
-def format_euchre_summary(s: PointsSummary) -> str:
-    """The summary as a few lines of text."""
-    return format_points_summary(s, "Euchre", 10)
-
-
 def hand_record(game_seed: int, dealer: str) -> dict:
     """The replay input (`setback-cfr replay --game euchre`) of hand 0 of `game_seed`."""
     hand: Hand = deal_hand(game_seed, 0, dealer)
@@ -182,15 +165,10 @@ def hand_record(game_seed: int, dealer: str) -> dict:
                       for r in range(4)}}
 
 
-def _unit(players, seed, unit, swapped, hands, max_deals) -> np.ndarray:
-    """`play_unit` (a Euchre game to 10 always ends: no deal limit)."""
-    return play_unit(players, seed, unit, swapped, hands)
-
-
 TOURNAMENT = TournamentGame(
     name="euchre", title="Euchre", target=10, width=POINTS_WIDTH,
-    play_unit=_unit,
+    play_unit=play_unit,
     make_player=make_euchre_player, spec_error=EuchreSpecError, spec_help=SPEC_HELP,
-    pair_scores=points_pair_scores, summarize=summarize_euchre,
-    format_summary=format_euchre_summary, rules_version="euchre-1", hands=True,
+    pair_scores=points_pair_scores, summarize=summarize_points,
+    format_summary=points_report("Euchre", 10), rules_version="euchre-1", hands=True,
     lookups=True)

@@ -104,10 +104,13 @@ def reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, history, s
 
 
 def bids_reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, history, arrays,
-                    decision, floor: float) -> tuple[float, np.ndarray]:
+                    functions, floor: float) -> tuple[float, np.ndarray]:
     """`reweighted` for the search player's bids belief: the weights are the policy arrays'
-    probability of the deal's bids (`search.setback_worlds.bids_log_weights`)."""
-    from search.setback_worlds import bids_log_weights
+    probability of the deal's bids (`search/likelihood.py`'s `BIDS`; `functions`: the abstract
+    game's addresses)."""
+    from games.setback import public, rules
+    from play.likelihood import ALL_SEATS, world_log_weights
+    from search.likelihood import BIDS
 
     moves = np.asarray(history, dtype=np.int64)
     played = cards_played_by(history)
@@ -115,8 +118,8 @@ def bids_reweighted(prior_ll: float, drawn: np.ndarray, truth: np.ndarray, histo
     rows[:-1, S.HAND:S.HAND + 4] = drawn  # the likelihood reads the hands only
     rows[-1, S.HAND:S.HAND + 4] = truth
     log_w = np.zeros(rows.shape[0], dtype=np.float64)
-    bids_log_weights(decision, rows, played, moves, moves.size, arrays.keys, arrays.offsets,
-                     arrays.probs, floor, log_w)
+    world_log_weights(public, rules.apply_move, S.TO_ACT, functions, BIDS, rows, played, moves,
+                      ALL_SEATS, arrays, floor, log_w)
     drawn_w, truth_w = log_w[:-1], float(log_w[-1])
     top = float(np.max(drawn_w))
     log_mean = top + math.log(float(np.mean(np.exp(drawn_w - top))))
@@ -146,7 +149,7 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     from db.policy_arrays import arrays_of_player
 
     arrays = arrays_of_player(player, progress)
-    decision = layout_game(abstract_game, layouts, arrays.layout).addresses[1]
+    functions = layout_game(abstract_game, layouts, arrays.layout).addresses
     search = WorldSearch(seed)
     exact_belief = ExactBelief(player, int(stream_seed(np.uint64(seed), np.uint64(EXACT_STREAM))),
                                exact_hits, exact_samples) if exact else None
@@ -171,7 +174,7 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
                                         floor)
         ess.append(effective_sample_size(weights))
         bids_ll, bids_weights = bids_reweighted(voids_ll, voided, truth, history, arrays,
-                                                decision, floor)
+                                                functions, floor)
         lls = {"uniform": -float(log_layouts(view, seat, False)), "voids": voids_ll,
                "policy": policy_ll, "bids": bids_ll}
         judged_sets = [("uniform", uniform, flat), ("voids", voided, flat),

@@ -15,16 +15,9 @@ player's own seeded stream). The settings, fixed so that the name says everythin
 * UCT constant 4 (a hand's payoff, team minus other team, spans -8..8 in Setback, -4..4 in
   Euchre), the final move the most visited (`MAX_VISIT_COUNT`), no limit on world samples.
 
-With `,pyspiel` (Euchre only: `ismcts[:SIMS],pyspiel`) the bot searches OpenSpiel's own C++
-`euchre` instead of our `python_euchre`: the view becomes a pyspiel state through
-`envs.pyspiel_euchre.native_state`, and every simulation redraws the hidden cards with pyspiel's
-own `resample_from_infostate` (its `UniformProbabilitySampler`, seeded from the player's
-stream). Our engine still referees the game; it agrees with pyspiel's decision by decision.
-One correction: OpenSpiel 2.0.2's `euchre` writes a second-round call as "Pick up!" in the
-information state string, whatever suit was named, so after such a call positions under
-different trumps share a string. The bot keys its search tree by that string, so it would
-merge them (and fail with a KeyError when their legal moves differ, as it did within 50 games
-to 10); here its key adds the hand's calls, which are public (`PublicCallsISMCTS`).
+With `,pyspiel` (`ismcts[:SIMS],pyspiel`) the bot searches OpenSpiel's own C++ game of the
+game instead, as the game declares it (`NativeGame`: Euchre's `play/euchre_ismcts.py`, Spades'
+`play/spades_ismcts.py`, whose only ISMCTS it is); our engine still referees the game.
 
 The bot plays for the hand's score difference: it does not see the game score (the OpenSpiel
 game is one hand). A decision with one legal move is made without a search. Everything is
@@ -33,7 +26,8 @@ deterministic from the seed the tournament gives the player (`seed(s)`).
 
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -43,28 +37,50 @@ UCT_C = 4.0
 ROLLOUTS = 1
 
 
+@dataclass(frozen=True)
+class NativeGame:
+    """What a game declares for `ismcts[:SIMS],pyspiel`, a search of OpenSpiel's own C++ game
+    of it (Euchre's `play/euchre_ismcts.py`, Spades' `play/spades_ismcts.py`): the pyspiel
+    game's `name`; `uct_c`, the UCT constant for its hand's returns; `bot_class()`, the
+    `ISMCTSBot` subclass keyed by what a player knows there; `state(game, view, seed, adapter)`,
+    the pyspiel state of a view with the hidden cards drawn from `seed`; `resample(player,
+    state, pyspiel_player, seed)`, the bot's world draw for every simulation; `move(action)`,
+    our move of a pyspiel action; `only`: the game has no Python OpenSpiel game to search
+    (the spec must say `,pyspiel`); `check_history`: the view's history is checked against
+    the moves its state shows (the adapter's rules have the public counts)."""
+
+    name: str
+    uct_c: float
+    bot_class: Callable
+    state: Callable
+    resample: Callable
+    move: Callable
+    only: bool = False
+    check_history: bool = True
+
+
 class ISMCTSPlayer:
-    """OpenSpiel's ISMCTSBot playing `game` (`setback` or `euchre`) from a `SeatView` (see the
-    module docstring)."""
+    """OpenSpiel's ISMCTSBot playing `game` from a `SeatView` (see the module docstring):
+    `native`, a game's `NativeGame`, searches OpenSpiel's own C++ game of it instead of ours."""
 
     def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
-                 name: str | None = None, game: str = "setback", native: bool = False):
+                 name: str | None = None, game: str = "setback",
+                 native: NativeGame | None = None):
         from envs.adapters import adapter
 
         self.simulations = int(simulations)
-        self.native = bool(native)
+        self.native = native
         self.name = name or f"ismcts:{self.simulations}" + (",pyspiel" if native else "")
-        if native:
-            if game != "euchre":
-                raise ValueError(f"OpenSpiel has no C++ game of {game}: ,pyspiel is Euchre's")
+        if native is not None:
             import pyspiel
 
-            self.game = pyspiel.load_game("euchre")
+            self.game = pyspiel.load_game(native.name)
         else:
             from envs.openspiel_games import load
 
             self.game = load(game)
         self.adapter = adapter(game)
+        self._view = None  # the view of the decision under way (a native world draw reads it)
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
@@ -74,71 +90,49 @@ class ISMCTSPlayer:
 
         self._random = np.random.RandomState(int(seed) % 2**32)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=ROLLOUTS, random_state=self._random)
-        bot_class = public_calls_bot() if self.native else ismcts.ISMCTSBot
+        native = self.native
+        bot_class = native.bot_class() if native else ismcts.ISMCTSBot
         self.bot = bot_class(
-            game=self.game, evaluator=evaluator, uct_c=UCT_C,
+            game=self.game, evaluator=evaluator, uct_c=native.uct_c if native else UCT_C,
             max_simulations=self.simulations, random_state=self._random,
             final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
         self.bot.set_resampler(self._resample)
 
     def _resample(self, state, player):
-        """The bot's world draw, seeded from the player's own stream (pyspiel's own draw for
-        its C++ game)."""
+        """The bot's world draw, seeded from the player's own stream (a native game's own)."""
         seed = int(self._random.randint(2**31))
         if self.native:
-            import pyspiel
-
-            return state.resample_from_infostate(
-                player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
+            return self.native.resample(self, state, player, seed)
         return state.resampled(player, seed)
+
+    def world(self, view, seed: int | None = None):
+        """The OpenSpiel state of `view`'s hand with the hidden cards drawn (the one world
+        sampler; `seed` drawn from the player's stream when None)."""
+        if seed is None:
+            seed = int(self._random.randint(2**31))
+        if self.native:
+            return self.native.state(self.game, view, seed, self.adapter)
+        from envs.openspiel_games import state_from_view
+
+        return state_from_view(self.game, view.state, view.seat, view.dealer, view.history,
+                               seed)
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (engine integer)."""
         legal = view.legal_moves()
         if len(legal) == 1:
             return int(legal[0])
-        made = _moves_made(self.adapter, view.state)
-        if len(view.history) != made:
-            raise ValueError(f"{self.name} needs the deal's moves in the view (history): "
-                             f"{made} made, {len(view.history)} given")
-        seed = int(self._random.randint(2**31))
-        if self.native:
-            from envs.pyspiel_euchre import from_openspiel_action, native_state
-
-            state = native_state(self.game, view.state, view.seat, view.dealer, view.history,
-                                 seed, self.adapter)
-            move = from_openspiel_action(int(self.bot.step(state)))
-        else:
-            from envs.openspiel_games import state_from_view
-
-            state = state_from_view(self.game, view.state, view.seat, view.dealer,
-                                    view.history, seed)
-            move = int(self.bot.step(state))
+        if self.native is None or self.native.check_history:
+            made = _moves_made(self.adapter, view.state)
+            if len(view.history) != made:
+                raise ValueError(f"{self.name} needs the deal's moves in the view (history): "
+                                 f"{made} made, {len(view.history)} given")
+        self._view = view
+        action = int(self.bot.step(self.world(view)))
+        move = self.native.move(action) if self.native else action
         if move not in legal:  # cannot happen: the bot picks among the state's legal moves
             raise RuntimeError(f"{self.name} chose {move}, not among {legal.tolist()}")
         return move
-
-
-EUCHRE_CHANCE_ACTIONS = 22  # pyspiel's euchre: the dealer, 20 cards, the upcard
-
-
-@functools.cache  # one class, not one a reseed
-def public_calls_bot():
-    """OpenSpiel's `ISMCTSBot` whose tree key is (player, information state string, the
-    hand's calls so far) for pyspiel's own `euchre` (module docstring: its string hides the
-    suit named in the second round). The calls (pass, a suit, alone, partner: actions 24 and
-    up after the deal) are public, so the key still holds only what the player knows."""
-    from open_spiel.python.algorithms import ismcts
-
-    class PublicCallsISMCTS(ismcts.ISMCTSBot):
-        """ISMCTSBot keyed by the information state string and the public calls."""
-
-        def get_state_key(self, state):
-            """The tree key of `state` (the class docstring)."""
-            calls = tuple(a for a in state.history()[EUCHRE_CHANCE_ACTIONS:] if a >= 24)
-            return super().get_state_key(state) + (calls,)
-
-    return PublicCallsISMCTS
 
 
 def _moves_made(g, state) -> int:
@@ -152,35 +146,43 @@ def _moves_made(g, state) -> int:
     return made + played + (ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD)
 
 
-def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback") -> ISMCTSPlayer:
+def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback",
+                       native: NativeGame | None = None, error: type | None = None
+                       ) -> ISMCTSPlayer:
     """The player of the spec `ismcts[:SIMS][,pyspiel]` (SIMS simulations a decision, default
-    100; `,pyspiel`: search OpenSpiel's own C++ game, Euchre only) for `game`; a bad spec is
-    one `PlayerSpecError` line."""
+    100; `,pyspiel`: search OpenSpiel's own C++ game, the game's `native` declaration) for
+    `game`; a bad spec is one `error` line (`PlayerSpecError` by default)."""
     from play.player_spec import PlayerSpecError
 
+    error = error or PlayerSpecError
     text = str(spec).strip()
+    form = "ismcts[:SIMS],pyspiel" if native and native.only else "ismcts[:SIMS][,pyspiel]"
     head, comma, option = text.partition(",")
-    native = option.strip().lower() == "pyspiel"
-    if comma and not native:
-        raise PlayerSpecError(f"{text!r}: the only option of ismcts is ,pyspiel "
-                              "(ismcts[:SIMS][,pyspiel])")
-    if native and game != "euchre":
-        raise PlayerSpecError(f"{text!r}: ,pyspiel searches OpenSpiel's own C++ game, and "
-                              f"OpenSpiel has none of {game}; it is Euchre's")
+    wants_native = option.strip().lower() == "pyspiel"
+    if native is not None and native.only and not wants_native:
+        raise error(f"{text!r}: the ISMCTS of {game} searches OpenSpiel's own C++ "
+                    f"{native.name}: write {form}")
+    if comma and not wants_native:
+        raise error(f"{text!r}: the only option of ismcts is ,pyspiel ({form})")
+    if wants_native and native is None:
+        raise error(f"{text!r}: ,pyspiel searches OpenSpiel's own C++ game, and OpenSpiel "
+                    f"has none of {game}")
     kind, sep, argument = head.strip().partition(":")
     if kind.lower() != "ismcts":
-        raise PlayerSpecError(f"{text!r}: not an ismcts spec (ismcts[:SIMS][,pyspiel])")
+        raise error(f"{text!r}: not an ismcts spec ({form})")
     simulations = DEFAULT_SIMULATIONS
     if sep:
         if not argument.isdigit() or not 1 <= int(argument) <= MAX_SIMULATIONS:
-            raise PlayerSpecError(f"{text!r}: SIMS must be a whole number of simulations "
-                                  f"from 1 to {MAX_SIMULATIONS}, as in ismcts:100")
+            raise error(f"{text!r}: SIMS must be a whole number of simulations from 1 to "
+                        f"{MAX_SIMULATIONS}, as in ismcts:100" + (",pyspiel" if wants_native
+                                                                  else ""))
         simulations = int(argument)
     try:
-        return ISMCTSPlayer(simulations, seed, game=game, native=native)
+        return ISMCTSPlayer(simulations, seed, game=game,
+                            native=native if wants_native else None)
     except ImportError as exc:
-        raise PlayerSpecError(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
-                              "pip install -e '.[test]' brings it") from None
+        raise error(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
+                    "pip install -e '.[test]' brings it") from None
 
 
 class _Timed:

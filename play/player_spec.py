@@ -32,6 +32,8 @@ from __future__ import annotations
 import importlib
 import os
 
+from play.player_grammar import Grammar
+
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
              "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
              "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,made=P][,expected][,play=SPEC] "
@@ -138,59 +140,69 @@ def _make_kind(kind: str, text: str, seed: int):
 
 
 def _make_single(text: str, seed: int):
-    """A player without a composite `bid=` (pimc's own bid= aside)."""
-    spec = text
-    if text.lower().startswith("sds"):
-        return _make_kind("sds", text, seed)
-    if text.lower().startswith("nn:") or text.lower() == "nn":
-        return _make_kind("nn", text, seed)
-    if text.lower().startswith("net:"):
-        return _make_kind("net", text, seed)
-    if text.lower().startswith(("db:", "strategy:")) and BACKOFF_OPTION in text:
+    """A player without a composite `bid=` (pimc's own bid= aside): `GRAMMAR`'s."""
+    return GRAMMAR.make(text, seed)
+
+
+def _kind(kind: str):
+    """The factory `(text, seed)` of a registered kind (`KINDS`)."""
+    return lambda text, seed: _make_kind(kind, text, seed)
+
+
+def _random(seed: int):
+    """The uniformly random player (`play.random_player`)."""
+    from play.random_player import RandomPlayer
+
+    return RandomPlayer(seed)
+
+
+def _heuristic(seed: int):
+    """The rule-based player (`play.heuristic`)."""
+    from play.heuristic import HeuristicPlayer
+
+    return HeuristicPlayer()
+
+
+def _database(text: str, seed: int):
+    """`db:PATH` (`db.player`), or with `,backoff=` or `,gaps=` the players built on it."""
+    if BACKOFF_OPTION in text:
         return _make_kind("backoff", text, seed)
-    if text.lower().startswith("db:") and GAPS_OPTION in text:
+    if GAPS_OPTION in text:
         return _make_gap_filled(text, seed)
-    if _is_pimc(text):
-        return _make_kind("pimc", text, seed)
-    if text.lower() == "ismcts" or text.lower().startswith("ismcts:"):
-        return _make_kind("ismcts", text, seed)
-    if text.lower() == "search" or text.lower().startswith(("search:", "search[")):
-        return _make_kind("search", text, seed)
-    if _is_oracle(text):
-        return _make_kind("oracle", text, seed)
-    if text.lower().startswith("trickster:"):
-        return _make_kind("trickster", text, seed)
-    kind, _, argument = text.partition(":")
-    kind = kind.lower()
-    if kind == "random" and not argument:
-        from play.random_player import RandomPlayer
+    from db.errors import DatabaseError
+    from db.player import DatabasePlayer
 
-        return RandomPlayer(seed)
-    if kind == "heuristic" and not argument:
-        from play.heuristic import HeuristicPlayer
+    argument = text.partition(":")[2]
+    if not argument:
+        raise PlayerSpecError("db: needs a path, as in db:strategy.db")
+    if not os.path.isfile(argument):
+        raise PlayerSpecError(f"{argument}: no such strategy database")
+    try:
+        return DatabasePlayer(argument, name=f"db:{os.path.basename(argument)}")
+    except DatabaseError as exc:
+        raise PlayerSpecError(str(exc)) from None
 
-        return HeuristicPlayer()
-    if kind == "db":
-        from db.errors import DatabaseError
-        from db.player import DatabasePlayer
 
-        if not argument:
-            raise PlayerSpecError("db: needs a path, as in db:strategy.db")
-        if not os.path.isfile(argument):
-            raise PlayerSpecError(f"{argument}: no such strategy database")
-        try:
-            return DatabasePlayer(argument, name=f"db:{os.path.basename(argument)}")
-        except DatabaseError as exc:
-            raise PlayerSpecError(str(exc)) from None
-    if kind == "strategy":
-        from db.errors import DatabaseError
-        from play.strategy_player import StrategyFilePlayer
+def _strategy(text: str, seed: int):
+    """`strategy:PATH[,PATH...]` (`play.strategy_player`), or with `,backoff=` the backoff."""
+    if BACKOFF_OPTION in text:
+        return _make_kind("backoff", text, seed)
+    from db.errors import DatabaseError
+    from play.strategy_player import StrategyFilePlayer
 
-        paths = [p for p in argument.split(",") if p]
-        if not paths:
-            raise PlayerSpecError("strategy: needs a path, as in strategy:baseline.msgpack")
-        try:
-            return StrategyFilePlayer(paths)
-        except DatabaseError as exc:
-            raise PlayerSpecError(str(exc)) from None
-    raise PlayerSpecError(f"unknown player {spec!r}: expected {SPEC_HELP}")
+    paths = [p for p in text.partition(":")[2].split(",") if p]
+    if not paths:
+        raise PlayerSpecError("strategy: needs a path, as in strategy:baseline.msgpack")
+    try:
+        return StrategyFilePlayer(paths)
+    except DatabaseError as exc:
+        raise PlayerSpecError(str(exc)) from None
+
+
+GRAMMAR = Grammar("", PlayerSpecError, SPEC_HELP,
+                  {"sds": _kind("sds"), "nn": _kind("nn"), "net": _kind("net"),
+                   "pimc": _kind("pimc"), "pimc-pi": _kind("pimc"), "ismcts": _kind("ismcts"),
+                   "search": _kind("search"), "trickster": _kind("trickster"),
+                   "db": _database, "strategy": _strategy},
+                  {"random": _random, "heuristic": _heuristic},
+                  (_is_oracle, _kind("oracle")))

@@ -1,10 +1,13 @@
 """The rollout search player of any game: draw worlds consistent with the view, roll every legal
 move out in each with the blueprint, play the best mean (`SearchPlayerBase`).
 
-A game's player (`play/search_player.py` for Setback, `play/euchre_search_player.py` for
-Euchre) subclasses it with what is its game's: how its worlds are drawn and weighted by the
-blueprint's probability of the bids seen, which decisions are the bids (or have nothing to
-search), the rollouts' objective and the explanation it gives.
+The worlds (the game's sampler on its public facts), their weights (the one likelihood,
+`search/likelihood.py`, on the game's hooks), which decisions are the bids, the card-location
+model and the Why panel's figures are written here once. A game's player
+(`play/search_player.py`, `play/euchre_search_player.py`, `play/spades_search_player.py`)
+subclasses it with its declaration (the class attributes `public`, `rules`, `fields`,
+`sampler`, `model_game`, `table_game`) and what is its game's alone: the cards the Why panel
+follows, a hand with nothing left to search, the rollouts' objective, its explanation.
 """
 
 from __future__ import annotations
@@ -19,14 +22,24 @@ from play.search_options import (CHOICES, MODEL_BELIEFS, belief_kind, belief_set
 
 POOL_PARTS = 8  # a weighted pool is drawn in this many parts, each from its own seed
 
-
 class SearchPlayerBase:
     """Plays by rollout search on `blueprint` (a database player of the game), whose tables
     `table` (`db.policy_arrays.PolicyArrays`) the rollouts of `game` (the abstract game of the
     CFR interface, `cfr/game.py`) follow; `state_size` is the game's full state's. The options
     are those of `play/search_options.py`: `greedy` is `rollout=greedy`, `search_bids`
     `bids=search`, `think_ms` `think`; `temper`, `pool` and `floor` left None take the
-    belief's defaults (`search_options.BELIEF_DEFAULTS`)."""
+    belief's defaults (`search_options.BELIEF_DEFAULTS`).
+
+    A game's player declares its game in four class attributes (the rest is written here):
+    `public` (its public facts and likelihood hooks, `games/<game>/public.py`), `rules` (its
+    rules module: `apply_move`), `fields` (its state module: `TO_ACT`, `PLAYED`) and `sampler`
+    (its compiled world sampler, `search/<game>_worlds.py`: `public_worlds`); `model_game`
+    names the card-location model's game where it has one, `cards_that_matter` the cards the
+    Why panel follows."""
+
+    public = rules = fields = sampler = None  # the game's modules (class docstring)
+    model_game: str | None = None  # `belief=model:FILE`'s game (None: no model yet)
+    table_game: str | None = None  # the game the rollouts' table must be of (None: unchecked)
 
     def __init__(self, blueprint, table, game, state_size: int, worlds: int = 100,
                  greedy: bool = False, search_bids: bool = True, margin: float = 0.0,
@@ -43,6 +56,9 @@ class SearchPlayerBase:
             raise ValueError(f"belief is one of {', '.join(CHOICES['belief'])}, model:FILE or "
                              f"model+policy:FILE; evidence one of "
                              f"{', '.join(CHOICES['evidence'])}")
+        if self.table_game is not None and getattr(table, "game", None) != self.table_game:
+            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
+                             f"not {self.table_game!r}")
         temper, pool, floor = belief_settings(kind, temper, pool, floor)
         if not 0.0 < temper <= 1.0 or pool < 1 or not 0.0 < floor < 1.0:
             raise ValueError("0 < temper <= 1, pool >= 1, 0 < floor < 1")
@@ -97,6 +113,11 @@ class SearchPlayerBase:
         self.rng = new_rng(seed)
         if hasattr(self.blueprint, "seed"):
             self.blueprint.seed(seed)
+
+    def explain(self, view) -> dict:
+        """`decide`'s figures (the move, why, the worlds, every legal move's searched value);
+        a game's player may give more (Setback's adds its blueprint's trace)."""
+        return self.decide(view)
 
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (a `SeatView` of the game)."""
@@ -173,6 +194,8 @@ class SearchPlayerBase:
         resampled (systematically) in proportion to their weights (`_log_weights`) raised to
         `temper`."""
         history = np.asarray(view.history, dtype=np.int64)
+        # who played which card and the voids the moves show: read once a decision
+        self._facts = self.public.replay_public(view.state, view.history)
         weighted = self.belief != "uniform" and history.size > 0
         if not weighted:
             states = self._states[:self.worlds]
@@ -227,39 +250,64 @@ class SearchPlayerBase:
         return seats
 
     def _bidding(self, state) -> bool:
-        """Whether `state` is a decision of the game's bids (`bids=` covers them)."""
-        raise NotImplementedError
+        """Whether `state` is a decision of the game's bids (`bids=` covers them: the game's
+        `in_auction`)."""
+        return bool(self.public.in_auction(state))
 
     def _draw(self, view, rng, states) -> tuple[int, int]:
-        """Fill `states` with worlds drawn uniformly among the layouts consistent with `view`:
-        (worlds drawn, fewer than the rows when none is; layouts rejected on the way)."""
-        raise NotImplementedError
+        """Fill `states` with worlds drawn uniformly among the layouts consistent with `view`
+        (the game's sampler on the facts `_worlds` read): (worlds drawn, fewer than the rows
+        when none is; layouts rejected on the way)."""
+        played_by, extra_voids = self._facts
+        return self.sampler.public_worlds(view.state, view.seat, played_by, extra_voids, rng,
+                                          self.voids, states)
 
     def _log_weights(self, view, states, history, out) -> None:
-        """Each world's log-weight into `out`: under `belief=bids` the blueprint's
-        log-probability of the bids in `history`; under `belief=policy` of every move the
-        modelled seats made (`modelled_seats`); a probability below `self.floor` counting as
+        """Each world's log-weight into `out` (`search/likelihood.py`): under `belief=bids`
+        the blueprint's log-probability of every seat's bids in `history`; under
+        `belief=policy` of every move the modelled seats made (`modelled_seats`, the pool split
+        among the search's threads); a probability below `self.floor` counting as
         `self.floor`."""
-        raise NotImplementedError
+        from play.likelihood import ALL_SEATS, world_log_weights
+        from search.likelihood import BIDS, POLICY
 
-    _hand_field = 0  # the state field of seat 0's hand (HAND + seat), the same in both games
+        args = (self.public, self.rules.apply_move, self.fields.TO_ACT, self.search.functions)
+        played_by = self.public.replay_public(view.state, view.history)[0]
+        if self.belief == "bids":
+            world_log_weights(*args, BIDS, states, played_by, history, ALL_SEATS, self.table,
+                              self.floor, out)
+            return
+        modelled = self.modelled_seats(view)
+        self.search.split(states.shape[0], lambda first, stop: world_log_weights(
+            *args, POLICY, states, played_by, history, modelled, self.table, self.floor, out,
+            first, stop))
+
+    _hand_field = 0  # the state field of seat 0's hand (HAND + seat), the same in every game
 
     def _cards_that_matter(self, view) -> tuple:
         """The hidden cards whose whereabouts the Why panel shows (none by default)."""
         return ()
 
     def _seen_cards(self, view) -> int:
-        """The cards `view`'s seat has seen played (a mask)."""
-        return 0
+        """The cards `view`'s seat has seen played (a mask: every card played)."""
+        return int(view.state[self.fields.PLAYED])
 
-    def _load_model(self, path: str):
-        """The learned card-location model of `path` for this game (`belief=model:FILE`);
-        ValueError (one line) when it cannot be read or is another game's."""
-        raise ValueError("belief=model: this game has no card-location model yet")
+    @classmethod
+    def _load_model(cls, path: str):
+        """The learned card-location model of `path` for this game (`belief=model:FILE`), read
+        once a process; ValueError (one line) when it cannot be read or is another game's."""
+        if cls.model_game is None:
+            raise ValueError("belief=model: this game has no card-location model yet")
+        from play.search_options import shared_model
+
+        return shared_model(path, cls.model_game)
 
     def _model_log_weights(self, view, states, out) -> None:
-        """Each world's log-probability under the card-location model into `out`."""
-        raise NotImplementedError
+        """Each world's log-probability under the card-location model into `out`: the sum over
+        the cards hidden from the seat of the model's log-probability of the world's holder."""
+        from search.card_location import world_log_weights
+
+        world_log_weights(self.model.log_probs_view(view), states, view.seat, out)
 
     def _objective(self, view):
         """The rollouts' objective for `RolloutSearch.values` (None: the game's payoff)."""

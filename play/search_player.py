@@ -37,8 +37,10 @@ gives the same moves for any number of threads (without `think`). Examples:
 
 from __future__ import annotations
 
+from games.setback import public, rules
 from games.setback import state as S
 from play.search_base import SearchPlayerBase
+from search import setback_worlds
 
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -53,6 +55,9 @@ class SearchPlayer(SearchPlayerBase):
     """Plays Setback by rollout search on `blueprint` (a `db.player.DatabasePlayer`), whose
     tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring;
     the search itself is `play.search_base.SearchPlayerBase`'s)."""
+
+    public, rules, fields, sampler = public, rules, S, setback_worlds
+    model_game = "setback"
 
     def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
@@ -98,36 +103,6 @@ class SearchPlayer(SearchPlayerBase):
                                   if a["move"] == result["move"]), None))
         return trace
 
-    def _bidding(self, state) -> bool:
-        """Whether `state` is in the auction."""
-        return int(state[S.PHASE]) == S.PHASE_AUCTION
-
-    def _draw(self, view, rng, states) -> tuple[int, int]:
-        """Worlds under which the deal is not yet settled (`search.setback_worlds`): the
-        settled ones drawn on the way are the rejected."""
-        from search.setback_worlds import consistent_worlds
-
-        return consistent_worlds(view.state, view.seat, rng, self.voids, states)
-
-    def _log_weights(self, view, states, history, out) -> None:
-        """`belief=bids`: the blueprint's log-probability of the bids in `history`
-        (`bids_log_weights`); `belief=policy`: of every move of the modelled seats
-        (`policy_log_weights`, the pool split among the search's threads)."""
-        from search.inference import cards_played_by
-        from search.setback_worlds import bids_log_weights, policy_log_weights
-
-        decision = self.search.functions[1]
-        played_by = cards_played_by(history)
-        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
-        if self.belief == "bids":
-            bids_log_weights(decision, states, played_by, history, history.size, keys, offsets,
-                             probs, self.floor, out)
-            return
-        modelled = self.modelled_seats(view)
-        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
-            decision, states, first, stop, played_by, history, history.size, modelled, keys,
-            offsets, probs, self.floor, out))
-
     def _cards_that_matter(self, view) -> tuple:
         """Once trump is known: its Jack and the trumps above it (Q, K, A)."""
         from games.setback.cards import ACE, JACK, make_card
@@ -135,24 +110,6 @@ class SearchPlayer(SearchPlayerBase):
         trump = int(view.state[S.TRUMP])
         return () if trump < 0 else tuple(make_card(rank, trump)
                                           for rank in range(JACK, ACE + 1))
-
-    def _seen_cards(self, view) -> int:
-        """Every card played."""
-        return int(view.state[S.PLAYED])
-
-    def _load_model(self, path: str):
-        """The Setback card-location model of `path` (`belief=model:FILE`), read once a
-        process."""
-        from play.search_options import shared_model
-
-        return shared_model(path, "setback")
-
-    def _model_log_weights(self, view, states, out) -> None:
-        """Each world's log-probability under the card-location model: the sum over the cards
-        hidden from the seat of the model's log-probability of the world's holder."""
-        from search.card_location import world_log_weights
-
-        world_log_weights(self.model.log_probs_view(view), states, view.seat, out)
 
     def _objective(self, view):
         """`objective=win`: a rollout is worth its team's probability of winning the game from

@@ -1,14 +1,14 @@
-"""OpenSpiel's ISMCTS bot as a Spades player, searching pyspiel's own C++ `spades`
-(`ismcts[:SIMS],pyspiel`).
+"""Spades' declaration for OpenSpiel's ISMCTS bot (`play.ismcts_player.NativeGame`): it searches
+pyspiel's own C++ `spades` (`ismcts[:SIMS],pyspiel`), Spades' only ISMCTS.
 
 pyspiel's `spades` (2.0.2) implements neither `InformationStateString` nor
 `ResampleFromInfostate`, the two things `ISMCTSBot` asks of a state, so this player brings both
-(which is why `play.ismcts_player`, whose bot relies on them, does not play Spades):
+(OpenSpiel's own bot relies on them), so this declaration brings both:
 
 * the tree key (`SpadesISMCTS.get_state_key`) is (player, the player's 13 cards as dealt, the
   hand's moves after the deal): in Spades every bid and card is public, so that is exactly
   what the player knows;
-* the world draw (`SpadesISMCTSPlayer.world`) is the one world sampler's, as for every search
+* the world draw (`ISMCTSPlayer.world`, for every simulation too) is the one world sampler's, as for every search
   of every game (`search/world_sampler.py` on `games/spades/public.py`, through
   `envs.pyspiel_spades.native_state`): the cards the seat has not seen dealt to the other three
   seats, exactly uniform over every layout consistent with the view, each seat as many as it
@@ -31,12 +31,9 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
+from play.ismcts_player import NativeGame
 
-DEFAULT_SIMULATIONS = 100
-MAX_SIMULATIONS = 1_000_000
-UCT_C = 100.0
-ROLLOUTS = 1
+UCT_C = 100.0  # a hand's returns span some -300..+300 points (module docstring)
 
 
 @functools.cache  # one class, not one a reseed
@@ -56,74 +53,32 @@ def spades_bot_class():
     return SpadesISMCTS
 
 
-class SpadesISMCTSPlayer:
-    """OpenSpiel's ISMCTS bot playing Spades through pyspiel's `spades` (module docstring)."""
+def native_state(game, view, seed, adapter):
+    """pyspiel's state of `view`'s hand, the hidden cards drawn by the one world sampler from
+    `seed` (`envs.pyspiel_spades.native_state`)."""
+    from envs.pyspiel_spades import native_state as state_of
 
-    def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
-                 name: str | None = None):
-        import pyspiel
+    return state_of(game, view.state, view.seat, view.dealer, view.history, seed)
 
-        self.simulations = int(simulations)
-        self.name = name or f"ismcts:{self.simulations},pyspiel"
-        self.game = pyspiel.load_game("spades")
-        self._view = None  # the view of the decision under way, whose worlds the bot draws
-        self.seed(seed)
 
-    def seed(self, seed: int) -> None:
-        """Restart the player's random stream (the bot's choices, rollouts and world draws)."""
-        from open_spiel.python.algorithms import ismcts, mcts
+def resample(player, state, pyspiel_player, seed):
+    """Every simulation's world: a deal consistent with the view of the decision under way
+    (`native_state`; pyspiel's `spades` cannot resample itself)."""
+    return native_state(player.game, player._view, seed, None)
 
-        self._random = np.random.RandomState(int(seed) % 2**32)
-        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=ROLLOUTS, random_state=self._random)
-        self.bot = spades_bot_class()(
-            game=self.game, evaluator=evaluator, uct_c=UCT_C,
-            max_simulations=self.simulations, random_state=self._random,
-            final_policy_type=ismcts.ISMCTSFinalPolicyType.MAX_VISIT_COUNT)
-        self.bot.set_resampler(self._resample)
 
-    def _resample(self, state, player):
-        """The bot's world draw: a deal consistent with the view of the decision under way."""
-        return self.world(self._view)
+def move_of(action):
+    """Our move of a pyspiel `spades` action: the same number."""
+    return action
 
-    def world(self, view):
-        """pyspiel's state of `view`'s hand with the hidden cards drawn by the one world sampler
-        (module docstring), seeded from the player's stream."""
-        from envs.pyspiel_spades import native_state
 
-        seed = int(self._random.randint(2**31))
-        return native_state(self.game, view.state, view.seat, view.dealer, view.history, seed)
-
-    def choose(self, view) -> int:
-        """The bot's move for the seat of `view` (engine integer = pyspiel action)."""
-        legal = [int(m) for m in view.legal_moves()]
-        if len(legal) == 1:
-            return legal[0]
-        self._view = view
-        root = self.world(view)
-        move = int(self.bot.step(root))
-        if move not in legal:  # cannot happen: pyspiel's legal moves are ours
-            raise RuntimeError(f"{self.name} chose {move}, not among {legal}")
-        return move
+NATIVE = NativeGame("spades", UCT_C, spades_bot_class, native_state, resample, move_of,
+                    only=True, check_history=False)
 
 
 def make_spades_ismcts_player(spec: str, seed: int, error: type):
-    """The player of `ismcts[:SIMS],pyspiel`; a bad spec is one `error` line."""
-    text = str(spec).strip()
-    head, comma, option = text.partition(",")
-    if option.strip().lower() != "pyspiel":
-        raise error(f"{text!r}: Spades' ISMCTS searches OpenSpiel's own C++ spades: write "
-                    "ismcts[:SIMS],pyspiel")
-    kind, sep, argument = head.strip().partition(":")
-    if kind.lower() != "ismcts":
-        raise error(f"{text!r}: not an ismcts spec (ismcts[:SIMS],pyspiel)")
-    simulations = DEFAULT_SIMULATIONS
-    if sep:
-        if not argument.isdigit() or not 1 <= int(argument) <= MAX_SIMULATIONS:
-            raise error(f"{text!r}: SIMS must be a whole number of simulations from 1 to "
-                        f"{MAX_SIMULATIONS}, as in ismcts:100,pyspiel")
-        simulations = int(argument)
-    try:
-        return SpadesISMCTSPlayer(simulations, seed)
-    except ImportError as exc:
-        raise error(f"{text!r}: OpenSpiel is not installed ({exc.name}); "
-                    "pip install -e '.[test]' brings it") from None
+    """The player of `ismcts[:SIMS],pyspiel` (`play.ismcts_player.make_ismcts_player` on
+    `NATIVE`); a bad spec is one `error` line."""
+    from play.ismcts_player import make_ismcts_player
+
+    return make_ismcts_player(spec, seed, "spades", NATIVE, error)

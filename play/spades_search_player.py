@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from games.spades import public, rules
 from games.spades import state as S
 from games.spades.cards import SPADES, N_RANKS
 from play.search_base import SearchPlayerBase
-from play.search_options import DEFAULTS, parse_options
+from play.search_options import DEFAULTS, constructor_options, parse_options
+from search import spades_worlds
 
 SPEC_FORM = ("search[OPTIONS]:heuristic|db:PATH (OPTIONS: worlds=W,rollout=sample|greedy,"
              "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off,"
@@ -77,12 +79,17 @@ class SpadesSearchPlayer(SearchPlayerBase):
     abstract game and policy arrays otherwise). `log_weight(view, states, out)`: the
     `belief=bids` slot (module docstring)."""
 
+    public, rules, fields, sampler = public, rules, S, spades_worlds
+    table_game = "spades"
+
     def __init__(self, blueprint, table=None, game=None, log_weight=None, **options):
-        if table is None or game is None:
+        if table is None:
             table = game = heuristic_rollouts()
-        if getattr(table, "game", None) != "spades":
-            raise ValueError(f"the rollouts' table is for {getattr(table, 'game', None)!r}, "
-                             "not 'spades'")
+        elif game is None:  # a `db:` base's table: its rollouts walk Spades' abstract game
+            from abstraction.spades import abstract_game
+            from cfr.binding import bind
+
+            game = bind(abstract_game)
         belief = options.get("belief", "uniform")
         if belief == "bids" and log_weight is None:
             raise ValueError("belief=bids reads Spades' bid-inference tables: name their file, "
@@ -96,54 +103,17 @@ class SpadesSearchPlayer(SearchPlayerBase):
         self.log_weight = log_weight
         super().__init__(blueprint, table, game, S.STATE_SIZE, **options)
 
-    def explain(self, view) -> dict:
-        """`decide`'s figures (the move, why, the worlds, every legal move's searched value)."""
-        return self.decide(view)
-
-    def _bidding(self, state) -> bool:
-        """The four bids."""
-        return int(state[S.PHASE]) == S.PHASE_BID
-
-    def _draw(self, view, rng, states) -> tuple[int, int]:
-        """Worlds of `search.spades_worlds` (none rejected: every draw is consistent)."""
-        from search.spades_worlds import consistent_worlds, replay_public
-
-        played_by, extra_voids = replay_public(view.history)
-        return consistent_worlds(view.state, view.seat, played_by, extra_voids, rng,
-                                 self.voids, states), 0
-
     def _cards_that_matter(self, view) -> tuple:
         """The ace, king and queen of spades."""
         return tuple(SPADES * N_RANKS + rank for rank in (12, 11, 10))
 
-    def _seen_cards(self, view) -> int:
-        """Every card played."""
-        return int(view.state[S.PLAYED])
-
     def _log_weights(self, view, states, history, out) -> None:
-        """`belief=bids`: the `log_weight` slot's; `belief=policy`: the base table's
-        log-probability of every move of the modelled seats (`search.spades_worlds`)."""
+        """`belief=bids`: the `log_weight` slot's (the bid-inference tables); `belief=policy`:
+        the base table's (`SearchPlayerBase`)."""
         if self.belief == "bids":
             self.log_weight(view, states, out)
             return
-        from search.spades_worlds import policy_log_weights
-
-        current_player, decision = self.search.functions[:2]
-        keys, offsets, probs = self.table.keys, self.table.offsets, self.table.probs
-        modelled = self.modelled_seats(view)
-        self.search.split(states.shape[0], lambda first, stop: policy_log_weights(
-            current_player, decision, states, first, stop, history, history.size, modelled,
-            keys, offsets, probs, self.floor, out))
-
-
-def _options(options: dict) -> dict:
-    """The constructor's keywords of parsed `options` (`search_options.parse_options`)."""
-    return {"worlds": options["worlds"], "greedy": options["rollout"] == "greedy",
-            "search_bids": options["bids"] == "search", "margin": options["margin"],
-            "think_ms": options["think"], "threads": options["threads"],
-            "voids": options["voids"] == "on", "belief": options["belief"],
-            "temper": options["temper"], "pool": options["pool"], "floor": options["floor"],
-            "evidence": options["evidence"], "log_weight": options.get("log_weight")}
+        super()._log_weights(view, states, history, out)
 
 
 def make_spades_search_player(text: str, seed: int, make_player, error=ValueError):
@@ -161,11 +131,15 @@ def make_spades_search_player(text: str, seed: int, make_player, error=ValueErro
     if kind == "heuristic":
         try:
             return SpadesSearchPlayer(make_player(base, seed), seed=seed, name=text.strip(),
-                                      **_options(options))
+                                      log_weight=options["log_weight"],
+                                      **constructor_options(options))
         except ValueError as exc:
             raise error(f"{text.strip()!r}: {exc}") from None
     if kind.startswith("db:"):
-        return _db_search_player(text, seed, options, make_player(base, seed), error)
+        # its rollouts follow the database's policy arrays through Spades' abstract game
+        return SpadesSearchPlayer.from_options(text, seed, options, make_player(base, seed),
+                                               spades_arrays, error,
+                                               log_weight=options["log_weight"])
     raise error(f"{text!r}: the base must be heuristic or db:PATH ({SPEC_FORM})")
 
 
@@ -189,20 +163,3 @@ def spades_arrays(blueprint):
         raise DatabaseError(f"{store.path}: {exc}") from None
     return read_arrays(store, lambda texts, memo: [text_key(t) for t in texts], name, "spades",
                        None, False)
-
-
-def _db_search_player(text, seed, options, blueprint, error):
-    """The search player on a `db:` base: its rollouts follow the database's policy arrays
-    through Spades' abstract game (as Euchre's do)."""
-    from abstraction.spades import abstract_game
-    from cfr.binding import bind
-    from db.errors import DatabaseError
-    from play.search_options import shared_arrays
-
-    try:
-        table = shared_arrays(blueprint, spades_arrays)
-        return SpadesSearchPlayer(blueprint, table, bind(abstract_game), seed=seed,
-                                  name=text.strip(), **_options(options))
-    except (DatabaseError, ValueError) as exc:
-        blueprint.close()
-        raise error(f"{text.strip()!r}: {exc}") from None

@@ -31,15 +31,12 @@ score, since no hand reaches the 500 or -350 that OpenSpiel's bonus needs).
 
 from __future__ import annotations
 
-import numpy as np
-
-from games.scaffold.table import SEAT_CHARS
 from games.spades.match import play_game
+from play.player_grammar import Grammar
 from play.player_spec import PlayerSpecError
-from play.tournament import (HANDS, POINTS_WIDTH, UNIT_POINTS_A, UNIT_POINTS_B, WON,
-                             SeededRandomPlayer, TournamentGame, format_points_summary,
-                             points_pair_scores, reseed, seat_players, summarize_points,
-                             unit_seed)
+from play.tournament import (POINTS_WIDTH, SeededRandomPlayer, TournamentGame,
+                             database_player, points_pair_scores, points_report, points_unit,
+                             summarize_points)
 
 TARGET = 500
 SPEC_HELP = ("random, heuristic (play/spades_heuristic.py, a rule-based player), "
@@ -64,97 +61,78 @@ class SpadesSpecError(PlayerSpecError):
 
 def make_spades_player(spec: str, seed: int = 0):
     """The Spades player of `spec` (module docstring); `SpadesSpecError` for a bad one."""
-    text = str(spec).strip()
-    kind = text.lower()
+    return GRAMMAR.make(spec, seed)
+
+
+def _is_oracle(text: str) -> bool:
+    """Whether `text` names the oracle (asked first: its bidder's spec may hold anything)."""
     from play.spades_oracle import is_oracle_spec
 
-    if is_oracle_spec(text):  # before the other kinds: its bidder's spec may hold anything
-        from play.spades_oracle import make_spades_oracle_player
-
-        return make_spades_oracle_player(text, seed, make_spades_player, SpadesSpecError)
-    if kind == "random":
-        return SeededRandomPlayer(seed)
-    if kind == "heuristic":
-        from play.spades_heuristic import SpadesHeuristicPlayer
-
-        return SpadesHeuristicPlayer()
-    head = kind.partition(":")[0].partition(",")[0].partition("[")[0]
-    if head == "db":
-        return _database_player(text, seed)
-    if head == "ismcts":
-        from play.spades_ismcts import make_spades_ismcts_player
-
-        return make_spades_ismcts_player(text, seed, SpadesSpecError)
-    if head == "search":
-        from play.spades_search_player import make_spades_search_player
-
-        return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
-    if head == "trickster":  # Trickster Cards' bot, run by play/trickster_host.py
-        from play.trickster_spades import make_trickster_spades_player
-
-        return make_trickster_spades_player(text, seed, SpadesSpecError)
-    if head in ("strategy", "pimc", "sds", "nn"):
-        raise SpadesSpecError(f"{text!r}: Spades has no {head} player yet (expected "
-                              f"{SPEC_HELP})")
-    raise SpadesSpecError(f"unknown Spades player {text!r}: expected {SPEC_HELP}")
+    return is_oracle_spec(text)
 
 
-def _database_player(text: str, seed: int):
-    """`db:PATH[,sample]`: a database of a Spades export (`db.spades_player`)."""
-    import os
+def _oracle(text: str, seed: int):
+    """`oracle[,bid=SPEC]` or `oracle:SPEC` (`play.spades_oracle`)."""
+    from play.spades_oracle import make_spades_oracle_player
 
-    from db.errors import DatabaseError
+    return make_spades_oracle_player(text, seed, make_spades_player, SpadesSpecError)
+
+
+def _heuristic(seed: int):
+    """The rule-based player (`play.spades_heuristic`)."""
+    from play.spades_heuristic import SpadesHeuristicPlayer
+
+    return SpadesHeuristicPlayer()
+
+
+def _database(text: str, seed: int):
+    """`db:PATH[,sample]` (`db.spades_player`: the heuristic plays a key it lacks)."""
     from db.spades_player import SpadesDatabasePlayer
 
-    path, _, option = text[3:].partition(",")
-    if not path.strip():
-        raise SpadesSpecError(f"{text!r}: a database player is db:PATH[,sample]")
-    if option not in ("", "sample"):
-        raise SpadesSpecError(f"{text!r}: the only option of db:PATH is ',sample'")
-    try:
-        return SpadesDatabasePlayer(path, sample=option == "sample", seed=seed,
-                                    name=f"db:{os.path.basename(path)}"
-                                    + (",sample" if option else ""))
-    except DatabaseError as exc:
-        raise SpadesSpecError(str(exc)) from None
+    return database_player(text, seed, SpadesDatabasePlayer, SpadesSpecError)
 
 
-def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool,
-              max_deals: int = 0) -> np.ndarray:
-    """Game (or hand) `unit` with A on East-West (North-South if `swapped`): its row (WON,
-    HANDS, POINTS_A, POINTS_B) from A's side. `max_deals` is not used (the mercy rule ends
-    every game)."""
-    a, b = players
-    game_seed = unit_seed(seed, unit)
-    reseed(players, game_seed)
-    seats = seat_players(a, b, not swapped)
-    team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
-    row = np.zeros(POINTS_WIDTH, dtype=np.int64)
-    if hands:  # hand 0 of a game dealt by WNES[unit mod 4], from 0 to 0
-        record = play_game(seats, game_seed, SEAT_CHARS[unit % 4], max_hands=1)
-        points = record.hands[0]["points"]
-        row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
-        return row
-    record = play_game(seats, game_seed)
-    row[WON] = record.winner == team_a
-    row[HANDS] = len(record.hands)
-    row[UNIT_POINTS_A] = sum(h["scores"][team_a] for h in record.hands)
-    row[UNIT_POINTS_B] = sum(h["scores"][team_b] for h in record.hands)
-    return row
+def _ismcts(text: str, seed: int):
+    """`ismcts[:SIMS],pyspiel` (`play.spades_ismcts`)."""
+    from play.spades_ismcts import make_spades_ismcts_player
+
+    return make_spades_ismcts_player(text, seed, SpadesSpecError)
 
 
-def format_spades_summary(summary) -> str:
-    """The summary as a few lines of text (`play.tournament.format_points_summary`)."""
-    return format_points_summary(summary, "Spades", TARGET)
+def _search(text: str, seed: int):
+    """`search[OPTIONS]:BASE` (`play.spades_search_player`)."""
+    from play.spades_search_player import make_spades_search_player
+
+    return make_spades_search_player(text, seed, make_spades_player, SpadesSpecError)
 
 
-def _summary(rows, names, duplicate, hands, seed, seconds, counts=None):
-    """`summarize_points` (Spades players keep no lookup counts)."""
-    return summarize_points(rows, names, duplicate, hands, seed, seconds)
+def _trickster(text: str, seed: int):
+    """Trickster Cards' bot, run by play/trickster_host.py (`play.trickster_spades`)."""
+    from play.trickster_spades import make_trickster_spades_player
+
+    return make_trickster_spades_player(text, seed, SpadesSpecError)
+
+
+GRAMMAR = Grammar("Spades", SpadesSpecError, SPEC_HELP,
+                  {"db": _database, "ismcts": _ismcts, "search": _search,
+                   "trickster": _trickster},
+                  {"random": SeededRandomPlayer, "heuristic": _heuristic},
+                  (_is_oracle, _oracle), missing=("strategy", "pimc", "sds", "nn"))
+
+
+def play_hand(seats: dict, game_seed: int, dealer: str) -> dict:
+    """Hand 0 of a game on `game_seed` dealt by `dealer`, from 0 to 0, with `seats` (seat
+    letter -> player): its points by team (OpenSpiel's returns of the hand)."""
+    return play_game(seats, game_seed, dealer, max_hands=1).hands[0]["points"]
+
+
+# a game's rows: each side's game score gained hand by hand (`Hand.scores`)
+play_unit = points_unit(play_game, play_hand, "scores")
 
 
 TOURNAMENT = TournamentGame(
     name="spades", title="Spades", target=TARGET, width=POINTS_WIDTH, play_unit=play_unit,
     make_player=make_spades_player, spec_error=SpadesSpecError, spec_help=SPEC_HELP,
-    pair_scores=points_pair_scores, summarize=_summary, format_summary=format_spades_summary,
+    pair_scores=points_pair_scores, summarize=summarize_points,
+    format_summary=points_report("Spades", TARGET),
     rules_version="spades-1", hands=True)

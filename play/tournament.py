@@ -48,6 +48,7 @@ the figures depend on the seed and never on the number of workers or the chunk s
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections import Counter
@@ -57,6 +58,7 @@ from typing import Callable
 import numpy as np
 
 from games.rng import new_rng, stream_seed
+from games.scaffold.table import SEAT_CHARS
 from games.scaffold.view import ask
 from games.setback import state as S
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
@@ -470,6 +472,61 @@ def unit_seed(seed: int, unit: int) -> int:
     """The game seed of game (or hand) `unit` of the tournament `seed` (halved: an int64 for
     numba)."""
     return int(stream_seed(np.uint64(seed), np.uint64(unit))) >> 1
+
+
+def points_unit(play_game: Callable, play_hand: Callable, gained: str) -> Callable:
+    """The `TournamentGame.play_unit` of a points game (its rows: WON, HANDS, POINTS_A,
+    POINTS_B from A's side): a game is `play_game(seats, game_seed)` (a record whose `winner`
+    is a team and whose `hands` each give each team's points under `gained`), a single hand
+    `play_hand(seats, game_seed, dealer)` (each team's points), dealt by `WNES`[unit mod 4];
+    `seats` map the seat letters to the players, A on East-West unless swapped."""
+
+    def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool,
+                  max_deals: int = 0) -> np.ndarray:
+        """Game (or hand) `unit` with A on East-West (North-South if `swapped`): its row
+        (`max_deals` is not used: a points game always ends)."""
+        a, b = players
+        game_seed = unit_seed(seed, unit)
+        reseed(players, game_seed)
+        seats = seat_players(a, b, not swapped)
+        team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
+        row = np.zeros(POINTS_WIDTH, dtype=np.int64)
+        if hands:
+            points = play_hand(seats, game_seed, SEAT_CHARS[unit % 4])
+            row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
+            return row
+        record = play_game(seats, game_seed)
+        row[WON] = record.winner == team_a
+        row[HANDS] = len(record.hands)
+        row[UNIT_POINTS_A] = sum(h[gained][team_a] for h in record.hands)
+        row[UNIT_POINTS_B] = sum(h[gained][team_b] for h in record.hands)
+        return row
+
+    return play_unit
+
+
+def points_report(title: str, target: int) -> Callable:
+    """A points game's `TournamentGame.format_summary` (`format_points_summary` under its
+    `title` and winning score `target`)."""
+    return functools.partial(format_points_summary, title=title, target=target)
+
+
+def database_player(text: str, seed: int, player_class, error: type):
+    """`db:PATH[,sample]` (`text`) of a game whose database player is `player_class`
+    (`db.<game>_player`: `(path, sample=, seed=, name=)`); a bad spec or a database that
+    cannot be read is one `error` line."""
+    from db.errors import DatabaseError
+
+    path, _, option = text[3:].partition(",")
+    if not path.strip():
+        raise error(f"{text!r}: a database player is db:PATH[,sample]")
+    if option not in ("", "sample"):
+        raise error(f"{text!r}: the only option of db:PATH is ',sample'")
+    try:
+        return player_class(path, sample=option == "sample", seed=seed,
+                            name=f"db:{os.path.basename(path)}" + (",sample" if option else ""))
+    except DatabaseError as exc:
+        raise error(str(exc)) from None
 
 
 def points_pair_scores(rows: np.ndarray) -> np.ndarray:

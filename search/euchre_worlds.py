@@ -6,8 +6,8 @@ Euchre's declaration, `games/euchre/public.py`; the one world sampler (`world_sa
 the layouts exactly and uniformly over those consistent with it, the discard (for a seat that
 does not know it) uniformly among the four unseen cards no seat holds. Uniform means the seats'
 strategies are not used as evidence: the dealer's discard, a pass or an order-up say nothing
-here about the hidden cards; a belief (`calls_log_weights`, `policy_log_weights`) reweights a
-pool of these worlds.
+here about the hidden cards; a belief (`belief=bids` or `policy`: the one likelihood,
+`search/likelihood.py`) reweights a pool of these worlds.
 """
 
 from __future__ import annotations
@@ -18,14 +18,10 @@ from numba import njit
 from games.euchre import public
 from games.euchre.cards import effective_suit_mask, suit_mask
 from games.euchre.public import ordered_up  # noqa: F401 (re-exported)
-from games.euchre.rules import apply_move
-from games.euchre.state import DISCARD, PHASE, PHASE_ALONE, PHASE_DISCARD, TO_ACT
 from search import world_sampler
-from search.rollout import TERMINAL, move_log_prob, policy_move_log_prob
 
 N_CARDS = 24
 BLOCK = 13  # the Setback sampler's cards a suit (the card-location model's marginals)
-NOBODY_PLAYED = np.zeros(4, np.int64)  # `public.start_of_hand` reads the played cards in `DEALT`
 
 
 @njit(cache=True, nogil=True)
@@ -82,78 +78,3 @@ def cards_played_by(view) -> np.ndarray:
     """int64[4]: the cards each seat (relative to the dealer) played in `view`'s hand
     (`games.euchre.public.replay_public`); the dealer's discard is not a card played."""
     return public.replay_public(view.state, view.history)[0]
-
-
-@njit(cache=True, nogil=True)
-def calls_log_likelihood(decision, world, history, n_moves, keys, offsets, probs, floor, state,
-                         actions, key_out):
-    """The log-probability that the blueprint (a policy table whose keys `decision`, the
-    abstract game's, builds) makes the hand's calls and alone decision in `history` (its first
-    `n_moves` moves) when the hands are `world`'s (each seat's dealt cards: `DEALT`). The
-    dealer's discard is the abstraction's rule (no key: it weighs nothing; hidden, -1, it is
-    the world's). A call whose key the blueprint lacks says nothing (0); a probability below
-    `floor` counts as `floor`. The acting seat's own calls add the same term in every world."""
-    public.start_of_hand(world, NOBODY_PLAYED, state)  # `DEALT` holds the cards played
-    total = 0.0
-    for i in range(n_moves):
-        if state[PHASE] > PHASE_ALONE:
-            break
-        move = history[i]
-        if state[PHASE] == PHASE_DISCARD:
-            apply_move(state, world[DISCARD] if move < 0 else move)
-            continue
-        total += move_log_prob(decision, state, move, keys, offsets, probs, floor, actions,
-                               key_out)
-        apply_move(state, move)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def calls_log_weights(decision, worlds, history, n_moves, keys, offsets, probs, floor, out):
-    """`calls_log_likelihood` of every world (rows of `worlds`) into `out`."""
-    state = np.zeros(worlds.shape[1], np.int64)
-    actions = np.zeros(64, np.int64)
-    key_out = np.zeros(2, np.uint64)
-    for w in range(worlds.shape[0]):
-        out[w] = calls_log_likelihood(decision, worlds[w], history, n_moves, keys, offsets,
-                                      probs, floor, state, actions, key_out)
-
-
-@njit(cache=True, nogil=True)
-def policy_log_likelihood(current_player, decision, world, history, n_moves, modelled, keys,
-                          offsets, probs, floor, state, actions, key_out):
-    """The log-probability that the players, modelled by the blueprint, make the moves of
-    `history` that the seats in `modelled` (bit s: seat s, relative to the dealer) made, when
-    the hands are `world`'s (`DEALT`): the sum of `rollout.policy_move_log_prob` over those
-    calls, alone decisions and cards (`belief=policy`). The dealer's discard is replayed but
-    weighs nothing (the abstraction's rule, as in `calls_log_likelihood`); moves once the
-    hand's points are settled weigh nothing either (the blueprint has no keys past them: the
-    abstract game's `current_player` calls them terminal)."""
-    public.start_of_hand(world, NOBODY_PLAYED, state)  # `DEALT` holds the cards played
-    total = 0.0
-    for i in range(n_moves):
-        if current_player(state) == TERMINAL:
-            break
-        move = history[i]
-        if state[PHASE] == PHASE_DISCARD:
-            apply_move(state, world[DISCARD] if move < 0 else move)
-            continue
-        if (modelled >> state[TO_ACT]) & 1:
-            total += policy_move_log_prob(decision, state, move, keys, offsets, probs, floor,
-                                          actions, key_out)
-        apply_move(state, move)
-    return total
-
-
-@njit(cache=True, nogil=True)
-def policy_log_weights(current_player, decision, worlds, first, stop, history, n_moves,
-                       modelled, keys, offsets, probs, floor, out):
-    """`policy_log_likelihood` of the worlds `worlds[first:stop]` into `out[first:stop]` (a
-    slice a thread computes)."""
-    state = np.zeros(worlds.shape[1], np.int64)
-    actions = np.zeros(64, np.int64)
-    key_out = np.zeros(2, np.uint64)
-    for w in range(first, stop):
-        out[w] = policy_log_likelihood(current_player, decision, worlds[w], history, n_moves,
-                                       modelled, keys, offsets, probs, floor, state, actions,
-                                       key_out)

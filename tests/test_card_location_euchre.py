@@ -201,7 +201,7 @@ def test_models_of_the_other_game_are_refused_in_one_line(tmp_path, blueprint): 
         load_model(str(euchre), "setback")
     assert "of euchre, not setback" in str(exc.value) and "\n" not in str(exc.value)
     with pytest.raises(ValueError) as exc:  # what Setback's search reads its model with
-        SearchPlayer._load_model(None, str(euchre))
+        SearchPlayer._load_model(str(euchre))
     assert "of euchre, not setback" in str(exc.value) and "\n" not in str(exc.value)
     with pytest.raises(EuchreSpecError) as exc:
         make_euchre_player(f"search[belief=model:{setback}]:db:{blueprint['db']}")

@@ -13,13 +13,16 @@ from abstraction.euchre.codec import key_text
 from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from db.database import StrategyDatabase
 from db.euchre_policy_arrays import load_euchre_policy_arrays
+from games.euchre import public, rules
 from games.euchre import state as E
 from games.euchre.rules import apply_move
 from games.euchre.view import SeatView
 from games.rng import new_rng
 from play.euchre_tournament import make_euchre_player
+from play.likelihood import world_log_weights
 from play.search_options import FLOOR
-from search.euchre_worlds import cards_played_by, consistent_worlds, policy_log_weights
+from search.euchre_worlds import cards_played_by, consistent_worlds
+from search.likelihood import POLICY
 from train.euchre_game import GAME
 
 from test_euchre_search import _check_world, blueprint, random_positions  # noqa: F401
@@ -43,8 +46,8 @@ def test_euchre_policy_weights_equal_a_slow_replay_and_worlds_agree(blueprint): 
             h = np.array(view.history, np.int64)
             others = sum(1 << s for s in range(4) if s != seat)
             out = np.zeros(4)
-            policy_log_weights(GAME.addresses[0], GAME.addresses[1], worlds, 0, 4, h, h.size,
-                               others, arrays.keys, arrays.offsets, arrays.probs, FLOOR, out)
+            world_log_weights(public, rules.apply_move, E.TO_ACT, GAME.addresses, POLICY,
+                              worlds, cards_played_by(view), h, others, arrays, FLOOR, out)
             for w in range(4):
                 replay = E.new_state()
                 E.reset_hand(replay, worlds[w, E.DEALT:E.DEALT + 4].copy(),

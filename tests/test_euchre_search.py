@@ -395,7 +395,9 @@ def test_the_calls_likelihood_is_the_databases_probabilities_of_the_calls_made(b
     call and alone decision made (floored), read here from the database key by key."""
     from db.database import StrategyDatabase
     from play.search_options import FLOOR
-    from search.euchre_worlds import calls_log_weights
+    from games.euchre import public, rules
+    from play.likelihood import ALL_SEATS, world_log_weights
+    from search.likelihood import BIDS
 
     arrays = load_euchre_policy_arrays("db:" + blueprint["db"])
     checked = 0
@@ -418,9 +420,9 @@ def test_the_calls_likelihood_is_the_databases_probabilities_of_the_calls_made(b
                     expected += math.log(max(float(hit[0][index]), FLOOR))
                 apply_move(replay, move)
             out = np.zeros(1)
-            calls_log_weights(GAME.addresses[1], state[None, :].copy(),
-                              np.array(history, np.int64), len(history), arrays.keys,
-                              arrays.offsets, arrays.probs, FLOOR, out)
+            world_log_weights(public, rules.apply_move, S.TO_ACT, GAME.addresses, BIDS,
+                              state[None, :].copy(), np.zeros(4, np.int64),
+                              np.array(history, np.int64), ALL_SEATS, arrays, FLOOR, out)
             assert out[0] == pytest.approx(expected, abs=1e-9)
             checked += expected != 0.0
     assert checked >= 5

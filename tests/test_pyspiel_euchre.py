@@ -22,6 +22,7 @@ from games.euchre import state as S  # noqa: E402
 from games.euchre.cards import SEAT_CHARS  # noqa: E402
 from games.euchre.rules import apply_move  # noqa: E402
 from games.euchre.view import SeatView  # noqa: E402
+from play.euchre_ismcts import NATIVE  # noqa: E402
 from play.ismcts_player import make_ismcts_player  # noqa: E402
 from play.player_spec import PlayerSpecError  # noqa: E402
 
@@ -73,13 +74,13 @@ def test_the_built_state_is_the_real_one_to_the_acting_seat():
 
 
 def test_spec():
-    player = make_ismcts_player("ismcts:7,pyspiel", seed=1, game="euchre")
+    player = make_ismcts_player("ismcts:7,pyspiel", seed=1, game="euchre", native=NATIVE)
     assert player.native and player.name == "ismcts:7,pyspiel"
-    assert not make_ismcts_player("ismcts:7", game="euchre").native
+    assert not make_ismcts_player("ismcts:7", game="euchre", native=NATIVE).native
     with pytest.raises(PlayerSpecError, match="none of setback"):
         make_ismcts_player("ismcts:7,pyspiel")
     with pytest.raises(PlayerSpecError, match="only option"):
-        make_ismcts_player("ismcts:7,fast", game="euchre")
+        make_ismcts_player("ismcts:7,fast", game="euchre", native=NATIVE)
 
 
 def test_plays_a_game_to_10_legally_and_the_same_from_the_same_seed():
@@ -87,7 +88,7 @@ def test_plays_a_game_to_10_legally_and_the_same_from_the_same_seed():
 
     records = []
     for _ in range(2):
-        bot = make_ismcts_player("ismcts:4,pyspiel", seed=2, game="euchre")
+        bot = make_ismcts_player("ismcts:4,pyspiel", seed=2, game="euchre", native=NATIVE)
         players = {"W": bot, "E": bot, "N": RandomPlayer(1), "S": RandomPlayer(2)}
         records.append(play_game(players, seed=4))  # the referee refuses an illegal move
     assert max(records[0].score.values()) >= 10
@@ -115,6 +116,7 @@ def test_the_bot_tells_apart_what_pyspiels_string_does_not():
     player = after[0].current_player()
     assert after[0].information_state_string(player) == \
         after[1].information_state_string(player)  # the upstream string hides the suit
-    bot = make_ismcts_player("ismcts:3,pyspiel", seed=1, game="euchre").bot
+    bot = make_ismcts_player("ismcts:3,pyspiel", seed=1, game="euchre",
+                             native=NATIVE).bot
     assert bot.get_state_key(after[0]) != bot.get_state_key(after[1])
     assert bot.get_state_key(after[0]) == bot.get_state_key(after[0].clone())

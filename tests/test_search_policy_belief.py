@@ -15,13 +15,17 @@ import pytest
 
 from db.policy_arrays import load_policy_arrays
 from games.rng import new_rng
+from games.setback import public, rules
 from games.setback import state as S
 from games.setback.api import Deal, format_move
 from games.setback.cards import suit_mask
+from games.setback.scoring import is_exhausted
 from games.setback.view import SeatView
 from play.player_spec import make_player
+from play.likelihood import ALL_SEATS, world_log_weights
 from play.search_options import FLOOR
-from search.setback_worlds import consistent_worlds, policy_log_weights
+from search.likelihood import BIDS, POLICY
+from search.setback_worlds import consistent_worlds
 from train.baseline import layout_game
 
 from test_search_rollout import blueprint  # noqa: F401  (the module's fixture, rebuilt here)
@@ -55,6 +59,8 @@ def slow_log_weight(world, history, observer, model, modelled_parity):
     hands = [int(world[S.HAND + s]) for s in range(4)]
     total = 0.0
     for _, state, move in others_moves(hands, played, history, observer):
+        if is_exhausted(state):  # the abstract game's deal is over: the table has no keys
+            break
         seat = int(state[S.TO_ACT])
         if modelled_parity and (seat - observer) % 2 == 0:
             continue
@@ -71,7 +77,7 @@ def test_setback_policy_weights_equal_a_slow_python_replay(blueprint, evidence):
     from search.inference import cards_played_by
 
     arrays = load_policy_arrays("db:" + blueprint["db"])
-    decision = layout_game(arrays.layout).addresses[1]
+    functions = layout_game(arrays.layout).addresses
     player = DatabasePlayer(blueprint["db"])
     model = PolicyModel(player.db, use_bootstrap=False)
     states = np.zeros((6, S.STATE_SIZE), np.int64)
@@ -86,8 +92,8 @@ def test_setback_policy_weights_equal_a_slow_python_replay(blueprint, evidence):
         modelled = sum(1 << s for s in range(4) if s != seat and
                        (evidence == "others" or (s - seat) % 2))
         out = np.zeros(drawn)
-        policy_log_weights(decision, states, 0, drawn, cards_played_by(h), h, h.size, modelled,
-                           arrays.keys, arrays.offsets, arrays.probs, FLOOR, out)
+        world_log_weights(public, rules.apply_move, S.TO_ACT, functions, POLICY, states,
+                          cards_played_by(h), h, modelled, arrays, FLOOR, out, 0, drawn)
         for w in range(drawn):
             expected = slow_log_weight(states[w], h, seat, model, evidence == "opponents")
             assert out[w] == pytest.approx(expected, rel=1e-6, abs=1e-6)
@@ -155,10 +161,8 @@ def test_the_policy_belief_reads_the_cards_the_bids_belief_ignores(blueprint):  
     """Once cards are played they weigh the worlds too: on the same pool, the policy weights
     rank the worlds otherwise than the bids-only weights at most play positions."""
     from search.inference import cards_played_by
-    from search.setback_worlds import bids_log_weights
-
     arrays = load_policy_arrays("db:" + blueprint["db"])
-    decision = layout_game(arrays.layout).addresses[1]
+    functions = layout_game(arrays.layout).addresses
     states = np.zeros((32, S.STATE_SIZE), np.int64)
     differ = positions = 0
     for _, _, history, now in played_deals(8, 5)[::2]:
@@ -170,11 +174,11 @@ def test_the_policy_belief_reads_the_cards_the_bids_belief_ignores(blueprint):  
         h = np.array(history, np.int64)
         played = cards_played_by(h)
         bids, policy = np.zeros(32), np.zeros(32)
-        bids_log_weights(decision, states, played, h, h.size, arrays.keys, arrays.offsets,
-                         arrays.probs, FLOOR, bids)
+        world_log_weights(public, rules.apply_move, S.TO_ACT, functions, BIDS, states, played,
+                          h, ALL_SEATS, arrays, FLOOR, bids)
         everyone_else = sum(1 << s for s in range(4) if s != seat)
-        policy_log_weights(decision, states, 0, 32, played, h, h.size, everyone_else,
-                           arrays.keys, arrays.offsets, arrays.probs, FLOOR, policy)
+        world_log_weights(public, rules.apply_move, S.TO_ACT, functions, POLICY, states, played,
+                          h, everyone_else, arrays, FLOOR, policy)
         positions += 1
         differ += not np.allclose(bids - bids.max(), policy - policy.max())
     assert positions >= 10 and differ >= positions * 0.8

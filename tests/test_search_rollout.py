@@ -286,10 +286,12 @@ def test_the_web_bots_search_and_the_why_panel_gets_each_moves_value(blueprint, 
 def test_the_bids_likelihood_is_the_blueprints_probability_of_the_bids(blueprint):
     """On the true deal, the weight of the bids is the product of the probabilities the
     database gives each bid made (its auction keys), found keys only."""
-    from search.setback_worlds import bids_log_likelihood
+    from games.setback import public, rules
+    from play.likelihood import ALL_SEATS, world_log_weights
+    from search.likelihood import BIDS
 
     arrays = load_policy_arrays("db:" + blueprint["db"])
-    decision = layout_game(arrays.layout).addresses[1]
+    functions = layout_game(arrays.layout).addresses
     player = DatabasePlayer(blueprint["db"])
     checked = 0
     for d in range(40):
@@ -307,11 +309,10 @@ def test_the_bids_likelihood_is_the_blueprints_probability_of_the_bids(blueprint
             history.append(move)
             apply_move(state, move)
         history = np.array(history, dtype=np.int64)
-        got = bids_log_likelihood(decision, start, np.zeros(4, np.int64), history, history.size,
-                                  arrays.keys, arrays.offsets, arrays.probs, 1e-3,
-                                  np.zeros(S.STATE_SIZE, np.int64), np.zeros(64, np.int64),
-                                  np.zeros(2, np.uint64))
-        assert got == pytest.approx(expected, abs=1e-9)
+        got = np.zeros(1)
+        world_log_weights(public, rules.apply_move, S.TO_ACT, functions, BIDS, start[None, :],
+                          np.zeros(4, np.int64), history, ALL_SEATS, arrays, 1e-3, got)
+        assert got[0] == pytest.approx(expected, abs=1e-9)
         checked += expected != 0.0
     assert checked >= 10
 

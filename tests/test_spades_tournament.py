@@ -151,10 +151,11 @@ def _random_views(seeds, cards):
 
 
 def test_ismcts_worlds_are_consistent_with_the_view_and_pyspiel_agrees():
-    from play.spades_ismcts import SpadesISMCTSPlayer
+    from play.ismcts_player import ISMCTSPlayer
+    from play.spades_ismcts import NATIVE
     from search.spades_worlds import replay_public
 
-    player = SpadesISMCTSPlayer(1, seed=0)
+    player = ISMCTSPlayer(1, seed=0, game="spades", native=NATIVE)
     checked = voids = 0
     for view, history in _random_views(range(6), lambda seed: 4 * (3 + seed)):  # 3..8 tricks
         played_by, lead_voids = replay_public(history)
@@ -212,9 +213,10 @@ def test_ismcts_worlds_never_give_a_spade_leader_a_side_suit_card():
     before a spade had been played, and gave such a leader side-suit cards in 208 of these 780
     draws (39 positions)."""
     from games.spades.cards import N_RANKS, SPADES
-    from play.spades_ismcts import SpadesISMCTSPlayer
+    from play.ismcts_player import ISMCTSPlayer
+    from play.spades_ismcts import NATIVE
 
-    player = SpadesISMCTSPlayer(1, seed=0)
+    player = ISMCTSPlayer(1, seed=0, game="spades", native=NATIVE)
     positions = 0
     for view, leader, played_by in spade_lead_positions():
         positions += 1

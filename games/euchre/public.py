@@ -23,8 +23,8 @@ from games.bits import popcount
 from games.euchre.cards import effective_suit_mask, suit_mask
 from games.euchre.rules import PASS_MOVE, apply_move, next_active
 from games.euchre.state import (DEALT, DISCARD, HAND, HAND_SIZE, LEADER, MAKER, N_IN_TRICK,
-                                N_PASSES, OUT, PHASE, PHASE_DISCARD, PLAYED, SHOWN_VOIDS, STICK,
-                                TO_ACT, TRICK_NUMBER, TRUMP, UPCARD, new_state, reset_hand)
+                                N_PASSES, OUT, PHASE, PHASE_ALONE, PHASE_DISCARD, PLAYED,
+                                SHOWN_VOIDS, STICK, TO_ACT, TRICK_NUMBER, TRUMP, UPCARD, new_state, reset_hand)
 from games.rng import below
 
 N_CARDS = 24
@@ -134,6 +134,24 @@ def start_of_hand(world, played_by, out):
     for seat in range(4):
         hands[seat] = world[DEALT + seat]
     reset_hand(out, hands, world[UPCARD], world[STICK])
+
+
+@njit(cache=True, nogil=True)
+def in_auction(state):
+    """Whether `state` is a decision before the play (the calls of both rounds, the dealer's
+    discard, the alone decision): what `bids=` covers and a `belief=bids` likelihood weighs."""
+    return state[PHASE] <= PHASE_ALONE
+
+
+@njit(cache=True, nogil=True)
+def unweighed_move(state, world, move):
+    """The move a replay of `world` makes of the history's `move` without weighing it, or -1
+    when it weighs as it is (the likelihood's, `search/likelihood.py`): the dealer's discard,
+    hidden (-1) from the others, is the world's own, and the abstraction makes it by rule (no
+    key), so it says nothing of the hands."""
+    if state[PHASE] == PHASE_DISCARD:
+        return world[DISCARD] if move < 0 else move
+    return -1
 
 
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:

@@ -18,7 +18,8 @@ from games.scaffold.cards_held import cards_left
 from games.scaffold.suits import printed_suits as suit_masks  # noqa: F401 (a hook)
 from games.setback.rules import apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
-from games.setback.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLAYED,
+from games.setback.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE,
+                                 PHASE_AUCTION, PLAYED,
                                  SHOWN_VOIDS, TO_ACT, TRICK, TRICK_NUMBER, WON, new_state,
                                  reset_deal)
 
@@ -98,6 +99,13 @@ def start_of_hand(world, played_by, out):
     for seat in range(4):
         hands[seat] = world[HAND + seat] | played_by[seat]
     reset_deal(out, hands)
+
+
+@njit(cache=True, nogil=True)
+def in_auction(state):
+    """Whether `state` is a bid of the auction (what `bids=` covers and a `belief=bids`
+    likelihood weighs)."""
+    return state[PHASE] == PHASE_AUCTION
 
 
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:

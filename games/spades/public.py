@@ -21,8 +21,9 @@ from games.scaffold.cards_held import cards_left
 from games.scaffold.suits import printed_suits as suit_masks  # noqa: F401 (a hook)
 from games.spades.cards import N_RANKS, SPADES
 from games.spades.rules import BID_MOVE, apply_move
-from games.spades.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PLAYED, SHOWN_VOIDS,
-                                SCORE, TO_ACT, TRICK_NUMBER, new_state, reset_hand)
+from games.spades.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE, PHASE_BID,
+                                PLAYED, SHOWN_VOIDS, SCORE, TO_ACT, TRICK_NUMBER, new_state,
+                                reset_hand)
 
 ALL_CARDS = np.int64((1 << 52) - 1)
 SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..13 hidden cards
@@ -75,6 +76,12 @@ def start_of_hand(world, played_by, out):
     for seat in range(4):
         hands[seat] = world[DEALT + seat]
     reset_hand(out, hands, world[SCORE], world[SCORE + 1])
+
+
+@njit(cache=True, nogil=True)
+def in_auction(state):
+    """Whether `state` is one of the four bids (what `bids=` covers)."""
+    return state[PHASE] == PHASE_BID
 
 
 def replay_public(view_state, history) -> tuple[np.ndarray, int]:
