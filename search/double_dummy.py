@@ -77,9 +77,9 @@ WIDE = 1 << WIDE_BITS  # rows of a general bucket: all the positions of a length
 # kept in a bucket hashed on those owners too ("sharp"), the others in the bucket of the
 # lengths alone: positions of one length pattern are legion and would crowd a single bucket.
 SHARP = 2
-META_POSITION = 31  # E_META's low bits: leader | trump << 2 (as F_META)
-META_TOPS = 5  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
-META_USED = np.int64(1) << 21  # set in every stored entry (an empty row's E_META is 0)
+META_POSITION = 63  # E_META's low bits: leader | trump << 2 | trump_last << 5 (as F_META)
+META_TOPS = 6  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
+META_USED = np.int64(1) << 22  # set in every stored entry (an empty row's E_META is 0)
 
 # Counters of `stats` (int64[N_STATS]); S_CLOCK counts the table's stores and hits, the time
 # an entry's E_USED keeps (the least recently used goes first).
@@ -197,13 +197,15 @@ def _top_of(cards, n):
 
 
 @njit(cache=True)
-def quick_tricks(hands, leader, trump, wanted):
+def quick_tricks(hands, leader, trump, trump_last, wanted):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
     fewer, the more positions a stored answer covers). In each suit the run of the highest
     remaining cards it holds wins, one after the other (the leader keeps the lead). Against
     trumps only its top trumps count, unless they draw every trump the opponents hold: then
-    its side-suit tops win too (nobody can ruff)."""
+    its side-suit tops win too (nobody can ruff). With `trump_last` (a trump may be led only
+    by a hand holding nothing else) it cannot draw them first while it holds another suit:
+    then only its top trumps count (each wins the trick it falls on, whoever leads)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     runs = np.int64(0)
     for suit in range(N_SUITS):
@@ -214,7 +216,8 @@ def quick_tricks(hands, leader, trump, wanted):
         trump_run = runs & (SUIT_BITS << (N_RANKS * trump))
         opp_trumps = max(popcount(_suit_of(hands[(leader + 1) & 3], trump)),
                          popcount(_suit_of(hands[(leader + 3) & 3], trump)))
-        if popcount(trump_run) < opp_trumps:
+        if popcount(trump_run) < opp_trumps or (opp_trumps > 0 and trump_last and (
+                hands[leader] & ~(SUIT_BITS << (N_RANKS * trump))) != 0):
             return min(popcount(trump_run), wanted), _top_of(trump_run, wanted)
         if opp_trumps > 0:
             cards = trump_run  # every trump of the run: it is what stops the ruffs
@@ -251,6 +254,19 @@ def master_trumps(hands, side, trump):
 
 
 @njit(cache=True, inline="always")
+def legal_cards(hand, n_in_trick, led, trump, trump_last):
+    """The cards of `hand` its seat may play: the suit led if it holds any (else any card);
+    leading, any card, but with `trump_last` no trump while it holds another suit."""
+    if n_in_trick > 0:
+        follow = hand & (SUIT_BITS << (N_RANKS * led))
+        return follow if follow != 0 else hand
+    if trump_last and trump != NO_TRUMP:
+        side = hand & ~(SUIT_BITS << (N_RANKS * trump))
+        return side if side != 0 else hand
+    return hand
+
+
+@njit(cache=True, inline="always")
 def _insert(row, n, card, key):
     """Insert `card` with sort `key` into the first n moves of `row` (keys ascending; the
     keys live in row[MOVE_SLOTS:])."""
@@ -264,15 +280,14 @@ def _insert(row, n, card, key):
 
 
 @njit(cache=True)
-def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, row):
+def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, trump_last,
+                  row):
     """Write the cards `seat` tries into `row` (best first) and return their count: its legal
     cards less equivalent ones (the higher of two stands for both), ordered to refute the
     other side at once: a sure or cheapest winner first, then the cheapest cards; ruffing a
     partner's trick or a losing ruff last."""
     hand = hands[seat]
-    legal = hand
-    if n_in_trick > 0 and _suit_of(hand, led) != 0:
-        legal = hand & (SUIT_BITS << (N_RANKS * led))
+    legal = legal_cards(hand, n_in_trick, led, trump, trump_last)
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     live = (everyone & ~hand) | trick_mask  # the cards that can come between two of mine
     n = 0
@@ -388,7 +403,7 @@ def _probe(hands, tt, frame, need, stats):
 
 
 @njit(cache=True)
-def _open_trick(hands, trump, frame, tt, stats):
+def _open_trick(hands, trump, trump_last, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
     trick, the transposition table or the leader's quick tricks, with the cards whose ranks
@@ -410,7 +425,7 @@ def _open_trick(hands, trump, frame, tt, stats):
     # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide: its
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
-    quick, cards = quick_tricks(hands, leader, trump, wanted)
+    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted)
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
@@ -428,7 +443,7 @@ def _open_trick(hands, trump, frame, tt, stats):
             frame[F_REL] = cards
             return 0
     describe(hands, frame)
-    frame[F_META] = leader | trump << 2
+    frame[F_META] = leader | trump << 2 | trump_last << 5
     frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt), WIDE_BITS)
     frame[F_SHARP] = _bucket(frame[F_LENS], frame[F_META] | _sharp_owners(frame) << 8,
                              _tt_bits(tt), BUCKET_BITS)
@@ -596,19 +611,14 @@ def _cover_sequences(hand, everyone, trick_mask, rel):
 
 
 @njit(cache=True)
-def search(hands, trump, leader, need, tt, moves, frames, stats):
-    """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left when `leader`
-    leads to the next trick (hands of equal size), both sides playing perfectly: one
-    null-window test. Iterative on `frames` (numba's cache cannot hold a recursive function
+def search(hands, trump, trump_last, need, tt, moves, frames, stats):
+    """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
+    way included) from the position `set_root` wrote into frames[0], both sides playing
+    perfectly: one null-window test. Iterative on `frames` (numba's cache cannot hold a recursive function
     reliably); `hands` change during the search and are restored; `moves[d]` holds the moves
     of the node at depth d. Each node also reports the cards whose ranks decided its answer
     (`rel`), so a trick's start is stored for every position that agrees on them."""
-    root = frames[0]
-    root[F_LEADER] = leader
-    root[F_IN_TRICK] = 0
-    root[F_TRICK_MASK] = 0
-    root[F_LEFT] = popcount(hands[leader])
-    root[F_NEED] = need
+    frames[0, F_NEED] = need
     depth = 0
     entering = True
     result = False
@@ -619,7 +629,7 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
             stats[S_NODES] += 1
             known = -1
             if frame[F_IN_TRICK] == 0:
-                known = _open_trick(hands, trump, frame, tt, stats)
+                known = _open_trick(hands, trump, trump_last, frame, tt, stats)
             else:
                 frame[F_STORE] = 0
                 frame[F_REL] = 0
@@ -633,7 +643,8 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
                 seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
                 frame[F_COUNT] = ordered_moves(hands, seat, frame[F_IN_TRICK], frame[F_LED],
                                                frame[F_BEST], frame[F_WINNER],
-                                               frame[F_TRICK_MASK], trump, moves[depth])
+                                               frame[F_TRICK_MASK], trump, trump_last,
+                                               moves[depth])
                 frame[F_INDEX] = 0
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
@@ -666,22 +677,88 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
 
 
 @njit(cache=True)
-def tricks_for_leader(hands, trump, leader, guess, tt, moves, frames, stats):
-    """Tricks side 0 takes when `leader` leads to the first trick (hands of equal size, at a
-    trick's start): null-window tests stepping from `guess` until the count is pinned
-    between a test passed and the one above failed (MTD(f), a step of one trick)."""
-    left = popcount(hands[leader])
+def set_root(hands, trump, leader, trick, n_in_trick, frames):
+    """Write the search's root into frames[0]: `leader` led the trick under way, of which
+    `trick[:n_in_trick]` are the cards played (0 to 3, in play order; none at a trick's
+    start, the hands then of one size)."""
+    root = frames[0]
+    root[F_LEADER] = leader
+    root[F_IN_TRICK] = n_in_trick
+    mask = np.int64(0)
+    for i in range(n_in_trick):
+        card = trick[i]
+        if i == 0:
+            root[F_LED] = card // N_RANKS
+            root[F_BEST] = card
+            root[F_WINNER] = leader
+        elif _beats(card, root[F_BEST], trump):
+            root[F_BEST] = card
+            root[F_WINNER] = (leader + i) & 3
+        mask |= np.int64(1) << card
+    root[F_TRICK_MASK] = mask
+    root[F_LEFT] = popcount(hands[(leader + n_in_trick) & 3])
+
+
+@njit(cache=True)
+def tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats):
+    """Tricks side 0 takes from the root `set_root` wrote (the trick under way included):
+    null-window tests stepping from `guess` until the count is pinned between a test passed
+    and the one above failed (MTD(f), a step of one trick)."""
+    left = frames[0, F_LEFT]
     low, high = 0, left
     target = guess
     while low < high:
         target = min(max(target, low + 1), high)
-        if search(hands, trump, leader, target, tt, moves, frames, stats):
+        if search(hands, trump, trump_last, target, tt, moves, frames, stats):
             low = target
             target += 1
         else:
             high = target - 1
             target -= 1
     return low
+
+
+@njit(cache=True)
+def tricks_for_leader(hands, trump, trump_last, leader, guess, tt, moves, frames, stats):
+    """Tricks side 0 takes when `leader` leads to the next trick (hands of equal size):
+    `tricks_from_root` from that trick's start."""
+    set_root(hands, trump, leader, frames[0, F_CODE:F_CODE], 0, frames)
+    return tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats)
+
+
+@njit(cache=True)
+def card_tricks(hands, trump, trump_last, leader, trick, n_in_trick, guess, tt, moves, frames,
+                stats, cards_out, tricks_out):
+    """Every legal card of the seat to act (`leader` led the trick under way, `trick[:n_in_trick]`
+    its cards so far) ascending in `cards_out`, and in `tricks_out` the tricks side 0 takes
+    from here (this trick included) after it, both sides playing perfectly from then on.
+    Each card's tests start from the last card's count (`guess` for the first). Returns the
+    count of cards."""
+    seat = (leader + n_in_trick) & 3
+    led = trick[0] // N_RANKS if n_in_trick > 0 else 0
+    legal = legal_cards(hands[seat], n_in_trick, led, trump, trump_last)
+    n = 0
+    while legal != 0:
+        card = lowest_bit(legal)
+        legal &= legal - 1
+        hands[seat] ^= np.int64(1) << card
+        trick[n_in_trick] = card
+        if n_in_trick < 3:
+            set_root(hands, trump, leader, trick, n_in_trick + 1, frames)
+            value = tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats)
+        else:
+            set_root(hands, trump, leader, trick, 4, frames)  # the finished trick's winner
+            winner = frames[0, F_WINNER]
+            value = 1 if winner & 1 == 0 else 0
+            if hands[winner] != 0:
+                value += tricks_for_leader(hands, trump, trump_last, winner, guess - value, tt,
+                                           moves, frames, stats)
+        hands[seat] ^= np.int64(1) << card
+        cards_out[n] = card
+        tricks_out[n] = value
+        guess = value
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -697,7 +774,7 @@ def table_of(hands, tt, moves, frames, stats, out):
     for trump in range(N_SUITS + 1):
         guess = (left + 1) // 2 if trump == 0 else (2 * firsts + trump) // (2 * trump)
         for leader in range(4):
-            side0 = tricks_for_leader(hands, trump, leader, guess, tt, moves, frames, stats)
+            side0 = tricks_for_leader(hands, trump, 0, leader, guess, tt, moves, frames, stats)
             if leader == 0:
                 firsts += side0
             guess = side0
@@ -752,7 +829,7 @@ class DoubleDummySolver:
         if trump not in range(N_SUITS + 1) or leader not in range(4):
             raise ValueError(f"trump must be 0..4 and leader 0..3: {trump}, {leader}")
         masks = check_hands(hands)
-        return int(tricks_for_leader(masks, trump, leader, (bin(int(masks[0])).count("1") + 1)
+        return int(tricks_for_leader(masks, trump, 0, leader, (bin(int(masks[0])).count("1") + 1)
                                      // 2, self.tt, self.moves, self.frames, self.stats))
 
     def table(self, hands) -> np.ndarray:
