@@ -80,24 +80,33 @@ def value_bounds(table, left, low, high):
 
 
 @njit(cache=True)
-def side_values(table, left, out):
-    """Whether `table` is a non-decreasing function of side 0's tricks alone (seats 0 and 2),
-    that function then in out[0..left]."""
+def _by_tricks(table, base, left):
+    """Whether the values of `table` from the split `base` on (`left` tricks to go) are a
+    non-decreasing function of side 0's tricks alone (seats 0 and 2)."""
+    last = -INF
     for k in range(left + 1):
-        out[k] = -INF
-    for r0 in range(left + 1):
-        for r1 in range(left - r0 + 1):
-            for r2 in range(left - r0 - r1 + 1):
-                k = r0 + r2
-                value = table[r0 | r1 << 4 | r2 << 8 | (left - r0 - r1 - r2) << 12]
-                if out[k] == -INF:
-                    out[k] = value
-                elif out[k] != value:
-                    return False
-    for k in range(left):
-        if out[k + 1] < out[k]:
+        value = table[base + (k | (left - k) << 4)]  # seat 0 takes k, seat 1 the rest
+        if value < last:
             return False
+        last = value
+        for r0 in range(k + 1):
+            for r1 in range(left - k + 1):
+                if table[base + (r0 | r1 << 4 | (k - r0) << 8 | (left - k - r1) << 12)] != value:
+                    return False
     return True
+
+
+@njit(cache=True)
+def monotone_splits(table, left, out):
+    """out[c] = 1 for every split `c` of fewer than `left` tricks taken so far from which the
+    value follows from side 0's tricks alone, never falling as they rise (`_by_tricks`): there
+    the one solver's trick count gives it."""
+    for total in range(left):
+        for r0 in range(total + 1):
+            for r1 in range(total - r0 + 1):
+                for r2 in range(total - r0 - r1 + 1):
+                    c = r0 | r1 << 4 | r2 << 8 | (total - r0 - r1 - r2) << 12
+                    out[c] = 1 if _by_tricks(table, c, left - total) else 0
 
 
 @njit(cache=True)
@@ -162,12 +171,13 @@ def _slot(key, meta, mask):
 
 
 @njit(cache=True)
-def objective_search(hands, trump, trump_last, alpha, beta, low_tab, high_tab, tt, gen, moves,
-                     frames, stats):
-    """The fail-soft alpha-beta value (side 0 maximizing the value table whose bounds are
-    `low_tab`, `high_tab`) of the node frames[0] (`_set_frame`) within (alpha, beta): exact
-    when it lies strictly inside. Transposition entries of another generation `gen` (another
-    solve) are never read."""
+def objective_search(hands, trump, trump_last, alpha, beta, table, low_tab, high_tab, mono, tt,
+                     gen, moves, frames, dd_tt, dd_moves, dd_frames, stats):
+    """The fail-soft alpha-beta value (side 0 maximizing `table`, whose bounds are `low_tab`,
+    `high_tab`) of the node frames[0] (`_set_frame`) within (alpha, beta): exact when it lies
+    strictly inside. At a trick's start whose value follows from side 0's tricks (`mono`) the
+    one solver counts them (its buffers `dd_*`). Transposition entries of another generation
+    `gen` (another solve) are never read."""
     frames[0, O_ALPHA] = alpha
     frames[0, O_BETA] = beta
     mask = tt.shape[0] - 1
@@ -183,7 +193,12 @@ def objective_search(hands, trump, trump_last, alpha, beta, low_tab, high_tab, t
             slot = -1
             key = np.int64(0)
             meta = np.int64(0)
-            if frame[O_IN_TRICK] == 0:
+            if frame[O_IN_TRICK] == 0 and hands[frame[O_LEADER]] != 0 and mono[frame[O_COUNTS]]:
+                left = popcount(hands[frame[O_LEADER]])
+                k = tricks_for_leader(hands, trump, trump_last, frame[O_LEADER], (left + 1) // 2,
+                                      dd_tt, dd_moves, dd_frames, stats)
+                low = high = table[frame[O_COUNTS] + (k | (left - k) << 4)]
+            elif frame[O_IN_TRICK] == 0:
                 low, high = low_tab[frame[O_COUNTS]], high_tab[frame[O_COUNTS]]
                 key = hands[0] | hands[1] | hands[2] | hands[3]
                 meta = frame[O_LEADER] | frame[O_COUNTS] << 2 | gen << 18
@@ -252,15 +267,17 @@ def objective_search(hands, trump, trump_last, alpha, beta, low_tab, high_tab, t
 
 
 @njit(cache=True)
-def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, low_tab,
-                          high_tab, tt, gen, moves, frames, stats, cards_out, values_out):
+def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, table, low_tab,
+                          high_tab, mono, tt, gen, moves, frames, dd_tt, dd_moves, dd_frames,
+                          stats, cards_out, values_out):
     """Every legal card of the seat to act ascending in `cards_out`, its exact value (side 0's,
     perfect play after it) in `values_out`; returns the count. `n_in_trick` < 0: the value of
     the position alone (no card chosen) in values_out[0], and 0 is returned."""
     if n_in_trick < 0:
         _set_frame(frames[0], hands, trump, leader, trick, -n_in_trick - 1, 0)
-        values_out[0] = objective_search(hands, trump, trump_last, -INF, INF, low_tab,
-                                         high_tab, tt, gen, moves, frames, stats)
+        values_out[0] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
+                                         high_tab, mono, tt, gen, moves, frames, dd_tt,
+                                         dd_moves, dd_frames, stats)
         return 0
     seat = (leader + n_in_trick) & 3
     led = trick[0] // N_RANKS if n_in_trick > 0 else 0
@@ -278,8 +295,9 @@ def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, l
             winner = frames[0, O_WINNER]
             _set_frame(frames[0], hands, trump, winner, trick, 0, np.int64(1) << (4 * winner))
         # a full window: each card's value exact, not just the best one's
-        values_out[n] = objective_search(hands, trump, trump_last, -INF, INF, low_tab, high_tab,
-                                         tt, gen, moves, frames, stats)
+        values_out[n] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
+                                         high_tab, mono, tt, gen, moves, frames, dd_tt,
+                                         dd_moves, dd_frames, stats)
         hands[seat] ^= np.int64(1) << card
         cards_out[n] = card
         n += 1
@@ -300,7 +318,7 @@ class TrickPlaySolver:
         self.table = np.zeros(TABLE_SIZE, dtype=np.int64)
         self.low = np.zeros(TABLE_SIZE, dtype=np.int64)
         self.high = np.zeros(TABLE_SIZE, dtype=np.int64)
-        self.by_tricks = np.zeros(14, dtype=np.int64)
+        self.mono = np.zeros(TABLE_SIZE, dtype=np.uint8)
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
         self.cards = np.zeros(13, dtype=np.int64)
@@ -331,7 +349,8 @@ class TrickPlaySolver:
         left = int(popcount(self.hands[(leader + n_in_trick) & 3]))
         self.table[:] = 0
         game.final_values(state, left, self.table)
-        self.solved_by_tricks = bool(side_values(self.table, left, self.by_tricks))
+        monotone_splits(self.table, left, self.mono)
+        self.solved_by_tricks = left > 0 and bool(self.mono[0])
         if not self.solved_by_tricks:
             value_bounds(self.table, left, self.low, self.high)
             self.gen += 1
@@ -346,11 +365,12 @@ class TrickPlaySolver:
             n = card_tricks(self.hands, trump, trump_last, leader, self.trick, n_in_trick,
                             (left + 1) // 2, self.dd.tt, self.dd.moves, self.dd.frames,
                             self.dd.stats, self.cards, self.values)
-            values = self.by_tricks[self.values[:n]]
+            values = self.table[self.values[:n] | (left - self.values[:n]) << 4]
         else:
             n = objective_card_values(self.hands, trump, trump_last, leader, self.trick,
-                                      n_in_trick, self.low, self.high, self.tt, self.gen,
-                                      self.moves, self.frames, self.dd.stats, self.cards,
+                                      n_in_trick, self.table, self.low, self.high, self.mono,
+                                      self.tt, self.gen, self.moves, self.frames, self.dd.tt,
+                                      self.dd.moves, self.dd.frames, self.dd.stats, self.cards,
                                       self.values)
             values = self.values[:n].copy()
         if (leader + n_in_trick) % 2 == 1:
@@ -370,14 +390,16 @@ class TrickPlaySolver:
                 tricks = tricks_for_leader(self.hands, trump, trump_last, leader,
                                            (left + 1) // 2, self.dd.tt, self.dd.moves,
                                            self.dd.frames, self.dd.stats)
-                return int(self.by_tricks[tricks])
+                return int(self.table[tricks | (left - tricks) << 4])
             n = card_tricks(self.hands, trump, trump_last, leader, self.trick, n_in_trick,
                             (left + 1) // 2, self.dd.tt, self.dd.moves, self.dd.frames,
                             self.dd.stats, self.cards, self.values)
             seat = (leader + n_in_trick) % 2
             best = self.values[:n].max() if seat == 0 else self.values[:n].min()
-            return int(self.by_tricks[best])
+            return int(self.table[best | (left - best) << 4])
         objective_card_values(self.hands, trump, trump_last, leader, self.trick,
-                              -n_in_trick - 1, self.low, self.high, self.tt, self.gen,
-                              self.moves, self.frames, self.dd.stats, self.cards, self.values)
+                              -n_in_trick - 1, self.table, self.low, self.high, self.mono,
+                              self.tt, self.gen, self.moves, self.frames, self.dd.tt,
+                              self.dd.moves, self.dd.frames, self.dd.stats, self.cards,
+                              self.values)
         return int(self.values[0])
