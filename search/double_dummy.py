@@ -7,7 +7,10 @@ next. The trump is a suit 0..3 or `NO_TRUMP`. All hands are known (double dummy)
 same number of cards, 1 to 13 each. `DoubleDummySolver.tricks` gives the tricks side 0 takes
 under perfect play by both sides, and `DoubleDummySolver.table` a deal's table of all 20
 declarer/trump pairs (the declarer's left-hand opponent leading), the table Haglund's DDS
-gives. It names no game: a game drives it with its own hands, trump and leader.
+gives. It names no game: a game drives it with its own hands, trump and leader
+(`search/trick_values.py` for a game's card play: a root inside a trick, `set_root`, and
+every legal card's tricks, `card_tricks`). With `trump_last` a trump may be led only from a
+hand of trumps alone (Spades never breaks spades); the quick tricks then draw no trumps first.
 
 Cards are `suit * 13 + rank` (ranks 0..12 low to high, the suits' order is the caller's); a
 hand is a 52-bit mask in an int64, each suit a 13-bit group.
@@ -102,6 +105,17 @@ def _beats(card, best, trump):
     if suit == best_suit:
         return card > best
     return suit == trump
+
+
+@njit(cache=True, inline="always")
+def after_card(card, seat, n_in_trick, led, best, winner, trump):
+    """(suit led, winning card, its seat) of a trick once `seat` plays `card` to it as its
+    card number `n_in_trick` (0: the lead)."""
+    if n_in_trick == 0:
+        return card // N_RANKS, card, seat
+    if _beats(card, best, trump):
+        return led, card, seat
+    return led, best, winner
 
 
 @njit(cache=True, inline="always")
@@ -549,37 +563,45 @@ def _close_trick(hands, tt, frame, result, rel, stats):
 
 
 @njit(cache=True, inline="always")
-def _play(hands, trump, frames, moves, depth):
-    """Play the current move of the node at `depth` (from its hand) and set up its child at
-    depth + 1: the same trick one card on, or, after the fourth card, the next trick led by
-    this one's winner with side 0's need less the trick if it won it (frame[F_DECIDER]: the
-    card whose rank decided the trick)."""
-    frame = frames[depth]
-    child = frames[depth + 1]
-    card = moves[depth, frame[F_INDEX]]
+def play_card(hands, trump, frame, child, card):
+    """The seat to act at node `frame` plays `card` (from its hand): write the trick's state
+    of the node after it into `child` (columns F_LEADER to F_TRICK_MASK, which other searches
+    over these cards share): the same trick one card on, or after the fourth card the next
+    trick led by this one's winner. Returns (the trick's winning card, its seat)."""
     seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
     bit = np.int64(1) << card
     hands[seat] ^= bit
-    led, best, winner = frame[F_LED], frame[F_BEST], frame[F_WINNER]
-    if frame[F_IN_TRICK] == 0:
-        led, best, winner = card // N_RANKS, card, seat
-    elif _beats(card, best, trump):
-        best, winner = card, seat
+    led, best, winner = after_card(card, seat, frame[F_IN_TRICK], frame[F_LED], frame[F_BEST],
+                                   frame[F_WINNER], trump)
     if frame[F_IN_TRICK] == 3:
-        frame[F_DECIDER] = _deciding_card(frame[F_TRICK_MASK] | bit, best)
         child[F_LEADER] = winner
         child[F_IN_TRICK] = 0
         child[F_TRICK_MASK] = 0
-        child[F_LEFT] = frame[F_LEFT] - 1
-        child[F_NEED] = frame[F_NEED] - (1 if winner & 1 == 0 else 0)
     else:
-        frame[F_DECIDER] = 0
         child[F_LEADER] = frame[F_LEADER]
         child[F_IN_TRICK] = frame[F_IN_TRICK] + 1
         child[F_LED] = led
         child[F_BEST] = best
         child[F_WINNER] = winner
         child[F_TRICK_MASK] = frame[F_TRICK_MASK] | bit
+    return best, winner
+
+
+@njit(cache=True, inline="always")
+def _play(hands, trump, frames, moves, depth):
+    """Play the current move of the node at `depth` and set up its child at depth + 1
+    (`play_card`), with side 0's need less the trick if it won it (frame[F_DECIDER]: the
+    card whose rank decided the trick)."""
+    frame = frames[depth]
+    child = frames[depth + 1]
+    card = moves[depth, frame[F_INDEX]]
+    best, winner = play_card(hands, trump, frame, child, card)
+    if frame[F_IN_TRICK] == 3:
+        frame[F_DECIDER] = _deciding_card(frame[F_TRICK_MASK] | (np.int64(1) << card), best)
+        child[F_LEFT] = frame[F_LEFT] - 1
+        child[F_NEED] = frame[F_NEED] - (1 if winner & 1 == 0 else 0)
+    else:
+        frame[F_DECIDER] = 0
         child[F_LEFT] = frame[F_LEFT]
         child[F_NEED] = frame[F_NEED]
 
@@ -614,9 +636,9 @@ def _cover_sequences(hand, everyone, trick_mask, rel):
 def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
     way included) from the position `set_root` wrote into frames[0], both sides playing
-    perfectly: one null-window test. Iterative on `frames` (numba's cache cannot hold a recursive function
-    reliably); `hands` change during the search and are restored; `moves[d]` holds the moves
-    of the node at depth d. Each node also reports the cards whose ranks decided its answer
+    perfectly: one null-window test. Iterative on `frames` (numba's cache cannot hold a
+    recursive function reliably); `hands` change during the search and are restored;
+    `moves[d]` holds the moves of the node at depth d. Each node also reports the cards whose ranks decided its answer
     (`rel`), so a trick's start is stored for every position that agrees on them."""
     frames[0, F_NEED] = need
     depth = 0
@@ -680,22 +702,16 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
 def set_root(hands, trump, leader, trick, n_in_trick, frames):
     """Write the search's root into frames[0]: `leader` led the trick under way, of which
     `trick[:n_in_trick]` are the cards played (0 to 3, in play order; none at a trick's
-    start, the hands then of one size)."""
+    start, the hands then of one size). F_LEADER to F_LEFT are the columns of a trick's state
+    that other searches over these cards share (`search.trick_values`)."""
     root = frames[0]
     root[F_LEADER] = leader
     root[F_IN_TRICK] = n_in_trick
-    mask = np.int64(0)
+    root[F_TRICK_MASK] = 0
     for i in range(n_in_trick):
-        card = trick[i]
-        if i == 0:
-            root[F_LED] = card // N_RANKS
-            root[F_BEST] = card
-            root[F_WINNER] = leader
-        elif _beats(card, root[F_BEST], trump):
-            root[F_BEST] = card
-            root[F_WINNER] = (leader + i) & 3
-        mask |= np.int64(1) << card
-    root[F_TRICK_MASK] = mask
+        root[F_LED], root[F_BEST], root[F_WINNER] = after_card(
+            trick[i], (leader + i) & 3, i, root[F_LED], root[F_BEST], root[F_WINNER], trump)
+        root[F_TRICK_MASK] |= np.int64(1) << trick[i]
     root[F_LEFT] = popcount(hands[(leader + n_in_trick) & 3])
 
 
@@ -727,6 +743,32 @@ def tricks_for_leader(hands, trump, trump_last, leader, guess, tt, moves, frames
 
 
 @njit(cache=True)
+def to_act(hands, trump, trump_last, leader, trick, n_in_trick):
+    """(the seat to act, its legal cards) when `leader` led the trick under way, of which
+    `trick[:n_in_trick]` are the cards so far."""
+    seat = (leader + n_in_trick) & 3
+    led = trick[0] // N_RANKS if n_in_trick > 0 else 0
+    return seat, legal_cards(hands[seat], n_in_trick, led, trump, trump_last)
+
+
+@njit(cache=True)
+def child_root(hands, trump, leader, trick, n_in_trick, legal, frames):
+    """Play the lowest card of `legal` from the seat to act's hand to the trick under way
+    (`set_root`'s) and make the position after it the root: (the card, the legal cards left,
+    -1 when the trick goes on, else its winner, who leads the next trick from the root)."""
+    card = lowest_bit(legal)
+    legal &= legal - 1
+    hands[(leader + n_in_trick) & 3] ^= np.int64(1) << card
+    trick[n_in_trick] = card
+    set_root(hands, trump, leader, trick, n_in_trick + 1, frames)
+    if n_in_trick < 3:
+        return card, legal, -1
+    winner = frames[0, F_WINNER]
+    set_root(hands, trump, winner, trick, 0, frames)
+    return card, legal, winner
+
+
+@njit(cache=True)
 def card_tricks(hands, trump, trump_last, leader, trick, n_in_trick, guess, tt, moves, frames,
                 stats, cards_out, tricks_out):
     """Every legal card of the seat to act (`leader` led the trick under way, `trick[:n_in_trick]`
@@ -734,25 +776,15 @@ def card_tricks(hands, trump, trump_last, leader, trick, n_in_trick, guess, tt, 
     from here (this trick included) after it, both sides playing perfectly from then on.
     Each card's tests start from the last card's count (`guess` for the first). Returns the
     count of cards."""
-    seat = (leader + n_in_trick) & 3
-    led = trick[0] // N_RANKS if n_in_trick > 0 else 0
-    legal = legal_cards(hands[seat], n_in_trick, led, trump, trump_last)
+    seat, legal = to_act(hands, trump, trump_last, leader, trick, n_in_trick)
     n = 0
     while legal != 0:
-        card = lowest_bit(legal)
-        legal &= legal - 1
-        hands[seat] ^= np.int64(1) << card
-        trick[n_in_trick] = card
-        if n_in_trick < 3:
-            set_root(hands, trump, leader, trick, n_in_trick + 1, frames)
-            value = tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats)
-        else:
-            set_root(hands, trump, leader, trick, 4, frames)  # the finished trick's winner
-            winner = frames[0, F_WINNER]
-            value = 1 if winner & 1 == 0 else 0
-            if hands[winner] != 0:
-                value += tricks_for_leader(hands, trump, trump_last, winner, guess - value, tt,
-                                           moves, frames, stats)
+        card, legal, winner = child_root(hands, trump, leader, trick, n_in_trick, legal, frames)
+        won = 1 if winner >= 0 and winner & 1 == 0 else 0  # the trick it finished
+        value = won
+        if hands[seat] != 0 or winner < 0:
+            value += tricks_from_root(hands, trump, trump_last, guess - won, tt, moves, frames,
+                                      stats)
         hands[seat] ^= np.int64(1) << card
         cards_out[n] = card
         tricks_out[n] = value

@@ -10,10 +10,10 @@ What a game declares (`games/<game>/trick_play.py`), for a hand in its card play
   trumps alone, the seat that led the trick, how many cards it holds). A game whose cards are
   not plain maps them (Euchre's bowers become the two top trumps) and a seat that sits out
   gets cards that never win (Euchre's lone maker's partner);
-- `final_values(state, left, table)`: team 0's value of the hand less team 1's for every
-  split of the `left` tricks still to play (the one under way included) between the four
-  seats: `table[pack(r0, r1, r2, r3)]` with r0 + r1 + r2 + r3 = left, read from the game's own
-  scoring (its contracts, Nil bids, bags);
+- `final_values(state, splits, table)`: team 0's value of the hand less team 1's for every
+  split of the tricks still to play (the one under way included) between the four seats, a
+  row of `splits` (`split_rows`: r0, r1, r2, r3, then the index `pack(r0, r1, r2, r3)` in
+  `table` to fill), read from the game's own scoring (its contracts, Nil bids, bags);
 - `game_card(state, card)`: the game's card of a solver card.
 Those hooks are compiled functions called from Python with arrays (never passed to a kernel:
 numba's cache cannot keep a signature of functions across processes).
@@ -36,25 +36,45 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
-from search.double_dummy import (MAX_DEPTH, MOVE_SLOTS, N_RANKS, S_NODES, DoubleDummySolver,
-                                 _beats, card_tricks, legal_cards, ordered_moves,
-                                 tricks_for_leader)
+from games.bits import popcount
+from search.double_dummy import (F_BEST, F_IN_TRICK, F_LEADER, F_LED, F_LEFT, F_TRICK_MASK,
+                                 F_WINNER, MAX_DEPTH, MOVE_SLOTS, S_NODES, DoubleDummySolver,
+                                 card_tricks, child_root, ordered_moves, play_card, set_root,
+                                 to_act, tricks_for_leader)
 
 INF = 1 << 40  # above any value of a hand
 TABLE_SIZE = 1 << 16  # a value table: 4 bits of tricks a seat
 OBJ_TT_BITS = 18  # entries of the alpha-beta's transposition table
 
-# Columns of a frame of `objective_search` (int64[MAX_DEPTH + 1, O_SIZE]).
-(O_LEADER, O_IN_TRICK, O_LED, O_BEST, O_WINNER, O_MASK, O_COUNTS, O_COUNT, O_INDEX, O_ALPHA,
- O_BETA, O_VALUE, O_LOW, O_HIGH, O_SLOT, O_ALPHA0, O_BETA0) = range(17)
-O_SIZE = 17
+# Columns of a frame of `objective_search` (int64[MAX_DEPTH + 1, O_SIZE]): the trick's state
+# in the one solver's columns (`set_root` writes them), then this search's own.
+O_LEADER, O_IN_TRICK, O_LED, O_BEST, O_WINNER, O_MASK = (F_LEADER, F_IN_TRICK, F_LED, F_BEST,
+                                                         F_WINNER, F_TRICK_MASK)
+(O_COUNTS, O_COUNT, O_INDEX, O_ALPHA, O_BETA, O_VALUE, O_LOW, O_HIGH, O_SLOT, O_ALPHA0,
+ O_BETA0) = range(F_LEFT + 1, F_LEFT + 12)
+O_SIZE = F_LEFT + 12
 T_KEY, T_META, T_LOWER, T_UPPER = range(4)  # a transposition entry of `objective_search`
 
 
 def pack(r0: int, r1: int, r2: int, r3: int) -> int:
     """The index in a value table of the split where seat i takes r_i more tricks."""
     return r0 | r1 << 4 | r2 << 8 | r3 << 12
+
+
+@njit(cache=True)
+def split_rows(left):
+    """Every split of `left` tricks between the four seats: rows (r0, r1, r2, r3, their index
+    in a value table)."""
+    rows = np.zeros(((left + 1) * (left + 2) * (left + 3) // 6, 5), np.int64)
+    n = 0
+    for r0 in range(left + 1):
+        for r1 in range(left - r0 + 1):
+            for r2 in range(left - r0 - r1 + 1):
+                r3 = left - r0 - r1 - r2
+                rows[n, 0], rows[n, 1], rows[n, 2], rows[n, 3] = r0, r1, r2, r3
+                rows[n, 4] = r0 | r1 << 4 | r2 << 8 | r3 << 12
+                n += 1
+    return rows
 
 
 @njit(cache=True)
@@ -110,24 +130,12 @@ def monotone_splits(table, left, out):
 
 
 @njit(cache=True)
-def _set_frame(frame, hands, trump, leader, trick, n_in_trick, counts):
-    """A node of `objective_search`: `leader` led the trick under way, `trick[:n_in_trick]`
-    its cards; `counts` the tricks each seat took since the root (4 bits a seat)."""
-    frame[O_LEADER] = leader
-    frame[O_IN_TRICK] = n_in_trick
-    frame[O_COUNTS] = counts
-    mask = np.int64(0)
-    for i in range(n_in_trick):
-        card = trick[i]
-        if i == 0:
-            frame[O_LED] = card // N_RANKS
-            frame[O_BEST] = card
-            frame[O_WINNER] = leader
-        elif _beats(card, frame[O_BEST], trump):
-            frame[O_BEST] = card
-            frame[O_WINNER] = (leader + i) & 3
-        mask |= np.int64(1) << card
-    frame[O_MASK] = mask
+def _set_frame(frames, hands, trump, leader, trick, n_in_trick, counts):
+    """The root of `objective_search`: `leader` led the trick under way, `trick[:n_in_trick]`
+    its cards (`set_root`); `counts` the tricks each seat took since the root (4 bits a
+    seat)."""
+    set_root(hands, trump, leader, trick, n_in_trick, frames)
+    frames[0, O_COUNTS] = counts
 
 
 @njit(cache=True, inline="always")
@@ -136,28 +144,10 @@ def _step(hands, trump, frames, moves, depth):
     counted and leading the next)."""
     frame = frames[depth]
     child = frames[depth + 1]
-    card = moves[depth, frame[O_INDEX]]
-    seat = (frame[O_LEADER] + frame[O_IN_TRICK]) & 3
-    bit = np.int64(1) << card
-    hands[seat] ^= bit
-    led, best, winner = frame[O_LED], frame[O_BEST], frame[O_WINNER]
-    if frame[O_IN_TRICK] == 0:
-        led, best, winner = card // N_RANKS, card, seat
-    elif _beats(card, best, trump):
-        best, winner = card, seat
+    _, winner = play_card(hands, trump, frame, child, moves[depth, frame[O_INDEX]])
+    child[O_COUNTS] = frame[O_COUNTS]
     if frame[O_IN_TRICK] == 3:
-        child[O_LEADER] = winner
-        child[O_IN_TRICK] = 0
-        child[O_MASK] = 0
-        child[O_COUNTS] = frame[O_COUNTS] + (np.int64(1) << (4 * winner))
-    else:
-        child[O_LEADER] = frame[O_LEADER]
-        child[O_IN_TRICK] = frame[O_IN_TRICK] + 1
-        child[O_LED] = led
-        child[O_BEST] = best
-        child[O_WINNER] = winner
-        child[O_MASK] = frame[O_MASK] | bit
-        child[O_COUNTS] = frame[O_COUNTS]
+        child[O_COUNTS] += np.int64(1) << (4 * winner)
     child[O_ALPHA] = frame[O_ALPHA]
     child[O_BETA] = frame[O_BETA]
 
@@ -274,26 +264,16 @@ def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, t
     perfect play after it) in `values_out`; returns the count. `n_in_trick` < 0: the value of
     the position alone (no card chosen) in values_out[0], and 0 is returned."""
     if n_in_trick < 0:
-        _set_frame(frames[0], hands, trump, leader, trick, -n_in_trick - 1, 0)
+        _set_frame(frames, hands, trump, leader, trick, -n_in_trick - 1, 0)
         values_out[0] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
                                          high_tab, mono, tt, gen, moves, frames, dd_tt,
                                          dd_moves, dd_frames, stats)
         return 0
-    seat = (leader + n_in_trick) & 3
-    led = trick[0] // N_RANKS if n_in_trick > 0 else 0
-    legal = legal_cards(hands[seat], n_in_trick, led, trump, trump_last)
+    seat, legal = to_act(hands, trump, trump_last, leader, trick, n_in_trick)
     n = 0
     while legal != 0:
-        card = lowest_bit(legal)
-        legal &= legal - 1
-        hands[seat] ^= np.int64(1) << card
-        trick[n_in_trick] = card
-        if n_in_trick < 3:
-            _set_frame(frames[0], hands, trump, leader, trick, n_in_trick + 1, 0)
-        else:
-            _set_frame(frames[0], hands, trump, leader, trick, 4, 0)
-            winner = frames[0, O_WINNER]
-            _set_frame(frames[0], hands, trump, winner, trick, 0, np.int64(1) << (4 * winner))
+        card, legal, winner = child_root(hands, trump, leader, trick, n_in_trick, legal, frames)
+        frames[0, O_COUNTS] = 0 if winner < 0 else np.int64(1) << (4 * winner)
         # a full window: each card's value exact, not just the best one's
         values_out[n] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
                                          high_tab, mono, tt, gen, moves, frames, dd_tt,
@@ -319,6 +299,7 @@ class TrickPlaySolver:
         self.low = np.zeros(TABLE_SIZE, dtype=np.int64)
         self.high = np.zeros(TABLE_SIZE, dtype=np.int64)
         self.mono = np.zeros(TABLE_SIZE, dtype=np.uint8)
+        self.splits = {}  # tricks left: `split_rows`
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
         self.cards = np.zeros(13, dtype=np.int64)
@@ -348,7 +329,9 @@ class TrickPlaySolver:
             state, self.hands, self.trick))
         left = int(popcount(self.hands[(leader + n_in_trick) & 3]))
         self.table[:] = 0
-        game.final_values(state, left, self.table)
+        if left not in self.splits:
+            self.splits[left] = split_rows(left)
+        game.final_values(state, self.splits[left], self.table)
         monotone_splits(self.table, left, self.mono)
         self.solved_by_tricks = left > 0 and bool(self.mono[0])
         if not self.solved_by_tricks:

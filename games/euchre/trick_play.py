@@ -17,8 +17,8 @@ from numba import njit
 
 from games.euchre.cards import N_CARDS, effective_suit, power
 from games.euchre.scoring import score_difference
-from games.euchre.state import (HAND, LEADER, N_IN_TRICK, N_TRICKS, OUT, STATE_SIZE, TO_ACT,
-                                TRICK, TRICK_NUMBER, TRICKS_WON, TRUMP)
+from games.euchre.state import (HAND, LEADER, N_TRICKS, OUT, TO_ACT, TRICK, TRICK_NUMBER,
+                                TRICKS_WON, TRUMP)
 
 PLAIN_RANKS = 13  # ranks of a plain suit (the solver's cards: suit * 13 + rank)
 
@@ -72,16 +72,11 @@ def solver_position(state, hands, trick):
 
 
 @njit(cache=True)
-def final_values(state, left, table):
-    """Team 0's points less team 1's (`score_difference`) when seat i takes r_i of the `left`
-    tricks still to play, at `table[r0 | r1 << 4 | r2 << 8 | r3 << 12]`."""
-    scratch = np.empty(STATE_SIZE, np.int64)
-    for i in range(STATE_SIZE):
-        scratch[i] = state[i]
-    for r0 in range(left + 1):
-        for r1 in range(left - r0 + 1):
-            for r2 in range(left - r0 - r1 + 1):
-                r3 = left - r0 - r1 - r2
-                scratch[TRICKS_WON] = state[TRICKS_WON] + r0 + r2
-                scratch[TRICKS_WON + 1] = state[TRICKS_WON + 1] + r1 + r3
-                table[r0 | r1 << 4 | r2 << 8 | r3 << 12] = score_difference(scratch)
+def final_values(state, splits, table):
+    """Team 0's points less team 1's (`score_difference`) for each split of the tricks left (a
+    row of `splits`: the tricks seats 0..3 take, then the split's index in `table`)."""
+    scratch = state.copy()
+    for row in splits:
+        scratch[TRICKS_WON] = state[TRICKS_WON] + row[0] + row[2]  # a team's tricks count
+        scratch[TRICKS_WON + 1] = state[TRICKS_WON + 1] + row[1] + row[3]
+        table[row[4]] = score_difference(scratch)

@@ -9,12 +9,11 @@ penalty) for every count of tricks each seat ends with: a Nil bidder's own count
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from games.spades.cards import SPADES
 from games.spades.scoring import score_difference
-from games.spades.state import HAND, LEADER, N_IN_TRICK, STATE_SIZE, TAKEN, TRICK
+from games.spades.state import HAND, LEADER, N_IN_TRICK, TAKEN, TRICK
 
 
 @njit(cache=True)
@@ -35,16 +34,12 @@ def solver_position(state, hands, trick):
 
 
 @njit(cache=True)
-def final_values(state, left, table):
-    """Team 0's score less team 1's (`score_difference`) when seat i takes r_i more of the
-    `left` tricks still to play, at `table[r0 | r1 << 4 | r2 << 8 | r3 << 12]`."""
-    scratch = np.empty(STATE_SIZE, np.int64)
-    for i in range(STATE_SIZE):
-        scratch[i] = state[i]
-    for r0 in range(left + 1):
-        for r1 in range(left - r0 + 1):
-            for r2 in range(left - r0 - r1 + 1):
-                split = (r0, r1, r2, left - r0 - r1 - r2)
-                for seat in range(4):
-                    scratch[TAKEN + seat] = state[TAKEN + seat] + split[seat]
-                table[r0 | r1 << 4 | r2 << 8 | split[3] << 12] = score_difference(scratch)
+def final_values(state, splits, table):
+    """Team 0's score less team 1's (`score_difference`) for each split of the tricks left (a
+    row of `splits`: the tricks seats 0..3 take, then the split's index in `table`): every
+    seat's own count, a Nil bidder's matters."""
+    scratch = state.copy()
+    for row in splits:
+        for seat in range(4):
+            scratch[TAKEN + seat] = state[TAKEN + seat] + row[seat]
+        table[row[4]] = score_difference(scratch)
