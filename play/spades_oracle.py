@@ -8,12 +8,15 @@ Spades' declaration `games.spades.trick_play`): the card of best value for the s
 hand score less the other team's; ties: the lowest card). When that score follows from the
 tricks the team takes, never falling as they rise (no Nil bid standing, no bag penalty within
 reach: most hands), the solver counts tricks and the oracle is exact from the first trick (a
-few hundredths of a second a decision). Otherwise (a Nil bidder's own tricks, bags about to
-cost 100) it searches the score itself, which can take minutes from the first trick, so the
-oracle is exact once `EXACT_TRICKS` (7) tricks or fewer remain, counting the one under way;
-before that, each candidate card is followed by the heuristic at every seat (its numba
-twin, `search.spades_policy`) until 7 tricks remain, and the rest is solved exactly: a one-ply
-lookahead whose leaves are exact.
+tenth of a second a decision, typically). Otherwise (a Nil bidder's own tricks, bags about to
+cost 100) it searches the score itself, handing every trick's start to the trick count once
+the score follows from the tricks there; that too is exact from the first trick when it takes
+at most `NODE_LIMIT` nodes (a count, so the same on any machine; about a tenth of a second);
+it is not tried while a Nil bidder has taken no trick (such a search can take minutes). Past
+that the oracle is exact once `EXACT_TRICKS`
+(7) tricks or fewer remain, counting the one under way; before that, each candidate card is
+followed by the heuristic at every seat (its numba twin, `search.spades_policy`) until 7
+tricks remain, and the rest is solved exactly: a one-ply lookahead whose leaves are exact.
 
 How it sees: a `play.oracle.SeeingPlayer` (`sees_all = True`); the Spades game loop
 (`games.spades.match.play_game`, which `tournament --game spades` and `rating --game spades`
@@ -29,7 +32,8 @@ from games.spades import state as S
 from play.oracle import SeeingPlayer, split_oracle_spec
 
 DEFAULT_BIDDER = "heuristic"
-EXACT_TRICKS = 7  # exact from this many tricks left when the score is searched (docstring)
+EXACT_TRICKS = 7  # always exact from this many tricks left (docstring)
+NODE_LIMIT = 500_000  # nodes a score search may take before EXACT_TRICKS are left
 
 
 class SpadesOraclePlayer(SeeingPlayer):
@@ -62,9 +66,14 @@ class SpadesOraclePlayer(SeeingPlayer):
             return {"move": int(legal[0]), "reason": "forced", "moves": []}
         from games.spades import trick_play
 
-        exact = (S.N_TRICKS - int(state[S.TRICK_NUMBER]) <= self.exact_tricks
-                 or self.solver.solvable_by_tricks(state, trick_play))
-        moves, values = self.card_values(state, 0 if exact else self.exact_tricks)
+        found = None
+        nil_stands = any(int(state[S.BID + seat]) == 0 and int(state[S.TAKEN + seat]) == 0
+                         for seat in range(4))  # such a search runs long: not tried
+        if S.N_TRICKS - int(state[S.TRICK_NUMBER]) > self.exact_tricks and (
+                not nil_stands or self.solver.solvable_by_tricks(state, trick_play)):
+            found = self.solver.card_values(state, trick_play, node_limit=NODE_LIMIT)
+        exact = found is not None or S.N_TRICKS - int(state[S.TRICK_NUMBER]) <= self.exact_tricks
+        moves, values = found or self.card_values(state, 0 if exact else self.exact_tricks)
         order = np.argsort(-values, kind="stable")  # the first best: the lowest card
         return {"move": int(moves[order[0]]), "reason": "exact" if exact else "rollout+exact",
                 "moves": [{"move": int(moves[i]), "value": float(values[i])} for i in order]}

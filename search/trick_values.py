@@ -43,6 +43,8 @@ from search.double_dummy import (F_BEST, F_IN_TRICK, F_LEADER, F_LED, F_LEFT, F_
                                  to_act, tricks_for_leader)
 
 INF = 1 << 40  # above any value of a hand
+ABORTED = -(1 << 50)  # `objective_search` stopped at its node limit
+NO_LIMIT = 1 << 62
 TABLE_SIZE = 1 << 16  # a value table: 4 bits of tricks a seat
 OBJ_TT_BITS = 18  # entries of the alpha-beta's transposition table
 
@@ -162,12 +164,13 @@ def _slot(key, meta, mask):
 
 @njit(cache=True)
 def objective_search(hands, trump, trump_last, alpha, beta, table, low_tab, high_tab, mono, tt,
-                     gen, moves, frames, dd_tt, dd_moves, dd_frames, stats):
+                     gen, moves, frames, dd_tt, dd_moves, dd_frames, stats, limit):
     """The fail-soft alpha-beta value (side 0 maximizing `table`, whose bounds are `low_tab`,
     `high_tab`) of the node frames[0] (`_set_frame`) within (alpha, beta): exact when it lies
     strictly inside. At a trick's start whose value follows from side 0's tricks (`mono`) the
     one solver counts them (its buffers `dd_*`). Transposition entries of another generation
-    `gen` (another solve) are never read."""
+    `gen` (another solve) are never read. `ABORTED`, the hands restored, once the node count
+    stats[S_NODES] passes `limit` (what is stored by then is exact and stays)."""
     frames[0, O_ALPHA] = alpha
     frames[0, O_BETA] = beta
     mask = tt.shape[0] - 1
@@ -178,6 +181,11 @@ def objective_search(hands, trump, trump_last, alpha, beta, table, low_tab, high
         if entering:
             frame = frames[depth]
             stats[S_NODES] += 1
+            if stats[S_NODES] > limit:
+                for d in range(depth):  # every node above has its current move played
+                    seat = (frames[d, O_LEADER] + frames[d, O_IN_TRICK]) & 3
+                    hands[seat] ^= np.int64(1) << moves[d, frames[d, O_INDEX]]
+                return ABORTED
             a, b = frame[O_ALPHA], frame[O_BETA]
             low, high = -INF, INF
             slot = -1
@@ -259,15 +267,16 @@ def objective_search(hands, trump, trump_last, alpha, beta, table, low_tab, high
 @njit(cache=True)
 def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, table, low_tab,
                           high_tab, mono, tt, gen, moves, frames, dd_tt, dd_moves, dd_frames,
-                          stats, cards_out, values_out):
+                          stats, limit, cards_out, values_out):
     """Every legal card of the seat to act ascending in `cards_out`, its exact value (side 0's,
-    perfect play after it) in `values_out`; returns the count. `n_in_trick` < 0: the value of
-    the position alone (no card chosen) in values_out[0], and 0 is returned."""
+    perfect play after it) in `values_out`; returns the count, or -1 when the node count
+    passed `limit` first. `n_in_trick` < 0: the value of the position alone (no card chosen)
+    in values_out[0], and 0 is returned."""
     if n_in_trick < 0:
         _set_frame(frames, hands, trump, leader, trick, -n_in_trick - 1, 0)
         values_out[0] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
                                          high_tab, mono, tt, gen, moves, frames, dd_tt,
-                                         dd_moves, dd_frames, stats)
+                                         dd_moves, dd_frames, stats, limit)
         return 0
     seat, legal = to_act(hands, trump, trump_last, leader, trick, n_in_trick)
     n = 0
@@ -277,8 +286,10 @@ def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, t
         # a full window: each card's value exact, not just the best one's
         values_out[n] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
                                          high_tab, mono, tt, gen, moves, frames, dd_tt,
-                                         dd_moves, dd_frames, stats)
+                                         dd_moves, dd_frames, stats, limit)
         hands[seat] ^= np.int64(1) << card
+        if values_out[n] == ABORTED:
+            return -1
         cards_out[n] = card
         n += 1
     return n
@@ -339,10 +350,11 @@ class TrickPlaySolver:
             self.gen += 1
         return trump, trump_last, leader, n_in_trick, left
 
-    def card_values(self, state, game) -> tuple[np.ndarray, np.ndarray]:
+    def card_values(self, state, game, node_limit: int | None = None):
         """(the legal cards of the seat to act in the game's numbering, ascending; their exact
         values from its team's side) of `state`, a hand of `game` (its `trick_play`
-        declaration) in its card play."""
+        declaration) in its card play; None when the value search (not the trick count)
+        needs more than `node_limit` nodes (a count: the same answer on any machine)."""
         trump, trump_last, leader, n_in_trick, left = self._prepare(state, game)
         if self.solved_by_tricks:
             n = card_tricks(self.hands, trump, trump_last, leader, self.trick, n_in_trick,
@@ -353,8 +365,12 @@ class TrickPlaySolver:
             n = objective_card_values(self.hands, trump, trump_last, leader, self.trick,
                                       n_in_trick, self.table, self.low, self.high, self.mono,
                                       self.tt, self.gen, self.moves, self.frames, self.dd.tt,
-                                      self.dd.moves, self.dd.frames, self.dd.stats, self.cards,
+                                      self.dd.moves, self.dd.frames, self.dd.stats,
+                                      NO_LIMIT if node_limit is None
+                                      else self.nodes + int(node_limit), self.cards,
                                       self.values)
+            if n < 0:
+                return None
             values = self.values[:n].copy()
         if (leader + n_in_trick) % 2 == 1:
             values = -values
@@ -383,6 +399,6 @@ class TrickPlaySolver:
         objective_card_values(self.hands, trump, trump_last, leader, self.trick,
                               -n_in_trick - 1, self.table, self.low, self.high, self.mono,
                               self.tt, self.gen, self.moves, self.frames, self.dd.tt,
-                              self.dd.moves, self.dd.frames, self.dd.stats, self.cards,
-                              self.values)
+                              self.dd.moves, self.dd.frames, self.dd.stats, NO_LIMIT,
+                              self.cards, self.values)
         return int(self.values[0])

@@ -46,7 +46,7 @@ def test_bids_are_the_bidders_and_a_view_is_refused(oracle):
         oracle.choose(view)
 
 
-@pytest.mark.parametrize("seed, moves, reason", [(2, 4, "rollout+exact"),
+@pytest.mark.parametrize("seed, moves, reason", [(2, 4, "exact"),
                                                  (3, 4 + 4 * 4 + 1, "exact"),
                                                  (4, 4 + 4 * 6 + 2, "exact"),
                                                  (5, 4 + 4 * 9, "exact")])

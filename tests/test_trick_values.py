@@ -104,6 +104,24 @@ def test_both_ways_of_solving_are_used(solver, name):
     assert True in ways and (name == "euchre" or False in ways)
 
 
+def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
+    """Stopped part way (None), the search restores its hands; what it stored is exact."""
+    _, _, trick_play = _modules("spades")
+    stopped = 0
+    for seed in range(40):
+        state = _ending("spades", seed, 3)
+        solver = TrickPlaySolver(tt_bits=10)
+        if state is None or solver.solvable_by_tricks(state, trick_play):
+            continue
+        if solver.card_values(state, trick_play, node_limit=5) is not None:
+            continue  # solved within 5 nodes
+        cards, values = solver.card_values(state, trick_play)
+        fresh = TrickPlaySolver(tt_bits=10).card_values(state, trick_play)
+        assert list(cards) == list(fresh[0]) and list(values) == list(fresh[1])
+        stopped += 1
+    assert stopped >= 3
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
     from games.spades.rules import apply_card
