@@ -153,7 +153,6 @@ EUCHRE_PLUGIN = (
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)
-    "search.euchre_solver",  # the Euchre oracle's double-dummy solver
     "search.euchre_card_location",  # the learned card-location model's Euchre features
 )
 SPADES_PLUGIN = ("play.spades_*", "train.spades_*", "db.spades_*")  # heuristic, tournament,

@@ -2,9 +2,10 @@
 real player.
 
 Issue 37 (part 3), as Setback's `play/oracle.py`: the oracle plays each card double-dummy on
-the TRUE hand. The exact Euchre solver (`search.euchre_solver`: the hand's final points for the
-acting seat's team minus the other team's, under perfect play with all hands known) values
-every legal card, and the oracle plays the best (ties: the lowest move number). Everything
+the TRUE hand. The one double-dummy solver (`search.trick_values`, driven by Euchre's
+declaration `games.euchre.trick_play`: the hand's final points for the acting seat's team minus
+the other team's, under perfect play with all hands known) values every legal card exactly,
+and the oracle plays the best (ties: the lowest move number). Everything
 before the card play (ordering up, naming, the dealer's discard, going alone) is another
 player's: `oracle,bid=SPEC` with SPEC any Euchre player but an oracle, by default the
 heuristic's (`heuristic`: always available, needs no file).
@@ -34,14 +35,14 @@ class EuchreOraclePlayer(SeeingPlayer):
     decision (module docstring)."""
 
     def __init__(self, bidder=None, name: str | None = None):
-        from search.euchre_solver import EuchreSolver
+        from search.trick_values import TrickPlaySolver
 
         if bidder is None:
             from play.euchre_heuristic import EuchreHeuristicPlayer
 
             bidder = EuchreHeuristicPlayer()
         super().__init__(bidder, name)
-        self.solver = EuchreSolver()
+        self.solver = TrickPlaySolver(tt_bits=14)  # five tricks: a small table
 
     def choose_seeing_all(self, state: np.ndarray, view) -> int:
         """The move of the seat to act, seeing the true hand `state` (engine state): the
@@ -56,8 +57,14 @@ class EuchreOraclePlayer(SeeingPlayer):
         return int(moves[int(np.argmax(values))])  # the first best: the lowest move number
 
     def card_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(legal cards ascending, their exact values from the acting seat's team's side)."""
-        return self.solver.card_values(state)
+        """(legal cards ascending, their exact values from the acting seat's team's side) of
+        `state`, a hand in its card play; ValueError for any other phase."""
+        from games.euchre import trick_play
+
+        if int(state[S.PHASE]) != S.PHASE_PLAY:
+            raise ValueError("the Euchre solver needs a hand in its card play (trump named, "
+                             "cards left to play)")
+        return self.solver.card_values(state, trick_play)
 
 
 def is_oracle_spec(text: str) -> bool:

@@ -7,7 +7,10 @@ next. The trump is a suit 0..3 or `NO_TRUMP`. All hands are known (double dummy)
 same number of cards, 1 to 13 each. `DoubleDummySolver.tricks` gives the tricks side 0 takes
 under perfect play by both sides, and `DoubleDummySolver.table` a deal's table of all 20
 declarer/trump pairs (the declarer's left-hand opponent leading), the table Haglund's DDS
-gives. It names no game: a game drives it with its own hands, trump and leader.
+gives. It names no game: a game drives it with its own hands, trump and leader
+(`search/trick_values.py` for a game's card play: a root inside a trick, `set_root`, and
+every legal card's tricks, `card_tricks`). With `trump_last` a trump may be led only from a
+hand of trumps alone (Spades never breaks spades); the quick tricks then draw no trumps first.
 
 Cards are `suit * 13 + rank` (ranks 0..12 low to high, the suits' order is the caller's); a
 hand is a 52-bit mask in an int64, each suit a 13-bit group.
@@ -77,9 +80,9 @@ WIDE = 1 << WIDE_BITS  # rows of a general bucket: all the positions of a length
 # kept in a bucket hashed on those owners too ("sharp"), the others in the bucket of the
 # lengths alone: positions of one length pattern are legion and would crowd a single bucket.
 SHARP = 2
-META_POSITION = 31  # E_META's low bits: leader | trump << 2 (as F_META)
-META_TOPS = 5  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
-META_USED = np.int64(1) << 21  # set in every stored entry (an empty row's E_META is 0)
+META_POSITION = 63  # E_META's low bits: leader | trump << 2 | trump_last << 5 (as F_META)
+META_TOPS = 6  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
+META_USED = np.int64(1) << 22  # set in every stored entry (an empty row's E_META is 0)
 
 # Counters of `stats` (int64[N_STATS]); S_CLOCK counts the table's stores and hits, the time
 # an entry's E_USED keeps (the least recently used goes first).
@@ -102,6 +105,17 @@ def _beats(card, best, trump):
     if suit == best_suit:
         return card > best
     return suit == trump
+
+
+@njit(cache=True, inline="always")
+def after_card(card, seat, n_in_trick, led, best, winner, trump):
+    """(suit led, winning card, its seat) of a trick once `seat` plays `card` to it as its
+    card number `n_in_trick` (0: the lead)."""
+    if n_in_trick == 0:
+        return card // N_RANKS, card, seat
+    if _beats(card, best, trump):
+        return led, card, seat
+    return led, best, winner
 
 
 @njit(cache=True, inline="always")
@@ -197,13 +211,15 @@ def _top_of(cards, n):
 
 
 @njit(cache=True)
-def quick_tricks(hands, leader, trump, wanted):
+def quick_tricks(hands, leader, trump, trump_last, wanted):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
     fewer, the more positions a stored answer covers). In each suit the run of the highest
     remaining cards it holds wins, one after the other (the leader keeps the lead). Against
     trumps only its top trumps count, unless they draw every trump the opponents hold: then
-    its side-suit tops win too (nobody can ruff)."""
+    its side-suit tops win too (nobody can ruff). With `trump_last` (a trump may be led only
+    by a hand holding nothing else) it cannot draw them first while it holds another suit:
+    then only its top trumps count (each wins the trick it falls on, whoever leads)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     runs = np.int64(0)
     for suit in range(N_SUITS):
@@ -214,7 +230,8 @@ def quick_tricks(hands, leader, trump, wanted):
         trump_run = runs & (SUIT_BITS << (N_RANKS * trump))
         opp_trumps = max(popcount(_suit_of(hands[(leader + 1) & 3], trump)),
                          popcount(_suit_of(hands[(leader + 3) & 3], trump)))
-        if popcount(trump_run) < opp_trumps:
+        if popcount(trump_run) < opp_trumps or (opp_trumps > 0 and trump_last and (
+                hands[leader] & ~(SUIT_BITS << (N_RANKS * trump))) != 0):
             return min(popcount(trump_run), wanted), _top_of(trump_run, wanted)
         if opp_trumps > 0:
             cards = trump_run  # every trump of the run: it is what stops the ruffs
@@ -251,6 +268,19 @@ def master_trumps(hands, side, trump):
 
 
 @njit(cache=True, inline="always")
+def legal_cards(hand, n_in_trick, led, trump, trump_last):
+    """The cards of `hand` its seat may play: the suit led if it holds any (else any card);
+    leading, any card, but with `trump_last` no trump while it holds another suit."""
+    if n_in_trick > 0:
+        follow = hand & (SUIT_BITS << (N_RANKS * led))
+        return follow if follow != 0 else hand
+    if trump_last and trump != NO_TRUMP:
+        side = hand & ~(SUIT_BITS << (N_RANKS * trump))
+        return side if side != 0 else hand
+    return hand
+
+
+@njit(cache=True, inline="always")
 def _insert(row, n, card, key):
     """Insert `card` with sort `key` into the first n moves of `row` (keys ascending; the
     keys live in row[MOVE_SLOTS:])."""
@@ -264,15 +294,14 @@ def _insert(row, n, card, key):
 
 
 @njit(cache=True)
-def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, row):
+def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, trump_last,
+                  row):
     """Write the cards `seat` tries into `row` (best first) and return their count: its legal
     cards less equivalent ones (the higher of two stands for both), ordered to refute the
     other side at once: a sure or cheapest winner first, then the cheapest cards; ruffing a
     partner's trick or a losing ruff last."""
     hand = hands[seat]
-    legal = hand
-    if n_in_trick > 0 and _suit_of(hand, led) != 0:
-        legal = hand & (SUIT_BITS << (N_RANKS * led))
+    legal = legal_cards(hand, n_in_trick, led, trump, trump_last)
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     live = (everyone & ~hand) | trick_mask  # the cards that can come between two of mine
     n = 0
@@ -388,7 +417,7 @@ def _probe(hands, tt, frame, need, stats):
 
 
 @njit(cache=True)
-def _open_trick(hands, trump, frame, tt, stats):
+def _open_trick(hands, trump, trump_last, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
     trick, the transposition table or the leader's quick tricks, with the cards whose ranks
@@ -410,7 +439,7 @@ def _open_trick(hands, trump, frame, tt, stats):
     # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide: its
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
-    quick, cards = quick_tricks(hands, leader, trump, wanted)
+    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted)
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
@@ -428,7 +457,7 @@ def _open_trick(hands, trump, frame, tt, stats):
             frame[F_REL] = cards
             return 0
     describe(hands, frame)
-    frame[F_META] = leader | trump << 2
+    frame[F_META] = leader | trump << 2 | trump_last << 5
     frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt), WIDE_BITS)
     frame[F_SHARP] = _bucket(frame[F_LENS], frame[F_META] | _sharp_owners(frame) << 8,
                              _tt_bits(tt), BUCKET_BITS)
@@ -534,37 +563,45 @@ def _close_trick(hands, tt, frame, result, rel, stats):
 
 
 @njit(cache=True, inline="always")
-def _play(hands, trump, frames, moves, depth):
-    """Play the current move of the node at `depth` (from its hand) and set up its child at
-    depth + 1: the same trick one card on, or, after the fourth card, the next trick led by
-    this one's winner with side 0's need less the trick if it won it (frame[F_DECIDER]: the
-    card whose rank decided the trick)."""
-    frame = frames[depth]
-    child = frames[depth + 1]
-    card = moves[depth, frame[F_INDEX]]
+def play_card(hands, trump, frame, child, card):
+    """The seat to act at node `frame` plays `card` (from its hand): write the trick's state
+    of the node after it into `child` (columns F_LEADER to F_TRICK_MASK, which other searches
+    over these cards share): the same trick one card on, or after the fourth card the next
+    trick led by this one's winner. Returns (the trick's winning card, its seat)."""
     seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
     bit = np.int64(1) << card
     hands[seat] ^= bit
-    led, best, winner = frame[F_LED], frame[F_BEST], frame[F_WINNER]
-    if frame[F_IN_TRICK] == 0:
-        led, best, winner = card // N_RANKS, card, seat
-    elif _beats(card, best, trump):
-        best, winner = card, seat
+    led, best, winner = after_card(card, seat, frame[F_IN_TRICK], frame[F_LED], frame[F_BEST],
+                                   frame[F_WINNER], trump)
     if frame[F_IN_TRICK] == 3:
-        frame[F_DECIDER] = _deciding_card(frame[F_TRICK_MASK] | bit, best)
         child[F_LEADER] = winner
         child[F_IN_TRICK] = 0
         child[F_TRICK_MASK] = 0
-        child[F_LEFT] = frame[F_LEFT] - 1
-        child[F_NEED] = frame[F_NEED] - (1 if winner & 1 == 0 else 0)
     else:
-        frame[F_DECIDER] = 0
         child[F_LEADER] = frame[F_LEADER]
         child[F_IN_TRICK] = frame[F_IN_TRICK] + 1
         child[F_LED] = led
         child[F_BEST] = best
         child[F_WINNER] = winner
         child[F_TRICK_MASK] = frame[F_TRICK_MASK] | bit
+    return best, winner
+
+
+@njit(cache=True, inline="always")
+def _play(hands, trump, frames, moves, depth):
+    """Play the current move of the node at `depth` and set up its child at depth + 1
+    (`play_card`), with side 0's need less the trick if it won it (frame[F_DECIDER]: the
+    card whose rank decided the trick)."""
+    frame = frames[depth]
+    child = frames[depth + 1]
+    card = moves[depth, frame[F_INDEX]]
+    best, winner = play_card(hands, trump, frame, child, card)
+    if frame[F_IN_TRICK] == 3:
+        frame[F_DECIDER] = _deciding_card(frame[F_TRICK_MASK] | (np.int64(1) << card), best)
+        child[F_LEFT] = frame[F_LEFT] - 1
+        child[F_NEED] = frame[F_NEED] - (1 if winner & 1 == 0 else 0)
+    else:
+        frame[F_DECIDER] = 0
         child[F_LEFT] = frame[F_LEFT]
         child[F_NEED] = frame[F_NEED]
 
@@ -596,19 +633,14 @@ def _cover_sequences(hand, everyone, trick_mask, rel):
 
 
 @njit(cache=True)
-def search(hands, trump, leader, need, tt, moves, frames, stats):
-    """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left when `leader`
-    leads to the next trick (hands of equal size), both sides playing perfectly: one
-    null-window test. Iterative on `frames` (numba's cache cannot hold a recursive function
-    reliably); `hands` change during the search and are restored; `moves[d]` holds the moves
-    of the node at depth d. Each node also reports the cards whose ranks decided its answer
+def search(hands, trump, trump_last, need, tt, moves, frames, stats):
+    """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
+    way included) from the position `set_root` wrote into frames[0], both sides playing
+    perfectly: one null-window test. Iterative on `frames` (numba's cache cannot hold a
+    recursive function reliably); `hands` change during the search and are restored;
+    `moves[d]` holds the moves of the node at depth d. Each node also reports the cards whose ranks decided its answer
     (`rel`), so a trick's start is stored for every position that agrees on them."""
-    root = frames[0]
-    root[F_LEADER] = leader
-    root[F_IN_TRICK] = 0
-    root[F_TRICK_MASK] = 0
-    root[F_LEFT] = popcount(hands[leader])
-    root[F_NEED] = need
+    frames[0, F_NEED] = need
     depth = 0
     entering = True
     result = False
@@ -619,7 +651,7 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
             stats[S_NODES] += 1
             known = -1
             if frame[F_IN_TRICK] == 0:
-                known = _open_trick(hands, trump, frame, tt, stats)
+                known = _open_trick(hands, trump, trump_last, frame, tt, stats)
             else:
                 frame[F_STORE] = 0
                 frame[F_REL] = 0
@@ -633,7 +665,8 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
                 seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
                 frame[F_COUNT] = ordered_moves(hands, seat, frame[F_IN_TRICK], frame[F_LED],
                                                frame[F_BEST], frame[F_WINNER],
-                                               frame[F_TRICK_MASK], trump, moves[depth])
+                                               frame[F_TRICK_MASK], trump, trump_last,
+                                               moves[depth])
                 frame[F_INDEX] = 0
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
@@ -666,22 +699,98 @@ def search(hands, trump, leader, need, tt, moves, frames, stats):
 
 
 @njit(cache=True)
-def tricks_for_leader(hands, trump, leader, guess, tt, moves, frames, stats):
-    """Tricks side 0 takes when `leader` leads to the first trick (hands of equal size, at a
-    trick's start): null-window tests stepping from `guess` until the count is pinned
-    between a test passed and the one above failed (MTD(f), a step of one trick)."""
-    left = popcount(hands[leader])
+def set_root(hands, trump, leader, trick, n_in_trick, frames):
+    """Write the search's root into frames[0]: `leader` led the trick under way, of which
+    `trick[:n_in_trick]` are the cards played (0 to 3, in play order; none at a trick's
+    start, the hands then of one size). F_LEADER to F_LEFT are the columns of a trick's state
+    that other searches over these cards share (`search.trick_values`)."""
+    root = frames[0]
+    root[F_LEADER] = leader
+    root[F_IN_TRICK] = n_in_trick
+    root[F_TRICK_MASK] = 0
+    for i in range(n_in_trick):
+        root[F_LED], root[F_BEST], root[F_WINNER] = after_card(
+            trick[i], (leader + i) & 3, i, root[F_LED], root[F_BEST], root[F_WINNER], trump)
+        root[F_TRICK_MASK] |= np.int64(1) << trick[i]
+    root[F_LEFT] = popcount(hands[(leader + n_in_trick) & 3])
+
+
+@njit(cache=True)
+def tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats):
+    """Tricks side 0 takes from the root `set_root` wrote (the trick under way included):
+    null-window tests stepping from `guess` until the count is pinned between a test passed
+    and the one above failed (MTD(f), a step of one trick)."""
+    left = frames[0, F_LEFT]
     low, high = 0, left
     target = guess
     while low < high:
         target = min(max(target, low + 1), high)
-        if search(hands, trump, leader, target, tt, moves, frames, stats):
+        if search(hands, trump, trump_last, target, tt, moves, frames, stats):
             low = target
             target += 1
         else:
             high = target - 1
             target -= 1
     return low
+
+
+@njit(cache=True)
+def tricks_for_leader(hands, trump, trump_last, leader, guess, tt, moves, frames, stats):
+    """Tricks side 0 takes when `leader` leads to the next trick (hands of equal size):
+    `tricks_from_root` from that trick's start."""
+    set_root(hands, trump, leader, frames[0, F_CODE:F_CODE], 0, frames)
+    return tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats)
+
+
+@njit(cache=True)
+def to_act(hands, trump, trump_last, leader, trick, n_in_trick):
+    """(the seat to act, its legal cards) when `leader` led the trick under way, of which
+    `trick[:n_in_trick]` are the cards so far."""
+    seat = (leader + n_in_trick) & 3
+    led = trick[0] // N_RANKS if n_in_trick > 0 else 0
+    return seat, legal_cards(hands[seat], n_in_trick, led, trump, trump_last)
+
+
+@njit(cache=True)
+def child_root(hands, trump, leader, trick, n_in_trick, legal, frames):
+    """Play the lowest card of `legal` from the seat to act's hand to the trick under way
+    (`set_root`'s) and make the position after it the root: (the card, the legal cards left,
+    -1 when the trick goes on, else its winner, who leads the next trick from the root)."""
+    card = lowest_bit(legal)
+    legal &= legal - 1
+    hands[(leader + n_in_trick) & 3] ^= np.int64(1) << card
+    trick[n_in_trick] = card
+    set_root(hands, trump, leader, trick, n_in_trick + 1, frames)
+    if n_in_trick < 3:
+        return card, legal, -1
+    winner = frames[0, F_WINNER]
+    set_root(hands, trump, winner, trick, 0, frames)
+    return card, legal, winner
+
+
+@njit(cache=True)
+def card_tricks(hands, trump, trump_last, leader, trick, n_in_trick, guess, tt, moves, frames,
+                stats, cards_out, tricks_out):
+    """Every legal card of the seat to act (`leader` led the trick under way, `trick[:n_in_trick]`
+    its cards so far) ascending in `cards_out`, and in `tricks_out` the tricks side 0 takes
+    from here (this trick included) after it, both sides playing perfectly from then on.
+    Each card's tests start from the last card's count (`guess` for the first). Returns the
+    count of cards."""
+    seat, legal = to_act(hands, trump, trump_last, leader, trick, n_in_trick)
+    n = 0
+    while legal != 0:
+        card, legal, winner = child_root(hands, trump, leader, trick, n_in_trick, legal, frames)
+        won = 1 if winner >= 0 and winner & 1 == 0 else 0  # the trick it finished
+        value = won
+        if hands[seat] != 0 or winner < 0:
+            value += tricks_from_root(hands, trump, trump_last, guess - won, tt, moves, frames,
+                                      stats)
+        hands[seat] ^= np.int64(1) << card
+        cards_out[n] = card
+        tricks_out[n] = value
+        guess = value
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -697,7 +806,7 @@ def table_of(hands, tt, moves, frames, stats, out):
     for trump in range(N_SUITS + 1):
         guess = (left + 1) // 2 if trump == 0 else (2 * firsts + trump) // (2 * trump)
         for leader in range(4):
-            side0 = tricks_for_leader(hands, trump, leader, guess, tt, moves, frames, stats)
+            side0 = tricks_for_leader(hands, trump, 0, leader, guess, tt, moves, frames, stats)
             if leader == 0:
                 firsts += side0
             guess = side0
@@ -752,7 +861,7 @@ class DoubleDummySolver:
         if trump not in range(N_SUITS + 1) or leader not in range(4):
             raise ValueError(f"trump must be 0..4 and leader 0..3: {trump}, {leader}")
         masks = check_hands(hands)
-        return int(tricks_for_leader(masks, trump, leader, (bin(int(masks[0])).count("1") + 1)
+        return int(tricks_for_leader(masks, trump, 0, leader, (bin(int(masks[0])).count("1") + 1)
                                      // 2, self.tt, self.moves, self.frames, self.stats))
 
     def table(self, hands) -> np.ndarray:

@@ -19,7 +19,6 @@ from play.euchre_oracle import EuchreOraclePlayer
 from play.euchre_tournament import (EuchreSpecError, make_euchre_player, play_hand,
                                     run_euchre_tournament)
 from play.oracle import OracleRefused
-from search.euchre_solver import EuchreSolver
 
 
 def _view(hand: Hand) -> SeatView:
@@ -79,8 +78,8 @@ POSITIONS = [(19, False), (18, True), (16, False), (15, False), (14, True), (13,
 
 
 def test_the_solver_values_equal_brute_force_and_the_oracle_plays_the_best():
-    solver = EuchreSolver()
     oracle = make_euchre_player("oracle")
+    solver = oracle
     checked = 0
     for index, (cards, alone) in enumerate(POSITIONS):
         if alone:  # a lone maker plays three-handed: fewer cards in the hand
@@ -119,7 +118,7 @@ def test_the_first_lead_is_solved_exactly():
         return max(values) if int(state[S.TO_ACT]) % 2 == 0 else min(values)
 
     hand = _position(7, 0, True)
-    moves, values = EuchreSolver().card_values(hand.state)
+    moves, values = make_euchre_player("oracle").card_values(hand.state)
     sign = 1 if int(hand.state[S.TO_ACT]) % 2 == 0 else -1
     for move, value in zip(moves, values):
         child = hand.state.copy()
@@ -166,7 +165,7 @@ def test_it_bids_as_its_bidder_and_plays_a_single_card_unsolved():
         if view.legal_moves().size == 1:
             assert oracle.solver.nodes == 0
     with pytest.raises(ValueError, match="card play"):
-        EuchreSolver().card_values(Hand.random(11, "S").state)
+        oracle.card_values(Hand.random(11, "S").state)
 
 
 def test_the_game_loops_hand_it_the_true_hand_and_it_wins():

@@ -1,5 +1,6 @@
 """Spades' all-seeing `oracle` (issue 49, part 4): its bids the bidder's, its card the best of
-the solver's values (exact once 7 tricks remain, the heuristic rolled out to there before),
+the solver's values (exact from the first trick when the score follows from the tricks, else
+once 7 tricks remain, the heuristic rolled out to there before),
 refused from a seat's view, and fielded by the tournament with the true hand."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from play.spades_oracle import SpadesOraclePlayer
 from play.spades_tournament import make_spades_player, play_unit
 from play.tournament import HANDS
 from search.spades_policy import heuristic_move
-from search.spades_solver import EXACT_TRICKS
+from play.spades_oracle import EXACT_TRICKS
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +46,8 @@ def test_bids_are_the_bidders_and_a_view_is_refused(oracle):
         oracle.choose(view)
 
 
-@pytest.mark.parametrize("seed, moves, reason", [(2, 4, "rollout+exact"),
-                                                 (3, 4 + 4 * 4 + 1, "rollout+exact"),
+@pytest.mark.parametrize("seed, moves, reason", [(2, 4, "exact"),
+                                                 (3, 4 + 4 * 4 + 1, "exact"),
                                                  (4, 4 + 4 * 6 + 2, "exact"),
                                                  (5, 4 + 4 * 9, "exact")])
 def test_the_card_is_the_best_of_the_solvers_values(oracle, seed, moves, reason):
@@ -60,6 +61,21 @@ def test_the_card_is_the_best_of_the_solvers_values(oracle, seed, moves, reason)
     best = int(cards[int(np.argmax(values))])
     assert why["move"] == best and why["moves"][0]["value"] == values.max()
     assert sorted(m["move"] for m in why["moves"]) == sorted(int(c) for c in cards)
+
+
+def test_a_standing_nil_bid_rolls_out_before_7_tricks_are_left(oracle):
+    """A Nil bidder's own tricks: the score is searched, exact from 7 tricks left."""
+    for seed in range(200):
+        state, view = _position(seed, 4)
+        nil = any(int(state[S.BID + seat]) == 0 for seat in range(4))
+        if nil and view.legal_moves().size > 1:
+            break
+    else:
+        pytest.skip("no Nil bid among the heuristic's hands")
+    why = oracle.decide_seeing_all(state.copy(), view)
+    assert why["reason"] == "rollout+exact"
+    cards, values = oracle.card_values(state.copy(), EXACT_TRICKS)
+    assert why["move"] == int(cards[int(np.argmax(values))])
 
 
 def test_the_tournament_hands_the_oracle_the_true_hand():

@@ -1,0 +1,149 @@
+"""The one double-dummy solver driven by a game's declaration (`search/trick_values.py`, each
+game's `games/<game>/trick_play.py`): for every registered game that declares its card play,
+every legal card's value equals a plain brute-force minimax over the game's own rules and
+scoring on small endings (random bids, Nil and lone hands included, game scores whose bags are
+about to roll over); Spades' oracle rolls the heuristic out then solves."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+
+import numpy as np
+import pytest
+
+from games import registry
+from games.rng import new_rng
+from search.trick_values import TrickPlaySolver
+
+GAMES = [name for name in registry.GAMES
+         if importlib.util.find_spec(registry.get(name).package + ".trick_play") is not None]
+
+
+def _modules(name):
+    entry = registry.get(name)
+    return (entry.rules(), importlib.import_module(entry.package + ".state"),
+            importlib.import_module(entry.package + ".trick_play"))
+
+
+def _legal(rules, state) -> list[int]:
+    buf = np.empty(rules["MAX_MOVES"], dtype=np.int64)
+    return [int(m) for m in buf[:rules["legal_moves"](state, buf)]]
+
+
+def _brute(rules, S, state) -> int:
+    """Team 0's value less team 1's under perfect play: every legal move tried, no pruning."""
+    if state[S.PHASE] == S.PHASE_OVER:
+        return int(rules["score_difference"](state))
+    values = []
+    for move in _legal(rules, state):
+        child = state.copy()
+        rules["apply_move"](child, move)
+        values.append(_brute(rules, S, child))
+    return max(values) if state[S.TO_ACT] % 2 == 0 else min(values)
+
+
+def _ending(name, seed: int, tricks_left: int):
+    """A hand of game `name` moved at random (bids, calls, a lone maker) until `tricks_left`
+    tricks remain, then 0..3 cards more; None when nobody took the contract."""
+    rules, S, _ = _modules(name)
+    rng = random.Random(seed)
+    state = S.new_state()
+    if name == "spades":  # game scores whose bags roll over within the hand
+        S.random_hand(new_rng(seed), state, rng.choice([0, 7, 38, -23, 119]),
+                      rng.choice([0, 9, -5, 248]))
+    else:
+        rules["random_deal"](new_rng(seed), state)
+    while state[S.PHASE] != S.PHASE_PLAY:
+        if state[S.PHASE] == S.PHASE_OVER:
+            return None
+        legal = _legal(rules, state)
+        small = [m for m in legal if m - legal[0] < 6]  # Spades: bids of 0..5 (Nil likely)
+        rules["apply_move"](state, rng.choice(small))
+    while S.N_TRICKS - int(state[S.TRICK_NUMBER]) > tricks_left:
+        rules["apply_move"](state, rng.choice(_legal(rules, state)))
+    for _ in range(seed % 4):
+        if state[S.PHASE] == S.PHASE_PLAY:
+            rules["apply_move"](state, rng.choice(_legal(rules, state)))
+    return state if state[S.PHASE] == S.PHASE_PLAY else None
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return TrickPlaySolver(tt_bits=10)  # a small table: collisions and replacements happen
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seed", range(24))
+def test_card_values_equal_brute_force(solver, name, seed):
+    rules, S, trick_play = _modules(name)
+    state = _ending(name, seed, 1 + seed % 3)
+    if state is None:
+        pytest.skip("the hand ended in the bidding")
+    sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
+    cards, values = solver.card_values(state, trick_play)
+    assert list(cards) == _legal(rules, state)
+    for card, value in zip(cards, values):
+        child = state.copy()
+        rules["apply_move"](child, int(card))
+        assert value == sign * _brute(rules, S, child), (seed, int(card))
+    assert solver.value(state, trick_play) == sign * max(values)  # the position's own
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_both_ways_of_solving_are_used(solver, name):
+    """Endings solved by counting tricks and by searching the value both occur (Spades:
+    Nil bids and bags; Euchre's points always follow the makers' tricks)."""
+    _, _, trick_play = _modules(name)
+    ways = set()
+    for seed in range(40):
+        state = _ending(name, seed, 2)
+        if state is not None:
+            ways.add(solver.solvable_by_tricks(state, trick_play))
+    assert True in ways and (name == "euchre" or False in ways)
+
+
+def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
+    """Stopped part way (None), the search restores its hands; what it stored is exact."""
+    _, _, trick_play = _modules("spades")
+    stopped = 0
+    for seed in range(40):
+        state = _ending("spades", seed, 3)
+        solver = TrickPlaySolver(tt_bits=10)
+        if state is None or solver.solvable_by_tricks(state, trick_play):
+            continue
+        if solver.card_values(state, trick_play, node_limit=5) is not None:
+            continue  # solved within 5 nodes
+        cards, values = solver.card_values(state, trick_play)
+        fresh = TrickPlaySolver(tt_bits=10).card_values(state, trick_play)
+        assert list(cards) == list(fresh[0]) and list(values) == list(fresh[1])
+        stopped += 1
+    assert stopped >= 3
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
+    from games.spades.rules import apply_card
+    from play.spades_oracle import SpadesOraclePlayer
+    from search.spades_policy import play_heuristic
+
+    rules, S, _ = _modules("spades")
+    state = _ending("spades", 100 + seed, 5)
+    sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
+    cards, values = SpadesOraclePlayer().card_values(state, horizon=2)
+    for card, value in zip(cards, values):
+        child = state.copy()
+        apply_card(child, int(card))
+        play_heuristic(child, 2)
+        assert value == sign * _brute(rules, S, child)
+
+
+def test_spades_oracle_refuses_the_bidding():
+    from games.spades import state as S
+    from play.spades_oracle import SpadesOraclePlayer
+
+    state = S.new_state()
+    S.random_hand(new_rng(1), state, 0, 0)
+    with pytest.raises(ValueError, match="card play"):
+        SpadesOraclePlayer().card_values(state)
