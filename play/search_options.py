@@ -1,8 +1,11 @@
 """What the search players of every game share: the `search[OPTIONS]:POLICY` options, the
 blueprint's arrays read once a process, and the resampling of weighted worlds.
 
-The players themselves (`play/search_player.py` for Setback, `play/euchre_search_player.py`
-for Euchre) hold what is their game's: its worlds, its objective, its explanation.
+The player is `play/search_base.py`'s, written once; each game's module
+(`play/search_player.py` for Setback, `play/euchre_search_player.py`,
+`play/spades_search_player.py`) declares its parts (`public`, `rules`, `fields`, `sampler`,
+`model_game`, `table_game`) and keeps what is its own (Setback's `objective=win`, Spades'
+heuristic rollouts).
 """
 
 from __future__ import annotations
