@@ -8,6 +8,8 @@ to 7. Following suit and the trick's winner are then the plain ones. A lone make
 sits out: it gets as many cards as tricks left of a plain suit below every Euchre card (ranks
 0..4), which follow or are thrown and never win, so the tricks are the three seats'. The value
 is the hand's points (`scoring.score_difference`) for every count of tricks the teams end with.
+The oracle's (`play/trick_oracle.py`) pieces close the module: five tricks are solved exactly
+from the first, in a small table.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from numba import njit
 
 from games.euchre.cards import N_CARDS, effective_suit, power
 from games.euchre.scoring import score_difference
-from games.euchre.state import (HAND, LEADER, N_TRICKS, OUT, TO_ACT, TRICK, TRICK_NUMBER,
-                                TRICKS_WON, TRUMP)
+from games.euchre.state import (HAND, LEADER, N_TRICKS, OUT, PHASE, PHASE_PLAY, TO_ACT, TRICK,
+                                TRICK_NUMBER, TRICKS_WON, TRUMP)
 
 PLAIN_RANKS = 13  # ranks of a plain suit (the solver's cards: suit * 13 + rank)
 
@@ -80,3 +82,24 @@ def final_values(state, splits, table):
         scratch[TRICKS_WON] = state[TRICKS_WON] + row[0] + row[2]  # a team's tricks count
         scratch[TRICKS_WON + 1] = state[TRICKS_WON + 1] + row[1] + row[3]
         table[row[4]] = score_difference(scratch)
+
+
+# The oracle's pieces (`play/trick_oracle.py`)
+ORACLE_TT_BITS = 14  # five tricks: a small table
+NOT_IN_CARD_PLAY = ("the Euchre solver needs a hand in its card play (trump named, cards left "
+                    "to play)")
+
+
+def in_card_play(state) -> bool:
+    """Whether `state` is in its card play (trump named, the seats play their cards)."""
+    return int(state[PHASE]) == PHASE_PLAY
+
+
+def tricks_left(state) -> int:
+    """The tricks left to play in `state`, the one under way included."""
+    return N_TRICKS - int(state[TRICK_NUMBER])
+
+
+def side_to_act(state) -> int:
+    """The team of the seat to act (0: seats 0 and 2)."""
+    return int(state[TO_ACT]) % 2
