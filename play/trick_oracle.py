@@ -145,7 +145,7 @@ def split_oracle_spec(text: str, error, game: str = "",
                       colon: bool = False) -> tuple[str, str | None]:
     """(the oracle's name, its bidder's spec or None for the default) of a spec
     `oracle[,bid=SPEC]` (and `oracle:SPEC` when `colon`); `error` (an exception class, one
-    line) for a bad one. `game`: the game's name in the messages ("Euchre " or "")."""
+    line) for a bad one. `game`: the game's name and a space in the messages, or ""."""
     name = str(text).strip()
     if colon and name.lower().startswith("oracle:"):
         bid_spec = name[len("oracle:"):].strip()
@@ -166,7 +166,7 @@ def make_trick_oracle_player(text: str, seed: int, make_player, error, trick_pla
     """The oracle of a spec `oracle[,bid=SPEC]` (and `oracle:SPEC` when `colon`) for the game
     `trick_play` declares; `make_player(SPEC, seed)` makes the bidder (the game's player
     grammar's); `error` (one line) for a bad spec; `game` names the game in the messages
-    ("Spades "); `options`: `TrickOraclePlayer`'s (`exact_tricks`, `node_limit`, `play_on`)."""
+    (its name and a space); `options`: `TrickOraclePlayer`'s (`exact_tricks`, `node_limit`, `play_on`)."""
     name, bid_spec = split_oracle_spec(text, error, game, colon)
     if bid_spec is not None and is_oracle_spec(bid_spec):
         raise error(f"{name!r}: the oracle's bidder cannot be an oracle")
