@@ -16,8 +16,8 @@ play from one (`choose` refuses). It declares `sees_all = True`, and the game lo
 `choose_seeing_all(state, view)`. `SeeingPlayer` is what every game's oracle shares
 (`play/trick_oracle.py`, with the one oracle of the games whose card play is declared). No
 other player has the attribute; a player wrapped around the oracle (a composite's bidder, a
-`play=` card player) reaches only `choose` and fails loudly. `serve` and `decide` refuse it when the spec is read
-(`web.bots`): a person is never seated against a player that sees their hand.
+`play=` card player) reaches only `choose` and fails loudly. `serve` and `decide` refuse it
+when the spec is read (`web.bots`): a person is never seated against a player that sees their hand.
 """
 
 from __future__ import annotations

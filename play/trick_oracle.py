@@ -8,9 +8,10 @@ legal card is played without solving). Everything before the card play (bids, ca
 discards) is another player's: `oracle,bid=SPEC` (or `oracle:SPEC` where the game allows it),
 SPEC any player of the game but an oracle, by default the heuristic's.
 
-What the oracle reads of the declaration: `in_card_play(state)`, `tricks_left(state)`,
-`side_to_act(state)` (0 for seats 0 and 2), `NOT_IN_CARD_PLAY` (the one line refusing another
-phase), `ORACLE_TT_BITS` (optional: the solver's table size, 18 by default) and
+What the oracle reads of the declaration: the state's fields `PHASE`, `PHASE_PLAY` (the card
+play: before it the bidder decides), `N_TRICKS`, `TRICK_NUMBER` (tricks done) and `TO_ACT`
+(seats 0 and 2 are side 0), `NOT_IN_CARD_PLAY` (the one line refusing another phase),
+`ORACLE_TT_BITS` (optional: the solver's table size, 18 by default) and
 `slow_to_search(state)` (optional: whether a search of the score itself can run for minutes;
 then it is tried only when the trick count decides the value). A game whose full solve is too
 slow gives the oracle `exact_tricks` (exact only from so many tricks left), `node_limit` (the
@@ -75,6 +76,21 @@ class SeeingPlayer:
             self.bidder.close()
 
 
+def in_card_play(game, state) -> bool:
+    """Whether `state` of the game `game` declares (`trick_play`) is in its card play."""
+    return int(state[game.PHASE]) == game.PHASE_PLAY
+
+
+def tricks_left(game, state) -> int:
+    """The tricks left to play in `state`, the one under way included."""
+    return game.N_TRICKS - int(state[game.TRICK_NUMBER])
+
+
+def side_to_act(game, state) -> int:
+    """The side of the seat to act in `state` (0: seats 0 and 2)."""
+    return int(state[game.TO_ACT]) % 2
+
+
 class TrickOraclePlayer(SeeingPlayer):
     """Plays every card by the solver on the true hand of the game `trick_play` declares;
     `bidder` makes every other decision (module docstring for the rest)."""
@@ -100,13 +116,13 @@ class TrickOraclePlayer(SeeingPlayer):
         """The move and its figures: `{"move", "reason": "bidder" | "forced" | "exact" |
         "rollout+exact", "moves": [{"move", "value"}...] best first}`."""
         game = self.game
-        if not game.in_card_play(state):
+        if not in_card_play(game, state):
             return {"move": int(self.bidder.choose(view)), "reason": "bidder", "moves": []}
         legal = view.legal_moves()
         if legal.size == 1:
             return {"move": int(legal[0]), "reason": "forced", "moves": []}
         found = None
-        early = self.exact_tricks is not None and game.tricks_left(state) > self.exact_tricks
+        early = self.exact_tricks is not None and tricks_left(game, state) > self.exact_tricks
         slow = getattr(game, "slow_to_search", None)
         if early and (slow is None or not slow(state)
                       or self.solver.solvable_by_tricks(state, game)):
@@ -123,11 +139,11 @@ class TrickOraclePlayer(SeeingPlayer):
         card until `horizon` tricks remain and the rest is solved exactly. ValueError (the
         game's one line) for any other phase."""
         game = self.game
-        if not game.in_card_play(state):
+        if not in_card_play(game, state):
             raise ValueError(game.NOT_IN_CARD_PLAY)
         if horizon <= 0:
             return self.solver.card_values(state, game)
-        sign = 1 if game.side_to_act(state) == 0 else -1
+        sign = 1 if side_to_act(game, state) == 0 else -1
         cards, children = self.play_on(state, int(horizon))
         values = np.array([sign * self.solver.value(child, game) for child in children],
                           dtype=np.int64)
@@ -166,7 +182,8 @@ def make_trick_oracle_player(text: str, seed: int, make_player, error, trick_pla
     """The oracle of a spec `oracle[,bid=SPEC]` (and `oracle:SPEC` when `colon`) for the game
     `trick_play` declares; `make_player(SPEC, seed)` makes the bidder (the game's player
     grammar's); `error` (one line) for a bad spec; `game` names the game in the messages
-    (its name and a space); `options`: `TrickOraclePlayer`'s (`exact_tricks`, `node_limit`, `play_on`)."""
+    (its name and a space); `options`: `TrickOraclePlayer`'s (`exact_tricks`, `node_limit`,
+    `play_on`)."""
     name, bid_spec = split_oracle_spec(text, error, game, colon)
     if bid_spec is not None and is_oracle_spec(bid_spec):
         raise error(f"{name!r}: the oracle's bidder cannot be an oracle")

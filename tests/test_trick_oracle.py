@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from games.rng import new_rng
-from play.trick_oracle import OracleRefused, TrickOraclePlayer, is_oracle_spec
+from play.trick_oracle import (OracleRefused, TrickOraclePlayer, in_card_play, is_oracle_spec,
+                               side_to_act, tricks_left)
 from test_trick_values import GAMES, _brute, _ending, _legal, _modules
 
 
@@ -44,10 +45,10 @@ def test_the_oracle_plays_the_first_best_of_brute_force_values(name, seed):
         state = _ending(name, 300 + seed, 2)
         seed += 1000
     legal = _legal(rules, state)
-    assert trick_play.in_card_play(state)
-    assert trick_play.side_to_act(state) == int(state[S.TO_ACT]) % 2
-    assert 1 <= trick_play.tricks_left(state) <= 2
-    sign = 1 if trick_play.side_to_act(state) == 0 else -1
+    assert in_card_play(trick_play, state)
+    assert side_to_act(trick_play, state) == int(state[S.TO_ACT]) % 2
+    assert 1 <= tricks_left(trick_play, state) <= 2
+    sign = 1 if side_to_act(trick_play, state) == 0 else -1
     cards, values = oracle.card_values(state.copy())
     assert sorted(legal) == [int(c) for c in cards]
     for card, value in zip(cards, values):
@@ -70,7 +71,7 @@ def test_before_the_card_play_the_bidder_decides_and_a_view_is_refused(name):
     rules, S, trick_play = _modules(name)
     state = S.new_state()
     rules["random_deal"](new_rng(5), state)
-    assert not trick_play.in_card_play(state)
+    assert not in_card_play(trick_play, state)
     oracle = TrickOraclePlayer(_Bidder(), trick_play)
     legal = _legal(rules, state)
     assert oracle.choose_seeing_all(state.copy(), _View(legal)) == legal[0]

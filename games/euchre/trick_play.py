@@ -84,22 +84,9 @@ def final_values(state, splits, table):
         table[row[4]] = score_difference(scratch)
 
 
-# The oracle's pieces (`play/trick_oracle.py`)
+# The oracle's pieces (`play/trick_oracle.py`); it also reads the state fields imported above:
+# PHASE, PHASE_PLAY, N_TRICKS, TRICK_NUMBER, TO_ACT
 ORACLE_TT_BITS = 14  # five tricks: a small table
 NOT_IN_CARD_PLAY = ("the Euchre solver needs a hand in its card play (trump named, cards left "
                     "to play)")
 
-
-def in_card_play(state) -> bool:
-    """Whether `state` is in its card play (trump named, the seats play their cards)."""
-    return int(state[PHASE]) == PHASE_PLAY
-
-
-def tricks_left(state) -> int:
-    """The tricks left to play in `state`, the one under way included."""
-    return N_TRICKS - int(state[TRICK_NUMBER])
-
-
-def side_to_act(state) -> int:
-    """The team of the seat to act (0: seats 0 and 2)."""
-    return int(state[TO_ACT]) % 2

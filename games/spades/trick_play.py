@@ -4,8 +4,8 @@
 Spades' cards are the solver's own (`suit * 13 + rank`), spades always trump, and a spade may
 be led only from a hand of spades alone (this game never breaks spades: `rules.legal_cards`).
 The value is the hand's score (`scoring.score_difference`: contracts, Nil bids, bags and their
-penalty) for every count of tricks each seat ends with: a Nil bidder's own count matters. The oracle's (`play/trick_oracle.py`) pieces
-close the module.
+penalty) for every count of tricks each seat ends with: a Nil bidder's own count matters.
+The oracle's (`play/trick_oracle.py`) pieces close the module.
 """
 
 from __future__ import annotations
@@ -47,24 +47,10 @@ def final_values(state, splits, table):
         table[row[4]] = score_difference(scratch)
 
 
-# The oracle's pieces (`play/trick_oracle.py`)
+# The oracle's pieces (`play/trick_oracle.py`); it also reads the state fields imported above:
+# PHASE, PHASE_PLAY, N_TRICKS, TRICK_NUMBER, TO_ACT
 NOT_IN_CARD_PLAY = ("the Spades solver needs a hand in its card play (every bid made, cards left "
                     "to play)")
-
-
-def in_card_play(state) -> bool:
-    """Whether `state` is in its card play (every bid made, cards left to play)."""
-    return int(state[PHASE]) == PHASE_PLAY
-
-
-def tricks_left(state) -> int:
-    """The tricks left to play in `state`, the one under way included."""
-    return N_TRICKS - int(state[TRICK_NUMBER])
-
-
-def side_to_act(state) -> int:
-    """The team of the seat to act (0: seats 0 and 2)."""
-    return int(state[TO_ACT]) % 2
 
 
 def slow_to_search(state) -> bool:
