@@ -4,7 +4,7 @@ search reads (`db/policy_arrays.py`, `games/policy_table.py`): its key strings p
 codec into the integer keys the abstract game's `decision` writes. One function for every such
 game (issue 55, item 2: each game had its near-copy); it names no game, the caller
 hands it the game's name and codec. The reading itself (batches, progress, sorting) is
-`db.policy_arrays.read_arrays`, shared with Setback.
+`db.policy_arrays.read_arrays`, shared with every game.
 """
 
 from __future__ import annotations
