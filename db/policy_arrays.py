@@ -12,7 +12,8 @@ whole strategy (a database or strategy files, any key layout) is read once into
 
 Bootstrap (score-aware auction) keys are kept apart (`bootstrap_*`), since the abstract game's
 `decision` never builds them. `games.policy_table.find_key` finds a key, `pick_action` an
-action. `read_arrays` reads any game's store; Euchre's parser is `db/euchre_policy_arrays.py`.
+action. `read_arrays` reads any game's store; a game whose keys an abstraction's codec reads
+hands them to it through `db/codec_policy_arrays.py`.
 
 Parsing is the slow part: a few microseconds a key with a layout's bulk parser (the
 reference's), 20 us key by key; a progress bar shows it for large tables.

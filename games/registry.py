@@ -149,7 +149,7 @@ SETBACK_PLUGIN = (
     "play.trickster_pitch",  # Trickster Cards' Pitch bot as a Setback player
 )
 EUCHRE_PLUGIN = (
-    "db.euchre_player", "db.euchre_policy_arrays", "play.euchre_*", "train.euchre_*",
+    "db.euchre_player", "play.euchre_*", "train.euchre_*",
     "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
     "envs.pyspiel_euchre",  # a Euchre view as a state of OpenSpiel's own C++ euchre
     "search.euchre_worlds",  # rollout search's worlds (search/rollout.py is game-generic)

@@ -83,10 +83,11 @@ class EuchreSearchPlayer(SearchPlayerBase):
 
 
 def euchre_arrays(blueprint):
-    """The policy arrays of a Euchre database player's store (`db.policy_arrays`)."""
-    from db.euchre_policy_arrays import euchre_arrays_of_store
+    """The policy arrays of a Euchre database player's store (`db.codec_policy_arrays`)."""
+    from abstraction.euchre import codec
+    from db.codec_policy_arrays import codec_arrays_of_store
 
-    return euchre_arrays_of_store(blueprint.db)
+    return codec_arrays_of_store(blueprint.db, "euchre", codec)
 
 
 def make_euchre_search_player(text: str, seed: int, make_player, error=ValueError):

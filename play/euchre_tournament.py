@@ -6,7 +6,7 @@ Players (`make_euchre_player`): `random`, `heuristic` (`play.euchre_heuristic`),
 probabilities), `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot, `play.ismcts_player`;
 `,pyspiel` searches OpenSpiel's own C++ `euchre`), `search[OPTIONS]:db:PATH` (rollout
 search on the database, `play.euchre_search_player`) and `oracle[,bid=SPEC]`
-(`play.euchre_oracle`: it SEES EVERY HAND, a ceiling for tournaments and ratings; the game
+(`play.trick_oracle`: it SEES EVERY HAND, a ceiling for tournaments and ratings; the game
 loops hand it the true state).
 
 Games (`play_unit`): game g of a tournament with seed s is `games.euchre.match.play_game` on
@@ -67,15 +67,17 @@ def make_euchre_player(spec: str, seed: int = 0):
 
 
 def _oracle(text: str, seed: int):
-    """`oracle[,bid=SPEC]` (`play.euchre_oracle`)."""
-    from play.euchre_oracle import make_euchre_oracle_player
+    """`oracle[,bid=SPEC]` (`play.trick_oracle`, on Euchre's card play declaration)."""
+    from games.euchre import trick_play
+    from play.trick_oracle import make_trick_oracle_player
 
-    return make_euchre_oracle_player(text, seed, make_euchre_player, EuchreSpecError)
+    return make_trick_oracle_player(text, seed, make_euchre_player, EuchreSpecError, trick_play,
+                                    "Euchre ")
 
 
 def _is_oracle(text: str) -> bool:
-    """Whether `text` names the oracle (`play.euchre_oracle.is_oracle_spec`)."""
-    from play.euchre_oracle import is_oracle_spec
+    """Whether `text` names the oracle (`play.trick_oracle.is_oracle_spec`)."""
+    from play.trick_oracle import is_oracle_spec
 
     return is_oracle_spec(text)
 

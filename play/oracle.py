@@ -13,10 +13,11 @@ play from one (`choose` refuses). It declares `sees_all = True`, and the game lo
 (`play.tournament.play_game`, which `tournament`, `rating` and the ladder use; Euchre's in
 `games.euchre.match` and `play.euchre_tournament`) ask their players through
 `games.scaffold.view.ask`, which hands such a player the true state through
-`choose_seeing_all(state, view)`. `SeeingPlayer` is what every game's oracle shares (Euchre's:
-`play/euchre_oracle.py`). No other player has the attribute; a player wrapped around the oracle (a composite's bidder, a `play=` card player)
-reaches only `choose` and fails loudly. `serve` and `decide` refuse it when the spec is read
-(`web.bots`): a person is never seated against a player that sees their hand.
+`choose_seeing_all(state, view)`. `SeeingPlayer` is what every game's oracle shares
+(`play/trick_oracle.py`, with the one oracle of the games whose card play is declared). No
+other player has the attribute; a player wrapped around the oracle (a composite's bidder, a
+`play=` card player) reaches only `choose` and fails loudly. `serve` and `decide` refuse it
+when the spec is read (`web.bots`): a person is never seated against a player that sees their hand.
 """
 
 from __future__ import annotations
@@ -24,63 +25,11 @@ from __future__ import annotations
 import numpy as np
 
 from games.setback import state as S
+# what every game's oracle shares; OracleRefused and refuses_oracle are read here too (web.bots)
+from play.trick_oracle import (OracleRefused, SeeingPlayer, refuses_oracle,  # noqa: F401
+                               split_oracle_spec)
 
-BID_OPTION = ",bid="
 DEFAULT_BIDDER = "heuristic"
-
-
-class OracleRefused(RuntimeError):
-    """The oracle was asked to play from a seat's view (it needs the whole deal)."""
-
-
-def refuses_oracle(player, where: str) -> str | None:
-    """The one line refusing `player` in `where` when it is an all-seeing player, else None."""
-    if getattr(player, "sees_all", False) is True:
-        return (f"{getattr(player, 'name', 'oracle')}: the oracle sees every hand (a ceiling "
-                f"for tournaments and ratings); it cannot play in {where}")
-    return None
-
-
-class SeeingPlayer:
-    """What every game's oracle shares: `sees_all`, a `bidder` (another player of the game)
-    for the decisions before the cards, a `choose` that refuses, and passing `seed` and
-    `close` on to the bidder. A subclass plays the cards in `choose_seeing_all(state, view)`."""
-
-    sees_all = True  # games.scaffold.view.ask hands it the whole deal
-
-    def __init__(self, bidder, name: str | None = None):
-        self.bidder = bidder
-        self.name = name or "oracle"
-
-    def seed(self, seed: int) -> None:
-        """Reseed the bidder, if it draws (the card play is deterministic)."""
-        if hasattr(self.bidder, "seed"):
-            self.bidder.seed(seed)
-
-    def choose(self, view) -> int:
-        """Refused: a seat's view hides the other hands, and the oracle plays from them."""
-        raise OracleRefused(f"{self.name} sees every hand: only a tournament or a rating "
-                            "hands it the deal (it cannot play from a seat's view, behind "
-                            "another player, in serve or in decide)")
-
-    def close(self) -> None:
-        """Close the bidder (a database player holds a connection)."""
-        if hasattr(self.bidder, "close"):
-            self.bidder.close()
-
-
-def split_oracle_spec(text: str, error, game: str = "") -> tuple[str, str | None]:
-    """(the oracle's name, its bidder's spec or None for the default) of a spec
-    `oracle[,bid=SPEC]`; `error` (an exception class, one line) for a bad one. `game`: the
-    game's name in the messages ("Euchre " or "")."""
-    name = str(text).strip()
-    body, sep, bid_spec = name.partition(BID_OPTION)
-    if body.strip().lower() != "oracle":
-        raise error(f"{name!r}: expected oracle[,bid=SPEC]"
-                    + (f" (SPEC a {game}player)" if game else ""))
-    if sep and not bid_spec.strip():
-        raise error(f"{name!r}: bid= needs a {game}player, as in oracle,bid=heuristic")
-    return (name, bid_spec.strip()) if sep else ("oracle", None)
 
 
 class OraclePlayer(SeeingPlayer):

@@ -144,22 +144,10 @@ def make_spades_search_player(text: str, seed: int, make_player, error=ValueErro
 
 
 def spades_arrays(blueprint):
-    """The policy arrays (`db.policy_arrays.PolicyArrays`) of a Spades database player's store:
-    its key strings parsed by Spades' codec into the integer keys the abstract game's
-    `decision` builds. Another game's or abstraction's database, or a key the codec cannot
-    read, is refused in one line (`DatabaseError`)."""
-    from abstraction.spades.codec import KeyTextError, check_header, text_key
-    from db.errors import DatabaseError
-    from db.policy_arrays import read_arrays
+    """The policy arrays (`db.policy_arrays.PolicyArrays`) of a Spades database player's store,
+    its keys read by Spades' codec (`db.codec_policy_arrays`: another game's or abstraction's
+    database, or a key the codec cannot read, is refused in one line)."""
+    from abstraction.spades import codec
+    from db.codec_policy_arrays import codec_arrays_of_store
 
-    store = blueprint.db
-    game = store.metadata.get("game")
-    if game != "spades":
-        raise DatabaseError(f"{store.path}: a strategy database for game {game!r}, not "
-                            "'spades'")
-    try:
-        name, _ = check_header(store.metadata)
-    except KeyTextError as exc:
-        raise DatabaseError(f"{store.path}: {exc}") from None
-    return read_arrays(store, lambda texts, memo: [text_key(t) for t in texts], name, "spades",
-                       None, False)
+    return codec_arrays_of_store(blueprint.db, "spades", codec, progress=False)

@@ -66,7 +66,7 @@ def make_spades_player(spec: str, seed: int = 0):
 
 def _is_oracle(text: str) -> bool:
     """Whether `text` names the oracle (asked first: its bidder's spec may hold anything)."""
-    from play.spades_oracle import is_oracle_spec
+    from play.trick_oracle import is_oracle_spec
 
     return is_oracle_spec(text)
 

@@ -15,10 +15,9 @@ from games.euchre import state as S
 from games.euchre.api import Hand
 from games.euchre.rules import legal_moves
 from games.euchre.view import SeatView
-from play.euchre_oracle import EuchreOraclePlayer
 from play.euchre_tournament import (EuchreSpecError, make_euchre_player, play_hand,
                                     run_euchre_tournament)
-from play.oracle import OracleRefused
+from play.trick_oracle import OracleRefused, TrickOraclePlayer
 
 
 def _view(hand: Hand) -> SeatView:
@@ -128,7 +127,7 @@ def test_the_first_lead_is_solved_exactly():
 
 def test_the_spec_names_it_and_its_bidder():
     oracle = make_euchre_player("oracle")
-    assert isinstance(oracle, EuchreOraclePlayer) and oracle.sees_all is True
+    assert isinstance(oracle, TrickOraclePlayer) and oracle.sees_all is True
     assert oracle.name == "oracle" and type(oracle.bidder).__name__ == "EuchreHeuristicPlayer"
     other = make_euchre_player("Oracle,bid=random", 3)
     assert other.name == "Oracle,bid=random" and type(other.bidder).__name__ == \

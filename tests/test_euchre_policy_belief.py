@@ -8,11 +8,12 @@ import math
 import numpy as np
 import pytest
 
+from abstraction.euchre import codec as euchre_codec
 from abstraction.euchre.abstract_game import is_settled
 from abstraction.euchre.codec import key_text
 from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
+from db.codec_policy_arrays import load_codec_policy_arrays
 from db.database import StrategyDatabase
-from db.euchre_policy_arrays import load_euchre_policy_arrays
 from games.euchre import public, rules
 from games.euchre import state as E
 from games.euchre.rules import apply_move
@@ -33,7 +34,7 @@ def test_euchre_policy_weights_equal_a_slow_replay_and_worlds_agree(blueprint): 
     alone decision and card of the modelled seats (read key by key here), and the resampled
     worlds agree with the view."""
     db_path = blueprint["db"]
-    arrays = load_euchre_policy_arrays("db:" + db_path)
+    arrays = load_codec_policy_arrays("db:" + db_path, "euchre", euchre_codec)
     checked = 0
     with StrategyDatabase(db_path) as db:
         for state, history in random_positions(20, 23)[::3]:

@@ -12,13 +12,14 @@ import math
 import numpy as np
 import pytest
 
+from abstraction.euchre import codec as euchre_codec
 from abstraction.euchre.abstract_game import is_settled
 from abstraction.euchre.codec import key_text
 from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
 from abstraction.euchre.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 from db.euchre_player import EuchreDatabasePlayer
 from db.loader import load_strategies
-from db.euchre_policy_arrays import load_euchre_policy_arrays
+from db.codec_policy_arrays import load_codec_policy_arrays
 from db.synthetic import write_table
 from games.euchre import state as S
 from games.euchre.cards import effective_suit_mask
@@ -108,7 +109,7 @@ def test_policy_arrays_hold_exactly_the_databases_vectors(blueprint):
     from db.database import StrategyDatabase
     from games.policy_table import find_key
 
-    arrays = load_euchre_policy_arrays("db:" + blueprint["db"])
+    arrays = load_codec_policy_arrays("db:" + blueprint["db"], "euchre", euchre_codec)
     assert arrays.game == "euchre" and arrays.layout == ABSTRACTION_NAME
     assert np.all(arrays.keys[1:] > arrays.keys[:-1])
     assert arrays.n_keys == blueprint["n_keys"]
@@ -124,7 +125,7 @@ def test_a_greedy_rollout_equals_the_database_players_replay(blueprint):
     """From positions of every phase (the calls, the alone decision, the discard, the play),
     the rollout's payoff is the points of the hand replayed move by move by the database player
     at every seat, playing its stored best actions (every key it meets is stored)."""
-    arrays = load_euchre_policy_arrays("db:" + blueprint["db"])
+    arrays = load_codec_policy_arrays("db:" + blueprint["db"], "euchre", euchre_codec)
     current_player, decision, apply, utility = GAME.addresses[:4]
     player = EuchreDatabasePlayer(blueprint["db"])
     a, b = np.zeros(S.STATE_SIZE, np.int64), np.zeros(S.STATE_SIZE, np.int64)
@@ -279,7 +280,7 @@ def test_search_on_the_true_deal_beats_the_blueprint_widely(blueprint):
     """A sign check: team 0 searching every decision (calls, alone, discard, cards) with the
     true deal as every world against team 1 playing the blueprint as the rollouts play it,
     then the teams swapped, over the same hands."""
-    arrays = load_euchre_policy_arrays("db:" + blueprint["db"])
+    arrays = load_codec_policy_arrays("db:" + blueprint["db"], "euchre", euchre_codec)
     search = RolloutSearch(GAME, arrays, threads=1)
     rng = np.random.default_rng(1)
     margins = []
@@ -399,7 +400,7 @@ def test_the_calls_likelihood_is_the_databases_probabilities_of_the_calls_made(b
     from play.likelihood import ALL_SEATS, world_log_weights
     from search.likelihood import BIDS
 
-    arrays = load_euchre_policy_arrays("db:" + blueprint["db"])
+    arrays = load_codec_policy_arrays("db:" + blueprint["db"], "euchre", euchre_codec)
     checked = 0
     with StrategyDatabase(blueprint["db"]) as db:
         for state, history in random_positions(30, 17):

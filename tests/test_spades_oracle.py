@@ -12,9 +12,8 @@ from games.rng import new_rng
 from games.spades import state as S
 from games.spades.rules import apply_move
 from games.spades.view import SeatView
-from play.oracle import OracleRefused
+from play.trick_oracle import OracleRefused
 from play.spades_heuristic import SpadesHeuristicPlayer
-from play.spades_oracle import SpadesOraclePlayer
 from play.spades_tournament import make_spades_player, play_unit
 from play.tournament import HANDS
 from search.spades_policy import heuristic_move
@@ -23,7 +22,7 @@ from play.spades_oracle import EXACT_TRICKS
 
 @pytest.fixture(scope="module")
 def oracle():
-    return SpadesOraclePlayer()
+    return make_spades_player("oracle")
 
 
 def _position(seed: int, moves: int):

@@ -126,13 +126,13 @@ def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
 @pytest.mark.parametrize("seed", range(8))
 def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
     from games.spades.rules import apply_card
-    from play.spades_oracle import SpadesOraclePlayer
+    from play.spades_tournament import make_spades_player
     from search.spades_policy import play_heuristic
 
     rules, S, _ = _modules("spades")
     state = _ending("spades", 100 + seed, 5)
     sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
-    cards, values = SpadesOraclePlayer().card_values(state, horizon=2)
+    cards, values = make_spades_player("oracle").card_values(state, horizon=2)
     for card, value in zip(cards, values):
         child = state.copy()
         apply_card(child, int(card))
@@ -142,9 +142,9 @@ def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
 
 def test_spades_oracle_refuses_the_bidding():
     from games.spades import state as S
-    from play.spades_oracle import SpadesOraclePlayer
+    from play.spades_tournament import make_spades_player
 
     state = S.new_state()
     S.random_hand(new_rng(1), state, 0, 0)
     with pytest.raises(ValueError, match="card play"):
-        SpadesOraclePlayer().card_values(state)
+        make_spades_player("oracle").card_values(state)

@@ -8,6 +8,8 @@ to 7. Following suit and the trick's winner are then the plain ones. A lone make
 sits out: it gets as many cards as tricks left of a plain suit below every Euchre card (ranks
 0..4), which follow or are thrown and never win, so the tricks are the three seats'. The value
 is the hand's points (`scoring.score_difference`) for every count of tricks the teams end with.
+The oracle's (`play/trick_oracle.py`) pieces close the module: five tricks are solved exactly
+from the first, in a small table.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from numba import njit
 
 from games.euchre.cards import N_CARDS, effective_suit, power
 from games.euchre.scoring import score_difference
-from games.euchre.state import (HAND, LEADER, N_TRICKS, OUT, TO_ACT, TRICK, TRICK_NUMBER,
-                                TRICKS_WON, TRUMP)
+from games.euchre.state import (HAND, LEADER, N_TRICKS, OUT, PHASE, PHASE_PLAY, TO_ACT, TRICK,
+                                TRICK_NUMBER, TRICKS_WON, TRUMP)
 
 PLAIN_RANKS = 13  # ranks of a plain suit (the solver's cards: suit * 13 + rank)
 
@@ -80,3 +82,11 @@ def final_values(state, splits, table):
         scratch[TRICKS_WON] = state[TRICKS_WON] + row[0] + row[2]  # a team's tricks count
         scratch[TRICKS_WON + 1] = state[TRICKS_WON + 1] + row[1] + row[3]
         table[row[4]] = score_difference(scratch)
+
+
+# The oracle's pieces (`play/trick_oracle.py`); it also reads the state fields imported above:
+# PHASE, PHASE_PLAY, N_TRICKS, TRICK_NUMBER, TO_ACT
+ORACLE_TT_BITS = 14  # five tricks: a small table
+NOT_IN_CARD_PLAY = ("the Euchre solver needs a hand in its card play (trump named, cards left "
+                    "to play)")
+

@@ -5,6 +5,7 @@ Spades' cards are the solver's own (`suit * 13 + rank`), spades always trump, an
 be led only from a hand of spades alone (this game never breaks spades: `rules.legal_cards`).
 The value is the hand's score (`scoring.score_difference`: contracts, Nil bids, bags and their
 penalty) for every count of tricks each seat ends with: a Nil bidder's own count matters.
+The oracle's (`play/trick_oracle.py`) pieces close the module.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from numba import njit
 
 from games.spades.cards import SPADES
 from games.spades.scoring import score_difference
-from games.spades.state import HAND, LEADER, N_IN_TRICK, TAKEN, TRICK
+from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, N_TRICKS, PHASE, PHASE_PLAY,
+                                TAKEN, TO_ACT, TRICK, TRICK_NUMBER)
 
 
 @njit(cache=True)
@@ -43,3 +45,16 @@ def final_values(state, splits, table):
         for seat in range(4):
             scratch[TAKEN + seat] = state[TAKEN + seat] + row[seat]
         table[row[4]] = score_difference(scratch)
+
+
+# The oracle's pieces (`play/trick_oracle.py`); it also reads the state fields imported above:
+# PHASE, PHASE_PLAY, N_TRICKS, TRICK_NUMBER, TO_ACT
+NOT_IN_CARD_PLAY = ("the Spades solver needs a hand in its card play (every bid made, cards left "
+                    "to play)")
+
+
+def slow_to_search(state) -> bool:
+    """Whether a Nil bid stands with its bidder yet to take a trick: a search of the score
+    itself (not the trick count) can then take minutes."""
+    return any(int(state[BID + seat]) == 0 and int(state[TAKEN + seat]) == 0
+               for seat in range(4))
