@@ -77,9 +77,9 @@ class Bots:
 
     @staticmethod
     def _refuse_oracle(player):
-        """`player`, unless it is an all-seeing oracle (`play.oracle.refuses_oracle`): refused
-        here, after any game's `make`, with `PlayerSpecError` (one line)."""
-        from play.oracle import refuses_oracle
+        """`player`, unless it is an all-seeing oracle (`play.trick_oracle.refuses_oracle`):
+        refused here, after any game's `make`, with `PlayerSpecError` (one line)."""
+        from play.trick_oracle import refuses_oracle
         from play.player_spec import PlayerSpecError
 
         refusal = refuses_oracle(player, "serve or decide (it would see the person's hand)")
