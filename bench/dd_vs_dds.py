@@ -170,7 +170,7 @@ def _report(deals, seed, differences, ours_times, ours_cpu_total, dds_wall_total
     print(f"ratio ours/DDS a deal, CPU (ours {ours_cpu_total:.1f} s): median "
           f"{statistics.median(cpu_ratios):.2f}, p90 "
           f"{sorted(cpu_ratios)[int(0.9 * (len(cpu_ratios) - 1))]:.2f}, totals "
-          f"{ours_cpu_total / max(dds_cpu_total, 1e-9):.2f}")
+          f"{ours_cpu_total / max(dds_cpu_total, 1e-9):.2f}", flush=True)
 
 
 def main() -> None:
