@@ -670,7 +670,8 @@ def _register_distill(stages) -> None:
                         help="games a saved chunk (default 4): what a crash can lose per "
                         "worker, and the --for check's grain (a new run only)")
     parser.add_argument("--window", type=positive_int, default=None, metavar="ROUNDS",
-                        help="rounds of data the network is fitted on (default 4); older "
+                        help="rounds of data the network is fitted on (default 16: four times the data of 4 "
+                        "gave a network +2.6 points stronger against the heuristic); older "
                         "rounds' data are deleted, so the disk used stays bounded")
     parser.add_argument("--epochs", type=positive_int, default=None, metavar="N",
                         help="passes over the window a round (default 2)")

@@ -65,7 +65,7 @@ from train.run_directory import RunDirectory
 STAGE = "distill"
 BASE_FILE = "base.strategy"
 DEFAULTS = {"searcher": "search[worlds=50]", "games": 160, "imitate": 2000, "chunk": 4,
-            "window": 4, "epochs": 2, "hidden": "128x128", "batch": 256, "learning_rate": 1e-3,
+            "window": 16, "epochs": 2, "hidden": "128x128", "batch": 256, "learning_rate": 1e-3,
             "value_weight": 0.05, "gate_pairs": 200, "soft": 0.3, "seed": 0}
 SEARCH_OPTIONS = re.compile(r"^search(\[[^\]:]*\])?$", re.IGNORECASE)
 MAX_LEGAL = 8
