@@ -23,10 +23,10 @@ import time
 import numpy as np
 from numba import njit
 
-from abstraction.setback import abstract_game as G
-from abstraction.setback.codec import key_text, text_key
-from abstraction.setback.decision import abstract_decision
-from abstraction.setback.key_layout import KIND_NAMES, KIND_SHIFT
+from games.setback.abstraction import abstract_game as G
+from games.setback.abstraction.codec import key_text, text_key
+from games.setback.abstraction.decision import abstract_decision
+from games.setback.abstraction.key_layout import KIND_NAMES, KIND_SHIFT
 from cfr.rng import mix_word, word
 from games.rng import below
 from games.setback import state as S

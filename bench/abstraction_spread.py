@@ -126,7 +126,7 @@ def collect(args) -> list[dict]:
     action values (acting team's view)."""
     from tqdm import tqdm
 
-    from abstraction.setback.decision import SIT_FOLLOW, SIT_LEAD, abstract_decision
+    from games.setback.abstraction.decision import SIT_FOLLOW, SIT_LEAD, abstract_decision
     from games.setback import state as S
     from games.setback.rules import apply_move
     from games.setback.scoring import is_exhausted

@@ -81,13 +81,13 @@ def uniform_belief(args):
 
 
 def sampled_uniform_belief(worlds: int, seed: int):
-    """Uniform estimated from `worlds` consistent worlds (`search.setback_worlds`, which also
+    """Uniform estimated from `worlds` consistent worlds (`games.setback.search.worlds`, which also
     rejects layouts under which the deal would already be settled), smoothed by one
     pseudo-world spread over the holders the facts allow (a card never seen with a holder
     keeps a little probability)."""
     from games.rng import new_rng
     from search.card_location import allowed_holders
-    from search.setback_worlds import consistent_worlds
+    from games.setback.search.worlds import consistent_worlds
 
     rng = new_rng(seed)
     states = np.zeros((worlds, S.STATE_SIZE), np.int64)
@@ -125,7 +125,7 @@ def euchre_policy_belief(policy: str, temper: float, pool: int, seed: int):
     like the Setback one (one pseudo-world over the allowed holders)."""
     from games.euchre.view import SeatView
     from games.rng import new_rng
-    from play.euchre_tournament import make_euchre_player
+    from games.euchre.play.tournament import make_euchre_player
 
     worlds = 100
     player = make_euchre_player(f"search[belief=policy,temper={temper},worlds={worlds},"
@@ -161,7 +161,7 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
     from games.setback import public, rules
     from play.likelihood import world_log_weights
     from search.likelihood import POLICY
-    from search.setback_worlds import consistent_worlds
+    from games.setback.search.worlds import consistent_worlds
     from train.baseline import layout_game
 
     arrays = load_policy_arrays(table)

@@ -29,7 +29,7 @@ from train.runner import Trainer
 
 a = json.loads(sys.argv[1])
 if a["game"] == "euchre":
-    from train.euchre_game import euchre_baseline_stage as make
+    from games.euchre.train.game import euchre_baseline_stage as make
 else:
     from train.baseline import baseline_stage as make
 tmp = tempfile.mkdtemp()

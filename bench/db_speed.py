@@ -37,9 +37,9 @@ def deal_score(seed: int) -> tuple[int, int]:
 def reached_keys(deals: int) -> tuple[dict, dict]:
     """Keys met by the reference-fallback policy in `deals` random deals: {key: probs} for the
     baseline and the bootstrap, each vector's best being the move that policy plays."""
-    from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
-    from abstraction.setback.codec import key_text
-    from abstraction.setback.decision import abstract_decision
+    from games.setback.abstraction.bootstrap_key import bootstrap_actions, bootstrap_key
+    from games.setback.abstraction.codec import key_text
+    from games.setback.abstraction.decision import abstract_decision
     from games.setback.api import Deal, format_move
     from games.setback.rules import BID_MOVE
     from games.setback.state import PHASE, PHASE_AUCTION

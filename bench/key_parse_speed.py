@@ -31,7 +31,7 @@ def main(argv=None) -> int:
         parser.error("--keys must be at least 1")
     if not os.path.isfile(args.db):
         parser.error(f"{args.db}: no such file")
-    from abstraction.setback import layouts
+    from games.setback.abstraction import layouts
     from db.database import StrategyDatabase
 
     store = StrategyDatabase(args.db)

@@ -35,7 +35,7 @@ def main() -> None:
     from cfr.table import InfoSetTable
     from cfr.threaded_pass import ThreadedScratch, threaded_traverse
     from cfr.traversal import Scratch, traverse
-    from train.setback_game import GAME
+    from games.setback.train.game import GAME
 
     def new_table() -> InfoSetTable:
         return InfoSetTable(GAME.key_words, dtype=np.float32, capacity=1 << 16)

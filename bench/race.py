@@ -85,7 +85,7 @@ def parse_args(argv=None):
                         help="es-mccfr entrant with linear weighting")
     parser.add_argument("--abstractions", default=REFERENCE,
                         help="key layouts, comma-separated (default reference): every algorithm "
-                        "is raced under each (abstraction/setback/layouts.py)")
+                        "is raced under each (games/setback/abstraction/layouts.py)")
     parser.add_argument("--out", default="race-out", help="directory (default ./race-out)")
     parser.add_argument("--from-runs", default=None, metavar="NAME=DIR,...",
                         help="no training: the table and picture of runs trained with `train "
@@ -114,7 +114,7 @@ def parse_args(argv=None):
             parser.error(f"{missing[0]}: no eval.csv (train it with --eval-every)")
     elif args.project_minutes is not None or args.from_minutes or args.lines is not None:
         parser.error("--project-minutes, --from-minutes and --lines need --from-runs")
-    from abstraction.setback import layouts
+    from games.setback.abstraction import layouts
 
     args.abstractions = [a for a in args.abstractions.split(",") if a]
     unknown = [a for a in args.abstractions if a not in layouts.names()]

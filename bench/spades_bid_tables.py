@@ -13,12 +13,12 @@ exact distribution when the hidden cards are dealt uniformly) and under the tabl
 (the issue's target: >= 15 % on the spade count); `spades_joint` is the spade count under the
 whole belief (the three bidders' tables at once, their counts adding up to the hidden spades).
 Then the spade count's cut by the bidder's place in the bidding, and by its seat from the
-observer (`search/spades_bid_tables.py` defines every figure).
+observer (`games/spades/search/bid_tables.py` defines every figure).
 
 With --worlds W: the belief as search uses it. For --positions held-out (deal, observer) pairs
 after the bidding, W worlds drawn uniformly among those consistent with the observer's view
-(`search.spades_worlds`, as `search:` draws its pool) are weighed by the belief with each
-variant's hand groups and scale (`*`: the default belief, `search.spades_bid_tables.
+(`games.spades.search.worlds`, as `search:` draws its pool) are weighed by the belief with each
+variant's hand groups and scale (`*`: the default belief, `games.spades.search.bid_tables.
 DEFAULT_BELIEF` and `DEFAULT_SCALE`; sh = spades_honours); each other bidder's true spade
 count, spade honours, side aces and side kings are scored under the weighted worlds (mixed with
 0.1 % of uniform so no truth has probability 0) against the same worlds unweighted, and the
@@ -42,7 +42,7 @@ def by_place(tables, hands, bids) -> list[str]:
     bidder's place in the bidding and by its seat from the observer."""
     import numpy as np
 
-    from search.spades_bid_tables import context, uniform_distribution
+    from games.spades.search.bid_tables import context, uniform_distribution
 
     sums: dict = {}
     for hand, bid in zip(hands, bids):
@@ -82,8 +82,8 @@ def pool_losses(tables, hands, bids, worlds: int, positions: int, seed: int) -> 
     from games.rng import new_rng
     from games.spades import state as S
     from games.spades.rules import apply_move
-    from search.spades_bid_tables import SpadesBidBelief, uniform_distribution
-    from search.spades_worlds import consistent_worlds
+    from games.spades.search.bid_tables import SpadesBidBelief, uniform_distribution
+    from games.spades.search.worlds import consistent_worlds
 
     def features(dealt):
         """int64[4, ...]: the spade count, honours, side aces and side kings of the hands."""
@@ -161,8 +161,8 @@ def main(argv=None) -> None:
                         help="with --worlds: held-out positions (deal, observer; default 500)")
     args = parser.parse_args(argv)
 
-    from play.spades_bid_data import generate, heldout_lines, load
-    from search.spades_bid_tables import SpadesBidTables, heldout_losses
+    from games.spades.play.bid_data import generate, heldout_lines, load
+    from games.spades.search.bid_tables import SpadesBidTables, heldout_losses
 
     start = time.perf_counter()
     if args.tables:

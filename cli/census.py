@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from abstraction.setback import layouts  # plain data: nothing compiled for --help
+from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 from cli.arguments import add_command, add_game_option, positive_int, seed as seed_type
 
 DESCRIPTION = """\

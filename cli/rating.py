@@ -68,8 +68,8 @@ def register(subparsers) -> None:
     parser.add_argument("--game", choices=registry.names(("tournament",)),
                         default=registry.DEFAULT_GAME,
                         help="the game of the players (default setback): setback plays games "
-                        "to 11, euchre games to 10 (play/euchre_tournament.py), spades games "
-                        "to 500 (play/spades_tournament.py). The store records its game; a "
+                        "to 11, euchre games to 10 (games/euchre/play/tournament.py), spades games "
+                        "to 500 (games/spades/play/tournament.py). The store records its game; a "
                         "store of another game is refused")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="B",
                         help="bootstrap replicates for the intervals (default 1000)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 
-from abstraction.setback import layouts  # plain data: nothing compiled for --help
+from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 from cli.arguments import add_command
 from cli.errors import UserError
 from games import registry
@@ -109,7 +109,7 @@ def load_json(path: str):
 def abstraction_describer(spec, layout: str = "reference"):
     """The replay hook adding the abstraction's `key`, `actions` and (with a `score` in the
     input) `bootstrap_key` to every decision."""
-    from abstraction.setback.describe import describe_decision
+    from games.setback.abstraction.describe import describe_decision
 
     score = spec.get("score") if isinstance(spec, dict) else None
     if score is not None:

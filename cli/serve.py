@@ -110,7 +110,6 @@ def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minu
         import uvicorn  # noqa: F401
     except ModuleNotFoundError:
         raise UserError("serve needs the web extra: pip install -e '.[web]'") from None
-    from play.euchre_tournament import EuchreSpecError
     from play.player_spec import PlayerSpecError
     from web.app import create_app
     from web.game_tables import UnknownWebGame, web_game
@@ -127,7 +126,7 @@ def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minu
                           games_per_minute, claim_unowned=is_loopback(host), game=game,
                           bot_workers=bot_workers, max_wait=max_wait_ms / 1000,
                           max_backlog=max_backlog)
-    except (PlayerSpecError, EuchreSpecError, StoreError) as exc:
+    except (PlayerSpecError, StoreError) as exc:  # every game's spec error is one
         raise UserError(str(exc)) from None
 
 

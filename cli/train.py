@@ -8,7 +8,7 @@ import functools
 import json
 import sys
 
-from abstraction.setback import layouts  # plain data: nothing compiled for --help
+from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 from cli.arguments import add_sampling_options, duration, non_negative_int, positive_float
 from cli.arguments import non_negative_float, positive_int
 from cli.arguments import seed as seed_type
@@ -51,7 +51,7 @@ def register(subparsers) -> None:
                       help=f"(default {registry.DEFAULT_GAME}, or the run's when resuming) the "
                       "game to train: " + "; ".join(f"{e.name}: {e.description}"
                                                     for e in registry.GAMES.values())
-                      + ". Euchre trains its own abstraction (abstraction/euchre/keys.py) with "
+                      + ". Euchre trains its own abstraction (games/euchre/abstraction/keys.py) with "
                       "the same runner: batches, workers, checkpoints, resume, --for, --ray, "
                       "--eval-every (duplicate games to 10 of the live table's Euchre "
                       "database player against --eval-against, a Euchre player: random, "
@@ -267,7 +267,7 @@ def _common(parser, default_algorithm: str) -> None:
     add_sampling_options(parser, "deal", "team")
     parser.add_argument("--abstraction", choices=layouts.names(), default=None,
                         help=f"(default {layouts.DEFAULT}) the info-set key layout "
-                        "(abstraction/setback/layouts.py): "
+                        "(games/setback/abstraction/layouts.py): "
                         + "; ".join(f"{e.name}: {e.summary}" for e in layouts.LAYOUTS.values())
                         + ". Recorded with the run (must match when resuming), its exports "
                         "and databases; a bootstrap run takes its baseline's")
@@ -411,7 +411,7 @@ def _game_of(args, run_dir) -> str:
 
 def run_plugin_baseline(args, run_dir, game: str) -> int:
     """Create or resume the baseline run of a game trained on its own abstract game (Euchre's
-    `train.euchre_game`, Spades' `train.spades_game`: the registry's `trainer`) and train it."""
+    `games.euchre.train.game`, Spades' `games.spades.train.game`: the registry's `trainer`) and train it."""
     from train.game_plugin import PLUGIN_DEFAULTS
 
     if args.abstraction is not None or args.warm_start is not None:

@@ -6,7 +6,7 @@
 readers keep the old one). Before use the file is checked, and each problem is one
 `DatabaseError` line: missing; not SQLite or not ours (foreign); shorter than its header says
 (truncated); a newer schema version; unreadable pages (corrupt); a key layout (abstraction
-name and version, `abstraction/setback/layouts.py`, or another game's abstraction as its key
+name and version, `games/setback/abstraction/layouts.py`, or another game's abstraction as its key
 codec checks it) this program does not know. `game` is the database's game; `layout` is a
 Setback database's layout (its keys are that layout's strings), None for another game's.
 
@@ -24,7 +24,7 @@ import sqlite3
 
 import numpy as np
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from db.errors import DatabaseError
 from db.schema import FORMAT_NAME, SCHEMA_VERSION, metadata_table, stages_table, strategy_table
 

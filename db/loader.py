@@ -6,10 +6,10 @@ its score-aware auction keys. Other kinds of key found in a file are skipped and
 two auction layouts never collide (bootstrap keys contain `/`), so both are stored; "bootstrap
 keys win" is the player's rule: it asks for the bootstrap key first when any are loaded and the
 game score is known (`player.py`). At most one file per stage; every file must be for the same
-game and key layout (abstraction name and version, `abstraction/setback/layouts.py`), which the
+game and key layout (abstraction name and version, `games/setback/abstraction/layouts.py`), which the
 database's metadata records. The game is the files' (their header's `game`): its key kinds and
 the abstraction check come from its registered key codec (`games/registry.py`, `key_codec`;
-Setback's is `db/setback_keys.py`), so a Euchre export loads the same way.
+Setback's is `games/setback/db/keys.py`), so a Euchre export loads the same way.
 
 How it is fast (hundreds of thousands of keys per second on one core): the database is built
 in a temporary file (`cfr.atomic_file.atomic_path`, renamed on success, removed on failure or
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from cfr.atomic_file import atomic_path, remove_stale_temporaries
 from cfr.errors import WriteFailedError
 from cfr.file_lock import WriterLock

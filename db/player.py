@@ -8,7 +8,7 @@ One decision (abstraction.md for the keys and actions):
    from its team, and looked up first; its actions are all the legal bids. If that key is
    absent (or bootstrap keys are not in use), the baseline auction key is used.
 3. Otherwise the baseline key (auction, establish-trump or playout) is built by the
-   kernel `abstract_decision` of the database's key layout (`abstraction/setback/layouts.py`,
+   kernel `abstract_decision` of the database's key layout (`games/setback/abstraction/layouts.py`,
    recorded in its metadata), which also gives the abstract actions as concrete moves in
    canonical order, turned into the key's string by that layout's codec, and looked up.
 4. Found: the action is the stored best (default) or is sampled from the stored vector with the
@@ -24,10 +24,10 @@ from collections import Counter
 
 import numpy as np
 
-from abstraction.setback import layouts
-from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
-from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH
-from abstraction.setback.describe import decision_tokens
+from games.setback.abstraction import layouts
+from games.setback.abstraction.bootstrap_key import bootstrap_actions, bootstrap_key
+from games.setback.abstraction.decision import SIT_BID, SIT_ESTABLISH
+from games.setback.abstraction.describe import decision_tokens
 from db.database import StrategyDatabase
 from db.decision_counts import DecisionCounts
 from db.errors import DatabaseError

@@ -39,7 +39,7 @@ CHECK_EVERY = 1_000  # every so many keys of a bulk parse are checked with the e
 @dataclass(frozen=True)
 class PolicyArrays:
     """A strategy as sorted arrays (module docstring); `layout` is the key layout's name
-    (Setback's in `abstraction/setback/layouts.py`, or Euchre's abstraction), `source` where it
+    (Setback's in `games/setback/abstraction/layouts.py`, or Euchre's abstraction), `source` where it
     was read from, `game` the game."""
 
     keys: np.ndarray
@@ -156,7 +156,7 @@ def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
     """The `PolicyArrays` of a Setback database player's store whose keys are of `layout` (a
     `layouts.Layout`), its bootstrap keys apart. Keys the layout's codec cannot parse are
     refused in one line."""
-    from abstraction.setback import layouts
+    from games.setback.abstraction import layouts
 
     module = layouts.load(layout.name)
     return read_arrays(store, lambda texts, memo: _parse(module, texts, memo), layout.name,
@@ -192,7 +192,7 @@ def load_policy_arrays(spec: str) -> PolicyArrays:
     else:
         raise DatabaseError(f"{text!r}: a policy is db:PATH or strategy:PATH[,PATH...]")
     if kind == "db":
-        from abstraction.setback import layouts
+        from games.setback.abstraction import layouts
         from db.database import StrategyDatabase
 
         if not os.path.isfile(rest.strip()):

@@ -5,7 +5,7 @@
 `db.policy_arrays`) reads strategy files exactly as it reads a database. The best action is the
 first most probable one, as `setback-cfr db load` stores it. Several files (a baseline and a
 bootstrap export) merge into one store, as `db load` merges them into one database: files of two
-key layouts (`abstraction/setback/layouts.py`) are refused.
+key layouts (`games/setback/abstraction/layouts.py`) are refused.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class StrategyStore:
     """Keys of one or more strategy files in a dict: key -> (float32 probabilities, best)."""
 
     def __init__(self, paths: list[str]):
-        from abstraction.setback import layouts
+        from games.setback.abstraction import layouts
         from cfr.strategy_file import read_strategy
 
         if not paths:

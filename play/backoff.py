@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from play.player_spec import BACKOFF_OPTION
 
 

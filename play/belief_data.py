@@ -14,7 +14,7 @@ kept for the held-out split, which is by deal (`split_by_deal`): positions of on
 fall on both sides.
 
 Players are named by specs (the game's tournament grammar: `play.player_spec` for Setback,
-`play.euchre_tournament` for Euchre); `parse_population` splits a comma-separated
+`games.euchre.play.tournament` for Euchre); `parse_population` splits a comma-separated
 list where a piece that names no player kind continues the spec before it
 (`db:a.db,bid=heuristic,search:db:a.db` is two players).
 

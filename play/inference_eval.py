@@ -11,7 +11,7 @@ been played; the seat to act there is the observer. Three beliefs about the othe
   (what `pimc-pi` uses; `search.inference`);
 - bids: the voids belief reweighted by the policy's probability of the bids only, from the
   policy's arrays (what `search[belief=bids]:POLICY` resamples by, untempered;
-  `search/setback_worlds.py`);
+  `games/setback/search/worlds.py`);
 - with bid tables (`tables`): tables, the layouts (voids respected) drawn in proportion to
   the product of the tables' per-card probabilities given the auction and the pitch (what
   `pimc:W,tables=FILE` samples; its log-likelihood is exact, `search/bid_tables.py`), and tables+policy, those worlds weighted by
@@ -144,7 +144,7 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
         (EXACT_BELIEFS if exact else ())
     player = make_player(policy_spec, seed)
     model = PolicyModel(player.db, player.use_bootstrap)
-    from abstraction.setback import abstract_game, layouts
+    from games.setback.abstraction import abstract_game, layouts
     from cfr.binding import layout_game
     from db.policy_arrays import arrays_of_player
 

@@ -16,8 +16,8 @@ player's own seeded stream). The settings, fixed so that the name says everythin
   Euchre), the final move the most visited (`MAX_VISIT_COUNT`), no limit on world samples.
 
 With `,pyspiel` (`ismcts[:SIMS],pyspiel`) the bot searches OpenSpiel's own C++ game of the
-game instead, as the game declares it (`NativeGame`: Euchre's `play/euchre_ismcts.py`, Spades'
-`play/spades_ismcts.py`, whose only ISMCTS it is); our engine still referees the game.
+game instead, as the game declares it (`NativeGame`: Euchre's `games/euchre/play/ismcts.py`, Spades'
+`games/spades/play/ismcts.py`, whose only ISMCTS it is); our engine still referees the game.
 
 The bot plays for the hand's score difference: it does not see the game score (the OpenSpiel
 game is one hand). A decision with one legal move is made without a search. Everything is
@@ -40,7 +40,7 @@ ROLLOUTS = 1
 @dataclass(frozen=True)
 class NativeGame:
     """What a game declares for `ismcts[:SIMS],pyspiel`, a search of OpenSpiel's own C++ game
-    of it (Euchre's `play/euchre_ismcts.py`, Spades' `play/spades_ismcts.py`): the pyspiel
+    of it (Euchre's `games/euchre/play/ismcts.py`, Spades' `games/spades/play/ismcts.py`): the pyspiel
     game's `name`; `uct_c`, the UCT constant for its hand's returns; `bot_class()`, the
     `ISMCTSBot` subclass keyed by what a player knows there; `state(game, view, seed, adapter)`,
     the pyspiel state of a view with the hidden cards drawn from `seed`; `resample(player,

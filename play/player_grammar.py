@@ -3,7 +3,7 @@ first `:`, `,` or `[`, so `ismcts:100,pyspiel` is `ismcts`) chooses the factory 
 player, and a game declares only its kinds (`Grammar`). The oracle, whose own `bid=` spec may
 hold anything, is asked first. A kind the game lacks, or an unknown spec, is one line of the
 game's spec error naming what it takes. It names no game: Euchre's grammar is declared in
-`play/euchre_tournament.py`, Spades' in `play/spades_tournament.py` (Setback's, with its
+`games/euchre/play/tournament.py`, Spades' in `games/spades/play/tournament.py` (Setback's, with its
 composites, is `play/player_spec.py`).
 """
 

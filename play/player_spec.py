@@ -3,7 +3,7 @@ PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`)
 bidder `sds[:W][,play=SPEC]` (`play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
 (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
 (`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
-(`play/trickster_pitch.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
+(`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
 `PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`play/oracle.py`), which
 SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
@@ -62,7 +62,7 @@ KINDS = {
     "search": "play.search_player:make_search_player",
     "oracle": "play.oracle:make_oracle_player",  # sees every hand: tournament and rating only
     "backoff": "play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
-    "trickster": "play.trickster_pitch:make_trickster_pitch_player",  # Trickster Cards' bot
+    "trickster": "games.setback.play.trickster:make_trickster_pitch_player",  # Trickster Cards' bot
 }
 
 

@@ -2,7 +2,7 @@
 
 It reads a decision as `db.player.DatabasePlayer` plays it: a bid first looks up the bootstrap
 key (when the store holds bootstrap keys), then the baseline key; a card looks up the baseline
-key of the store's key layout (`abstraction/setback/layouts.py`, the one its metadata records,
+key of the store's key layout (`games/setback/abstraction/layouts.py`, the one its metadata records,
 as the database player reads it), whose abstract actions are played as their representative
 cards. The move's probability is that of the action it represents: 0 for a move
 that represents no action (a card the policy never plays as such), 1 for a forced move. A key
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from abstraction.setback import layouts
-from abstraction.setback.bootstrap_key import bootstrap_actions, bootstrap_key
-from abstraction.setback.codec import key_text
+from games.setback.abstraction import layouts
+from games.setback.abstraction.bootstrap_key import bootstrap_actions, bootstrap_key
+from games.setback.abstraction.codec import key_text
 from games.setback import state as S
 from games.setback.rules import MAX_MOVES, legal_moves
 

@@ -1,7 +1,7 @@
 """`search[OPTIONS]:POLICY`: rollout search on a blueprint (a strategy database or files).
 
 At each decision with two or more legal moves, the player draws `worlds` layouts of the hidden
-cards among those consistent with its view and every public fact (`search/setback_worlds.py`),
+cards among those consistent with its view and every public fact (`games/setback/search/worlds.py`),
 plays every legal move in every world and the rest of the deal with all four seats following
 the blueprint (`search/rollout.py`), and plays the move with the best mean deal-score difference
 for its team. The bids are searched too (the rest of the auction and the play rolled out), unless
@@ -40,7 +40,7 @@ from __future__ import annotations
 from games.setback import public, rules
 from games.setback import state as S
 from play.search_base import SearchPlayerBase
-from search import setback_worlds
+from games.setback.search import worlds as setback_worlds
 
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -66,7 +66,7 @@ class SearchPlayer(SearchPlayerBase):
                  temper: float | None = None, pool: int | None = None,
                  floor: float | None = None, evidence: str = "others",
                  objective: str = "score"):
-        from abstraction.setback import abstract_game, layouts
+        from games.setback.abstraction import abstract_game, layouts
         from cfr.binding import layout_game
 
         self.objective = objective
@@ -75,7 +75,7 @@ class SearchPlayer(SearchPlayerBase):
             from cfr.game import FunctionAddress
             from numba import types
 
-            from search.setback_objective import OUTCOME_SIG, deal_outcome
+            from games.setback.search.objective import OUTCOME_SIG, deal_outcome
 
             self._outcome = FunctionAddress(deal_outcome, types.FunctionType(OUTCOME_SIG))
         super().__init__(blueprint, table,
@@ -113,10 +113,10 @@ class SearchPlayer(SearchPlayerBase):
 
     def _objective(self, view):
         """`objective=win`: a rollout is worth its team's probability of winning the game from
-        the score the deal leaves (`search/setback_objective.py`)."""
+        the score the deal leaves (`games/setback/search/objective.py`)."""
         if self._outcome is None:
             return None
-        from search.setback_objective import win_values
+        from games.setback.search.objective import win_values
 
         us, them = view.score_us_them
         return self._outcome, win_values(view.seat % 2, us, them)

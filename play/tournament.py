@@ -8,8 +8,8 @@ seed from A's side, `make_player` builds its players, `pair_scores`, `summarize`
 once for every game: the duplicate scheme (each unit twice, the seats swapped), the chunks and
 the forked workers, the order of the rows, the stop request and Ctrl-C, the progress bar and
 the database players' counts. Setback's plug-in is `SETBACK` (below), Euchre's
-`play.euchre_tournament.TOURNAMENT` (games to 10, or hands), Spades'
-`play.spades_tournament.TOURNAMENT` (games to 500, or hands); the points games (Euchre,
+`games.euchre.play.tournament.TOURNAMENT` (games to 10, or hands), Spades'
+`games.spades.play.tournament.TOURNAMENT` (games to 500, or hands); the points games (Euchre,
 Spades) share the rows WON, HANDS, POINTS_A, POINTS_B and their figures (`summarize_points`:
 the win rate and the points a hand, each with its interval).
 

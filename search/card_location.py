@@ -3,7 +3,7 @@ other seat holds it, or that nobody does (Setback: never dealt; Euchre: the kitt
 Rebstock and Buro 2019, "Improving Search with Supervised Learning in Trick-Based Card Games").
 
 Game-generic: a game brings its features (`game_features(game)`: Setback's are in this module,
-Euchre's in `search.euchre_card_location`), and the network, the hard facts, the fitting, the
+Euchre's in `games.euchre.search.card_location`), and the network, the hard facts, the fitting, the
 world weights, the file and the training (`search.card_location_training`) are shared. A game's kernels are cached numba functions of
 plain arrays (a kernel handed functions as arguments would compile again in every process):
 its `describe` fills one position's features, card groups, facts, pair features and holder
@@ -43,7 +43,7 @@ both games) the sum over the cards of log p(card -> its holder in that world), t
 cards' rows adding 0: the log-probability of the world under the model's card marginals (a
 product of marginals, not a joint: the usual independence proposal). A world where a card sits
 with a holder the facts forbid gets -inf. Worlds drawn uniformly among the consistent layouts
-(`search.setback_worlds.consistent_worlds`, `search.euchre_worlds.consistent_worlds`) all have
+(`games.setback.search.worlds.consistent_worlds`, `games.euchre.search.worlds.consistent_worlds`) all have
 the same proposal probability, so `exp(out - max(out))`, normalised, are their importance
 weights under the model. With the model as the proposal that policy weights refine
 (`belief=model+policy`), a world drawn in proportion to the model has the posterior weight
@@ -561,7 +561,7 @@ def setback_trumps(state) -> int:
 # Each game's kernels, named as "module:attribute" and imported on first use (a registry names
 # its kinds and never imports them: the games' modules import this one).
 FEATURES = {"setback": "search.card_location_training:SETBACK",
-            "euchre": "search.euchre_card_location:GAME"}
+            "euchre": "games.euchre.search.card_location:GAME"}
 
 
 def game_features(game: str):

@@ -28,7 +28,7 @@ from games.setback.state import TO_ACT, TRUMP
 from search.card_location import (LAYOUT, N_FEATURES, RECORD, public_record, setback_features,
                                   slot_card, suit_slots)
 from search.policy_net import net_forward
-from search.setback_worlds import deal_of_world
+from games.setback.search.worlds import deal_of_world
 
 GAME = "setback"
 FEATURE_LAYOUT = LAYOUT

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from abstraction.setback.decision import SIT_BID, SIT_ESTABLISH, SIT_FOLLOW, abstract_decision
-from abstraction.setback.describe import decision_tokens, describe_decision, move_text
-from abstraction.setback.follow_actions import FOLLOW_TOKENS, classify_follow
-from abstraction.setback.lead_actions import LEAD_TOKENS, classify_lead
-from abstraction.setback.trumps import lowest_dealt_trump, lowest_played_trump
+from games.setback.abstraction.decision import SIT_BID, SIT_ESTABLISH, SIT_FOLLOW, abstract_decision
+from games.setback.abstraction.describe import decision_tokens, describe_decision, move_text
+from games.setback.abstraction.follow_actions import FOLLOW_TOKENS, classify_follow
+from games.setback.abstraction.lead_actions import LEAD_TOKENS, classify_lead
+from games.setback.abstraction.trumps import lowest_dealt_trump, lowest_played_trump
 from games.rng import new_rng
 from games.setback import state as S
 from games.setback.rules import apply_move, is_legal

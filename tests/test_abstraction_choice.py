@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pytest
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from cli.main import main
 from cli_runner import run_cli
 from db.errors import DatabaseError
@@ -37,7 +37,7 @@ def bidder_run(tmp_path_factory):
 
 
 def test_the_registry_names_every_layout_and_reference_is_the_specs_code():
-    from abstraction.setback import abstract_game, codec, decision, version
+    from games.setback.abstraction import abstract_game, codec, decision, version
 
     assert layouts.names() == ("reference", "bidder", "contract")
     assert layouts.DEFAULT == "reference"
@@ -184,7 +184,7 @@ def test_the_policy_model_reads_the_keys_of_its_databases_layout(name, key, tmp_
 def test_the_bootstrap_playouts_of_any_layout(bidder_run, tmp_path, capsys):
     """`prepare_root_with` the reference's game decision builds `prepare_root`'s roots; a
     bootstrap run takes its baseline's layout and refuses another in one line."""
-    from abstraction.setback import bootstrap_game as B
+    from games.setback.abstraction import bootstrap_game as B
     from cfr.game import FUNCTION_TYPES, FunctionAddress
     from train.baseline_policy import load_policy
 

@@ -1,5 +1,5 @@
 """The lossless codec between uint64 keys and the spec's strings (abstraction.md; bit layout in
-`abstraction/setback/key_layout.py`): the round trip over every key seen along one random
+`games/setback/abstraction/key_layout.py`): the round trip over every key seen along one random
 abstract playout of each of 10,000 random deals (bootstrap keys at random game scores
 included), and a hypothesis property over deals and scores."""
 
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings, strategies as hst
 from numba import njit
 
-from abstraction.setback.bootstrap_key import bootstrap_key
-from abstraction.setback.codec import KEY_WIDTH, KeyFormatError, key_text, text_key
-from abstraction.setback.decision import abstract_decision
-from abstraction.setback.key_layout import KIND_NAMES, key_kind
-from abstraction.setback.describe import describe_decision
+from games.setback.abstraction.bootstrap_key import bootstrap_key
+from games.setback.abstraction.codec import KEY_WIDTH, KeyFormatError, key_text, text_key
+from games.setback.abstraction.decision import abstract_decision
+from games.setback.abstraction.key_layout import KIND_NAMES, key_kind
+from games.setback.abstraction.describe import describe_decision
 from games.rng import below, new_rng
 from games.setback import state as S
 from games.setback.rules import apply_move

@@ -1,5 +1,5 @@
-"""Abstract Setback on the CFR game interface (`abstraction/setback/abstract_game.py`, bundled
-as `train.setback_game.GAME`).
+"""Abstract Setback on the CFR game interface (`games/setback/abstraction/abstract_game.py`, bundled
+as `games.setback.train.game.GAME`).
 
 The generic conformance tests of `test_game_conformance.py` run here on Setback with one rule
 relaxed, because abstraction.md requires it: "Keys carry no seat or team: when two seats (even
@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 
 import test_game_conformance as conformance
-from abstraction.setback import abstract_game as G
-from abstraction.setback.key_layout import KIND_AUCTION, key_kind
+from games.setback.abstraction import abstract_game as G
+from games.setback.abstraction.key_layout import KIND_AUCTION, key_kind
 from cfr import game as cfr_game
 from cfr.rng import word
 from games.setback import state as S
 from games.setback.scoring import is_exhausted, score_difference
-from train.setback_game import GAME
+from games.setback.train.game import GAME
 
 
 class SharedKeys(dict):
@@ -132,7 +132,7 @@ def test_all_pass_scores_zero():
 
 def test_decision_equals_the_abstraction_kernel_at_every_state_of_random_deals():
     """The game's forced-card shortcut answers exactly what `abstract_decision` answers."""
-    from abstraction.setback.decision import abstract_decision
+    from games.setback.abstraction.decision import abstract_decision
     from games.rng import below, new_rng
     from games.setback import state as S
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from abstraction.setback.establish import establish_rank
-from abstraction.setback.hand_code import hand_code, hand_text, parse_hand_text
-from abstraction.setback.suits import suit_strength, top_suits
+from games.setback.abstraction.establish import establish_rank
+from games.setback.abstraction.hand_code import hand_code, hand_text, parse_hand_text
+from games.setback.abstraction.suits import suit_strength, top_suits
 from setback_situations import mask
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from abstraction.setback.bootstrap_key import score_text
-from abstraction.setback.describe import describe_decision
+from games.setback.abstraction.bootstrap_key import score_text
+from games.setback.abstraction.describe import describe_decision
 from setback_situations import WORKED_MOVES, deal, worked
 
 

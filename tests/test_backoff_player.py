@@ -6,7 +6,7 @@ database, are refused in one line."""
 import numpy as np
 import pytest
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from db.loader import load_strategies
 from db.player import DatabasePlayer
 from db.synthetic import write_table

@@ -1,4 +1,4 @@
-"""Euchre's card-location model (search/euchre_card_location.py through the game-generic
+"""Euchre's card-location model (games/euchre/search/card_location.py through the game-generic
 search/card_location.py, issue 47 part 2): the hard facts on its probabilities, the world
 weights against a slow Python sum, the exact uniform marginals against uniform draws, a model
 trained seconds on a game whose play reveals hidden cards beating uniform, Euchre's and
@@ -24,7 +24,7 @@ from search.card_location import (HOLDERS, UNDEALT, CardLocationModel, ModelFile
                                   world_log_weights)
 from search.card_location_training import TrainingState, row_log_losses, train_epoch, \
     uniform_log_loss
-from search.euchre_worlds import cards_played_by, consistent_worlds, constraints
+from games.euchre.search.worlds import cards_played_by, consistent_worlds, constraints
 from tests.cli_runner import run_cli
 from tests.test_card_location import RandomCards as RandomMoves  # any game's legal moves
 
@@ -180,13 +180,13 @@ def test_a_model_trained_seconds_on_a_revealing_game_beats_uniform():
     print(f"late positions: uniform {uniform:.4f}, model {model:.4f} nats a hidden card")
     assert model < 0.92 * uniform  # measured: 0.974 against 1.118 (-13 %)
     # the weight it learnt for "the seat played a higher card of this suit" rules the card out
-    from search.euchre_card_location import P_HIGHER
+    from games.euchre.search.card_location import P_HIGHER
 
     assert state.pair[P_HIGHER] < -1.0
 
 
 def test_models_of_the_other_game_are_refused_in_one_line(tmp_path, blueprint):  # noqa: F811
-    from play.euchre_tournament import EuchreSpecError, make_euchre_player
+    from games.euchre.play.tournament import EuchreSpecError, make_euchre_player
     from play.search_player import SearchPlayer
     from tests.test_card_location import small_model as setback_model
 
@@ -216,7 +216,7 @@ def test_euchre_search_with_the_model_plays_legal_moves_on_worlds_that_agree(
         tmp_path, blueprint):  # noqa: F811
     from games.euchre.rules import legal_moves
     from games.euchre.view import SeatView
-    from play.euchre_tournament import make_euchre_player
+    from games.euchre.play.tournament import make_euchre_player
     from test_euchre_search import random_positions
 
     path = tmp_path / "e.model"
@@ -228,7 +228,7 @@ def test_euchre_search_with_the_model_plays_legal_moves_on_worlds_that_agree(
     policy = make_euchre_player(f"search[worlds=6,pool=4,threads=1,belief=policy]:db:{db}")
     buffer = np.zeros(8, np.int64)
     checked = 0
-    from abstraction.euchre.abstract_game import is_settled
+    from games.euchre.abstraction.abstract_game import is_settled
 
     for state, history in random_positions(8, 29)[::4]:
         view = SeatView.of(state, 0, (2, 5), history)
@@ -258,7 +258,7 @@ def test_public_record_names_who_played_and_led_each_card_and_took_each_trick():
     played and led and the tricks each took; a history short of the view's cards is refused."""
     from games.euchre.rules import apply_move
     from games.euchre.view import SeatView
-    from search.euchre_card_location import R_LED, R_PLAYED, view_record
+    from games.euchre.search.card_location import R_LED, R_PLAYED, view_record
     from test_euchre_search import random_positions
 
     checked = 0

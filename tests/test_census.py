@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from abstraction.setback.codec import key_text, text_key
+from games.setback.abstraction.codec import key_text, text_key
 from cli.main import main
 from train.census import count_by_kind, run_census
 

@@ -26,12 +26,13 @@ from games.rng import new_rng
 
 def _abstraction(name):
     """The game's abstraction package whose codec reads key strings (`text_key`), or None."""
-    for package in registry.get(name).packages:
-        codec = package + ".codec"
-        if package.startswith("abstraction.") and importlib.util.find_spec(codec) is not None:
-            module = importlib.import_module(codec)
-            if hasattr(module, "text_key") and hasattr(module, "check_header"):
-                return package
+    package = registry.get(name).package + ".abstraction"  # games/<game>/abstraction
+    if importlib.util.find_spec(package) is None:
+        return None
+    if importlib.util.find_spec(package + ".codec") is not None:
+        module = importlib.import_module(package + ".codec")
+        if hasattr(module, "text_key") and hasattr(module, "check_header"):
+            return package
     return None
 
 

@@ -143,7 +143,7 @@ def test_every_move_of_random_deals_is_legal(tmp_path):
 
 
 def test_the_player_asks_for_the_keys_describe_decision_names(tmp_path):
-    from abstraction.setback.describe import describe_decision
+    from games.setback.abstraction.describe import describe_decision
 
     player = DatabasePlayer(make_db(tmp_path, SPEC_KEYS, {BOOTSTRAP_P1: [0, 0, 1, 0]}))
     asked = []

@@ -31,7 +31,7 @@ from cfr.table import ACTIONS_MASK, InfoSetTable
 from cfr.traversal import Scratch, traverse
 from games.leduc import GAME as LEDUC
 from pass_reference import child_of, enter, regret_matching
-from train.setback_game import GAME as SETBACK
+from games.setback.train.game import GAME as SETBACK
 
 
 def reference_episode(game, table, root, sampled, word):

@@ -69,7 +69,7 @@ def test_one_entry_per_info_set_and_word_holding_the_sum_of_its_visits():
     """Setback's abstraction forgets (one info set is met several times a deal): each word's
     summed log has one entry per distinct key of the per-visit log of the same word, holding
     that key's increments summed, and fewer entries."""
-    from train.setback_game import GAME as SETBACK
+    from games.setback.train.game import GAME as SETBACK
 
     table = InfoSetTable(SETBACK.key_words)
     for j, word in enumerate(words(9, 6), start=1):

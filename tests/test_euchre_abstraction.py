@@ -1,4 +1,4 @@
-"""The Euchre abstraction (`abstraction/euchre`): keys depend only on what the acting seat
+"""The Euchre abstraction (`games/euchre/abstraction`): keys depend only on what the acting seat
 knows, equal keys carry the same actions, worked keys on a hand-made deal, the codec, and the
 abstract game honours the CFR game interface (`tests/test_game_conformance.py`'s checks; a key
 there must carry one action list, here one abstract action list: the same card classes, whose
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from test_game_conformance import PLAYOUTS, Checker, play_out, root  # noqa: F401
 
-from abstraction.euchre import abstract_game as G
-from abstraction.euchre.codec import KeyTextError, action_names, key_kind, key_text, text_key
-from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision, discard_rule
+from games.euchre.abstraction import abstract_game as G
+from games.euchre.abstraction.codec import KeyTextError, action_names, key_kind, key_text, text_key
+from games.euchre.abstraction.keys import MOVES_BUFFER, abstract_decision, discard_rule
 from cfr import game as cfr_game
 from cfr.game import CHANCE, TERMINAL
 from cfr.rng import word
@@ -21,7 +21,7 @@ from games.euchre.api import Hand
 from games.euchre.rules import apply_move, legal_moves
 from games.euchre.view import SeatView
 from games.rng import new_rng
-from train.euchre_game import GAME
+from games.euchre.train.game import GAME
 
 
 def _decisions(n_hands: int, seed: int):

@@ -20,9 +20,9 @@ def euchre_run(capsys, run, *extra):
 
 def test_a_euchre_run_evaluates_while_it_trains_and_plays_its_export(tmp_path, capsys):
     from db.database import StrategyDatabase
-    from db.euchre_player import EuchreDatabasePlayer
-    from play.euchre_tournament import make_euchre_player, run_euchre_tournament
-    from train.euchre_game import euchre_baseline_stage
+    from games.euchre.db.player import EuchreDatabasePlayer
+    from games.euchre.play.tournament import make_euchre_player, run_euchre_tournament
+    from games.euchre.train.game import euchre_baseline_stage
     from train.evaluation import EvalOptions, make_evaluation, read_eval_log
 
     run = tmp_path / "run"

@@ -15,7 +15,7 @@ from games.euchre import state as S
 from games.euchre.api import Hand
 from games.euchre.rules import legal_moves
 from games.euchre.view import SeatView
-from play.euchre_tournament import (EuchreSpecError, make_euchre_player, play_hand,
+from games.euchre.play.tournament import (EuchreSpecError, make_euchre_player, play_hand,
                                     run_euchre_tournament)
 from play.trick_oracle import OracleRefused, TrickOraclePlayer
 

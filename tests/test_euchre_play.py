@@ -13,8 +13,8 @@ from cli_runner import run_cli
 from games.euchre.api import Hand
 from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE
 from games.euchre.view import SeatView
-from play.euchre_heuristic import EuchreHeuristicPlayer
-from play.euchre_tournament import make_euchre_player, run_euchre_tournament
+from games.euchre.play.heuristic import EuchreHeuristicPlayer
+from games.euchre.play.tournament import make_euchre_player, run_euchre_tournament
 
 HANDS = {"W": ["JH", "JD", "AH", "9H", "AC"], "N": ["9C", "TC", "QC", "KC", "9S"],
          "E": ["TS", "QS", "KS", "AS", "TD"], "S": ["QD", "KD", "AD", "9D", "TH"]}

@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
-from abstraction.euchre import codec as euchre_codec
-from abstraction.euchre.abstract_game import is_settled
-from abstraction.euchre.codec import key_text
-from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
+from games.euchre.abstraction import codec as euchre_codec
+from games.euchre.abstraction.abstract_game import is_settled
+from games.euchre.abstraction.codec import key_text
+from games.euchre.abstraction.keys import MOVES_BUFFER, abstract_decision
 from db.codec_policy_arrays import load_codec_policy_arrays
 from db.database import StrategyDatabase
 from games.euchre import public, rules
@@ -19,12 +19,12 @@ from games.euchre import state as E
 from games.euchre.rules import apply_move
 from games.euchre.view import SeatView
 from games.rng import new_rng
-from play.euchre_tournament import make_euchre_player
+from games.euchre.play.tournament import make_euchre_player
 from play.likelihood import world_log_weights
 from play.search_options import FLOOR
-from search.euchre_worlds import cards_played_by, consistent_worlds
+from games.euchre.search.worlds import cards_played_by, consistent_worlds
 from search.likelihood import POLICY
-from train.euchre_game import GAME
+from games.euchre.train.game import GAME
 
 from test_euchre_search import _check_world, blueprint, random_positions  # noqa: F401
 

@@ -7,7 +7,7 @@ import json
 import numpy as np
 
 from cli_runner import run_cli
-from play.euchre_tournament import make_euchre_player, run_euchre_tournament
+from games.euchre.play.tournament import make_euchre_player, run_euchre_tournament
 from play.ladder import run_ladder
 from play.results_store import ResultsStore
 

@@ -1,4 +1,4 @@
-"""Rollout search for Euchre (issue 36: search/euchre_worlds.py, play/euchre_search_player.py,
+"""Rollout search for Euchre (issue 36: games/euchre/search/worlds.py, games/euchre/play/search_player.py,
 db/policy_arrays.py's Euchre branch, on the game-generic search/rollout.py and
 search/rollout_search.py).
 
@@ -12,12 +12,12 @@ import math
 import numpy as np
 import pytest
 
-from abstraction.euchre import codec as euchre_codec
-from abstraction.euchre.abstract_game import is_settled
-from abstraction.euchre.codec import key_text
-from abstraction.euchre.keys import MOVES_BUFFER, abstract_decision
-from abstraction.euchre.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-from db.euchre_player import EuchreDatabasePlayer
+from games.euchre.abstraction import codec as euchre_codec
+from games.euchre.abstraction.abstract_game import is_settled
+from games.euchre.abstraction.codec import key_text
+from games.euchre.abstraction.keys import MOVES_BUFFER, abstract_decision
+from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
+from games.euchre.db.player import EuchreDatabasePlayer
 from db.loader import load_strategies
 from db.codec_policy_arrays import load_codec_policy_arrays
 from db.synthetic import write_table
@@ -26,11 +26,11 @@ from games.euchre.cards import effective_suit_mask
 from games.euchre.rules import apply_move, legal_moves
 from games.euchre.view import SeatView
 from games.rng import new_rng
-from play.euchre_tournament import EuchreSpecError, make_euchre_player, run_euchre_tournament
-from search.euchre_worlds import cards_played_by, consistent_worlds
+from games.euchre.play.tournament import EuchreSpecError, make_euchre_player, run_euchre_tournament
+from games.euchre.search.worlds import cards_played_by, consistent_worlds
 from search.rollout import play_out
 from search.rollout_search import RolloutSearch, choose
-from train.euchre_game import GAME
+from games.euchre.train.game import GAME
 
 from search_specs import BAD_OPTIONS, one_line_refusal  # noqa: E402
 

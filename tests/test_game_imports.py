@@ -1,8 +1,11 @@
-"""The import rule of the game plug-ins (issue 29): a game's own packages (`games/NAME`,
-`abstraction/NAME`) are imported only by the modules its registry entry declares as its
-plug-in (`games/registry.py`: `GameEntry.plugin`), by the registry, and by tests/ and bench/;
-`cfr/` imports no game at all. Every import in a file counts, at load time or inside a
-function (parsed with ast, as test_package_boundaries.py does)."""
+"""The import rule of the game plug-ins (issues 29 and 55): a game's files are in one place,
+`games/<game>/` (its registry entry's `packages`: the rules at its top level, its abstraction,
+search, training, database, players and toolkit adapters in the layer subpackages of that
+place). Outside its place, the registry, tests/ and bench/, a module imports a game's place only
+if it is listed in that game's plug-in list (`games/registry.py`: `SETBACK_PLUGIN`, ...: what is
+still bound to the game outside its place, each entry with its reason); `cfr/` imports no game
+at all. Every import in a file counts, at load time or inside a function (parsed with ast, as
+test_package_boundaries.py does)."""
 
 from __future__ import annotations
 
@@ -105,13 +108,27 @@ def test_the_declared_plug_ins_are_real():
 
 
 def test_the_rule_catches_a_stray_import(tmp_path):
-    """The checker itself: a module outside the Euchre plug-in importing games.euchre (in a
-    function, by `from games import euchre`) is named with its line; one inside is not."""
+    """The checker itself: a module outside Euchre's place and plug-in list importing
+    games.euchre (in a function, by `from games import euchre`) is named with its line; one
+    inside its place is not."""
     stray = tmp_path / "stray.py"
     stray.write_text('"""x"""\n\n\ndef f():\n    from games import euchre\n    return euchre\n')
     fine = tmp_path / "fine.py"
     fine.write_text("from games.euchre.cards import SEAT_CHARS\n")
-    problems = violations({"play.generic": stray, "play.euchre_thing": fine},
+    problems = violations({"play.generic": stray, "games.euchre.play.thing": fine},
                           [registry.get("euchre")])
     assert len(problems) == 1 and "stray.py:5 imports games.euchre" in problems[0]
     assert "euchre plug-in" in problems[0]
+
+
+def test_a_games_place_is_its_one_package():
+    """`GameEntry.packages` is the game's place, `games/<game>/`, and nothing else: its
+    abstraction is `games/<game>/abstraction/` (the old `abstraction/<game>/` is gone)."""
+    for entry in registry.GAMES.values():
+        assert entry.packages == (f"games.{entry.name}",) == (entry.package,), entry.name
+        assert not (ROOT / "abstraction" / entry.name).exists(), entry.name
+
+
+def test_spades_has_everything_in_its_place():
+    """Spades' plug-in list is empty: every module of Spades' is in `games/spades/`."""
+    assert registry.SPADES_PLUGIN == ()

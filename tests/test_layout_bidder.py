@@ -1,4 +1,4 @@
-"""The `bidder` layout (`abstraction/setback/layout_bidder.py`), read like the spec: the
+"""The `bidder` layout (`games/setback/abstraction/layout_bidder.py`), read like the spec: the
 reference keys, with positions 12-13 of a playout key saying whether my team bid (`B`) or
 defends (`D`), and the bid.
 
@@ -13,7 +13,7 @@ import os
 import numpy as np
 import pytest
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from cli.main import main
 from games.bits import popcount
 from games.setback import state as S
@@ -223,7 +223,7 @@ def test_equal_keys_always_carry_the_same_actions():
     "Hx.+0.......B3TxT2TJS.W.",  # not trimmed
 ])
 def test_the_codec_refuses_strings_that_are_not_its_keys(text):
-    from abstraction.setback.codec import KeyFormatError
+    from games.setback.abstraction.codec import KeyFormatError
 
     with pytest.raises(KeyFormatError):
         LAYOUT.text_key(text)
@@ -268,7 +268,7 @@ def test_the_bulk_codec_reads_every_key_as_the_exact_one_does():
 
 @pytest.mark.parametrize("text", ["Hx.+0.......X3TxT2TJS.W", "Hx.+0.......B"])
 def test_the_bulk_codec_refuses_a_playout_string_without_its_fields(text):
-    from abstraction.setback.codec import KeyFormatError
+    from games.setback.abstraction.codec import KeyFormatError
 
     with pytest.raises(KeyFormatError):
         LAYOUT.text_keys([text])

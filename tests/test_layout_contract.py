@@ -1,4 +1,4 @@
-"""The `contract` layout (`abstraction/setback/layout_contract.py`), read like the spec: the
+"""The `contract` layout (`games/setback/abstraction/layout_contract.py`), read like the spec: the
 `bidder` key, plus at positions 14-15 the points the bidder's team holds for certain (the Jack
 and the Two of trump taken, the Ace of trump played by one of its seats) and `!` once the
 defenders' certain points have set the bid. The checks every layout passes are the ones of
@@ -7,7 +7,7 @@ defenders' certain points have set the bid. The checks every layout passes are t
 import numpy as np
 import pytest
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from games.setback import state as S
 from games.setback.cards import parse_card
 from setback_abstraction_reference import cards, rank, suit
@@ -117,7 +117,7 @@ def test_every_field_value_occurs_on_random_deals():
     "Hx.+0.......B31?TxT2TJS.W",
 ])
 def test_the_codec_refuses_strings_that_are_not_its_keys(text):
-    from abstraction.setback.codec import KeyFormatError
+    from games.setback.abstraction.codec import KeyFormatError
 
     with pytest.raises(KeyFormatError):
         LAYOUT.text_key(text)

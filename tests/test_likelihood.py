@@ -98,7 +98,7 @@ def kernel_weights(game, abstract, kind, worlds, played_by, history, modelled, a
 @pytest.mark.parametrize("name", GAMES)
 def test_policy_weights_equal_a_slow_replay(name):
     game = Game(name)
-    abstract = importlib.import_module(f"train.{name}_game").GAME
+    abstract = importlib.import_module(f"games.{name}.train.game").GAME
     table, keys, offsets, probs = random_table(game, abstract, 1)
     arrays = Arrays(keys, offsets, probs)
     checked = floors = settled = 0
@@ -152,7 +152,7 @@ def slow_bids_log_weight(game, abstract, table, world, played_by, history, rng=N
 @pytest.mark.parametrize("name", GAMES)
 def test_bids_weights_equal_a_slow_replay(name):
     game = Game(name)
-    abstract = importlib.import_module(f"train.{name}_game").GAME
+    abstract = importlib.import_module(f"games.{name}.train.game").GAME
     table, rng = {}, np.random.default_rng(2)
     cases = [case[2:] for case in positions(game, range(10, 14), 3)]
     for worlds, played_by, history in cases:
@@ -179,7 +179,7 @@ def test_one_cached_kernel_for_every_game():
     compiled = []  # the kernel's signatures after each game's call
     for name in GAMES:
         game = Game(name)
-        abstract = importlib.import_module(f"train.{name}_game").GAME
+        abstract = importlib.import_module(f"games.{name}.train.game").GAME
         view, _ = next(iter(game.views([3], every=9)))
         worlds, played_by = game.worlds(view, 0, 2)
         history = np.array(view.history, np.int64)

@@ -1,6 +1,12 @@
 """The data flow of architecture.md, checked on the source: `cfr/` is game-agnostic, the
-abstraction depends on `games/` only, the Setback rules know nothing above them; and every
-public function and class of those packages is documented."""
+abstraction depends on `games/` only, a game's rules know nothing above them; and every
+public function and class of those packages is documented.
+
+A game's files are in one place, `games/<game>/` (docs/design.md): its top level is the rules
+and the declarations (the `games` layer), and its subpackages mirror the layers
+(`games/<game>/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`), each obeying its
+layer's rule: a module's layer, and the layer of every module it imports, is its top-level
+package, except inside a game's place, where it is the layer subpackage's (`layer_of`)."""
 
 from __future__ import annotations
 
@@ -9,20 +15,51 @@ import pathlib
 
 import pytest
 
+from games import registry
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# package -> the top-level packages it must not import
+# the layer subpackages of a game's place, `games/<game>/<layer>/`
+GAME_LAYERS = ("abstraction", "search", "train", "db", "play", "envs")
+# layer -> the layers it must not import
 FORBIDDEN = {
     "cfr": ("games", "abstraction", "train", "db", "cli", "play"),
     "abstraction": ("cfr", "train", "db", "cli", "play"),
-    "games/setback": ("cfr", "abstraction", "train", "db", "cli", "play"),
+    # the rules (every game's top level, the scaffold, the registry): nothing above them
+    "games": ("cfr", "abstraction", "train", "db", "cli", "play", "search", "envs", "web"),
     "search": ("cfr", "abstraction", "train", "db", "cli", "play"),
-    "games/euchre": ("cfr", "abstraction", "train", "db", "cli", "play", "search", "envs"),
     # the toolkit adapters wrap the rules (and the sampler); the players may use them, not
     # the other way round
     "envs": ("cfr", "abstraction", "train", "db", "cli", "play", "web"),
+    # the database and the players sit above the trainer's neighbours, below the commands
+    "db": ("train", "cli", "play", "web"),
+    "play": ("train", "cli", "web"),
 }
-MODULES = [(package, path) for package in FORBIDDEN
-           for path in sorted((ROOT / package).rglob("*.py"))]
+
+
+def layer_of(module: str) -> str:
+    """The layer of the dotted `module`: its top-level package, or inside a game's place
+    (`games.<game>.<layer>...`, `<layer>` one of `GAME_LAYERS`) that layer subpackage's."""
+    parts = module.split(".")
+    if parts[0] == "games" and len(parts) >= 3 and parts[2] in GAME_LAYERS:
+        return parts[2]
+    return parts[0]
+
+
+def module_name(path: pathlib.Path) -> str:
+    """The dotted name of a source file of the project."""
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+# `games/` as checked here: every registered game's place and the scaffold they share (the
+# poker games bind themselves to `cfr.game`, the proof of the solver, not a plug-in)
+CHECKED = ("cfr", "abstraction", "search", "envs", "db", "play",
+           *(f"games/{name}" for name in (*registry.GAMES, "scaffold")))
+MODULES = [(layer_of(module_name(path)), path)
+           for package in CHECKED for path in sorted((ROOT / package).rglob("*.py"))
+           if layer_of(module_name(path)) in FORBIDDEN]
+# the modules whose every public function and class has a docstring: all of MODULES but the
+# shared `db/` and `play/` (their nested helpers are not all documented yet)
+DOCUMENTED = [path for _, path in MODULES if path.relative_to(ROOT).parts[0] not in ("db", "play")]
 
 
 def imported_names(tree: ast.AST) -> list[str]:
@@ -36,20 +73,21 @@ def imported_names(tree: ast.AST) -> list[str]:
     return names
 
 
-@pytest.mark.parametrize("package, path", MODULES,
+@pytest.mark.parametrize("layer, path", MODULES,
                          ids=[str(p.relative_to(ROOT)) for _, p in MODULES])
-def test_imports_follow_the_data_flow(package, path):
+def test_imports_follow_the_data_flow(layer, path):
     for name in imported_names(ast.parse(path.read_text())):
-        assert name.split(".")[0] not in FORBIDDEN[package], f"{path.name} imports {name}"
+        assert layer_of(name) not in FORBIDDEN[layer], f"{path.name} imports {name}"
 
 
 def test_no_player_imports_the_trainer():
     """`play/` sits above `train/`'s neighbours, not on top of it: the abstract game a rollout
     walks is bound by `cfr.binding` (as the trainer binds it), never imported from `train/`."""
-    problems = [f"{path.relative_to(ROOT)} imports {name}"
-                for path in sorted((ROOT / "play").rglob("*.py"))
+    players = [path for package in ("play", "games") for path in sorted((ROOT / package).rglob("*.py"))
+               if layer_of(module_name(path)) == "play"]
+    problems = [f"{path.relative_to(ROOT)} imports {name}" for path in players
                 for name in imported_names(ast.parse(path.read_text()))
-                if name.split(".")[0] == "train"]
+                if layer_of(name) == "train"]
     assert not problems, problems
 
 
@@ -69,7 +107,7 @@ def undocumented(paths) -> list[str]:
 
 
 def test_every_module_and_public_function_has_a_docstring():
-    missing = undocumented(path for _, path in MODULES)
+    missing = undocumented(DOCUMENTED)
     assert not missing, missing
 
 

@@ -1,4 +1,4 @@
-"""ISMCTS on OpenSpiel's own C++ `euchre` (envs/pyspiel_euchre.py, `ismcts[:SIMS],pyspiel`).
+"""ISMCTS on OpenSpiel's own C++ `euchre` (games/euchre/envs/pyspiel.py, `ismcts[:SIMS],pyspiel`).
 
 The state built from a seat's view must be one the seat cannot tell from the real hand: at
 every decision of random hands dealt through pyspiel (a pass-heavy mix, so the second round,
@@ -16,13 +16,13 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from envs.pyspiel_euchre import (  # noqa: E402
+from games.euchre.envs.pyspiel import (  # noqa: E402
     OS_SEATS, from_openspiel_action, native_state, to_openspiel_action)
 from games.euchre import state as S  # noqa: E402
 from games.euchre.cards import SEAT_CHARS  # noqa: E402
 from games.euchre.rules import apply_move  # noqa: E402
 from games.euchre.view import SeatView  # noqa: E402
-from play.euchre_ismcts import NATIVE  # noqa: E402
+from games.euchre.play.ismcts import NATIVE  # noqa: E402
 from play.ismcts_player import make_ismcts_player  # noqa: E402
 from play.player_spec import PlayerSpecError  # noqa: E402
 

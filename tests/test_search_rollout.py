@@ -1,5 +1,5 @@
 """Rollout search on a blueprint (issue 36: search/rollout.py, search/rollout_search.py,
-search/setback_worlds.py, play/search_player.py, db/policy_arrays.py).
+games/setback/search/worlds.py, play/search_player.py, db/policy_arrays.py).
 
 The blueprint here is a table of random probability vectors for every key met in random deals:
 no strength is claimed for it, which makes the sign check sharper (search on the true deal must
@@ -25,7 +25,7 @@ from play.player_spec import PlayerSpecError, make_player
 from play.tournament import run_tournament
 from search.rollout import play_out
 from search.rollout_search import RolloutSearch, choose
-from search.setback_worlds import consistent_worlds
+from games.setback.search.worlds import consistent_worlds
 from train.baseline import layout_game
 
 from search_specs import BAD_OPTIONS, one_line_refusal  # noqa: E402
@@ -65,7 +65,7 @@ def blueprint(tmp_path_factory):
 
 
 def test_policy_arrays_hold_exactly_the_databases_vectors(blueprint):
-    from abstraction.setback.codec import key_text
+    from games.setback.abstraction.codec import key_text
     from db.database import StrategyDatabase
     from games.policy_table import find_key
 
@@ -345,7 +345,7 @@ def test_the_win_objective_values_a_rollout_by_the_games_win_probability(bluepri
     from cfr.game import FunctionAddress
     from numba import types
 
-    from search.setback_objective import OUTCOME_SIG, deal_outcome, win_values
+    from games.setback.search.objective import OUTCOME_SIG, deal_outcome, win_values
 
     arrays = load_policy_arrays("db:" + blueprint["db"])
     search = RolloutSearch(layout_game(arrays.layout), arrays, greedy=True, threads=1)

@@ -1,4 +1,4 @@
-"""Spades' bid tables (search/spades_bid_tables.py, play/spades_bid_data.py, `bid-tables --game
+"""Spades' bid tables (games/spades/search/bid_tables.py, games/spades/play/bid_data.py, `bid-tables --game
 spades`): the tables recover a bid that is the spade count, every distribution sums to one, the
 world log-weight is the sum of the table lookups, and the exact uniform yardstick is the
 dealing's own distribution (the file, every game's: tests/test_bid_table_file.py)."""
@@ -15,8 +15,8 @@ from cli_runner import run_cli
 from games.rng import new_rng
 from games.spades import state as S
 from games.spades.rules import apply_move, legal_moves
-from play.spades_bid_data import generate, load, save
-from search.spades_bid_tables import (
+from games.spades.play.bid_data import generate, load, save
+from games.spades.search.bid_tables import (
     DEFAULT_BELIEF, DEFAULT_SCALE, GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET, SIZE, TRICKS,
     SpadesBidBelief, SpadesBidTables, heldout_losses, uniform_distribution)
 
@@ -151,7 +151,7 @@ def test_the_uniform_yardstick_is_the_dealing_distribution():
     hidden = [c for c in range(52) if not seen >> c & 1]
     rng = np.random.default_rng(9)
     counts = np.zeros((HAND_GROUPS, SIZE.max()))
-    from search.spades_bid_tables import hand_features
+    from games.spades.search.bid_tables import hand_features
 
     feats = np.zeros(len(GROUPS), np.int64)
     trials = 20000
@@ -213,7 +213,7 @@ def test_the_command_builds_shows_and_refuses_in_one_line(capsys, tmp_path):
 
 
 def test_search_reads_the_tables_as_its_belief(synthetic, tmp_path):
-    from play.spades_tournament import SpadesSpecError, make_spades_player
+    from games.spades.play.tournament import SpadesSpecError, make_spades_player
 
     path = str(tmp_path / "t.sbt")
     save(synthetic[0], path)

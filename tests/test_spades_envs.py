@@ -2,7 +2,7 @@
 tests: tests/test_envs_pettingzoo.py, tests/test_envs_openspiel.py): its games to 500 dealt hand
 by hand from the game score (the bags); `resample_from_infostate` drawing every consistent
 layout equally often; and a seat's view as a state of pyspiel's own `spades`
-(envs/pyspiel_spades.py) that the seat cannot tell from the real hand."""
+(games/spades/envs/pyspiel.py) that the seat cannot tell from the real hand."""
 
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def test_a_view_as_pyspiels_own_spades_state():
     """At random decisions of random hands dealt through pyspiel, the state built from the
     acting seat's view shows that seat exactly what the real one does (its observation
     string and tensor, the legal actions), whatever the hidden cards drawn."""
-    from envs.pyspiel_spades import native_state
+    from games.spades.envs.pyspiel import native_state
     from games.spades.view import SeatView
 
     game = pyspiel.load_game("spades")

@@ -1,4 +1,4 @@
-"""The Spades abstraction (`abstraction/spades`): worked keys on a hand-made deal that read like
+"""The Spades abstraction (`games/spades/abstraction`): worked keys on a hand-made deal that read like
 the layout's table, keys that depend only on what the acting seat knows, equal keys with the
 same actions, the codec, the heuristic's card past the learned tricks (`games.spades.heuristic`,
 checked against the Python heuristic by tests/test_spades_search.py), and the abstract game
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from test_game_conformance import Checker, play_out
 
-from abstraction.spades import abstract_game as G
-from abstraction.spades.codec import KeyTextError, action_names, key_kind, key_text, text_key
-from abstraction.spades.keys import (LEARNED_TRICKS, MOVES_BUFFER, abstract_decision,
+from games.spades.abstraction import abstract_game as G
+from games.spades.abstraction.codec import KeyTextError, action_names, key_kind, key_text, text_key
+from games.spades.abstraction.keys import (LEARNED_TRICKS, MOVES_BUFFER, abstract_decision,
                                      expected_tricks)
 from cfr import game as cfr_game
 from cfr.game import CHANCE, TERMINAL
@@ -24,8 +24,8 @@ from games.spades.rules import apply_move, legal_moves
 from games.spades.scoring import score_difference
 from games.spades.view import SeatView
 from games.rng import new_rng
-from play.spades_heuristic import count_tricks
-from train.spades_game import GAME
+from games.spades.play.heuristic import count_tricks
+from games.spades.train.game import GAME
 
 CARDS = [rank + suit for suit in "CDHS" for rank in "23456789TJQKA"]
 # North (the dealer's left when West deals): five spades with the ace and king, the ace and

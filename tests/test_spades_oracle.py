@@ -13,11 +13,11 @@ from games.spades import state as S
 from games.spades.rules import apply_move
 from games.spades.view import SeatView
 from play.trick_oracle import OracleRefused
-from play.spades_heuristic import SpadesHeuristicPlayer
-from play.spades_tournament import make_spades_player, play_unit
+from games.spades.play.heuristic import SpadesHeuristicPlayer
+from games.spades.play.tournament import make_spades_player, play_unit
 from play.tournament import HANDS
-from search.spades_policy import heuristic_move
-from play.spades_oracle import EXACT_TRICKS
+from games.spades.search.policy import heuristic_move
+from games.spades.play.oracle import EXACT_TRICKS
 
 
 @pytest.fixture(scope="module")

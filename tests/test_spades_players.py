@@ -9,7 +9,7 @@ import pytest
 from games.spades.api import Hand
 from games.spades.cards import parse_card
 from games.spades.errors import SpadesError
-from play.spades_heuristic import SpadesHeuristicPlayer, choose_bid, count_tricks
+from games.spades.play.heuristic import SpadesHeuristicPlayer, choose_bid, count_tricks
 from games.spades.match import RandomPlayer, play_game
 from games.spades.view import SeatView
 

@@ -1,5 +1,5 @@
 """Spades in the plug-in registry: it provides the rules engine, its replay, its error type
-and its key codec (abstraction/spades), so the commands that train and export offer it; a
+and its key codec (games/spades/abstraction), so the commands that train and export offer it; a
 game-independent loop plays it; and `games/spades` keeps the layer and docstring rules of the
 other games' rules packages."""
 
@@ -15,7 +15,10 @@ from test_package_boundaries import imported_names, undocumented
 from games import registry
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FILES = sorted((ROOT / "games" / "spades").rglob("*.py"))
+# the rules: the top level of Spades' place (its layer subpackages obey their layers' rules,
+# test_package_boundaries.py)
+FILES = sorted((ROOT / "games" / "spades").glob("*.py"))
+PLACE = sorted((ROOT / "games" / "spades").rglob("*.py"))
 ABOVE_THE_RULES = ("cfr", "abstraction", "train", "db", "cli", "play", "search", "web", "envs")
 
 
@@ -23,7 +26,7 @@ def test_spades_is_registered_with_every_entry_point():
     entry = registry.get("spades")
     assert [p for p in registry.ENTRY_POINTS if not entry.provides(p)] == []
     assert entry.load("replay").__module__ == "games.spades.replay"
-    assert entry.load("key_codec").game == "spades"  # its abstraction (abstraction/spades)
+    assert entry.load("key_codec").game == "spades"  # its abstraction (games/spades/abstraction)
     assert "spades" in registry.names()  # a choice of train, export ...
     assert registry.names(("replay",)) == ("setback", "euchre", "spades")
 
@@ -43,3 +46,12 @@ def test_imports_stay_below_the_rules_and_inside_the_game(path):
 
 def test_every_module_and_public_function_is_documented():
     assert not undocumented(FILES)
+
+
+@pytest.mark.parametrize("path", PLACE, ids=[str(p.relative_to(ROOT)) for p in PLACE])
+def test_the_place_reaches_into_no_other_game(path):
+    """Nothing in `games/spades/` (rules or layer subpackages) imports another game's place."""
+    others = [name for name in registry.GAMES if name != "spades"]
+    for name in imported_names(ast.parse(path.read_text())):
+        assert not any(name == f"games.{o}" or name.startswith(f"games.{o}.") for o in others), \
+            f"{path.name} imports {name}"

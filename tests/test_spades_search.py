@@ -1,4 +1,4 @@
-"""Spades' rollout search (`play/spades_search_player.py`): the heuristic's numba twin equal to
+"""Spades' rollout search (`games/spades/play/search_player.py`): the heuristic's numba twin equal to
 the Python heuristic move for move, every drawn world agreeing with the view and every public
 fact (the history replays legally in it), the draw uniform over the consistent layouts of a
 small ending, the search the same for any thread count, its Why data, the bid-table slot
@@ -18,11 +18,11 @@ from games.spades.match import play_game
 from games.spades.public import cards_held
 from games.spades.rules import BID_MOVE, apply_move, is_legal, legal_cards, legal_moves
 from games.spades.view import SeatView
-from play.spades_heuristic import SpadesHeuristicPlayer
-from play.spades_search_player import SpadesSearchPlayer
-from play.spades_tournament import SpadesSpecError, make_spades_player
-from search.spades_policy import heuristic_move
-from search.spades_worlds import consistent_worlds, replay_public
+from games.spades.play.heuristic import SpadesHeuristicPlayer
+from games.spades.play.search_player import SpadesSearchPlayer
+from games.spades.play.tournament import SpadesSpecError, make_spades_player
+from games.spades.search.policy import heuristic_move
+from games.spades.search.worlds import consistent_worlds, replay_public
 
 PUBLIC = [i for i in range(S.STATE_SIZE) if not (S.HAND <= i < S.HAND + 4 or
                                                   S.DEALT <= i < S.DEALT + 4)]

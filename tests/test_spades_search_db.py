@@ -15,12 +15,12 @@ from games.rng import new_rng
 from games.spades import state as S
 from games.spades.rules import apply_move, is_legal
 from games.spades.view import SeatView
-from play.spades_heuristic import SpadesHeuristicPlayer
-from play.spades_search_player import SpadesSearchPlayer
-from play.spades_tournament import SpadesSpecError, make_spades_player
-from search.spades_policy import heuristic_move
+from games.spades.play.heuristic import SpadesHeuristicPlayer
+from games.spades.play.search_player import SpadesSearchPlayer
+from games.spades.play.tournament import SpadesSpecError, make_spades_player
+from games.spades.search.policy import heuristic_move
 
-pytest.importorskip("abstraction.spades.abstract_game")
+pytest.importorskip("games.spades.abstraction.abstract_game")
 
 
 def _positions(hands: int):
@@ -41,7 +41,7 @@ def _positions(hands: int):
 @pytest.fixture(scope="module")
 def table():
     """Random probabilities on the abstract game's keys along 30 heuristic hands."""
-    from abstraction.spades.abstract_game import decision
+    from games.spades.abstraction.abstract_game import decision
 
     rng = np.random.default_rng(0)
     actions, key = np.zeros(64, np.int64), np.zeros(2, np.uint64)
@@ -58,7 +58,7 @@ def table():
 
 
 def test_search_on_a_table_is_legal_and_the_same_for_any_threads(table):
-    from train.spades_game import GAME
+    from games.spades.train.game import GAME
 
     players = [SpadesSearchPlayer(SpadesHeuristicPlayer(), table, GAME, worlds=12, threads=t,
                                   belief="policy", pool=4, seed=2) for t in (1, 2)]

@@ -17,7 +17,7 @@ from games.spades import state as S
 from games.spades.match import play_game
 from play.ladder import run_ladder
 from play.results_store import ResultsStore, StoreError
-from play.spades_tournament import (TOURNAMENT, SpadesSpecError, make_spades_player,
+from games.spades.play.tournament import (TOURNAMENT, SpadesSpecError, make_spades_player,
                                     play_unit)
 from play.tournament import (HANDS, UNIT_POINTS_A, UNIT_POINTS_B, WON, reseed,
                              run_tournament, seat_players, unit_seed)
@@ -152,8 +152,8 @@ def _random_views(seeds, cards):
 
 def test_ismcts_worlds_are_consistent_with_the_view_and_pyspiel_agrees():
     from play.ismcts_player import ISMCTSPlayer
-    from play.spades_ismcts import NATIVE
-    from search.spades_worlds import replay_public
+    from games.spades.play.ismcts import NATIVE
+    from games.spades.search.worlds import replay_public
 
     player = ISMCTSPlayer(1, seed=0, game="spades", native=NATIVE)
     checked = voids = 0
@@ -184,7 +184,7 @@ def spade_lead_positions(seeds=range(40)):
     from games.spades.api import Hand
     from games.spades.cards import N_RANKS, SPADES
     from games.spades.view import SeatView
-    from search.spades_worlds import replay_public
+    from games.spades.search.worlds import replay_public
 
     for seed in seeds:
         hand = Hand.random(seed, "WNES"[seed % 4], {"NS": 0, "EW": 0})
@@ -214,7 +214,7 @@ def test_ismcts_worlds_never_give_a_spade_leader_a_side_suit_card():
     draws (39 positions)."""
     from games.spades.cards import N_RANKS, SPADES
     from play.ismcts_player import ISMCTSPlayer
-    from play.spades_ismcts import NATIVE
+    from games.spades.play.ismcts import NATIVE
 
     player = ISMCTSPlayer(1, seed=0, game="spades", native=NATIVE)
     positions = 0

@@ -69,7 +69,7 @@ def test_another_game_and_setback_options_are_refused_in_one_line(trained, tmp_p
 
 
 def test_export_and_db_load_round_trip(trained, capsys):
-    from abstraction.spades.codec import action_names
+    from games.spades.abstraction.codec import action_names
     from cfr.strategy_file import read_strategy
 
     _, strategy, db = trained

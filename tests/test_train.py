@@ -52,7 +52,7 @@ def test_baseline_end_to_end(base_run, tmp_path, capsys):
 
 
 def test_export_round_trip_matches_the_table_and_is_deterministic(base_run, tmp_path, capsys):
-    from abstraction.setback.codec import text_key
+    from games.setback.abstraction.codec import text_key
 
     a, b = tmp_path / "a.strategy", tmp_path / "b.strategy"
     for path in (a, b):

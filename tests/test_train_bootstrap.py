@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from abstraction.setback import bootstrap_game as B
+from games.setback.abstraction import bootstrap_game as B
 from cfr import checkpoint
 from cfr.strategy_file import read_strategy
 from cli.main import main

@@ -83,7 +83,7 @@ def test_a_resumed_evaluated_run_equals_one_never_evaluated(tmp_path, capsys):
 
 @pytest.mark.parametrize("layout", ["reference", "bidder"])
 def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, capsys):
-    from abstraction.setback import layouts
+    from games.setback.abstraction import layouts
     from cfr.table import InfoSetTable
     from play.strategy_player import StrategyStore
     from train.evaluation import TableStore
@@ -134,7 +134,7 @@ def test_a_bootstrap_is_evaluated_with_its_baseline(tmp_path, capsys):
     player, _ = Evaluation(str(boot), stage, EvalOptions(60.0)).player(table)
     assert player.use_bootstrap  # bids look up the live bootstrap keys first
     base_table = checkpoint.load(str(base / "checkpoint.ckpt")).table
-    from abstraction.setback.codec import key_text
+    from games.setback.abstraction.codec import key_text
 
     base_key = key_text(int(base_table.keys[np.flatnonzero(base_table.meta)[0], 0]))
     boot_key = key_text(int(table.keys[np.flatnonzero(table.meta)[0], 0]))

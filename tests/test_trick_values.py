@@ -126,8 +126,8 @@ def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
 @pytest.mark.parametrize("seed", range(8))
 def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
     from games.spades.rules import apply_card
-    from play.spades_tournament import make_spades_player
-    from search.spades_policy import play_heuristic
+    from games.spades.play.tournament import make_spades_player
+    from games.spades.search.policy import play_heuristic
 
     rules, S, _ = _modules("spades")
     state = _ending("spades", 100 + seed, 5)
@@ -142,7 +142,7 @@ def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
 
 def test_spades_oracle_refuses_the_bidding():
     from games.spades import state as S
-    from play.spades_tournament import make_spades_player
+    from games.spades.play.tournament import make_spades_player
 
     state = S.new_state()
     S.random_hand(new_rng(1), state, 0, 0)

@@ -22,8 +22,8 @@ from games.setback.cards import parse_hand
 from games.setback.rules import BID_MOVE, apply_move
 from games.setback.view import SeatView
 from play import trickster_host as host
-from play import trickster_pitch as pitch
-from play import trickster_spades as spades
+from games.setback.play import trickster as pitch
+from games.spades.play import trickster as spades
 
 TINY = Path(__file__).resolve().parent / "trickster_tiny_bot.cs"
 HAVE_MONO = bool(shutil.which("mcs") and shutil.which("mono"))
@@ -168,7 +168,7 @@ def test_options_are_read_back_from_the_running_bot(tiny_exe):
 
 
 def spades_heuristic():
-    from play.spades_heuristic import SpadesHeuristicPlayer
+    from games.spades.play.heuristic import SpadesHeuristicPlayer
 
     return SpadesHeuristicPlayer()
 
@@ -261,11 +261,11 @@ def test_setup_errors_are_one_line_saying_what_to_do(monkeypatch, tmp_path):
     monkeypatch.setattr(host.shutil, "which", lambda name: None)
     with pytest.raises(PlayerSpecError, match="mcs is not installed: install Mono"):
         make_player("trickster:pitch")
-    from play.euchre_tournament import EuchreSpecError, make_euchre_player
+    from games.euchre.play.tournament import EuchreSpecError, make_euchre_player
 
     with pytest.raises(EuchreSpecError, match="does not compile with Mono's mcs"):
         make_euchre_player("trickster:euchre")
-    from play.spades_tournament import SpadesSpecError, make_spades_player
+    from games.spades.play.tournament import SpadesSpecError, make_spades_player
 
     with pytest.raises(SpadesSpecError, match="mcs is not installed"):
         make_spades_player("trickster:spades")

@@ -1,4 +1,4 @@
-"""Warm start across layouts (issue 38; `train/warm_start.py`, `abstraction/setback/
+"""Warm start across layouts (issue 38; `train/warm_start.py`, `games/setback/abstraction/
 refinement.py`): every registered pair of refining layouts maps each fine key to the coarse
 key of the same decision; a table seeded from a coarse one plays as its source at every decision
 of random deals; a warm-started run resumes bit for bit; a pair that does not refine is refused
@@ -11,8 +11,8 @@ import os
 import numpy as np
 import pytest
 
-from abstraction.setback import layouts
-from abstraction.setback.refinement import clear_mask, coarse_key_of
+from games.setback.abstraction import layouts
+from games.setback.abstraction.refinement import clear_mask, coarse_key_of
 from cfr import checkpoint
 from cfr.increment_log import IncrementLog
 from cfr.regret_matching import average_strategy, regret_matching

@@ -175,10 +175,10 @@ def test_the_kernels_search_bots_spend_their_time_in_release_the_gil(tmp_path):
     """The pool runs the bots on threads because the numba kernels release the GIL: every
     kernel of the rollouts and of the worlds (both games) is compiled `nogil=True`, and in a
     search bot's decision most of the time is spent inside the rollout kernels."""
-    import search.euchre_worlds
+    import games.euchre.search.worlds
     import search.rollout
     import search.rollout_search as driver
-    import search.setback_worlds
+    import games.setback.search.worlds
     from games.setback.api import Deal
     from games.setback.view import SeatView
     from web.game_tables import web_game
@@ -186,7 +186,7 @@ def test_the_kernels_search_bots_spend_their_time_in_release_the_gil(tmp_path):
 
     Bots = web_game("setback").load("bots")  # the game's bots class
 
-    for module in (search.rollout, search.setback_worlds, search.euchre_worlds):
+    for module in (search.rollout, games.setback.search.worlds, games.euchre.search.worlds):
         kernels = [f for f in vars(module).values()
                    if hasattr(f, "targetoptions") and f.__module__ == module.__name__]
         assert kernels and all(f.targetoptions.get("nogil") for f in kernels), module

@@ -43,7 +43,7 @@ class Game:
         self.possible = getattr(self.public, "possible", always_possible)
         # the one sampler on the game's hooks (`search/<game>_worlds.py`; a function taking
         # functions is not called from Python: numba's cache cannot keep such a signature)
-        self.draw = importlib.import_module(f"search.{name}_worlds").public_worlds
+        self.draw = importlib.import_module(f"games.{name}.search.worlds").public_worlds
 
     def worlds(self, view, seed, n, use_voids=True):
         """`n` worlds of `view` drawn by the one sampler (rows of full states), with the

@@ -2,13 +2,13 @@
 
 Two CFR players (the teams), one seeded random deal per iteration (chance sampled), both teams
 updated in one pass, the baseline payoff (team 0's deal score minus team 1's), each deal stopped
-once exhausted, float32 tables. The game is `train.setback_game.GAME`, the same one the census
+once exhausted, float32 tables. The game is `games.setback.train.game.GAME`, the same one the census
 walks. The reported payoff is the running mean root value of the non-dealer team.
 """
 
 from __future__ import annotations
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from train.algorithms import ALGORITHMS, ES_MCCFR, UPDATES
 from train.runner import Stage
 
@@ -38,7 +38,7 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
     table updated in place during the deal, one worker). `algorithm`: one of
     `train.algorithms.ALGORITHMS`; `sampling` (es-mccfr only): its `SamplingOptions`, recorded
     with the run (default: `new_run_sampling()`). `abstraction`: the key layout's name
-    (`abstraction/setback/layouts.py`), recorded as its abstraction name and version."""
+    (`games/setback/abstraction/layouts.py`), recorded as its abstraction name and version."""
     if updates not in UPDATES:
         raise ValueError(f"updates must be one of {', '.join(UPDATES)}")
     if algorithm not in ALGORITHMS:
@@ -65,11 +65,11 @@ def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
 
 
 def layout_game(abstraction: str = layouts.DEFAULT):
-    """The abstract Setback game (`train.setback_game.GAME`) keyed by the layout
+    """The abstract Setback game (`games.setback.train.game.GAME`) keyed by the layout
     `abstraction`: the same game but for its `decision`, named after the layout (the
     reference's keeps the name `setback-baseline`), so a checkpoint of one layout is never
     resumed under another (`cfr.binding.layout_game`, which `play/` calls too)."""
-    from abstraction.setback import abstract_game
+    from games.setback.abstraction import abstract_game
     from cfr.binding import layout_game as bind_layout
 
     return bind_layout(abstract_game, layouts, abstraction)

@@ -2,7 +2,7 @@
 
 From a baseline run (its checkpoint: the best action is the argmax of the strategy sums, the
 first on ties) or from an exported baseline strategy file (argmax of the probabilities).
-The policy carries the key layout it was trained with (`abstraction/setback/layouts.py`): its
+The policy carries the key layout it was trained with (`games/setback/abstraction/layouts.py`): its
 keys are that layout's, so the playouts built on it must ask that layout's keys.
 """
 
@@ -44,7 +44,7 @@ def _best_actions(meta, offsets, strategy, slots, best):
 
 def policy_from_run(path: str) -> BaselinePolicy:
     """The best actions of a baseline run's latest checkpoint."""
-    from abstraction.setback import layouts
+    from games.setback.abstraction import layouts
     from cfr import checkpoint
     from train.run_directory import RunDirectory
 
@@ -73,8 +73,8 @@ def policy_from_run(path: str) -> BaselinePolicy:
 def policy_from_strategy(path: str) -> BaselinePolicy:
     """The best actions of an exported baseline strategy file (baseline keys only), parsed
     with the codec of the layout its header records."""
-    from abstraction.setback import layouts
-    from abstraction.setback.codec import KeyFormatError
+    from games.setback.abstraction import layouts
+    from games.setback.abstraction.codec import KeyFormatError
     from cfr.strategy_file import StrategyReader
 
     reader = StrategyReader(path)

@@ -58,7 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from abstraction.setback import layouts
+from games.setback.abstraction import layouts
 from cfr.frozen_policy import DEFAULT_SIG, FrozenPolicy
 from games.setback.rules import BID_MOVE
 from games.setback.state import PHASE, PHASE_AUCTION

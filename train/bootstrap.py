@@ -1,10 +1,10 @@
 """The bootstrap stage: the score-aware auction on top of a baseline (abstraction.md, Payoffs).
 
 Each episode (iteration) draws a deal and dealer-relative game scores from its random word;
-`abstraction.setback.bootstrap_game.prepare_root` plays the deal out by the baseline policy for
+`games.setback.abstraction.bootstrap_game.prepare_root` plays the deal out by the baseline policy for
 each auction outcome, and CFR then traverses the four bids (bootstrap keys, simultaneous
 updates). Runs on the same runner as the baseline: batches, workers, checkpoints, resume.
-The playouts use the baseline's key layout (`abstraction/setback/layouts.py`), recorded as the
+The playouts use the baseline's key layout (`games/setback/abstraction/layouts.py`), recorded as the
 run's own: the bootstrap keys are the same under every layout, the baseline's policy is not.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from abstraction.setback import bootstrap_game as B
-from abstraction.setback import layouts
+from games.setback.abstraction import bootstrap_game as B
+from games.setback.abstraction import layouts
 from cfr.game import Game
 from train.baseline import setback_settings
 from train.baseline_policy import BaselinePolicy, load_policy

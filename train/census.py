@@ -1,10 +1,10 @@
 """The census: how many distinct info sets the abstract Setback game shows over N deals.
 
 The game is the one a baseline run of the key layout trains (`train.baseline.layout_game`:
-`train.setback_game.GAME` for the reference's keys).
+`games.setback.train.game.GAME` for the reference's keys).
 
 It runs the pass the trainer runs (`cfr.episode_pass.run_episode` on
-`train.setback_game.GAME`, simultaneous updates, chance sampled: one deal per pass) and merges
+`games.setback.train.game.GAME`, simultaneous updates, chance sampled: one deal per pass) and merges
 each pass's increments into an info-set table (`cfr.increment_log.merge`), exactly as the
 trainer does, with one difference: every pass reads an empty frozen table, i.e. the uniform strategy of iteration 1.
 A trained table would let regret matching give some actions probability 0, and the pass skips
@@ -12,7 +12,7 @@ a history where both teams' reach is 0, so later deals would not be walked in fu
 uniform strategy every abstract action at every decision is walked (forced moves played, each
 deal stopped once exhausted). Deal t (t = 1..N) is the deal the solver draws for iteration t
 of the same seed (`cfr.rng.word(seed, t)`). Afterwards the table's keys are counted by kind
-(the kind tag of `abstraction/setback/key_layout.py`).
+(the kind tag of `games/setback/abstraction/key_layout.py`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from abstraction.setback.key_layout import KIND_NAMES, KIND_SHIFT
+from games.setback.abstraction.key_layout import KIND_NAMES, KIND_SHIFT
 
 BASELINE_KINDS = ("auction", "establish", "playout")
 
@@ -71,7 +71,7 @@ def run_census(deals: int, seed: int, progress=None, on_deal=None,
                abstraction: str = "reference") -> CensusResult:
     """Walk `deals` deals drawn from `seed` through the trainer's pass; count info sets.
 
-    `abstraction`: the key layout (a name of `abstraction/setback/layouts.py`); every layout
+    `abstraction`: the key layout (a name of `games/setback/abstraction/layouts.py`); every layout
     keeps the kind tag where the reference has it, so the counts by kind compare.
 
     `progress`: a callable taking the number of deals just finished (a tqdm `update`), or

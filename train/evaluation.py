@@ -11,7 +11,7 @@ file it was trained on) plus the live bootstrap table.
 
 The games are `play.tournament.play_game` pairs, duplicate, against the player SPEC
 (`play.player_spec`), always on the same deals for a run (a Euchre run: duplicate games to
-10 against a Euchre player, `train.euchre_evaluation`; `make_evaluation` chooses) (the tournament seed is derived from
+10 against a Euchre player, `games.euchre.train.evaluation`; `make_evaluation` chooses) (the tournament seed is derived from
 the run's seed alone): two rows differ by the strategy, not by the cards. Evaluation only
 reads the table and draws from its own streams, so the table is bit for bit the one a run
 without evaluation reaches.
@@ -80,9 +80,9 @@ class TableStore:
             self.metadata = dict(metadata or {})
             self._text_key = text_key
         else:
-            from abstraction.setback import layouts
+            from games.setback.abstraction import layouts
 
-            # the run's key layout (`abstraction/setback/layouts.py`): the player builds its
+            # the run's key layout (`games/setback/abstraction/layouts.py`): the player builds its
             # keys and this store reads their strings with the layout's codec
             self.layout = layout or layouts.layout(layouts.DEFAULT)
             self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
@@ -125,7 +125,7 @@ class CombinedStore:
     files: their keys never collide, bootstrap keys contain `/`)."""
 
     def __init__(self, stores: list, label: str):
-        from abstraction.setback import layouts
+        from games.setback.abstraction import layouts
 
         self.stores = stores
         self.path = label
@@ -166,7 +166,7 @@ def baseline_store(settings: dict):
         run = RunDirectory(path)
         if not run.has_checkpoint():
             raise RunError(f"evaluation: the baseline {path} has no checkpoint")
-        from abstraction.setback import layouts
+        from games.setback.abstraction import layouts
 
         try:
             layout = layouts.of_header(run.read_settings()["settings"])
@@ -311,7 +311,7 @@ class Evaluation:
     def _prepare(self) -> None:
         """Check what can fail before training (the layout, the opponent's spec) and load a
         bootstrap's baseline."""
-        from abstraction.setback import layouts
+        from games.setback.abstraction import layouts
 
         try:
             self.layout = layouts.of_header(self.stage.settings)  # the run's key layout
@@ -406,7 +406,7 @@ def make_evaluation(run_path: str, stage, options: EvalOptions, show_progress: b
                     report=None) -> Evaluation:
     """The evaluation of a run of `stage`: Setback's `Evaluation`, or the one another game's
     registry entry names as its optional `evaluation` entry point (Euchre's
-    `train.euchre_evaluation`; found through the registry, which imports neither, so the
+    `games.euchre.train.evaluation`; found through the registry, which imports neither, so the
     game's evaluation may build on this module without an import loop)."""
     game = stage.settings.get("game", "setback")
     if game == "setback":

@@ -3,7 +3,7 @@
 For every info set, the average strategy is the strategy sums normalised (uniform where they
 are all zero); probabilities below the threshold (0.001 by default, as the reference does) are
 zeroed and the rest renormalised. Keys are written in ascending integer-key order, chunk by
-chunk, with their strings from the codec of the run's key layout (`abstraction/setback/
+chunk, with their strings from the codec of the run's key layout (`games/setback/abstraction/
 layouts.py`; another game's: its registered `key_codec`; the header records the game and the
 abstraction's name and version): the same table always gives the
 same file, byte for byte (the header holds no timestamp).
@@ -121,7 +121,7 @@ def _key_text(run_path: str, game: str, settings: dict):
     """(abstraction, version, key_text) of a run of `game`: Setback's from the run's key
     layout, another game's from its registered key codec (`games/registry.py`)."""
     if game == "setback":
-        from abstraction.setback import layouts
+        from games.setback.abstraction import layouts
 
         try:
             layout = layouts.of_header(settings)

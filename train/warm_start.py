@@ -2,8 +2,8 @@
 a run of a coarser layout stopped.
 
 `train baseline --run DIR --abstraction FINE --warm-start COARSE_RUN`: every FINE key refines
-exactly one key of the coarse run's layout (`abstraction/setback/layouts.refines`; the map is
-`abstraction/setback/refinement.coarse_key`). Fine keys are created lazily, as in any run, and
+exactly one key of the coarse run's layout (`games/setback/abstraction/layouts.refines`; the map is
+`games/setback/abstraction/refinement.coarse_key`). Fine keys are created lazily, as in any run, and
 a fine key is seeded from its coarse key's regret and strategy sums when it is first inserted:
 before an episode's increments are merged, every key of the episode that the table lacks is
 inserted holding the seed (`WarmStart.seed`), then the merge adds the episode's increments to
@@ -49,8 +49,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from abstraction.setback import layouts
-from abstraction.setback.refinement import clear_mask, coarse_key
+from games.setback.abstraction import layouts
+from games.setback.abstraction.refinement import clear_mask, coarse_key
 from cfr.errors import CfrFileError
 from cfr.table import ACTIONS_MASK, InfoSetTable, find_slot
 from train.errors import RunError

@@ -137,7 +137,7 @@ class KeyedBots(Bots):
     that do not name their keys themselves; `undealt` is the belief's word for the cards no
     seat holds (None: every card is dealt)."""
 
-    abstraction = ""  # the package, "abstraction.<game>"
+    abstraction = ""  # the package, "games.<game>.abstraction"
 
     def __init__(self, spec: str):
         import importlib

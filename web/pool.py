@@ -8,8 +8,8 @@ they changed (`web.app` says why). So a cheap request (`/healthz`, the list of g
 view) never waits behind a bot's thinking.
 
 **Why threads, not processes.** The bots' time goes to numba kernels compiled with `nogil=True`
-(the rollouts of `search/rollout.py`, the worlds of `search/setback_worlds.py` and
-`search/euchre_worlds.py`, the solver of `search/pimc.py`): they release the GIL, so two
+(the rollouts of `search/rollout.py`, the worlds of `games/setback/search/worlds.py` and
+`games/euchre/search/worlds.py`, the solver of `search/pimc.py`): they release the GIL, so two
 threads search on two cores at once (tests/test_web_pool.py checks every such kernel is `nogil`
 and that a search decision spends most of its time inside them: 73 % of it in the rollout
 kernels alone on a tiny table, more on a real one whose rollouts are longer). A game's table is

@@ -48,8 +48,8 @@ LAST_TRICK_CARRIES = True  # "Last trick" reaches back to the hand before
 HIDDEN_PHASES = ("discard",)  # a bot dealer's discard is face down
 EVENT_PHASES: dict = {}
 
-BOTS = {"make": "play.euchre_tournament:make_euchre_player",  # the bots (web.bots)
-        "abstraction": "abstraction.euchre", "undealt": "kitty"}  # the four cards not dealt
+BOTS = {"make": "games.euchre.play.tournament:make_euchre_player",  # the bots (web.bots)
+        "abstraction": "games.euchre.abstraction", "undealt": "kitty"}  # the four cards not dealt
 
 
 def open_hand(dealer: str, hands: dict, setup: dict | None, score: dict) -> Hand:

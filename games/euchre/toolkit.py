@@ -35,7 +35,7 @@ MAX_HAND_LENGTH = 8 + 1 + 1 + 20
 MIN_HAND_PAYOFF = -4.0
 MAX_HAND_PAYOFF = 4.0
 OBS_SIZE = 247
-WORLDS = "search.euchre_worlds:public_worlds"
+WORLDS = "games.euchre.search.worlds:public_worlds"
 ENGINE = (state, rules)
 ENGINE_EXTRA = {"hand_score": scoring.hand_score, "game_winner": game.game_winner}
 

@@ -4,7 +4,7 @@ context, the world weights its search reads), its version-1 file header, and the
 options and help that are its own. Plain data: the command reads it for its help without
 importing the tables."""
 
-MODEL = "play.spades_bid_data"
+MODEL = "games.spades.play.bid_data"
 V1_MAGIC = "setback-cfr/spades-bid-tables"  # its files before the format was every game's
 BIDDERS = "SPEC[,SPEC...]"
 BIDDERS_HELP = ("a population SPEC[,SPEC...] of Spades players (heuristic, ismcts[:SIMS],"

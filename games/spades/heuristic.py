@@ -1,12 +1,12 @@
-"""The Spades heuristic (`play/spades_heuristic.py`) in numba: its bid and its card, the very
+"""The Spades heuristic (`games/spades/play/heuristic.py`) in numba: its bid and its card, the very
 same moves (same rules, same tie-breaks: `tests/test_spades_search.py` checks them move for
 move on random hands), from the fields of the seat to act that its view shows (its hand, the
 bids, the tricks taken, the trick on the table), so it may be asked at any seat of a full
 state.
 
 Two packages play it and neither may import the other, so it sits with the rules both import:
-search's rollouts (`search/spades_policy.py`) follow it, and the Spades abstraction
-(`abstraction/spades/keys.py`) plays its card past the learned tricks and keys the bids by its
+search's rollouts (`games/spades/search/policy.py`) follow it, and the Spades abstraction
+(`games/spades/abstraction/keys.py`) plays its card past the learned tricks and keys the bids by its
 trick count.
 """
 
@@ -20,12 +20,12 @@ from games.spades.rules import BID_MOVE, highest_bid, legal_cards
 from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, PHASE, PHASE_BID, TAKEN, TO_ACT,
                                 TRICK, WINNING)
 
-ACE, KING, QUEEN, NINE = 12, 11, 10, 7  # rank indices, as in play/spades_heuristic.py
+ACE, KING, QUEEN, NINE = 12, 11, 10, 7  # rank indices, as in games/spades/play/heuristic.py
 
 
 @njit(cache=True, nogil=True)
 def count_tricks2(hand):
-    """Twice the tricks `play.spades_heuristic.count_tricks` expects of `hand` (an integer:
+    """Twice the tricks `games.spades.play.heuristic.count_tricks` expects of `hand` (an integer:
     its half tricks stay exact)."""
     spades = popcount(hand & suit_mask(SPADES))
     twice = 0
@@ -47,7 +47,7 @@ def count_tricks2(hand):
 @njit(cache=True, nogil=True)
 def heuristic_bid(hand, highest):
     """The heuristic's bid (0 = Nil .. `highest`) for `hand`
-    (`play.spades_heuristic.choose_bid`)."""
+    (`games.spades.play.heuristic.choose_bid`)."""
     twice = count_tricks2(hand)
     spades = (hand >> (N_RANKS * SPADES)) & ((1 << N_RANKS) - 1)
     aces = 0

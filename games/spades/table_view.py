@@ -48,8 +48,8 @@ LAST_TRICK_CARRIES = True  # "Last trick" reaches back to the hand before
 HIDDEN_PHASES = ()  # no bot's move is face down
 EVENT_PHASES: dict = {}
 
-BOTS = {"make": "play.spades_tournament:make_spades_player",  # the bots (web.bots)
-        "abstraction": "abstraction.spades", "undealt": None}  # every card is dealt
+BOTS = {"make": "games.spades.play.tournament:make_spades_player",  # the bots (web.bots)
+        "abstraction": "games.spades.abstraction", "undealt": None}  # every card is dealt
 
 
 def open_hand(dealer: str, hands: dict, setup, score: dict) -> Hand:

@@ -1,0 +1,1 @@
+"""Euchre's part of the database layer (`db/`): `player.py`."""

@@ -1,0 +1,1 @@
+"""Euchre's part of the training layer (`train/`): `evaluation.py`, `game.py`."""

@@ -1,0 +1,1 @@
+"""Setback's part of the database layer (`db/`): `keys.py`."""

@@ -1,0 +1,1 @@
+"""Setback's part of the training layer (`train/`): `game.py`."""

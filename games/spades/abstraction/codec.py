@@ -1,0 +1,141 @@
+"""Spades keys as text, and back (lossless), with their kinds and action names (plain Python,
+for the edges: export, the database, `db query`, tests; `keys.py` documents the fields).
+
+| kind | text | example |
+|--|--|--|
+| bid | `B` place, partner's bid (`-` none yet, `N` Nil, `1`..`9`, `a`..`d` for 10..13), `n`/`-` (an opponent bid Nil), opponents' bids bucket (0..3), then the hand: `e` the expected tricks, spade ace, king, queen (`A` `K` `Q` or `-`), spades held (5: 5 or more) | `B2N-1 e4AK-5` |
+| play | `P` position, tricks done, `S`/`-` (a spade led), winner `-po` (none, partner, opponent), `S`/`-` (a spade winning), tricks we need, they need, `n`/`-` three times (my, my partner's, an opponent's Nil alive), `s`/`-` (a spade played), unseen spades bucket (0..3), then the tokens, then `'` when my team is not the dealer's | `P21-oS30---s2 S0-.T2+'` |
+
+A token: `T` (a spade) or `S` (a side suit), the unseen higher cards (0..3), `+` if it beats
+the trick so far else `-`. The actions of a key, in order (`action_names`): bid `Nil` and the
+bids (`keys.bid_decision`);
+play: the tokens.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+KIND_NAMES = ("bid", "play")
+UNKNOWN = len(KIND_NAMES)
+KIND_LETTERS = "BP"
+KIND_SHIFT = 62
+BODY = (1 << KIND_SHIFT) - 1
+PARTNER_CHARS = "-N123456789abcd"  # none yet, Nil, 1..9, a..d for 10..13
+STAGE_KINDS = {"baseline": (0, 1)}  # a Spades baseline export holds every kind
+
+
+class KeyTextError(ValueError):
+    """A key text that no key of this abstraction writes."""
+
+
+def _field(value: int, shift: int, width: int) -> int:
+    return (value >> shift) & ((1 << width) - 1)
+
+
+def _flag(value: int, shift: int, char: str) -> str:
+    return char if value >> shift & 1 else "-"
+
+
+def token_text(token: int) -> str:
+    """The text of a play token: `T`/`S`, higher unseen cards, `+`/`-` (beats)."""
+    return ("T" if token >> 3 & 1 else "S") + str(token >> 1 & 3) + ("+" if token & 1 else "-")
+
+
+def key_text(key: int) -> str:
+    """The text of a uint64 key (module docstring)."""
+    key = int(key)
+    kind, body = key >> KIND_SHIFT, key & BODY
+    if kind == 0:
+        return (f"B{_field(body, 0, 2)}{PARTNER_CHARS[_field(body, 2, 4)]}{_flag(body, 6, 'n')}"
+                f"{_field(body, 7, 2)} e{_field(body, 9, 4)}{_flag(body, 13, 'A')}"
+                f"{_flag(body, 14, 'K')}{_flag(body, 15, 'Q')}{_field(body, 16, 3)}")
+    head = (f"P{_field(body, 0, 2)}{_field(body, 2, 2)}{_flag(body, 4, 'S')}"
+            f"{'-po'[_field(body, 5, 2)]}{_flag(body, 7, 'S')}{_field(body, 8, 3)}"
+            f"{_field(body, 11, 3)}{_flag(body, 14, 'n')}{_flag(body, 15, 'n')}"
+            f"{_flag(body, 16, 'n')}{_flag(body, 17, 's')}{_field(body, 18, 2)}")
+    tokens = [token_text(t) for t in range(16) if body >> (20 + t) & 1]
+    return head + " " + ".".join(tokens) + ("" if body >> 36 & 1 else "'")
+
+
+def text_key(text: str) -> int:
+    """The uint64 key of a key text; `KeyTextError` (one line) for text no key writes."""
+    try:
+        key = _text_key(str(text))
+    except (IndexError, ValueError):
+        key = None
+    if key is None or key_text(key) != text:  # a field out of range, or not canonical
+        raise KeyTextError(f"bad Spades key {text!r}")
+    return key
+
+
+def _text_key(text: str) -> int | None:
+    head, _, tail = text.partition(" ")
+    if head[:1] == "B" and len(head) == 5 and tail[:1] == "e" and len(tail) >= 6:
+        return (int(head[1]) | PARTNER_CHARS.index(head[2]) << 2 | (head[3] == "n") << 6
+                | int(head[4]) << 7 | int(tail[1:-4]) << 9 | (tail[-4] == "A") << 13
+                | (tail[-3] == "K") << 14 | (tail[-2] == "Q") << 15 | int(tail[-1]) << 16)
+    if head[:1] == "P" and len(head) == 13:
+        body = (int(head[1]) | int(head[2]) << 2 | (head[3] == "S") << 4
+                | "-po".index(head[4]) << 5 | (head[5] == "S") << 7 | int(head[6]) << 8
+                | int(head[7]) << 11 | (head[8] == "n") << 14 | (head[9] == "n") << 15
+                | (head[10] == "n") << 16 | (head[11] == "s") << 17 | int(head[12]) << 18
+                | (not tail.endswith("'")) << 36)
+        for token in tail.rstrip("'").split("."):
+            if len(token) != 3 or token[0] not in "TS" or token[2] not in "+-":
+                return None
+            body |= 1 << (20 + ((token[0] == "T") << 3 | int(token[1]) << 1
+                                | (token[2] == "+")))
+        return 1 << KIND_SHIFT | body
+    return None
+
+
+def key_kind(text: str) -> int:
+    """The kind index (into KIND_NAMES) of a key text, UNKNOWN when it is none of them."""
+    return KIND_LETTERS.index(text[0]) if text and text[0] in KIND_LETTERS else UNKNOWN
+
+
+def key_kinds(texts: list[str]) -> np.ndarray:
+    """The kinds of many key texts (uint8)."""
+    return np.fromiter((key_kind(t) for t in texts), dtype=np.uint8, count=len(texts))
+
+
+def _bid_names(text: str) -> list[str]:
+    body = text_key(text) & BODY
+    highest = 13 - max(0, _field(body, 2, 4) - 1)
+    low = max(1, min(_field(body, 9, 4) - 1, highest - 3))
+    return ["Nil"] + [str(low + i) for i in range(min(4, highest))]
+
+
+def action_names(text: str, n_actions: int) -> list[str]:
+    """The names of a key's `n_actions` actions, in order (`?i` where the key does not tell)."""
+    kind = key_kind(text)
+    names: list[str] = []
+    if kind == 0:
+        names = _bid_names(text)
+    elif kind == 1:
+        names = text.partition(" ")[2].rstrip("'").split(".")
+    names = names[:n_actions]
+    return names + [f"?{i}" for i in range(len(names), n_actions)]
+
+
+def check_header(header: dict) -> tuple[str, int]:
+    """The (abstraction, version) a run, strategy file or database records, checked against
+    this program's Spades abstraction; `KeyTextError` (one line) for another."""
+    from games.spades.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
+
+    name, version = header.get("abstraction"), header.get("abstraction_version")
+    if name != ABSTRACTION_NAME or version != ABSTRACTION_VERSION:
+        raise KeyTextError(f"abstraction {name!r} version {version!r}, but this program's "
+                           f"Spades keys are {ABSTRACTION_NAME!r} version {ABSTRACTION_VERSION}")
+    return name, version
+
+
+# What the database and the exporter need of a game's keys, as one object (the registry's
+# `key_codec` entry point; `games/registry.py` lists its members).
+KEY_CODEC = SimpleNamespace(game="spades", kind_names=KIND_NAMES, unknown=UNKNOWN,
+                            stage_kinds=STAGE_KINDS, key_kinds=key_kinds,
+                            action_names=action_names, check_header=check_header,
+                            key_text=key_text)

@@ -1,0 +1,1 @@
+"""Spades's part of the database layer (`db/`): `player.py`."""

@@ -1,0 +1,50 @@
+"""Spades' pieces of the one `oracle` (`play/trick_oracle.py`: it SEES EVERY HAND, a ceiling for
+tournaments and ratings), beyond its card play's declaration (`games.spades.trick_play`).
+
+A full 13-trick solve of the score itself can take minutes, so: when the score follows from
+the tricks the team takes (no Nil bid standing, no bag penalty within reach: most hands), the
+solver counts tricks and the oracle is exact from the first trick (a tenth of a second a
+decision, typically). Otherwise it searches the score itself, exact from the first trick when
+that takes at most `NODE_LIMIT` nodes (a count, so the same on any machine; not tried while a
+Nil bidder has taken no trick). Past that the oracle is exact once `EXACT_TRICKS` (7) tricks or
+fewer remain; before, each candidate card is followed by the heuristic at every seat (its numba
+twin, `games.spades.search.policy`) until 7 tricks remain, and the rest is solved exactly. The spec is
+`oracle[,bid=SPEC]` or `oracle:SPEC` (SPEC any Spades player but an oracle; by default the
+heuristic).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+EXACT_TRICKS = 7  # always exact from this many tricks left (docstring)
+NODE_LIMIT = 500_000  # nodes a score search may take before EXACT_TRICKS are left
+
+
+def play_on(state: np.ndarray, horizon: int) -> tuple[np.ndarray, list]:
+    """(the legal cards of `state` ascending, the state after each with the heuristic playing
+    every seat on until `horizon` tricks remain)."""
+    from games.spades.rules import apply_card, legal_cards
+    from games.spades.search.policy import play_heuristic
+
+    legal = int(legal_cards(state))
+    cards = np.array([c for c in range(52) if legal >> c & 1], dtype=np.int64)
+    children = []
+    for card in cards:
+        child = np.array(state, dtype=np.int64)
+        apply_card(child, int(card))
+        play_heuristic(child, int(horizon))
+        children.append(child)
+    return cards, children
+
+
+def make_spades_oracle_player(text: str, seed: int, make_player, error=ValueError,
+                              exact_tricks: int = EXACT_TRICKS):
+    """The Spades oracle of a spec `oracle[,bid=SPEC]` or `oracle:SPEC`; `make_player(SPEC,
+    seed)` makes the bidder (the Spades player grammar's); `error` (one line) for a bad spec."""
+    from games.spades import trick_play
+    from play.trick_oracle import make_trick_oracle_player
+
+    return make_trick_oracle_player(text, seed, make_player, error, trick_play, "Spades ",
+                                    colon=True, exact_tricks=exact_tricks,
+                                    node_limit=NODE_LIMIT, play_on=play_on)

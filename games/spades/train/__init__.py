@@ -1,0 +1,1 @@
+"""Spades's part of the training layer (`train/`): `game.py`."""
