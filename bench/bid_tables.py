@@ -54,7 +54,7 @@ def rate(args) -> None:
 def _python_heuristic(deals: int, seed: int):
     """The heuristic through its Python interface (what any non-compiled player costs)."""
     from play import bid_tables
-    from play.heuristic import HeuristicPlayer
+    from games.setback.play.heuristic import HeuristicPlayer
 
     counts = bid_tables.empty_counts()
     player = HeuristicPlayer()

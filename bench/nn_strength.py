@@ -1,4 +1,4 @@
-"""The learned bidder (`nn:MODEL`, play/nn_bidder.py) measured: duplicate games against another
+"""The learned bidder (`nn:MODEL`, games/setback/play/nn_bidder.py) measured: duplicate games against another
 player with the figures `setback-cfr tournament` prints (win rate with its 95 % interval,
 auctions won, made rate, a database player's decision counts: `missing_auction`, and for a
 gap-filled database `gaps_filled` / `gaps_changed`), plus the decision-time percentiles of every

@@ -1,4 +1,4 @@
-"""The single-dummy bidder (`sds`, play/sds.py): its strength, its calibration, and the
+"""The single-dummy bidder (`sds`, games/setback/play/sds.py): its strength, its calibration, and the
 deal-outcome counts behind its win-probability table.
 
 Three jobs (one per run):
@@ -10,9 +10,9 @@ Three jobs (one per run):
 - `--calibrate N`: N random deals; the seat left of the dealer is made the bidder at each bid
   level (everyone else passes); the evaluator predicts its team's deal points (per bid, its
   best trump, W worlds), then the deal is played out for real (that trump pitched as
-  `play/sds.py` would, every card by the heuristic). It prints mean predicted vs realised
+  `games/setback/play/sds.py` would, every card by the heuristic). It prints mean predicted vs realised
   points and made rates per bid level, the perfect-information bias, and the point-loss
-  correction (`search/single_dummy.py`) fitted on the first half and checked on the second.
+  correction (`games/setback/search/single_dummy.py`) fitted on the first half and checked on the second.
       python bench/sds_strength.py --calibrate 300 --worlds 20 --seed 3
 - `--timing N`: the decision times of `sds:W` on N random deals: all four seats bid by it
   (the later seats' bids finished by the heuristic in each world) and its bidder pitches.
@@ -46,7 +46,7 @@ def deal_outcomes(deals: int, seed: int, progress: bool = True) -> Counter:
     deals (deal k from the stream `stream_seed(seed, k)`; the dealer is relative seat 0)."""
     from tqdm import tqdm
 
-    from play.heuristic import HeuristicPlayer
+    from games.setback.play.heuristic import HeuristicPlayer
 
     player = HeuristicPlayer()
     counts: Counter = Counter()
@@ -75,9 +75,9 @@ def calibrate(deals: int, worlds: int, seed: int, progress: bool = True) -> dict
     docstring. Returns per-level arrays and the fitted correction."""
     from tqdm import tqdm
 
-    from play.heuristic import HeuristicPlayer
-    from play.evaluated_bidder import pitch_card
-    from search.single_dummy import SingleDummy, choose_bid, deal_scores
+    from games.setback.play.heuristic import HeuristicPlayer
+    from games.setback.play.evaluated_bidder import pitch_card
+    from games.setback.search.single_dummy import SingleDummy, choose_bid, deal_scores
 
     heuristic = HeuristicPlayer()
     evaluator = SingleDummy(seed)
@@ -106,7 +106,7 @@ def calibrate(deals: int, worlds: int, seed: int, progress: bool = True) -> dict
 def corrected_score(held: np.ndarray, level: int, q: float) -> float:
     """The bidder team's mean deal score over solved points `held` (-1 set) when a made
     contract loses one point to the defenders with probability q, unless the points are the
-    same in every world (the correction of `search/single_dummy.py`)."""
+    same in every world (the correction of `games/setback/search/single_dummy.py`)."""
     if held.min() == held.max():
         q = 0.0  # a lock is not corrected
     score = np.where(held >= 0, held, -level).astype(np.float64)
@@ -180,7 +180,7 @@ def timing(deals: int, worlds: int, seed: int, progress: bool = True) -> np.ndar
     `deals` random deals, every seat bidding by one `sds:W` player."""
     from tqdm import tqdm
 
-    from play.sds import SdsPlayer
+    from games.setback.play.sds import SdsPlayer
 
     player = SdsPlayer(worlds, seed=seed)
     for k in tqdm(range(deals), unit="deal", disable=not progress):
@@ -205,8 +205,8 @@ def strength(pairs: int, worlds: int, seed: int, workers: int,
              score_aware: bool = True) -> None:
     """Duplicate games sds:W (card play by the heuristic) vs heuristic; prints the figures.
     `score_aware=False`: the sds player bids by expected deal score."""
-    from play.heuristic import HeuristicPlayer
-    from play.sds import make_sds_player
+    from games.setback.play.heuristic import HeuristicPlayer
+    from games.setback.play.sds import make_sds_player
     from play.tournament import format_summary, run_tournament, summarize
 
     sds = make_sds_player(f"sds:{worlds}", seed)

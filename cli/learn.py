@@ -11,7 +11,7 @@ belief    the card-location model (search/card_location.py) of Setback or Euchre
           held-out set, resumable -> a model file and its learning curve
           (docs/search/beliefs.md)
 
-The model is used by the bidder `nn:MODEL[,expected][,play=SPEC]` (play/nn_bidder.py) and by a
+The model is used by the bidder `nn:MODEL[,expected][,play=SPEC]` (games/setback/play/nn_bidder.py) and by a
 database player's gaps, `db:PATH,gaps=nn:MODEL`.
 
 Example (the figures in docs/search/learned-bidder.md come from these):
@@ -71,7 +71,7 @@ def register(subparsers) -> None:
                          "(default solver)")
     tr.add_argument("--correction", default="sds", metavar="Q",
                     help="with --labels solver: the point-loss correction per bid level, "
-                         "'sds' (play/sds.py's CORRECTION, the default), 'none', or as "
+                         "'sds' (games/setback/play/sds.py's CORRECTION, the default), 'none', or as "
                          "2:0.36,3:0.29,4:0.29")
     tr.add_argument("--hidden", default="256,256", metavar="H1,H2",
                     help="the two hidden layers' widths (default 256,256)")
@@ -113,7 +113,7 @@ def _wrap(call):
     from cli.errors import UserError
     from play.player_spec import PlayerSpecError
     from play.learn_data import DataFileError
-    from search.learned_evaluator import ModelFileError
+    from games.setback.search.learned_evaluator import ModelFileError
 
     try:
         return call()
@@ -152,7 +152,7 @@ def parse_correction(text: str) -> dict:
 
     text = text.strip().lower()
     if text == "sds":
-        from play.sds import CORRECTION
+        from games.setback.play.sds import CORRECTION
 
         return dict(CORRECTION)
     if text == "none":
@@ -217,7 +217,7 @@ def run_evaluate(args) -> int:
 
     from play.learn_data import (load_data, real_metrics, sds_comparison,
                                    write_calibration_png)
-    from search.learned_evaluator import LearnedEvaluator
+    from games.setback.search.learned_evaluator import LearnedEvaluator
 
     def go():
         data = load_data(args.data)

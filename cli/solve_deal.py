@@ -1,5 +1,5 @@
 """`setback-cfr solve-deal FILE`: the exact value of every legal move of a deal in its playout,
-all four hands known (the perfect-information solver of `search/solver.py`)."""
+all four hands known (the perfect-information solver of `games/setback/search/solver.py`)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def solve_spec(spec) -> dict:
     from games.setback.cards import format_card
     from games.setback.errors import SetbackError
     from games.setback.replay import replay
-    from search.solver import Solver
+    from games.setback.search.solver import Solver
 
     replay(spec)  # every check of the replay input, with its messages
     deal = Deal(spec["dealer"], spec["hands"])

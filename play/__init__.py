@@ -1,8 +1,7 @@
-"""Setback players behind one interface (`games.setback.view.Player`) and tournaments between
-them.
+"""Players behind one interface (`games.setback.view.Player`) and tournaments between them; a
+game's own players are in its place (`games/<game>/play/`: Setback's heuristic, oracle, PIMC).
 
 - `random_player.py`: uniformly random legal moves.
-- `heuristic.py`: a rule-based player (its rules are in its docstring).
 - `strategy_player.py`: a trained strategy file read into memory, played like the database.
 - `player_spec.py`: `random | heuristic | db:PATH | strategy:PATH[,PATH...]` to a player.
 - `tournament.py`: complete games to 11, duplicate mode, confidence intervals.

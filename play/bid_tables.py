@@ -67,7 +67,7 @@ from games.setback.state import (
 )
 from play.bid_table_build import run_chunks
 from play.bid_table_file import BidTablesError, load_tables, save_tables
-from play.heuristic import HIGH_VALUE, LOW_VALUE
+from games.setback.play.heuristic import HIGH_VALUE, LOW_VALUE
 from search.bid_smoothing import shrink
 
 N_SEQ = 256
@@ -136,7 +136,7 @@ def _groupings():
     return klass, level
 
 
-# --- the heuristic bidder, compiled (play/heuristic.py rules 1-4 at game score 0-0) ----------
+# --- the heuristic bidder, compiled (games/setback/play/heuristic.py rules 1-4 at game score 0-0) ----------
 # rule 1's values of the top and the lowest trump held, by rank (2..14), as numba reads them
 _HIGH_VALUE = np.array([HIGH_VALUE.get(rank, 0.0) for rank in range(15)])
 _LOW_VALUE = np.array([LOW_VALUE.get(rank, 0.0) for rank in range(15)])

@@ -3,7 +3,7 @@
 Bidding means the auction decisions only: every decision made while the state is in
 `S.PHASE_AUCTION` (the bids, the passes and the dealer's steal). Everything after it, the
 pitch (the high bidder's first lead, which names trump) included, is the card play and
-belongs to the base player. That is where `play.pimc` draws the line too, so
+belongs to the base player. That is where `games.setback.play.pimc` draws the line too, so
 `pimc:20,bid=heuristic` and `heuristic,bid=...` split a deal the same way.
 
 Both parts see the same `SeatView` and keep their own state (a generator, a database

@@ -44,8 +44,8 @@ from games.setback.view import SeatView
 from search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight, log_weights
 from search.inference import cards_played_by, normalized
 from search.pimc import WorldSearch
-from play.pimc import TABLES_SKIP
-from search.sampler import log_layouts
+from games.setback.play.pimc import TABLES_SKIP
+from games.setback.search.sampler import log_layouts
 
 BELIEFS = ("uniform", "voids", "policy", "bids")
 TABLES_BELIEFS = ("tables", "tables+policy")

@@ -1,4 +1,4 @@
-"""Training data for the learned auction evaluator (`search.learned_evaluator`): decisions of
+"""Training data for the learned auction evaluator (`games.setback.search.learned_evaluator`): decisions of
 random deals, each labelled two ways, and the targets and measurements built from them.
 
 `generate(deals, seed, auction, play)`: deal k (from `games.rng.stream_seed(seed, k)`) is bid
@@ -9,7 +9,7 @@ and each of its legal bids (and each trump the seat holds, where the contract is
   finished by the `auction` player, the contract solved exactly (double dummy), split into
   both teams' points (holder points, other points, who holds it, at which level);
 - playout label: the same auction, the contract played out by the `play` player at every
-  seat (the seat's own contract pitching the candidate trump as `play/sds.py` pitches): the
+  seat (the seat's own contract pitching the candidate trump as `games/setback/play/sds.py` pitches): the
   real deal score pair (ours, theirs).
 One world per decision is a noisy label, but the network averages over many deals, which is
 what the single-dummy evaluator's W sampled worlds do for one.
@@ -30,9 +30,9 @@ from games.setback import state as S
 from games.setback.rules import BID_MOVE, apply_bid, apply_move
 from games.setback.scoring import deal_score, is_exhausted
 from games.setback.view import SeatView
-from search.learned_evaluator import (GROUPS, N_CLASSES, OPTION_GROUP, OWN_GROUP,
+from games.setback.search.learned_evaluator import (GROUPS, N_CLASSES, OPTION_GROUP, OWN_GROUP,
                                       outcome_class)
-from search.single_dummy import NONE, OURS, PARTNER, THEIRS
+from games.setback.search.single_dummy import NONE, OURS, PARTNER, THEIRS
 
 DATA_VERSION = 1
 OPTIONS = 4  # Pass, Two, Three, Four
@@ -48,7 +48,7 @@ class DataFileError(ValueError):
 
 
 class PlayerContinuation:
-    """`search.single_dummy.Continuation` by any player (a database player, say): the bid and
+    """`games.setback.search.single_dummy.Continuation` by any player (a database player, say): the bid and
     the pitch's suit it would choose from the acting seat's own view."""
 
     def __init__(self, player):
@@ -66,7 +66,7 @@ class PlayerContinuation:
 def continuation_of(spec: str, seed: int = 0):
     """A continuation for the player spec (the heuristic's memoised one for `heuristic`)."""
     if spec.strip().lower() == "heuristic":
-        from play.sds import HeuristicContinuation
+        from games.setback.play.sds import HeuristicContinuation
 
         return HeuristicContinuation()
     from play.player_spec import make_player
@@ -92,8 +92,8 @@ def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heu
 
     from games.rng import new_rng, stream_seed
     from play.player_spec import make_player
-    from play.evaluated_bidder import pitch_card
-    from search.single_dummy import SingleDummy
+    from games.setback.play.evaluated_bidder import pitch_card
+    from games.setback.search.single_dummy import SingleDummy
 
     cont = continuation_of(auction, seed)
     player = make_player(play, seed)
@@ -190,9 +190,9 @@ def add_row(rows: dict, **row) -> None:
 
 def save_model(model, path: str, meta: dict) -> str:
     """Write the model file of `model` with `meta` to `path` atomically
-    (`search.learned_evaluator.model_bytes`); return the path."""
+    (`games.setback.search.learned_evaluator.model_bytes`); return the path."""
     from cfr.atomic_file import atomic_writer
-    from search.learned_evaluator import model_bytes
+    from games.setback.search.learned_evaluator import model_bytes
 
     data = model_bytes(model, meta)
     with atomic_writer(path) as handle:
@@ -365,7 +365,7 @@ def real_metrics(model, heldout: dict) -> dict:
     the bias and mean squared error of the expected deal score (ours minus theirs), and for
     our own contract the Brier score of "made". Also the arrays the calibration picture
     needs."""
-    from search.learned_evaluator import DIFF, class_scores
+    from games.setback.search.learned_evaluator import DIFF, class_scores
 
     x, target, mask, rows, trumps = build_targets(heldout, "playout")
     p = model.probabilities(x)
@@ -406,8 +406,8 @@ def sds_comparison(evaluators: dict, heldout: dict, samples: int, worlds: int, s
 
     from tqdm import tqdm
 
-    from play.sds import CORRECTION
-    from search.single_dummy import SingleDummy
+    from games.setback.play.sds import CORRECTION
+    from games.setback.search.single_dummy import SingleDummy
 
     sd = SingleDummy(seed)
     cont = continuation_of(auction, seed)

@@ -1,11 +1,11 @@
 """Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, the
-PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`play/pimc.py`), the SDS
-bidder `sds[:W][,play=SPEC]` (`play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
+PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`games/setback/play/pimc.py`), the SDS
+bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
 (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
 (`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
 (`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
-`PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`play/oracle.py`), which
+`PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`games/setback/play/oracle.py`), which
 SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
 `rating`, never a default; it takes its `bid=` itself and cannot sit inside another player.
 
@@ -54,15 +54,17 @@ GAPS_OPTION = ",gaps="
 BACKOFF_OPTION = ",backoff="
 # The kinds whose modules call back into `make_player`: kind -> "module:factory(text, seed)".
 KINDS = {
-    "sds": "play.sds:make_sds_player",
-    "nn": "play.nn_bidder:make_nn_player",
+    "sds": "games.setback.play.sds:make_sds_player",
+    "nn": "games.setback.play.nn_bidder:make_nn_player",
     "net": "play.net_player:make_net_player",
-    "pimc": "play.pimc:make_pimc_player",
+    "pimc": "games.setback.play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
     "search": "play.search_player:make_search_player",
-    "oracle": "play.oracle:make_oracle_player",  # sees every hand: tournament and rating only
+    # sees every hand: tournament and rating only
+    "oracle": "games.setback.play.oracle:make_oracle_player",
     "backoff": "play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
-    "trickster": "games.setback.play.trickster:make_trickster_pitch_player",  # Trickster Cards' bot
+    # Trickster Cards' bot
+    "trickster": "games.setback.play.trickster:make_trickster_pitch_player",
 }
 
 
@@ -157,10 +159,11 @@ def _random(seed: int):
 
 
 def _heuristic(seed: int):
-    """The rule-based player (`play.heuristic`)."""
-    from play.heuristic import HeuristicPlayer
+    """The rule-based player (`games.setback.play.heuristic`, the registry's `heuristic` of
+    Setback, the game this grammar plays)."""
+    from games import registry
 
-    return HeuristicPlayer()
+    return registry.get("setback").load("heuristic")()
 
 
 def _database(text: str, seed: int):

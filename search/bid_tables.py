@@ -30,7 +30,7 @@ from games.setback.state import (
     PLAYED,
     TRUMP,
 )
-from search.sampler import constraints, uniform01
+from games.setback.search.sampler import constraints, uniform01
 
 ALL_CARDS = np.int64((1 << 52) - 1)
 UNDEALT = 4  # the location index of "not dealt" in the tables

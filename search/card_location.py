@@ -70,7 +70,7 @@ from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_
                                  TRICK_NUMBER, TRUMP, WINNING)
 from search import model_file
 from search.mlp import MLP, forward3
-from search.sampler import ALL_CARDS, constraints
+from games.setback.search.sampler import ALL_CARDS, constraints
 
 MAGIC = b"SETBACK-CFR-CARD-LOCATION\n"
 FORMAT = "card-location"

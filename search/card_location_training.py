@@ -18,7 +18,7 @@ seat relative to the dealer), `scores` [n, 2] (us, them), `hands` int64[n, 4] (t
 hands: the labels).
 
 Uniform (the yardstick): `uniform_probs` gives the exact marginals of a layout drawn uniformly
-among those consistent with the hand sizes and voids shown (`search.sampler`'s count, run
+among those consistent with the hand sizes and voids shown (`games.setback.search.sampler`'s count, run
 forwards and backwards over the suits): p(card of suit s -> seat i) = E[cards of s seat i
 gets] / hidden cards of s.
 """
@@ -40,7 +40,7 @@ from games.setback.cards import suit_mask
 from search import card_location as C
 from search.card_location import HOLDERS, N_CARDS, UNDEALT, game_features
 from search.mlp import MLP, softmax
-from search.sampler import NEED, binomial_table, constraints, layout_table
+from games.setback.search.sampler import NEED, binomial_table, constraints, layout_table
 
 ROW_FIELDS = ("states", "seats", "records", "tricks_won", "scores", "hands")
 STATE_VERSION = 1

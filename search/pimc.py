@@ -3,7 +3,7 @@
 `WorldSearch` keeps the solver's buffers and a seeded generator; `sample` draws worlds
 (`sampler.sample_worlds`) and `values` solves every legal move of the seat to act in each world
 (`solver.solve_moves`), from the acting seat's team's side. Averaging (plain or weighted by
-`inference.py`) and choosing are the player's business (`play/pimc.py`).
+`inference.py`) and choosing are the player's business (`games/setback/play/pimc.py`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from numba import njit
 
 from games.rng import new_rng
 from games.setback.state import HIGH_BIDDER, STATE_SIZE
-from search.sampler import sample_worlds, world_state
-from search.solver import MAX_CARDS, Solver, solve_moves
+from games.setback.search.sampler import sample_worlds, world_state
+from games.setback.search.solver import MAX_CARDS, Solver, solve_moves
 
 
 @njit(cache=True, nogil=True)

@@ -13,7 +13,7 @@ from games.setback.view import SeatView
 from play.bid_tables import (
     N_CELLS, BidTables, BidTablesError, build_counts, parse_sequence,
     sequence_info, sequence_text, smooth)
-from play.heuristic import HeuristicPlayer
+from games.setback.play.heuristic import HeuristicPlayer
 
 
 def python_recount(deals, seed):

@@ -18,7 +18,7 @@ from games.setback.rules import MAX_MOVES, apply_move, legal_moves
 from games.setback.view import SeatView
 from play.bid_tables import BidTables, build_counts, load_belief
 from search.bid_tables import TablesBelief, applies
-from search.sampler import log_layouts
+from games.setback.search.sampler import log_layouts
 
 
 def position(seed, n_cards):

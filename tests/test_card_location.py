@@ -20,7 +20,7 @@ from search.card_location import (HOLDERS, N_CARDS, RECORD, UNDEALT, CardLocatio
                                   world_log_weights)
 from search.card_location_training import (TrainingState, row_log_losses, train_epoch,
                                            uniform_log_loss, uniform_probs)
-from search.sampler import constraints, sample_worlds
+from games.setback.search.sampler import constraints, sample_worlds
 from games.setback.search.worlds import consistent_worlds
 from tests.cli_runner import run_cli
 

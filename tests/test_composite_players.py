@@ -160,8 +160,8 @@ def test_the_cli_refuses_a_bad_composite_in_one_line(capsys):
 
 
 def test_sds_names_go_to_the_sds_module():
-    """`sds...` is dispatched to play.sds (through the registry's `KINDS`)."""
-    from play.sds import SdsPlayer
+    """`sds...` is dispatched to games.setback.play.sds (through the registry's `KINDS`)."""
+    from games.setback.play.sds import SdsPlayer
 
     player = make_player("heuristic,bid=sds")
     assert player.name == "heuristic,bid=sds"

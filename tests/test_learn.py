@@ -15,10 +15,10 @@ import pytest
 from search.hand_features import N_FEATURES, encode, encode_rows
 from play.learn_data import (ROW_FIELDS, add_row, build_targets, save_model, solver_pairs,
                              train_model)
-from search.learned_evaluator import (GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
+from games.setback.search.learned_evaluator import (GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
                                       ModelFileError, load_model, outcome_class)
 from search.mlp import MLP, forward3
-from search.single_dummy import NONE, OURS, THEIRS, choose_bid
+from games.setback.search.single_dummy import NONE, OURS, THEIRS, choose_bid
 from tests.cli_runner import run_cli
 
 RANKS = {"2": 0, "T": 8, "J": 9, "Q": 10, "K": 11, "A": 12}

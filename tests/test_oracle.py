@@ -11,7 +11,7 @@ import pytest
 from cli_runner import run_cli
 from games.setback import state as S
 from games.setback.view import SeatView
-from play.oracle import OraclePlayer, OracleRefused
+from games.setback.play.oracle import OraclePlayer, OracleRefused
 from play.player_spec import PlayerSpecError, make_player
 from play.tournament import A_WON, WINNER, deal_state, play_game
 
@@ -40,7 +40,7 @@ def test_its_card_is_the_best_on_the_true_deal():
     """At a card decision the oracle plays a card of the greatest exact value for its team,
     which a search seeing the true deal confirms card by card."""
     from games.setback.rules import apply_move
-    from search.solver import Solver, solve_value
+    from games.setback.search.solver import Solver, solve_value
 
     oracle = make_player("oracle")
     rng = np.random.default_rng(5)

@@ -12,7 +12,7 @@ from games.rng import new_rng, stream_seed
 from games.setback import state as S
 from games.setback.rules import apply_move
 from games.setback.view import SeatView
-from play.heuristic import HeuristicPlayer, best_suit, cards_of, suit_value
+from games.setback.play.heuristic import HeuristicPlayer, best_suit, cards_of, suit_value
 from play.player_spec import PlayerSpecError, make_player
 from play.random_player import RandomPlayer
 from play.strategy_player import StrategyFilePlayer

@@ -9,7 +9,7 @@ import pytest
 from cli.main import main
 from games.setback import state as S
 from play import tournament as T
-from play.heuristic import HeuristicPlayer
+from games.setback.play.heuristic import HeuristicPlayer
 from play.random_player import RandomPlayer
 
 

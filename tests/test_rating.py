@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from cli_runner import run_cli
-from play.heuristic import HeuristicPlayer
+from games.setback.play.heuristic import HeuristicPlayer
 from play.ladder import play_pairs, run_ladder
 from play.random_player import RandomPlayer
 from play.rating import Match, RatingError, cycles, expected_score, fit, win_matrix

@@ -1,4 +1,4 @@
-"""The single-dummy bidder `sds[:W][,play=SPEC]` (play/sds.py): its spec, a complete legal
+"""The single-dummy bidder `sds[:W][,play=SPEC]` (games/setback/play/sds.py): its spec, a complete legal
 game, the pitch it makes, and the same moves from the same seed."""
 
 import numpy as np
@@ -8,11 +8,11 @@ from games.setback import state as S
 from games.setback.cards import parse_hand
 from games.setback.rules import BID_MOVE, apply_bid
 from games.setback.view import SeatView
-from play.evaluated_bidder import pitch_card
-from play.heuristic import HeuristicPlayer
+from games.setback.play.evaluated_bidder import pitch_card
+from games.setback.play.heuristic import HeuristicPlayer
 from play.player_spec import PlayerSpecError
 from play.random_player import RandomPlayer
-from play.sds import SdsPlayer, make_sds_player
+from games.setback.play.sds import SdsPlayer, make_sds_player
 from play.tournament import A_WON, B_WON, WINNER, play_game
 
 
@@ -95,7 +95,7 @@ def test_plays_complete_legal_games_and_repeats_by_seed():
 
 def test_the_continuation_bids_as_the_heuristic_does():
     from games.rng import new_rng
-    from play.sds import HeuristicContinuation
+    from games.setback.play.sds import HeuristicContinuation
 
     continuation, heuristic = HeuristicContinuation(), HeuristicPlayer()
     for seed in range(60):
@@ -112,8 +112,8 @@ def test_the_continuation_bids_as_the_heuristic_does():
 
 def test_worlds_agree_with_the_bids_seen():
     from games.rng import new_rng
-    from play.sds import HeuristicContinuation
-    from search.single_dummy import SingleDummy
+    from games.setback.play.sds import HeuristicContinuation
+    from games.setback.search.single_dummy import SingleDummy
 
     continuation, heuristic = HeuristicContinuation(), HeuristicPlayer()
     evaluator = SingleDummy(seed=4, threads=1)
@@ -137,7 +137,7 @@ def test_worlds_agree_with_the_bids_seen():
 
 
 def test_a_hand_the_heuristic_cannot_pitch_is_pitched_and_continued():
-    from play.sds import HeuristicContinuation
+    from games.setback.play.sds import HeuristicContinuation
 
     # no suit is worth anything to the heuristic: it pitches the lowest suit it holds
     view = pitch_view(["5D", "6D", "5H", "7H", "6S", "8S"])  # no club: 0 for every suit

@@ -14,7 +14,7 @@ from games.setback import state as S
 from games.setback.rules import MAX_MOVES, apply_move, legal_moves
 from games.setback.scoring import deal_points, dealt_cards
 from games.setback.view import SeatView
-from search.sampler import (
+from games.setback.search.sampler import (
     constraints,
     layout_table,
     log_layouts,

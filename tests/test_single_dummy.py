@@ -1,4 +1,4 @@
-"""Single-dummy bid evaluation (search/single_dummy.py) and the win-probability table
+"""Single-dummy bid evaluation (games/setback/search/single_dummy.py) and the win-probability table
 (search/win_probability.py): known positions, the split of solved values into both teams'
 points against played-out deals, the bid choice as a pure function of its table, the
 score-aware choice where the game is at stake, and determinism by seed."""
@@ -12,7 +12,7 @@ from games.setback.cards import parse_hand
 from games.setback.rules import apply_card
 from games.setback.scoring import deal_points, deal_score
 from games.setback.view import SeatView
-from search.single_dummy import (
+from games.setback.search.single_dummy import (
     NONE,
     OURS,
     THEIRS,
@@ -21,7 +21,7 @@ from search.single_dummy import (
     choose_bid,
     split_value,
 )
-from search.solver import Solver
+from games.setback.search.solver import Solver
 from search.win_probability import DEAL_OUTCOMES, game_over, win_after, win_now, win_table
 
 SPADES = 3

@@ -175,7 +175,7 @@ def spades_heuristic():
 
 @needs_mono
 def test_tiny_bots_play_whole_games_through_the_tournament_loop(tiny_exe):
-    from play.heuristic import HeuristicPlayer
+    from games.setback.play.heuristic import HeuristicPlayer
     from play.tournament import run_tournament
 
     player = tiny_pitch(tiny_exe)
@@ -234,7 +234,7 @@ def test_a_failing_bot_ends_the_match_in_one_line_in_time(tiny_exe, monkeypatch,
 
 @needs_mono
 def test_a_failing_bot_stops_a_forked_tournament(tiny_exe, monkeypatch):
-    from play.heuristic import HeuristicPlayer
+    from games.setback.play.heuristic import HeuristicPlayer
     from play.tournament import run_tournament
 
     monkeypatch.setenv("TINY_BOT_MODE", "crash")

@@ -33,7 +33,7 @@ MIN_HAND_PAYOFF = -8.0  # a set bid of 4 (-4) against the other side's four poin
 MAX_HAND_PAYOFF = 8.0
 OBS_SIZE = 477
 ALL_MOVES_PUBLIC = True
-WORLDS = "search.sampler:toolkit_worlds"
+WORLDS = "games.setback.search.sampler:toolkit_worlds"
 ENGINE = (state, rules)
 ENGINE_EXTRA = {"is_exhausted": scoring.is_exhausted, "game_winner": game.game_winner,
                 "deal_score": scoring.deal_score, "hand_score": scoring.deal_score}

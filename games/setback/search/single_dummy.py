@@ -2,13 +2,13 @@
 
 For a seat in the auction (or the bidder about to pitch), `SingleDummy`:
 1. draws W layouts of the other hands, uniform over those consistent with what the seat sees
-   (`search.sampler`: its hand; in the auction nothing else is known of the cards), and,
+   (`games.setback.search.sampler`: its hand; in the auction nothing else is known of the cards), and,
    with a `Continuation`, keeps those in which it would have made the bids seen so far
    (rejection: the auction's evidence, as far as the continuation models the other seats);
 2. for each legal bid b of the seat (Pass included), finishes the auction in each world: the
    later seats bid by a `Continuation` (the sds player passes the heuristic's bidding) or
    all pass when none is given; the deal's contract is then (holder, level) or all-pass;
-3. solves each contract exactly (`search.solver`, the first lead included, so the lead picks
+3. solves each contract exactly (`games.setback.search.solver`, the first lead included, so the lead picks
    the trump): the seat's own contracts for every trump it holds, another seat's contract for
    the trump its `Continuation` would pitch (the perfect-information best trump without one);
 4. splits each solved value into the two teams' deal points (`split_value`: the solver's value
@@ -29,7 +29,7 @@ measured bias can be corrected (`Evaluation` `correction`: per bid level, the pr
 one of the holder's solved points in a made contract goes to the defenders instead, whoever
 holds it, except for the seat's own contract when its points are the same in every world (a
 lock); measured by
-`bench/sds_strength.py --calibrate`, see `play/sds.py`).
+`bench/sds_strength.py --calibrate`, see `games/setback/play/sds.py`).
 
 The hot work is the solver's (numba, `contract_values`, without the GIL on one thread per CPU,
 as `search.pimc` does); the auction's continuation and the bookkeeping are small numpy/Python.
@@ -50,8 +50,8 @@ from games.setback import state as S
 from games.setback.cards import JACK, make_card, suit_mask
 from games.setback.rules import BID_MOVE, apply_bid, apply_card
 from search.pimc import usable_cpus
-from search.sampler import sample_worlds
-from search.solver import STATE_SIZE, Solver, _begin, _mtd, _search
+from games.setback.search.sampler import sample_worlds
+from games.setback.search.solver import STATE_SIZE, Solver, _begin, _mtd, _search
 
 NO_VALUE = -100  # a suit not evaluated (not held, or not asked for)
 ALL_SUITS = 0xF

@@ -202,11 +202,13 @@ class HeuristicPlayer:
         jack = trump * 13 + JACK - 2
 
         def beats(card: int, other: int) -> bool:
+            """Whether `card` beats `other` (same suit and higher, or a trump)."""
             if suit_of(card) == suit_of(other):
                 return rank_of(card) > rank_of(other)
             return suit_of(card) == trump
 
-        def value(card: int) -> int:  # what giving the card away costs or gains
+        def value(card: int) -> int:
+            """What giving the card away costs or gains (its Game count)."""
             return COUNT.get(rank_of(card), 0)
 
         lowest_trump = my_trumps[0] if my_trumps else -1
@@ -250,6 +252,7 @@ class HeuristicPlayer:
     def _cheapest(legal, trump, jack, lowest_trump) -> int:
         """The card that costs least to throw: non-counting, not trump, not the Jack or Low."""
         def cost(c: int):
+            """The order of discards: cards worth keeping last, then by count, trump, rank."""
             keep = c == jack or (c == lowest_trump and rank_of(c) <= 4)
             return (keep, COUNT.get(rank_of(c), 0), suit_of(c) == trump, rank_of(c))
         return min(legal, key=cost)

@@ -4,7 +4,7 @@ and solving each exactly; the bidding is another player's (`bid=SPEC`).
 One card decision (`search/`): a forced move is played at once; otherwise WORLDS layouts of the
 hidden cards are drawn uniformly among those consistent with the seat's view (its hand, the
 cards played, the voids shown, the hand sizes), every legal card is solved exactly in each world
-(`search.solver`, the baseline payoff from the seat's team's side), and the card with the best
+(`games.setback.search.solver`, the baseline payoff from the seat's team's side), and the card with the best
 mean value is played (ties: the lowest card). `pimc-pi` weights each world by the probability
 that the policy would have made the other seats' moves seen so far (`search.inference`,
 `play.policy_model`); that needs the deal's history in the view (`SeatView.history`, which the
@@ -44,7 +44,7 @@ class PimcPlayer:
         if worlds < 1:
             raise ValueError("a PIMC player needs at least one world")
         if bidder is None:
-            from play.heuristic import HeuristicPlayer
+            from games.setback.play.heuristic import HeuristicPlayer
 
             bidder = HeuristicPlayer()
         self.worlds = int(worlds)

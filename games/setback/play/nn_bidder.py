@@ -1,11 +1,11 @@
 """The learned bidder `nn:MODEL[,made=P][,expected][,play=SPEC]`: bids and pitches by the
-learned auction evaluator (`search.learned_evaluator`, a model file of `setback-cfr learn
+learned auction evaluator (`games.setback.search.learned_evaluator`, a model file of `setback-cfr learn
 train`); every other card is the play player's.
 
 - Auction: for each legal bid and each trump the seat holds, the network's distribution of
   the deal score pair (ours, theirs) after that bid (the other seats finishing the auction as
   in the training data); each bid takes its best trump and the best bid wins (ties to the
-  lower bid, `search.single_dummy.choose_bid`, as sds). The value is the probability of
+  lower bid, `games.setback.search.single_dummy.choose_bid`, as sds). The value is the probability of
   winning the game after the deal (`search.win_probability`, the default, as sds) or, with
   `,expected`, the expected deal score (ours minus theirs). No sampling, no solving: a few
   forward passes of a small network, tens of microseconds.
@@ -15,7 +15,7 @@ train`); every other card is the play player's.
   If no bid and trump is left (a dealer who must bid), the floor is ignored for that decision.
 - Pitch: the same network's distribution of our own contract at the bid won, per trump; the
   card is the play player's pitch if it pitches that suit, else the suit's top card
-  (`play.evaluated_bidder.pitch_card`).
+  (`games.setback.play.evaluated_bidder.pitch_card`).
 - Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
   `heuristic`).
 
@@ -27,9 +27,9 @@ played-out deals needs none.
 from __future__ import annotations
 
 from games.setback import state as S
-from play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
-from search.learned_evaluator import LearnedEvaluator
-from search.single_dummy import choose_bid
+from games.setback.play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
+from games.setback.search.learned_evaluator import LearnedEvaluator
+from games.setback.search.single_dummy import choose_bid
 
 
 class NnPlayer(EvaluatedBidder):
@@ -97,7 +97,7 @@ def make_nn_player(spec: str, seed: int = 0) -> NnPlayer:
     """The learned bidder of `nn:MODEL[,made=P][,expected][,play=SPEC]` (module docstring); a
     bad spec or a refused model file raises `play.player_spec.PlayerSpecError` in one line."""
     from play.player_spec import PlayerSpecError, make_player
-    from search.learned_evaluator import ModelFileError
+    from games.setback.search.learned_evaluator import ModelFileError
 
     model, score_aware, play_spec, floor = parse_nn_spec(spec)
     try:

@@ -1,4 +1,4 @@
-"""What the evaluating bidders (`sds`, `play/sds.py`; `nn`, `play/nn_bidder.py`) share: they
+"""What the evaluating bidders (`sds`, `games/setback/play/sds.py`; `nn`, `games/setback/play/nn_bidder.py`) share: they
 bid and pitch by a table of values per bid and trump, and leave every other card to a play
 player.
 
@@ -14,7 +14,7 @@ import time
 
 from games.setback import state as S
 from games.setback.rules import BID_MOVE
-from search.single_dummy import choose_bid
+from games.setback.search.single_dummy import choose_bid
 
 
 class EvaluatedBidder:
@@ -23,7 +23,7 @@ class EvaluatedBidder:
 
     def __init__(self, play=None, score_aware: bool = True, name: str = ""):
         if play is None:
-            from play.heuristic import HeuristicPlayer
+            from games.setback.play.heuristic import HeuristicPlayer
 
             play = HeuristicPlayer()
         self.play = play
@@ -33,7 +33,7 @@ class EvaluatedBidder:
 
     def auction_table(self, view, bids: list[int]):
         """(values float64[len(bids'), 4 trumps], bids') for the seat to bid in `view`, whose
-        legal bids are `bids`; `search.single_dummy.choose_bid` picks from it."""
+        legal bids are `bids`; `games.setback.search.single_dummy.choose_bid` picks from it."""
         raise NotImplementedError
 
     def best_trump(self, view) -> int:

@@ -1,6 +1,6 @@
 """The learned auction evaluator: a small network that predicts, from one seat's hand, its seat
 and the bids before it, the distribution of the deal's outcome for each bid it could make and
-each trump it could pitch: the quantity `search.single_dummy.SingleDummy` estimates by
+each trump it could pitch: the quantity `games.setback.search.single_dummy.SingleDummy` estimates by
 solving sampled layouts, in microseconds instead of a few hundred milliseconds.
 
 Outputs (`GROUPS` = 7 softmaxes of `N_CLASSES` = 81 classes each; `search.mlp`):
@@ -17,7 +17,7 @@ it.
 
 Labels (`play.learn_data`): for each training decision, either the exact solver's value of
 the true deal (double dummy, every trump the seat holds) split into both teams' points, with
-the perfect-information correction of `play/sds.py` applied as soft targets (a made contract
+the perfect-information correction of `games/setback/play/sds.py` applied as soft targets (a made contract
 loses one point to the defenders with probability q[level]), or the outcome of the true deal
 played out by a card player (self-play). `setback-cfr learn evaluate` measures which predicts
 real outcomes better.
@@ -183,7 +183,7 @@ class LearnedEvaluator:
                        score=(0, 0), we_deal_next: bool = False,
                        made_floor: float = 0.0) -> np.ndarray:
         """float64[len(legal_bids), 4]: the value (`class_values`) of each legal bid with each
-        trump (-inf for a suit not in `hand`), the table `search.single_dummy.choose_bid`
+        trump (-inf for a suit not in `hand`), the table `games.setback.search.single_dummy.choose_bid`
         takes; with `made_floor`, our own contracts made with a lower probability are -inf
         (`floor_values`)."""
         worth = self.class_values(score_aware, score, we_deal_next)

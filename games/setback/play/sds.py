@@ -1,7 +1,7 @@
 """The single-dummy bidder `sds[:W][,expected][,play=SPEC]`: bids and pitches by solving
 sampled layouts; every other card is the play player's.
 
-- Auction: `search.single_dummy.SingleDummy` draws W layouts of the other hands (default
+- Auction: `games.setback.search.single_dummy.SingleDummy` draws W layouts of the other hands (default
   20; only layouts in which the heuristic would have bid as the earlier seats did are kept,
   up to 8 W draws, the shortfall filled with the rejected ones), finishes the auction in
   each for every legal bid of the seat (the later seats bid as the heuristic would, and an
@@ -32,8 +32,8 @@ import numpy as np
 from games.setback import state as S
 from games.setback.rules import BID_MOVE
 from games.setback.view import SeatView
-from play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
-from search.single_dummy import SingleDummy, choose_bid
+from games.setback.play.evaluated_bidder import EvaluatedBidder, split_bidder_spec
+from games.setback.search.single_dummy import SingleDummy, choose_bid
 
 DEFAULT_WORLDS = 20
 # The perfect-information bias correction: bid level -> the probability that a contract the
@@ -47,13 +47,13 @@ CORRECTION: dict[int, float] = {2: 0.36, 3: 0.29, 4: 0.29}
 
 
 class HeuristicContinuation:
-    """`search.single_dummy.Continuation` by the heuristic: the later seats' bids and an other
+    """`games.setback.search.single_dummy.Continuation` by the heuristic: the later seats' bids and an other
     bidder's trump, each from that seat's own view of the sampled world."""
 
     MEMO_SIZE = 200_000  # remembered bids; the memo is emptied when it grows past this
 
     def __init__(self):
-        from play.heuristic import HeuristicPlayer
+        from games.setback.play.heuristic import HeuristicPlayer
 
         self.player = HeuristicPlayer()
         self._memo: dict = {}
@@ -61,7 +61,7 @@ class HeuristicContinuation:
     def bid(self, state: np.ndarray, dealer: int, score: tuple[int, int]) -> int:
         """The heuristic's bid (0, 2, 3, 4) for the seat to act in `state`. Remembered: the
         heuristic's bid depends only on the seat, its hand, its partner's bid, the high bid
-        and its holder, and the score (play/heuristic.py rules 1-3), and one evaluation asks
+        and its holder, and the score (games/setback/play/heuristic.py rules 1-3), and one evaluation asks
         the same question in many worlds and options."""
         seat = int(state[S.TO_ACT])
         key = (seat, int(state[S.HAND + seat]), int(state[S.BID + (seat + 2) % 4]),
@@ -77,9 +77,9 @@ class HeuristicContinuation:
 
     def pitch_suit(self, state: np.ndarray, dealer: int, score: tuple[int, int]) -> int:
         """The suit of the heuristic's pitch for the bidder to lead in `state`: its best suit
-        by `play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the lowest
+        by `games.setback.play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the lowest
         held suit when every suit is worth 0, as the heuristic's own pitch does)."""
-        from play.heuristic import cards_of, suit_value
+        from games.setback.play.heuristic import cards_of, suit_value
 
         hand = cards_of(state[S.HAND + int(state[S.TO_ACT])])
         held = sorted({c // 13 for c in hand})
