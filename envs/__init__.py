@@ -1,9 +1,11 @@
 """Our games in the field's toolkits: a PettingZoo AEC environment and an OpenSpiel Python game
-for every registered game that has an adapter (`envs.adapters`).
+for every registered game that has an adapter (`envs.adapters`). A game's own modules of this
+layer are in its place (`games/<game>/envs/`: its AEC module `aec.py`, and the pyspiel state of
+a seat's view, `pyspiel.py`, for Euchre and Spades).
 
     import envs
     e = envs.make("setback")              # PettingZoo AEC, a game to 11
-    from envs import setback_env, euchre_env, spades_env
+    from games.euchre.envs import aec as euchre_env
     e = euchre_env.env(episode="hand")    # one Euchre hand
     from envs import openspiel_games      # registers python_setback, _euchre, _spades
     game = openspiel_games.load("setback")
@@ -16,8 +18,7 @@ from __future__ import annotations
 
 import importlib
 
-_MODULES = {"setback_env", "euchre_env", "spades_env", "aec", "adapters",
-            "openspiel_games", "pyspiel_euchre", "pyspiel_spades"}
+_MODULES = {"aec", "adapters", "openspiel_games"}
 
 
 def make(name: str, **kwargs):
@@ -31,7 +32,7 @@ def make(name: str, **kwargs):
 
 
 def __getattr__(name: str):
-    """`envs.setback_env` and the other submodules, imported on first use."""
+    """`envs.aec`, `envs.adapters` and `envs.openspiel_games`, imported on first use."""
     if name in _MODULES:
         return importlib.import_module(f"envs.{name}")
     raise AttributeError(f"module 'envs' has no attribute {name!r}")

@@ -155,9 +155,7 @@ SETBACK_PLUGIN = (
     # auction evaluator)
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train", "cli.learn",
 )
-EUCHRE_PLUGIN = (
-    "play.ismcts_player",  # OpenSpiel's ISMCTS plays either game (its Euchre games to 10)
-)
+EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
 
 GAMES = {

@@ -209,29 +209,20 @@ class _Timed:
         return move
 
 
-def euchre_match(bot, pairs: int, seed: int, progress: bool = True):
-    """Duplicate Euchre games to 10 of `bot` against the random player: pair g is game seed
-    `stream_seed(seed, g)` played twice on the same hands, the bot East-West then North-South.
-    Returns (win rate, low, high) with the pairs' 95% interval (`tournament.pair_interval`)."""
-    from tqdm import tqdm
+def match(bot, game: str, pairs: int, seed: int, progress: bool = True):
+    """Duplicate games of `game` (its registry entry's `tournament`: Euchre's games to 10) of
+    `bot` against the game's random player, through the one tournament loop: pair g played
+    twice on the same deals, the bot East-West then North-South. Returns (win rate, low,
+    high) with the pairs' 95% interval (`tournament.pair_interval`)."""
+    from games import registry
+    from play.tournament import pair_interval, run_tournament
 
-    from games.euchre.match import RandomPlayer, play_game
-    from games.rng import stream_seed
-    from play.tournament import PLAYER_SEED_BASE, pair_interval
-
-    scores = []
-    for game in tqdm(range(pairs), unit="pair", disable=not progress, leave=False):
-        # halved: `match.play_game` hands its seed to numba as an int64
-        game_seed = int(stream_seed(np.uint64(seed), np.uint64(game))) >> 1
-        won = 0
-        for team in ("EW", "NS"):
-            bot.seed(int(stream_seed(np.uint64(game_seed), np.uint64(PLAYER_SEED_BASE))))
-            other = RandomPlayer(int(stream_seed(np.uint64(game_seed),
-                                                 np.uint64(PLAYER_SEED_BASE + 1))))
-            players = {s: bot if (s in "WE") == (team == "EW") else other for s in "WNES"}
-            won += play_game(players, game_seed).winner == team
-        scores.append(won / 2)
-    return pair_interval(np.array(scores, dtype=np.float64))
+    tournament = registry.get(game).load("tournament")
+    other = tournament.make_player("random", seed)
+    rows = run_tournament((bot, other), pairs, seed=seed, duplicate=True, chunk=1,
+                          progress=progress, game=game)
+    scores = tournament.pair_scores(np.asarray(rows).reshape(-1, 2, tournament.width))
+    return pair_interval(np.asarray(scores, dtype=np.float64))
 
 
 def main(argv=None) -> int:
@@ -264,7 +255,7 @@ def main(argv=None) -> int:
         if args.against != "heuristic" and args.against != "random":
             parser.error("--game euchre plays against random only")
         bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed, game="euchre"))
-        rate, low, high = euchre_match(bot, args.pairs, args.seed)
+        rate, low, high = match(bot, args.game, args.pairs, args.seed)
         print(f"euchre {bot.name} vs random: {2 * args.pairs} games ({args.pairs} duplicate "
               f"pairs), win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
               f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "

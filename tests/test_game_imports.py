@@ -129,6 +129,9 @@ def test_a_games_place_is_its_one_package():
         assert not (ROOT / "abstraction" / entry.name).exists(), entry.name
 
 
-def test_spades_has_everything_in_its_place():
-    """Spades' plug-in list is empty: every module of Spades' is in `games/spades/`."""
-    assert registry.SPADES_PLUGIN == ()
+def test_euchre_and_spades_have_everything_in_their_places():
+    """The Euchre and Spades plug-in lists are empty: every module of theirs is in
+    `games/euchre/` or `games/spades/`, and no module outside imports them."""
+    assert registry.EUCHRE_PLUGIN == () and registry.SPADES_PLUGIN == ()
+    assert registry.get("euchre").plugin == ("games.euchre", "games.euchre.*")
+    assert registry.get("spades").plugin == ("games.spades", "games.spades.*")

@@ -1,7 +1,7 @@
 """The PettingZoo AEC environment of Setback (see `envs.aec` for agents, observations,
 rewards and seeding): `env()` wrapped in PettingZoo's order-enforcing checks, `raw_env()` bare.
 
-    from envs import setback_env
+    from games.setback.envs import aec as setback_env
     e = setback_env.env(episode="game")  # a game to 11; episode="hand" for one deal
 """
 

@@ -1,7 +1,7 @@
 """The PettingZoo AEC environment of Euchre (see `envs.aec` for agents, observations,
 rewards and seeding): `env()` wrapped in PettingZoo's order-enforcing checks, `raw_env()` bare.
 
-    from envs import euchre_env
+    from games.euchre.envs import aec as euchre_env
     e = euchre_env.env(episode="game")  # a game to 10; episode="hand" for one hand
 """
 

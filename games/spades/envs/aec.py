@@ -2,7 +2,7 @@
 and seeding; `games/spades/toolkit.py` for the moves and the observation's layout): `env()`
 wrapped in PettingZoo's order-enforcing checks, `raw_env()` bare.
 
-    from envs import spades_env
+    from games.spades.envs import aec as spades_env
     e = spades_env.env(episode="game")  # a game to 500; episode="hand" for one hand
 """
 
