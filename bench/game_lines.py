@@ -4,13 +4,17 @@ A checkout's product files are every file of its packages (`games/`, `abstractio
 `train/`, `db/`, `play/`, `search/`, `envs/`, `web/` with its static files, `cli/`); tests,
 benchmarks and docs are not product. A game owns, two ways of counting:
 
-* **named** (the way issues 49 and 55 counted Euchre's 4,011 and Spades' 4,327 lines): its own
-  packages (`games/NAME/`, `abstraction/NAME/`) and every product file named after it
-  (`play/NAME_*.py`, `envs/*NAME*`, `web/static/NAME.*`, ...);
+* **named** (the way issues 49 and 55 counted Euchre's 4,011 and Spades' 4,327 lines): its
+  place (`games/NAME/`, with its layer subpackages; in a checkout from before issue 55 also
+  `abstraction/NAME/`) and every product file named after it (`web/static/NAME.*`, ...; before
+  issue 55 `play/NAME_*.py`, `envs/*NAME*`);
 * **bound**: its own packages plus every module its registry entry lists as allowed to import
   them (`GameEntry.plugin`, kept honest by tests/test_game_imports.py), plus its static files.
   This is the count that sees Setback, whose modules mostly carry no game's name; a module
   bound to two games counts for both.
+
+A file's layer is its top-level package, or inside a game's place its layer subpackage
+(`games/NAME/play/x.py` counts in `play`), so a tree before and after issue 55 compare.
 
 "Shared" is every product file no game owns by either count. Each figure is given as all
 lines (what `wc -l` says, the issues' unit) and as code lines (Python without blank lines,
@@ -90,6 +94,15 @@ def named_after(rel: pathlib.Path, game: str) -> bool:
     return rel.parts[0] not in ("games", "abstraction") and re.search(game, rel.name) is not None
 
 
+def layer_of(rel: pathlib.Path) -> str:
+    """The layer a product file counts in: its top-level package, or inside a game's place
+    (`games/NAME/LAYER/...`) that layer subpackage."""
+    parts = rel.parts
+    if parts[0] == "games" and len(parts) > 3 and parts[2] in PACKAGES:
+        return parts[2]
+    return parts[0]
+
+
 def bound_to(rel: pathlib.Path, game: str, entry) -> bool:
     """Whether a product file belongs to `game` by its registry entry's plug-in list (its
     packages and the modules allowed to import them), or is a static file named after it."""
@@ -115,7 +128,7 @@ def count(tree: pathlib.Path) -> dict:
         for rel, (lines, code) in sizes.items():
             for how, test in (("named", named_after(rel, game)), ("bound", bound_to(rel, game, entry))):
                 if test:
-                    layer = per[how].setdefault(rel.parts[0], [0, 0])
+                    layer = per[how].setdefault(layer_of(rel), [0, 0])
                     layer[0] += lines
                     layer[1] += code
                     owned.add(rel)

@@ -1,4 +1,4 @@
-"""A strategy database of a game whose keys an abstraction's codec reads (`abstraction/<game>/
+"""A strategy database of a game whose keys an abstraction's codec reads (`games/<game>/abstraction/
 codec.py`: `check_header`, `text_key`, `KeyTextError` a ValueError) as the policy arrays rollout
 search reads (`db/policy_arrays.py`, `games/policy_table.py`): its key strings parsed by the
 codec into the integer keys the abstract game's `decision` writes. One function for every such

@@ -31,8 +31,8 @@ game's `play.tournament.TournamentGame` (how it plays a game or a single hand, i
 grammar, its report): what the one tournament loop (`play.tournament.run_tournament`), the
 `tournament` and `rating` commands and the results store need of it (`names(("tournament",))`
 are the games they take); `trainer`, the baseline `Stage` factory `(seed, batch, algorithm,
-sampling)` of a game trained on its own abstract game (`train/NAME_game.py`; Setback's stages
-are `train.baseline`'s).
+sampling)` of a game trained on its own abstract game (`games/NAME/train/game.py`; Setback's
+stages are `train.baseline`'s).
 
 A game may be registered with its rules alone (`GameEntry.provides`), without a `key_codec`
 until it has an abstraction (Spades had its rules, `replay`, `error`, a heuristic and a
@@ -45,16 +45,19 @@ A four-seat trick-taking game writes its plug-in on the scaffold (`games/scaffol
 `games/interface.py`, `abstraction/dealing.py`, `train/game_plugin.py`): the table, the seat's
 view, the text face, the replay driver and the CFR interface's deal are written once there.
 Beyond these entry points a game brings (see docs/games/adding-a-game.md): its abstract game
-for the trainer (`train/<game>_game.py`, chosen by `train baseline --game`), a database player
-and a heuristic player, and its `TournamentGame` (`tournament --game`, `rating --game`).
+for the trainer (`games/<game>/train/game.py`, chosen by `train baseline --game`), a database
+player and a heuristic player, and its `TournamentGame` (`tournament --game`, `rating --game`).
 
-The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's own packages
-(`games/NAME`, `abstraction/NAME`) may be imported only by the modules of its plug-in, the
-registry, `tests/` and `bench/` (`tests/test_game_imports.py` parses every module's imports and
-names any other). `plugin` lists those modules as dotted names or fnmatch patterns: the game's
-packages, its adapters (database player, heuristic, tournament, trainer's game) and, honestly,
-every module that is still bound to the game today (Setback's list is long: the framework grew
-around it); a module bound to two games (the toolkit adapters of `envs/`) is in both lists.
+The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's files are in one
+place, `games/NAME/` (`packages == ("games.NAME",)`: the rules at its top level, its
+abstraction, search, training, database, players and toolkit modules in the layer subpackages
+`games/NAME/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`). Outside its place,
+the registry, `tests/` and `bench/`, a module may import a game only if the game's plug-in list
+names it (`tests/test_game_imports.py` parses every module's imports and names any other).
+`plugin` is the place (`games.NAME`, `games.NAME.*`) and that list, as dotted names or fnmatch
+patterns: honestly, every module outside the place that is still bound to the game today, with
+the reason. Euchre's and Spades' lists are empty; Setback's is long (the framework grew around
+it).
 `cfr/` imports no game at all.
 """
 

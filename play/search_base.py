@@ -33,7 +33,7 @@ class SearchPlayerBase:
     A game's player declares its game in four class attributes (the rest is written here):
     `public` (its public facts and likelihood hooks, `games/<game>/public.py`), `rules` (its
     rules module: `apply_move`), `fields` (its state module: `TO_ACT`, `PLAYED`) and `sampler`
-    (its compiled world sampler, `search/<game>_worlds.py`: `public_worlds`); `model_game`
+    (its compiled world sampler, `games/<game>/search/worlds.py`: `public_worlds`); `model_game`
     names the card-location model's game where it has one, `cards_that_matter` the cards the
     Why panel follows."""
 

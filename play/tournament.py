@@ -513,7 +513,7 @@ def points_report(title: str, target: int) -> Callable:
 
 def database_player(text: str, seed: int, player_class, error: type):
     """`db:PATH[,sample]` (`text`) of a game whose database player is `player_class`
-    (`db.<game>_player`: `(path, sample=, seed=, name=)`); a bad spec or a database that
+    (`games.<game>.db.player`: `(path, sample=, seed=, name=)`); a bad spec or a database that
     cannot be read is one `error` line."""
     from db.errors import DatabaseError
 

@@ -16,7 +16,7 @@ for the seat to move:
 A layout is the three seats' hidden cards; the world hooks (`complete`, `possible`) turn it
 into a full state of the game and say whether a public fact the counts cannot hold forbids it
 (Setback: the deal would already be settled). A function taking these hooks is called from a
-game's compiled wrapper (`search/<game>_worlds.py`), never from Python: numba's cache cannot
+game's compiled wrapper (`games/<game>/search/worlds.py`), never from Python: numba's cache cannot
 keep a signature of functions across processes.
 
 Exact uniform sampling, constructively: a layout is fixed by how many unseen cards of each

@@ -41,7 +41,7 @@ class Game:
         self.view = importlib.import_module(entry.package + ".view").SeatView
         self.public = importlib.import_module(entry.package + ".public")
         self.possible = getattr(self.public, "possible", always_possible)
-        # the one sampler on the game's hooks (`search/<game>_worlds.py`; a function taking
+        # the one sampler on the game's hooks (`games/<game>/search/worlds.py`; a function taking
         # functions is not called from Python: numba's cache cannot keep such a signature)
         self.draw = importlib.import_module(f"games.{name}.search.worlds").public_worlds
 

@@ -3,7 +3,7 @@
 run records.
 
 The binding itself is `cfr.binding.bind` (generic, importing no game, so that `play/` binds
-the same game without importing `train/`); a new game's `train/NAME_game.py` is one call.
+the same game without importing `train/`); a new game's `games/NAME/train/game.py` is one call.
 """
 
 from __future__ import annotations
