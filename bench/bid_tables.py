@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _timed(spec: str, deals: int, seed: int):
-    from play.bid_tables import count_chunk
+    from games.setback.play.bid_tables import count_chunk
 
     count_chunk((spec, seed, 0, 10))  # compile / open the database first
     wall, cpu = time.perf_counter(), time.process_time()
@@ -53,7 +53,7 @@ def rate(args) -> None:
 
 def _python_heuristic(deals: int, seed: int):
     """The heuristic through its Python interface (what any non-compiled player costs)."""
-    from play import bid_tables
+    from games.setback.play import bid_tables
     from games.setback.play.heuristic import HeuristicPlayer
 
     counts = bid_tables.empty_counts()

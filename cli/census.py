@@ -46,7 +46,7 @@ def run(args) -> int:
     """Run the census and print its result."""
     from tqdm import tqdm
 
-    from train.census import run_census
+    from games.setback.train.census import run_census
 
     bar = tqdm(total=args.deals, unit="deal", disable=args.no_progress, file=sys.stderr,
                smoothing=0.1)

@@ -112,7 +112,7 @@ def _wrap(call):
     """Run `call`, turning the learn modules' file errors into one-line user errors."""
     from cli.errors import UserError
     from play.player_spec import PlayerSpecError
-    from play.learn_data import DataFileError
+    from games.setback.play.learn_data import DataFileError
     from games.setback.search.learned_evaluator import ModelFileError
 
     try:
@@ -133,7 +133,7 @@ def _end_options(parser, action: str, func,
 
 def run_generate(args) -> int:
     """Generate and write a data file."""
-    from play.learn_data import generate, save_data
+    from games.setback.play.learn_data import generate, save_data
 
     def go():
         data = generate(args.deals, args.seed, args.auction, args.play,
@@ -187,7 +187,7 @@ def hidden_widths(text: str) -> tuple[int, int]:
 def run_train(args) -> int:
     """Train and write a model file."""
     from cli.errors import UserError
-    from play.learn_data import concat, load_data, save_model, train_model
+    from games.setback.play.learn_data import concat, load_data, save_model, train_model
 
     hidden = hidden_widths(args.hidden)
     if not 0.0 <= args.validation < 1.0:
@@ -215,7 +215,7 @@ def run_evaluate(args) -> int:
     import json
     import os
 
-    from play.learn_data import (load_data, real_metrics, sds_comparison,
+    from games.setback.play.learn_data import (load_data, real_metrics, sds_comparison,
                                    write_calibration_png)
     from games.setback.search.learned_evaluator import LearnedEvaluator
 

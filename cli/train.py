@@ -108,7 +108,7 @@ def register(subparsers) -> None:
 
 
 def _register_best_response(stages) -> None:
-    """Add `train best-response` (issue 37; `train/best_response.py`)."""
+    """Add `train best-response` (issue 37; `games/setback/train/best_response.py`)."""
     br = stages.add_parser(
         "best-response", help="train a best response to a fixed strategy (how exploitable "
         "it is)",
@@ -475,7 +475,7 @@ def run_baseline(args) -> int:
 
 
 def _is_warm(run_dir) -> bool:
-    from train.warm_start import is_warm
+    from games.setback.train.warm_start import is_warm
 
     return is_warm(run_dir.read_settings()["settings"])
 
@@ -494,7 +494,7 @@ def _warm_source(args, run_dir) -> dict | None:
         raise UserError("--warm-start needs --abstraction FINE: the layout whose keys refine "
                         f"{args.warm_start}'s")
     from train.errors import RunError
-    from train.warm_start import check_pair, parse_rule, source_settings
+    from games.setback.train.warm_start import check_pair, parse_rule, source_settings
 
     try:
         if args.warm_start_rule is not None:
@@ -506,11 +506,11 @@ def _warm_source(args, run_dir) -> dict | None:
 
 
 def _warm_start(args, run_dir, fine: str):
-    """The run's `train.warm_start.WarmStart` (None for a run without one): a new one from
+    """The run's `games.setback.train.warm_start.WarmStart` (None for a run without one): a new one from
     --warm-start (keeping the coarse checkpoint in DIR), or the one the run recorded."""
     import os
 
-    from train import warm_start
+    from games.setback.train import warm_start
     from train.errors import RunError
 
     try:
@@ -541,7 +541,7 @@ def _warm_start(args, run_dir, fine: str):
 
 def run_bootstrap(args) -> int:
     """Create or resume a bootstrap run on top of a baseline and train it."""
-    from train.baseline_policy import load_policy
+    from games.setback.train.baseline_policy import load_policy
     from train.bootstrap import DEFAULTS, stage_from_policy
     from train.run_directory import RunDirectory
 
@@ -563,7 +563,7 @@ def run_bootstrap(args) -> int:
 
 def run_best_response(args) -> int:
     """Create or resume a best-response run against --against and train it."""
-    from train.best_response import (DEFAULTS, BestResponseEvaluation, best_response_stage,
+    from games.setback.train.best_response import (DEFAULTS, BestResponseEvaluation, best_response_stage,
                                      check_resume, export_best_response, format_br_row,
                                      load_target)
     from train.errors import RunError

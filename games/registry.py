@@ -136,24 +136,22 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
 SETBACK_PLUGIN = (
     # shared layers' modules still holding Setback's own: the database player (Setback's keys
     # and layouts), the tournament loop with Setback's `TournamentGame`, the baseline and
-    # bootstrap stages and their policy
-    "db.player", "play.tournament", "train.baseline", "train.bootstrap", "train.baseline_policy",
-    # search machinery written for Setback, not yet split into a shared part and Setback's
-    # (the PIMC search, the bid tables' belief, inference, and the card-location model on
-    # Setback's features)
-    "search.bid_tables", "search.inference", "search.pimc",
-    "search.card_location", "search.card_location_training",
-    # players of `play/` over Setback's views: the search player (shared with the net player),
-    # the bid tables, beliefs, the learned bidder's data, the composite and backoff players
-    "play.bid_tables", "play.exact_belief", "play.inference_eval", "play.learn_data",
-    "play.policy_model", "play.composite", "play.gap_filled", "play.backoff", "play.search_player",
+    # bootstrap stages
+    "db.player", "play.tournament", "train.baseline", "train.bootstrap",
+    # search written for Setback, not yet split into a shared part and Setback's: the PIMC
+    # search and inference (used by the net player, being edited elsewhere), the card-location
+    # model on Setback's features (with Euchre's in its place)
+    "search.inference", "search.pimc", "search.card_location", "search.card_location_training",
+    # players of `play/` over Setback's views and specs: the search player (shared with the net
+    # player), the inference measurement, the composite and gap-filling players, the
+    # card-location model's data (Setback's games and Euchre's)
+    "play.inference_eval", "play.composite", "play.gap_filled", "play.search_player",
     "play.belief_data",
     # the policy network of train distill (being edited elsewhere: not moved yet)
     "search.net_setback", "play.net_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "train.census", "train.evaluation", "train.export", "db.database", "db.loader",
-    "db.strategy_store", "db.policy_arrays", "train.best_response",
-    "train.warm_start",  # a warm start maps keys across Setback's layouts
+    "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
+    "db.policy_arrays",
     # commands that are Setback's alone (its layouts, its simulator, its solver, its learned
     # auction evaluator)
     "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train", "cli.learn",

@@ -14,7 +14,7 @@ been played; the seat to act there is the observer. Three beliefs about the othe
   `games/setback/search/worlds.py`);
 - with bid tables (`tables`): tables, the layouts (voids respected) drawn in proportion to
   the product of the tables' per-card probabilities given the auction and the pitch (what
-  `pimc:W,tables=FILE` samples; its log-likelihood is exact, `search/bid_tables.py`), and tables+policy, those worlds weighted by
+  `pimc:W,tables=FILE` samples; its log-likelihood is exact, `games/setback/search/bid_tables.py`), and tables+policy, those worlds weighted by
   the policy's probability of the moves after the pitch only (the auction is the tables').
 For each, over the positions: the mean log-likelihood (nats) of the true layout (exact for the
 two uniform beliefs, the log of one over the number of layouts; for the policy belief the
@@ -22,7 +22,7 @@ importance estimate log L(truth) - log(mean L over the sampled worlds) added to 
 figure), and for every card the other seats truly hold, whether the seat the belief thinks
 most likely holds it (from WORLDS sampled worlds) is the true one ("accuracy"), and the mean
 probability the belief gives the true holder. The policy weights' effective sample size is
-reported too. With `exact`, two ceilings (`play/exact_belief.py`): exact:auction, the exact
+reported too. With `exact`, two ceilings (`games/setback/play/exact_belief.py`): exact:auction, the exact
 posterior given the auction and the pitch (no belief built on them, bid tables included, can do
 better on average), and exact:all, given every move seen (no belief at all can); their holder
 figures come from the first WORLDS layouts that reproduce the moves. Each belief's cut against
@@ -135,9 +135,9 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     `exact`: the exact beliefs, each position's fraction estimated to `exact_hits` layouts that
     reproduce the moves or `exact_samples` drawn."""
     from play.player_spec import make_player
-    from play.policy_model import PolicyModel
-    from play.bid_tables import load_belief
-    from play.exact_belief import ExactBelief
+    from games.setback.play.policy_model import PolicyModel
+    from games.setback.play.bid_tables import load_belief
+    from games.setback.play.exact_belief import ExactBelief
 
     belief = load_belief(tables) if tables else None
     beliefs = BELIEFS + (TABLES_BELIEFS if belief is not None else ()) + \

@@ -62,7 +62,7 @@ KINDS = {
     "search": "play.search_player:make_search_player",
     # sees every hand: tournament and rating only
     "oracle": "games.setback.play.oracle:make_oracle_player",
-    "backoff": "play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
+    "backoff": "games.setback.play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
     # Trickster Cards' bot
     "trickster": "games.setback.play.trickster:make_trickster_pitch_player",
 }

@@ -110,7 +110,7 @@ def test_export_db_and_players_carry_the_layout(bidder_run, tmp_path, capsys):
     playout = [k for k in table if k[0] in "H."]
     assert playout and all(k[12] in "BD" and k[13] in "234" for k in playout)
     assert all(bidder.key_text(bidder.text_key(k)) == k for k in table)
-    from train.baseline_policy import load_policy
+    from games.setback.train.baseline_policy import load_policy
 
     from_file, from_run = load_policy(str(out)), load_policy(str(bidder_run))
     assert from_file.abstraction == from_run.abstraction == "bidder"
@@ -163,10 +163,10 @@ def test_a_player_asks_the_keys_of_its_files_layout(name, key, tmp_path):
     ("contract", "Hx.+0.......B31.TxT2TJS.W"),
 ])
 def test_the_policy_model_reads_the_keys_of_its_databases_layout(name, key, tmp_path, capsys):
-    """pimc-pi's model of the other seats (play/policy_model.py) asks the database's layout."""
+    """pimc-pi's model of the other seats (games/setback/play/policy_model.py) asks the database's layout."""
     from db.database import StrategyDatabase
     from games.setback.cards import parse_card
-    from play.policy_model import PolicyModel
+    from games.setback.play.policy_model import PolicyModel
 
     entry = layouts.layout(name)
     path, db = tmp_path / f"{name}.strategy", tmp_path / f"{name}.db"
@@ -186,7 +186,7 @@ def test_the_bootstrap_playouts_of_any_layout(bidder_run, tmp_path, capsys):
     bootstrap run takes its baseline's layout and refuses another in one line."""
     from games.setback.abstraction import bootstrap_game as B
     from cfr.game import FUNCTION_TYPES, FunctionAddress
-    from train.baseline_policy import load_policy
+    from games.setback.train.baseline_policy import load_policy
 
     reference = tmp_path / "reference"
     assert baseline(capsys, reference, 1)[0] == 0

@@ -1,4 +1,4 @@
-"""`db:FINE,backoff=db:COARSE` (play/backoff.py, issue 38): the fine database's move wherever it
+"""`db:FINE,backoff=db:COARSE` (games/setback/play/backoff.py, issue 38): the fine database's move wherever it
 holds the decision's key, the coarse database's move wherever it does not; the counts say how
 often it backed off; a pair of layouts that does not refine, and a backoff= that is not a plain
 database, are refused in one line."""
@@ -10,7 +10,7 @@ from games.setback.abstraction import layouts
 from db.loader import load_strategies
 from db.player import DatabasePlayer
 from db.synthetic import write_table
-from play.backoff import BackoffPlayer
+from games.setback.play.backoff import BackoffPlayer
 from play.player_spec import PlayerSpecError, make_player
 from test_composite_players import positions
 

@@ -106,7 +106,7 @@ def target_file(tmp_path_factory):
 def test_setback_frozen_team_is_never_logged(target_file, abstraction):
     """In a best-response episode every log entry is the learner's, whoever traverses, and
     the target's arrays are left as they were (also with a finer learner layout)."""
-    from train.best_response import best_response_stage, load_target
+    from games.setback.train.best_response import best_response_stage, load_target
 
     target = load_target(f"strategy:{target_file}")
     before = [a.copy() for a in (target.arrays.keys, target.arrays.offsets, target.arrays.probs)]
@@ -130,7 +130,7 @@ def test_setback_frozen_team_is_never_logged(target_file, abstraction):
 def test_the_current_strategy_is_regret_matching():
     """`as_current`: the exported or evaluated weights are the positive regrets (uniform
     where none is positive, as regret matching)."""
-    from train.best_response import as_current
+    from games.setback.train.best_response import as_current
     from train.export import average_strategy
 
     table = InfoSetTable(1, dtype=np.float32)

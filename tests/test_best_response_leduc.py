@@ -12,7 +12,7 @@ from cfr.best_response import average_policy
 from cfr.exploitability import policy_value
 from games.leduc import GAME as LEDUC
 from test_best_response import train_against_uniform
-from train.best_response import _CurrentView
+from games.setback.train.best_response import _CurrentView
 
 
 @pytest.mark.parametrize("learner", [0, 1])

@@ -1,4 +1,4 @@
-"""Bid tables (`play/bid_tables.py`): the compiled count equals a plain-Python recount of the
+"""Bid tables (`games/setback/play/bid_tables.py`): the compiled count equals a plain-Python recount of the
 same deals; every probability is in (0, 1] and each card's locations sum to 1; smoothing never
 gives 0; a sequence never seen gets its back-off context's figures (the file, every game's:
 tests/test_bid_table_file.py)."""
@@ -10,7 +10,7 @@ from games.rng import stream_seed
 from games.setback import state as S
 from games.setback.rules import BID_MOVE, apply_move
 from games.setback.view import SeatView
-from play.bid_tables import (
+from games.setback.play.bid_tables import (
     N_CELLS, BidTables, BidTablesError, build_counts, parse_sequence,
     sequence_info, sequence_text, smooth)
 from games.setback.play.heuristic import HeuristicPlayer
@@ -67,7 +67,7 @@ def test_compiled_count_equals_python_recount():
 
 
 def test_python_player_path_equals_compiled():
-    from play import bid_tables
+    from games.setback.play import bid_tables
 
     python_path = bid_tables.empty_counts()
     player = HeuristicPlayer()

@@ -16,8 +16,8 @@ from games.rng import new_rng
 from games.setback import state as S
 from games.setback.rules import MAX_MOVES, apply_move, legal_moves
 from games.setback.view import SeatView
-from play.bid_tables import BidTables, build_counts, load_belief
-from search.bid_tables import TablesBelief, applies
+from games.setback.play.bid_tables import BidTables, build_counts, load_belief
+from games.setback.search.bid_tables import TablesBelief, applies
 from games.setback.search.sampler import log_layouts
 
 

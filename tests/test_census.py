@@ -16,7 +16,7 @@ import numpy as np
 
 from games.setback.abstraction.codec import key_text, text_key
 from cli.main import main
-from train.census import count_by_kind, run_census
+from games.setback.train.census import count_by_kind, run_census
 
 BENCH = pathlib.Path(__file__).resolve().parent.parent / "bench" / "abstraction_speed.py"
 SEED = 19

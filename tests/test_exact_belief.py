@@ -1,4 +1,4 @@
-"""The exact belief (`play/exact_belief.py`): with a deterministic player whose bids reveal who
+"""The exact belief (`games/setback/play/exact_belief.py`): with a deterministic player whose bids reveal who
 holds one card, the fraction of layouts that reproduce the auction is the probability of that
 holder, which is known in closed form; the truth always reproduces its own moves; the same seed
 draws the same layouts; a sampling player is refused; `inference --exact` reports the ceilings
@@ -15,7 +15,7 @@ import pytest
 from games.setback import state as S
 from games.setback.rules import BID_MOVE, PASS, apply_move
 from games.setback.view import SeatView
-from play.exact_belief import ExactBelief, NotDeterministic, reproduces
+from games.setback.play.exact_belief import ExactBelief, NotDeterministic, reproduces
 from play.tournament import deal_state
 from search.inference import cards_played_by
 

@@ -3,7 +3,7 @@ reproducible by seed, model files (round trip; damaged, foreign, newer refused i
 the correction's targets, and a trained model on a hand whose points are known.
 
 The data here is hand-made in the generator's format, so the training tests need no solver;
-`play.learn_data.generate` (which solves) is exercised once, by the `learn generate` CLI test
+`games.setback.play.learn_data.generate` (which solves) is exercised once, by the `learn generate` CLI test
 on two deals of the heuristic (the solver's numba compile is shared through numba's cache with
 the single-dummy tests)."""
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from search.hand_features import N_FEATURES, encode, encode_rows
-from play.learn_data import (ROW_FIELDS, add_row, build_targets, save_model, solver_pairs,
+from games.setback.play.learn_data import (ROW_FIELDS, add_row, build_targets, save_model, solver_pairs,
                              train_model)
 from games.setback.search.learned_evaluator import (GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
                                       ModelFileError, load_model, outcome_class)
@@ -214,7 +214,7 @@ def test_learn_generate_and_train_cli(tmp_path, capsys):
 
 
 def test_generate_without_the_solver_keeps_the_played_out_labels():
-    from play.learn_data import DataFileError, generate
+    from games.setback.play.learn_data import DataFileError, generate
 
     both = generate(3, 4, progress=False)
     played = generate(3, 4, progress=False, solver=False)

@@ -16,7 +16,7 @@ from games.setback.view import SeatView
 from play.gap_filled import GapFilledPlayer
 from games.setback.play.nn_bidder import NnPlayer, make_nn_player, parse_nn_spec
 from play.player_spec import PlayerSpecError, make_player
-from play.learn_data import save_model
+from games.setback.play.learn_data import save_model
 from games.setback.search.learned_evaluator import (DIFF, GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
                                       class_scores, floor_values, outcome_class)
 from search.mlp import MLP

@@ -14,7 +14,7 @@ from games.rng import new_rng
 from games.setback import state as S
 from games.setback.rules import MAX_MOVES, apply_move, legal_moves
 from games.setback.view import SeatView
-from play.policy_model import PolicyModel
+from games.setback.play.policy_model import PolicyModel
 from search.inference import cards_played_by, log_weight, log_weights, normalized
 from search.pimc import WorldSearch
 

@@ -2,7 +2,7 @@
 probability of every move the modelled seats made, bids, calls and cards, in both games.
 
 The weights are checked against slow Python replays (Setback: `search.inference.log_weight`
-with `play.policy_model.PolicyModel`, the older, independent reading of a table as a model of
+with `games.setback.play.policy_model.PolicyModel`, the older, independent reading of a table as a model of
 the players; Euchre: the database read key by key); the resampled worlds against the view and
 every public fact; the decisions against the thread count. The blueprint is the random table of
 tests/test_search_rollout.py (no strength is claimed for it); Euchre's are in
@@ -73,7 +73,7 @@ def test_setback_policy_weights_equal_a_slow_python_replay(blueprint, evidence):
     """A world's weight is the product of the table's probabilities of the moves seen (a move
     no abstract action plays, or below the floor: the floor; a missing key: uniform)."""
     from db.player import DatabasePlayer
-    from play.policy_model import PolicyModel
+    from games.setback.play.policy_model import PolicyModel
     from search.inference import cards_played_by
 
     arrays = load_policy_arrays("db:" + blueprint["db"])

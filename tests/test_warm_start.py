@@ -1,4 +1,4 @@
-"""Warm start across layouts (issue 38; `train/warm_start.py`, `games/setback/abstraction/
+"""Warm start across layouts (issue 38; `games/setback/train/warm_start.py`, `games/setback/abstraction/
 refinement.py`): every registered pair of refining layouts maps each fine key to the coarse
 key of the same decision; a table seeded from a coarse one plays as its source at every decision
 of random deals; a warm-started run resumes bit for bit; a pair that does not refine is refused
@@ -21,7 +21,7 @@ from cli_runner import run_cli
 from games.setback import state as S
 from games.setback.rules import apply_move
 from train.errors import RunError
-from train.warm_start import WarmStart, parse_rule
+from games.setback.train.warm_start import WarmStart, parse_rule
 
 PAIRS = [(fine, coarse) for fine, coarse in itertools.permutations(layouts.names(), 2)
          if layouts.refines(fine, coarse)]

@@ -16,7 +16,7 @@ from games.setback.abstraction import bootstrap_game as B
 from games.setback.abstraction import layouts
 from cfr.game import Game
 from train.baseline import setback_settings
-from train.baseline_policy import BaselinePolicy, load_policy
+from games.setback.train.baseline_policy import BaselinePolicy, load_policy
 from train.runner import Stage
 
 STAGE = "bootstrap"

@@ -23,7 +23,7 @@ CHUNK_KEYS = 1 << 16
 DEFAULT_THRESHOLD = 0.001
 # The stage a strategy file records for a run's stage, where they differ: a best response's
 # keys are baseline keys of the learner's layout (`db load` takes baseline and bootstrap
-# files only), as `train.best_response.export_best_response` writes them.
+# files only), as `games.setback.train.best_response.export_best_response` writes them.
 EXPORTED_STAGE = {"best-response": "baseline"}
 
 

@@ -11,7 +11,7 @@
     DIR/eval.csv         the evaluations while training (`train.evaluation`), if asked
     DIR/writer.lock      while a process trains the run: its pid, under an advisory lock
     DIR/warm_start.ckpt  a run warm-started from a coarser one: that run's checkpoint as it
-                         was (`train.warm_start`), which every resume seeds from
+                         was (`games.setback.train.warm_start`), which every resume seeds from
 
 The checkpoint is written before its log row, so the log never runs ahead of the checkpoint.
 One process at a time writes a run (`writer_lock`): a second `train` on the same directory is
@@ -36,7 +36,7 @@ CHECKPOINT_FILE = "checkpoint.ckpt"
 LOG_FILE = "log.csv"
 EVAL_FILE = "eval.csv"  # train.evaluation's
 LOCK_FILE = "writer.lock"
-WARM_START_FILE = "warm_start.ckpt"  # train.warm_start's
+WARM_START_FILE = "warm_start.ckpt"  # games.setback.train.warm_start's
 LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target",
                "cpu_seconds", "cpu_budget")
 REQUIRED = LOG_COLUMNS[:5]  # a log from before the target column has only these

@@ -74,11 +74,11 @@ class Stage:
     node is sampled from the word. `payoff_sign` turns player 0's root value into the figure
     the run reports (the non-dealer team's value, -v0, for Setback).
 
-    `frozen` (es-mccfr only; a best response, `train.best_response`): a
+    `frozen` (es-mccfr only; a best response, `games.setback.train.best_response`): a
     `cfr.frozen_policy.FrozenPolicy` that player `frozen_player(t)` plays in episode t
     instead of learning; the reported payoff is then the learner's value.
 
-    `warm` (a baseline warm-started across layouts, `train.warm_start.WarmStart`): seeds each
+    `warm` (a baseline warm-started across layouts, `games.setback.train.warm_start.WarmStart`): seeds each
     key the table lacks from the coarse table before an episode is merged, and gives a new
     run its starting counters (the coarse run's).
     """

@@ -3,7 +3,7 @@ module of its tables (counting its auctions and pitches, showing a sequence, the
 PIMC search reads), its version-1 file header, and the command's options and help that are its
 own. Plain data: the command reads it for its help without importing the tables."""
 
-MODEL = "play.bid_tables"
+MODEL = "games.setback.play.bid_tables"
 V1_MAGIC = "setback-cfr/bid-tables"  # its files before the format was every game's
 BIDDERS = "PLAYER"
 BIDDERS_HELP = ("the player bidding (and pitching) at all four seats: heuristic (compiled, "

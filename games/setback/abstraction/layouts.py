@@ -20,7 +20,7 @@ Refinement: `bidder` and `contract` only add fields to the playout key, so each 
 refines exactly one key of the layouts their `refines` lists (`contract` refines `bidder` and
 `reference`, `bidder` refines `reference`; every layout refines itself); `refinement.py` maps
 a fine key to its coarse key, which is what a warm start across layouts seeds from
-(`train/warm_start.py`).
+(`games/setback/train/warm_start.py`).
 
 This module is plain data (no numba): the command line lists the names without compiling
 anything. `load(name)` imports the layout's module, which supplies:

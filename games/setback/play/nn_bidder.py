@@ -20,7 +20,7 @@ train`); every other card is the play player's.
   `heuristic`).
 
 The perfect-information correction, for a model trained on solver labels, is inside the
-model (its targets were corrected, `play.learn_data.solver_pairs`); a model trained on
+model (its targets were corrected, `games.setback.play.learn_data.solver_pairs`); a model trained on
 played-out deals needs none.
 """
 

@@ -7,10 +7,10 @@ cards played, the voids shown, the hand sizes), every legal card is solved exact
 (`games.setback.search.solver`, the baseline payoff from the seat's team's side), and the card with the best
 mean value is played (ties: the lowest card). `pimc-pi` weights each world by the probability
 that the policy would have made the other seats' moves seen so far (`search.inference`,
-`play.policy_model`); that needs the deal's history in the view (`SeatView.history`, which the
+`games.setback.play.policy_model`); that needs the deal's history in the view (`SeatView.history`, which the
 tournament supplies); without it the weights are uniform.
 
-Bid tables (`,tables=FILE`, `play/bid_tables.py`, `search/bid_tables.py`): once trump is set, the worlds are drawn
+Bid tables (`,tables=FILE`, `games/setback/play/bid_tables.py`, `games/setback/search/bid_tables.py`): once trump is set, the worlds are drawn
 from the tables' belief about the hidden cards given the auction and the pitch (constructively,
 exactly, respecting the hand sizes and voids) instead of uniformly; the pitch decision itself
 still samples uniformly. With `pimc-pi` the policy then weights only the moves after the pitch,
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from games.setback import state as S
-from search.bid_tables import applies
+from games.setback.search.bid_tables import applies
 from search.inference import DEFAULT_FLOOR, log_weights, normalized
 from search.pimc import WorldSearch
 
@@ -50,7 +50,7 @@ class PimcPlayer:
         self.worlds = int(worlds)
         self.bidder = bidder
         self.model = model
-        self.tables = tables  # a search.bid_tables.TablesBelief, or None
+        self.tables = tables  # a games.setback.search.bid_tables.TablesBelief, or None
         self.floor = float(floor)
         self.search = WorldSearch(seed)
         self.name = name or (f"pimc-pi:{worlds}" if model is not None else f"pimc:{worlds}")
@@ -130,7 +130,7 @@ def make_pimc_player(text: str, seed: int = 0):
         if not policy.lower().startswith(("db:", "strategy:")):
             raise PlayerSpecError(f"{text!r}: pimc-pi needs a policy, as in "
                                   "pimc-pi:50:db:strategy.db")
-        from play.policy_model import PolicyModel
+        from games.setback.play.policy_model import PolicyModel
 
         policy_player = make_player(policy, seed)
         model = PolicyModel(policy_player.db, policy_player.use_bootstrap)
@@ -145,7 +145,7 @@ def make_pimc_player(text: str, seed: int = 0):
 
 def load_tables(path: str, spec: str):
     """The `TablesBelief` of `tables=PATH` in `spec`; a bad path or file is a PlayerSpecError."""
-    from play.bid_tables import BidTablesError, load_belief
+    from games.setback.play.bid_tables import BidTablesError, load_belief
     from play.player_spec import PlayerSpecError
 
     if not path:

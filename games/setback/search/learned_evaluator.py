@@ -15,14 +15,14 @@ The candidate trump is an input (`search.hand_features`: the trump suit always i
 so one network serves the four suits; an option whose contract is not ours does not depend on
 it.
 
-Labels (`play.learn_data`): for each training decision, either the exact solver's value of
+Labels (`games.setback.play.learn_data`): for each training decision, either the exact solver's value of
 the true deal (double dummy, every trump the seat holds) split into both teams' points, with
 the perfect-information correction of `games/setback/play/sds.py` applied as soft targets (a made contract
 loses one point to the defenders with probability q[level]), or the outcome of the true deal
 played out by a card player (self-play). `setback-cfr learn evaluate` measures which predicts
 real outcomes better.
 
-Model files (`model_bytes`, written by `play.learn_data.save_model`; `load_model`): a magic
+Model files (`model_bytes`, written by `games.setback.play.learn_data.save_model`; `load_model`): a magic
 line, one JSON header line (format, version, sha256 of the payload, the payload's length,
 metadata: sizes, labels, the data it was trained on, seed) and the payload (numpy .npz of the
 weights). Written atomically
@@ -83,7 +83,7 @@ def class_scores() -> tuple[np.ndarray, np.ndarray]:
 
 # --- model files -----------------------------------------------------------------------
 def model_bytes(model: MLP, meta: dict) -> bytes:
-    """The model file's bytes of `model` with `meta` (JSON-able); `play.learn_data.save_model`
+    """The model file's bytes of `model` with `meta` (JSON-able); `games.setback.play.learn_data.save_model`
     writes them atomically (search/ stays below cfr/ in the data flow)."""
     if len(model.weights) != 3:
         raise ValueError("the learned evaluator's files hold two-hidden-layer networks")

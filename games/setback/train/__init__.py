@@ -1,1 +1,4 @@
-"""Setback's part of the training layer (`train/`): `game.py`."""
+"""Setback's part of the training layer (`train/`): its abstract game (`game.py`), the census of
+its info sets (`census.py`), the baseline's policy (`baseline_policy.py`), the warm start
+across its key layouts (`warm_start.py`) and the best-response stage against a Setback
+strategy (`best_response.py`)."""

@@ -1,6 +1,6 @@
 """Spades' bid-inference tables: what a bid, in its context, says about the bidder's hand; and
 the belief over the hidden hands they give a search (the counting of positions from self-play
-is `games/spades/play/bid_data.py`; Setback's tables are `play/bid_tables.py`).
+is `games/spades/play/bid_data.py`; Setback's tables are `games/setback/play/bid_tables.py`).
 
 Features of a hand (its thirteen dealt cards), one value per group (`GROUPS`, cells `OFFSET[g]`
 .. `OFFSET[g] + SIZE[g] - 1` of one flat axis):

@@ -1,5 +1,5 @@
 """The bid tables' belief about the hidden cards of a position after the pitch (the tables
-themselves are counted in `play/bid_tables.py`).
+themselves are counted in `games/setback/play/bid_tables.py`).
 
 A layout of the cards the asking seat cannot see over the three other seats and "not dealt" gets
 probability proportional to the product of the per-card probabilities of its locations (the

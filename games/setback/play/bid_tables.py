@@ -33,7 +33,7 @@ A sequence never seen (N = 0) therefore gets exactly its parent's figures, and s
 probability is 0 (K > 0 and the uniform root is positive), and for every card and context the
 five locations' post probabilities sum to 1 (each level does, and the smoothing is linear).
 
-Use. `search.bid_tables.TablesBelief` turns the post tables into a belief about the hidden
+Use. `games.setback.search.bid_tables.TablesBelief` turns the post tables into a belief about the hidden
 cards of a position after the pitch (a product of the per-card probabilities, restricted to the
 consistent layouts, sampled exactly; `load_belief` reads it from a file). Before the pitch
 (trump unknown) the pre tables are descriptive only: the PIMC sampler stays uniform there.
@@ -386,6 +386,7 @@ def smooth(pre, pre_deals, post, post_deals, prior: float = DEFAULT_PRIOR):
     mult[13:] = 3.0
 
     def p(n, deals, parent, m):
+        """The smoothed probability: `shrink` with this build's prior weight `k`."""
         return shrink(n, deals, parent, k, m)
 
     # pre: sequence <- class <- bid <- all <- 6/52
@@ -483,7 +484,7 @@ class BidTables:
 
 
 def load_belief(path: str):
-    """The `search.bid_tables.TablesBelief` of the tables file `path` (BidTablesError when
+    """The `games.setback.search.bid_tables.TablesBelief` of the tables file `path` (BidTablesError when
     missing or unreadable)."""
     from play.bid_table_file import load_belief as load_game_belief
 
@@ -496,8 +497,8 @@ def load(path: str) -> BidTables:
 
 
 def belief(tables: BidTables, name: str):
-    """The `search.bid_tables.TablesBelief` of `tables` (`bid_table_file.load_belief`'s)."""
-    from search.bid_tables import TablesBelief
+    """The `games.setback.search.bid_tables.TablesBelief` of `tables` (`bid_table_file.load_belief`'s)."""
+    from games.setback.search.bid_tables import TablesBelief
 
     return TablesBelief(tables.post_prob, name)
 
