@@ -79,7 +79,8 @@ def code_lines(text: str, python: bool) -> int:
 
 
 def module_name(rel: pathlib.Path) -> str | None:
-    """The dotted module name of a Python file (`games/setback/play/oracle.py` -> `games.setback.play.oracle`)."""
+    """The dotted module name of a Python file (`games/setback/play/oracle.py` ->
+    `games.setback.play.oracle`)."""
     if rel.suffix != ".py":
         return None
     parts = rel.with_suffix("").parts

@@ -1,6 +1,6 @@
-"""The learned bidder (`nn:MODEL`, games/setback/play/nn_bidder.py) measured: duplicate games against another
-player with the figures `setback-cfr tournament` prints (win rate with its 95 % interval,
-auctions won, made rate, a database player's decision counts: `missing_auction`, and for a
+"""The learned bidder (`nn:MODEL`, games/setback/play/nn_bidder.py) measured: duplicate games
+against another player with the figures `setback-cfr tournament` prints (win rate with its 95 %
+interval, auctions won, made rate, a database player's decision counts: `missing_auction`, and for a
 gap-filled database `gaps_filled` / `gaps_changed`), plus the decision-time percentiles of every
 bidder that records them (nn, sds: auction decisions with two or more legal bids, and the
 pitch), and optionally a JSON of it all.

@@ -1,5 +1,5 @@
-"""The single-dummy bidder (`sds`, games/setback/play/sds.py): its strength, its calibration, and the
-deal-outcome counts behind its win-probability table.
+"""The single-dummy bidder (`sds`, games/setback/play/sds.py): its strength, its calibration, and
+the deal-outcome counts behind its win-probability table.
 
 Three jobs (one per run):
 
@@ -10,9 +10,10 @@ Three jobs (one per run):
 - `--calibrate N`: N random deals; the seat left of the dealer is made the bidder at each bid
   level (everyone else passes); the evaluator predicts its team's deal points (per bid, its
   best trump, W worlds), then the deal is played out for real (that trump pitched as
-  `games/setback/play/sds.py` would, every card by the heuristic). It prints mean predicted vs realised
-  points and made rates per bid level, the perfect-information bias, and the point-loss
-  correction (`games/setback/search/single_dummy.py`) fitted on the first half and checked on the second.
+  `games/setback/play/sds.py` would, every card by the heuristic). It prints mean predicted vs
+  realised points and made rates per bid level, the perfect-information bias, and the point-loss
+  correction (`games/setback/search/single_dummy.py`) fitted on the first half and checked on the
+  second.
       python bench/sds_strength.py --calibrate 300 --worlds 20 --seed 3
 - `--timing N`: the decision times of `sds:W` on N random deals: all four seats bid by it
   (the later seats' bids finished by the heuristic in each world) and its bidder pitches.

@@ -11,8 +11,8 @@ belief    the card-location model (search/card_location.py) of Setback or Euchre
           held-out set, resumable -> a model file and its learning curve
           (docs/search/beliefs.md)
 
-The model is used by the bidder `nn:MODEL[,expected][,play=SPEC]` (games/setback/play/nn_bidder.py) and by a
-database player's gaps, `db:PATH,gaps=nn:MODEL`.
+The model is used by the bidder `nn:MODEL[,expected][,play=SPEC]`
+(games/setback/play/nn_bidder.py) and by a database player's gaps, `db:PATH,gaps=nn:MODEL`.
 
 Example (the figures in docs/search/learned-bidder.md come from these):
   setback-cfr learn generate --deals 12000 --seed 1 --auction db:qA.db --out train.npz
@@ -71,8 +71,8 @@ def register(subparsers) -> None:
                          "(default solver)")
     tr.add_argument("--correction", default="sds", metavar="Q",
                     help="with --labels solver: the point-loss correction per bid level, "
-                         "'sds' (games/setback/play/sds.py's CORRECTION, the default), 'none', or as "
-                         "2:0.36,3:0.29,4:0.29")
+                         "'sds' (games/setback/play/sds.py's CORRECTION, the default), "
+                         "'none', or as 2:0.36,3:0.29,4:0.29")
     tr.add_argument("--hidden", default="256,256", metavar="H1,H2",
                     help="the two hidden layers' widths (default 256,256)")
     tr.add_argument("--epochs", type=positive_int, default=20, metavar="E",
@@ -216,7 +216,7 @@ def run_evaluate(args) -> int:
     import os
 
     from games.setback.play.learn_data import (load_data, real_metrics, sds_comparison,
-                                   write_calibration_png)
+                                               write_calibration_png)
     from games.setback.search.learned_evaluator import LearnedEvaluator
 
     def go():

@@ -51,8 +51,9 @@ def register(subparsers) -> None:
                       help=f"(default {registry.DEFAULT_GAME}, or the run's when resuming) the "
                       "game to train: " + "; ".join(f"{e.name}: {e.description}"
                                                     for e in registry.GAMES.values())
-                      + ". Euchre trains its own abstraction (games/euchre/abstraction/keys.py) with "
-                      "the same runner: batches, workers, checkpoints, resume, --for, --ray, "
+                      + ". Euchre trains its own abstraction "
+                      "(games/euchre/abstraction/keys.py) with the same runner: batches, "
+                      "workers, checkpoints, resume, --for, --ray, "
                       "--eval-every (duplicate games to 10 of the live table's Euchre "
                       "database player against --eval-against, a Euchre player: random, "
                       "heuristic, db:PATH or ismcts[:SIMS]); not --abstraction or --updates "
@@ -411,7 +412,8 @@ def _game_of(args, run_dir) -> str:
 
 def run_plugin_baseline(args, run_dir, game: str) -> int:
     """Create or resume the baseline run of a game trained on its own abstract game (Euchre's
-    `games.euchre.train.game`, Spades' `games.spades.train.game`: the registry's `trainer`) and train it."""
+    `games.euchre.train.game`, Spades' `games.spades.train.game`: the registry's `trainer`) and
+    train it."""
     from train.game_plugin import PLUGIN_DEFAULTS
 
     if args.abstraction is not None or args.warm_start is not None:
@@ -506,8 +508,8 @@ def _warm_source(args, run_dir) -> dict | None:
 
 
 def _warm_start(args, run_dir, fine: str):
-    """The run's `games.setback.train.warm_start.WarmStart` (None for a run without one): a new one from
-    --warm-start (keeping the coarse checkpoint in DIR), or the one the run recorded."""
+    """The run's `games.setback.train.warm_start.WarmStart` (None for a run without one): a new one
+    from --warm-start (keeping the coarse checkpoint in DIR), or the one the run recorded."""
     import os
 
     from games.setback.train import warm_start
@@ -563,9 +565,9 @@ def run_bootstrap(args) -> int:
 
 def run_best_response(args) -> int:
     """Create or resume a best-response run against --against and train it."""
-    from games.setback.train.best_response import (DEFAULTS, BestResponseEvaluation, best_response_stage,
-                                     check_resume, export_best_response, format_br_row,
-                                     load_target)
+    from games.setback.train.best_response import (DEFAULTS, BestResponseEvaluation,
+                                                   best_response_stage, check_resume,
+                                                   export_best_response, format_br_row, load_target)
     from train.errors import RunError
     from train.run_directory import RunDirectory
 

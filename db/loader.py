@@ -6,8 +6,8 @@ its score-aware auction keys. Other kinds of key found in a file are skipped and
 two auction layouts never collide (bootstrap keys contain `/`), so both are stored; "bootstrap
 keys win" is the player's rule: it asks for the bootstrap key first when any are loaded and the
 game score is known (`player.py`). At most one file per stage; every file must be for the same
-game and key layout (abstraction name and version, `games/setback/abstraction/layouts.py`), which the
-database's metadata records. The game is the files' (their header's `game`): its key kinds and
+game and key layout (abstraction name and version, `games/setback/abstraction/layouts.py`), which
+the database's metadata records. The game is the files' (their header's `game`): its key kinds and
 the abstraction check come from its registered key codec (`games/registry.py`, `key_codec`;
 Setback's is `games/setback/db/keys.py`), so a Euchre export loads the same way.
 

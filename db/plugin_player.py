@@ -1,5 +1,6 @@
 """The database player of a plug-in game (Euchre's, Spades'): one decision written once, each
-game bringing its abstraction's kernel and codec (`games/euchre/db/player.py`, `games/spades/db/player.py`).
+game bringing its abstraction's kernel and codec (`games/euchre/db/player.py`,
+`games/spades/db/player.py`).
 
 One decision:
 1. A seat with one legal move plays it; so does a seat whose legal moves form one abstract

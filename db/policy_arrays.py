@@ -39,8 +39,8 @@ CHECK_EVERY = 1_000  # every so many keys of a bulk parse are checked with the e
 @dataclass(frozen=True)
 class PolicyArrays:
     """A strategy as sorted arrays (module docstring); `layout` is the key layout's name
-    (Setback's in `games/setback/abstraction/layouts.py`, or Euchre's abstraction), `source` where it
-    was read from, `game` the game."""
+    (Setback's in `games/setback/abstraction/layouts.py`, or Euchre's abstraction), `source` where
+    it was read from, `game` the game."""
 
     keys: np.ndarray
     offsets: np.ndarray

@@ -14,17 +14,18 @@ been played; the seat to act there is the observer. Three beliefs about the othe
   `games/setback/search/worlds.py`);
 - with bid tables (`tables`): tables, the layouts (voids respected) drawn in proportion to
   the product of the tables' per-card probabilities given the auction and the pitch (what
-  `pimc:W,tables=FILE` samples; its log-likelihood is exact, `games/setback/search/bid_tables.py`), and tables+policy, those worlds weighted by
-  the policy's probability of the moves after the pitch only (the auction is the tables').
+  `pimc:W,tables=FILE` samples; its log-likelihood is exact, `games/setback/search/bid_tables.py`),
+  and tables+policy, those worlds weighted by the policy's probability of the moves after the pitch
+  only (the auction is the tables').
 For each, over the positions: the mean log-likelihood (nats) of the true layout (exact for the
 two uniform beliefs, the log of one over the number of layouts; for the policy belief the
 importance estimate log L(truth) - log(mean L over the sampled worlds) added to the voids
 figure), and for every card the other seats truly hold, whether the seat the belief thinks
 most likely holds it (from WORLDS sampled worlds) is the true one ("accuracy"), and the mean
 probability the belief gives the true holder. The policy weights' effective sample size is
-reported too. With `exact`, two ceilings (`games/setback/play/exact_belief.py`): exact:auction, the exact
-posterior given the auction and the pitch (no belief built on them, bid tables included, can do
-better on average), and exact:all, given every move seen (no belief at all can); their holder
+reported too. With `exact`, two ceilings (`games/setback/play/exact_belief.py`): exact:auction, the
+exact posterior given the auction and the pitch (no belief built on them, bid tables included, can
+do better on average), and exact:all, given every move seen (no belief at all can); their holder
 figures come from the first WORLDS layouts that reproduce the moves. Each belief's cut against
 uniform carries a 95 % interval over the positions (1.96 standard errors of the per-position
 gain in log-likelihood, divided by the mean uniform log-loss).

@@ -40,8 +40,8 @@ ROLLOUTS = 1
 @dataclass(frozen=True)
 class NativeGame:
     """What a game declares for `ismcts[:SIMS],pyspiel`, a search of OpenSpiel's own C++ game
-    of it (Euchre's `games/euchre/play/ismcts.py`, Spades' `games/spades/play/ismcts.py`): the pyspiel
-    game's `name`; `uct_c`, the UCT constant for its hand's returns; `bot_class()`, the
+    of it (Euchre's `games/euchre/play/ismcts.py`, Spades' `games/spades/play/ismcts.py`): the
+    pyspiel game's `name`; `uct_c`, the UCT constant for its hand's returns; `bot_class()`, the
     `ISMCTSBot` subclass keyed by what a player knows there; `state(game, view, seed, adapter)`,
     the pyspiel state of a view with the hidden cards drawn from `seed`; `resample(player,
     state, pyspiel_player, seed)`, the bot's world draw for every simulation; `move(action)`,

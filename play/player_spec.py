@@ -1,12 +1,12 @@
 """Players named on the command line: `random`, `heuristic`, `db:PATH`, `strategy:PATH`, the
-PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`games/setback/play/pimc.py`), the SDS
-bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMCTS bot `ismcts[:SIMS]`
-(`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
+PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`games/setback/play/pimc.py`), the
+SDS bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMCTS bot
+`ismcts[:SIMS]` (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
 (`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
 (`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
-`PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`games/setback/play/oracle.py`), which
-SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
+`PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`games/setback/play/oracle.py`),
+which SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
 `rating`, never a default; it takes its `bid=` itself and cannot sit inside another player.
 
 `strategy:` takes one strategy file or several separated by commas (a baseline export and a

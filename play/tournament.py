@@ -17,8 +17,8 @@ A game (`play_game`): South deals first and the deal passes clockwise; each deal
 its own random stream `stream_seed(stream_seed(seed, game), deal)`, so deal k of game g is the
 same whoever plays it and however the earlier deals went. Every decision goes through the
 `games.setback.view.Player` interface with the acting seat's `SeatView`; a move that is not
-legal is an error (the all-seeing `oracle`, `games/setback/play/oracle.py`, declares `sees_all` and is
-handed a copy of the whole deal instead: the only player this loop shows the hidden hands). A
+legal is an error (the all-seeing `oracle`, `games/setback/play/oracle.py`, declares `sees_all` and
+is handed a copy of the whole deal instead: the only player this loop shows the hidden hands). A
 deal is scored once its outcome is settled (`is_exhausted`), which gives
 the same score as playing it to the last card. A game still undecided after `max_deals` deals
 is abandoned and counted as such.
@@ -116,7 +116,8 @@ def play_game(players, seed: int, game: int, swapped: bool = False,
             seat = int(state[S.TO_ACT])
             player = by_team[(dealer + seat) % 2]
             view = SeatView.of(state, dealer, (score[0], score[1]), history)
-            move = ask(player, state, view)  # the oracle (games/setback/play/oracle.py) sees the deal
+            # the oracle (games/setback/play/oracle.py) sees the deal
+            move = ask(player, state, view)
             if not is_legal(state, move):
                 raise IllegalMove(f"{player.name} chose the illegal move {move}")
             apply_move(state, move)

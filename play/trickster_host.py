@@ -4,8 +4,9 @@ compiled with Mono's `mcs` together with the user's checkout of `TricksterCards/
 (the directory named by the environment variable `TRICKSTER_BOTS`), cached per checkout
 commit, and run as one long-lived process per player and worker speaking JSON lines.
 
-This module knows no game: `games/setback/play/trickster.py` (Setback) and `games/spades/play/trickster.py`
-fill the bots' inputs from a seat's view and check their answers. What it guarantees:
+This module knows no game: `games/setback/play/trickster.py` (Setback) and
+`games/spades/play/trickster.py` fill the bots' inputs from a seat's view and check their answers.
+What it guarantees:
 
 - A missing `mcs` or `mono`, a missing or wrong checkout, a bot that does not compile: one
   `TricksterSetupError` line saying what to do (a `PlayerSpecError`: exit status 2).

@@ -43,8 +43,8 @@ both games) the sum over the cards of log p(card -> its holder in that world), t
 cards' rows adding 0: the log-probability of the world under the model's card marginals (a
 product of marginals, not a joint: the usual independence proposal). A world where a card sits
 with a holder the facts forbid gets -inf. Worlds drawn uniformly among the consistent layouts
-(`games.setback.search.worlds.consistent_worlds`, `games.euchre.search.worlds.consistent_worlds`) all have
-the same proposal probability, so `exp(out - max(out))`, normalised, are their importance
+(`games.setback.search.worlds.consistent_worlds`, `games.euchre.search.worlds.consistent_worlds`)
+all have the same proposal probability, so `exp(out - max(out))`, normalised, are their importance
 weights under the model. With the model as the proposal that policy weights refine
 (`belief=model+policy`), a world drawn in proportion to the model has the posterior weight
 policy likelihood / model probability: its policy log-weight minus `out` (adding the two

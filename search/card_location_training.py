@@ -18,8 +18,8 @@ seat relative to the dealer), `scores` [n, 2] (us, them), `hands` int64[n, 4] (t
 hands: the labels).
 
 Uniform (the yardstick): `uniform_probs` gives the exact marginals of a layout drawn uniformly
-among those consistent with the hand sizes and voids shown (`games.setback.search.sampler`'s count, run
-forwards and backwards over the suits): p(card of suit s -> seat i) = E[cards of s seat i
+among those consistent with the hand sizes and voids shown (`games.setback.search.sampler`'s count,
+run forwards and backwards over the suits): p(card of suit s -> seat i) = E[cards of s seat i
 gets] / hidden cards of s.
 """
 

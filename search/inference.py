@@ -9,8 +9,8 @@ illegal in the world makes its weight 0; otherwise each probability is raised to
 one move the model finds odd cannot zero a world. Weights are kept as logs.
 
 The model is any callable `model(state, move, us, them) -> probability` (the state before the
-move, the mover's team's game score and the other's); `games/setback/play/policy_model.py` builds one from a
-trained strategy through the abstraction. This module depends on the rules only.
+move, the mover's team's game score and the other's); `games/setback/play/policy_model.py` builds
+one from a trained strategy through the abstraction. This module depends on the rules only.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def log_weight(hands, played, history, observer: int, model, dealer: int = 0,
     world whose current hands are `hands` (by seat); `played` = `cards_played_by(history)`;
     -inf when one of those moves is illegal in the world. `score`: the game score by absolute
     team (EW, NS) before the deal. The first `skip` moves are replayed but not scored (the
-    auction and the pitch, when bid tables account for them: `games/setback/search/bid_tables.py`)."""
+    auction and the pitch, when bid tables account for them:
+    `games/setback/search/bid_tables.py`)."""
     total = 0.0
     for _, state, move in others_moves(hands, played, history, observer, skip):
         if not is_legal(state, move):

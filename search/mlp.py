@@ -9,8 +9,8 @@ beyond numpy and numba (already dependencies): no optional extra, nothing new on
 machine or in CI.
 
 The output layer is `groups` x `classes` logits; each group is an independent softmax (one
-distribution of deal outcomes per bid option, see `games.setback.search.learned_evaluator`). Training
-minimises the cross-entropy to soft targets (a target may spread its mass over two classes)
+distribution of deal outcomes per bid option, see `games.setback.search.learned_evaluator`).
+Training minimises the cross-entropy to soft targets (a target may spread its mass over two classes)
 on the groups a row has a target for (`mask`), by minibatch Adam with a seeded generator:
 the same data, sizes and seed give bit-identical weights.
 """

@@ -2,8 +2,8 @@
 
 How: a dynamic programme over deal outcomes, not a table of game results. A deal's outcome is
 the pair (dealer's team's deal score, the other team's), drawn from `DEAL_OUTCOMES`: the
-outcomes of heuristic-vs-heuristic self-play deals (every seat `games.setback.play.heuristic`, deals dealt
-from `games.setback.state.random_deal`), counted by `python bench/sds_strength.py --outcomes
+outcomes of heuristic-vs-heuristic self-play deals (every seat `games.setback.play.heuristic`, deals
+dealt from `games.setback.state.random_deal`), counted by `python bench/sds_strength.py --outcomes
 20000 --seed 0` (the counts below are that command's output). Assuming every deal is drawn
 from that distribution whatever the score, the probability of winning from a score pair is
 the fixed point of

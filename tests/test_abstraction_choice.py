@@ -163,7 +163,8 @@ def test_a_player_asks_the_keys_of_its_files_layout(name, key, tmp_path):
     ("contract", "Hx.+0.......B31.TxT2TJS.W"),
 ])
 def test_the_policy_model_reads_the_keys_of_its_databases_layout(name, key, tmp_path, capsys):
-    """pimc-pi's model of the other seats (games/setback/play/policy_model.py) asks the database's layout."""
+    """pimc-pi's model of the other seats (games/setback/play/policy_model.py) asks the
+    database's layout."""
     from db.database import StrategyDatabase
     from games.setback.cards import parse_card
     from games.setback.play.policy_model import PolicyModel

@@ -1,7 +1,7 @@
-"""`db:FINE,backoff=db:COARSE` (games/setback/play/backoff.py, issue 38): the fine database's move wherever it
-holds the decision's key, the coarse database's move wherever it does not; the counts say how
-often it backed off; a pair of layouts that does not refine, and a backoff= that is not a plain
-database, are refused in one line."""
+"""`db:FINE,backoff=db:COARSE` (games/setback/play/backoff.py, issue 38): the fine database's move
+wherever it holds the decision's key, the coarse database's move wherever it does not; the counts
+say how often it backed off; a pair of layouts that does not refine, and a backoff= that is not a
+plain database, are refused in one line."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
-"""Bid tables (`games/setback/play/bid_tables.py`): the compiled count equals a plain-Python recount of the
-same deals; every probability is in (0, 1] and each card's locations sum to 1; smoothing never
-gives 0; a sequence never seen gets its back-off context's figures (the file, every game's:
+"""Bid tables (`games/setback/play/bid_tables.py`): the compiled count equals a plain-Python recount
+of the same deals; every probability is in (0, 1] and each card's locations sum to 1; smoothing
+never gives 0; a sequence never seen gets its back-off context's figures (the file, every game's:
 tests/test_bid_table_file.py)."""
 
 import numpy as np

@@ -179,8 +179,8 @@ def test_a_position_no_deal_fits_is_refused():
 
 
 def test_the_layout_check_agrees_with_the_samplers_count():
-    """`layout_exists` (Hall's condition) says yes exactly when `games.setback.search.sampler` counts at
-    least one layout, on real positions given random voids (so that many have none)."""
+    """`layout_exists` (Hall's condition) says yes exactly when `games.setback.search.sampler`
+    counts at least one layout, on real positions given random voids (so that many have none)."""
     from games.setback import state as S
     from games.setback.search.sampler import log_layouts
     from web.position import layout_exists

@@ -16,7 +16,7 @@ from games.euchre.api import Hand
 from games.euchre.rules import legal_moves
 from games.euchre.view import SeatView
 from games.euchre.play.tournament import (EuchreSpecError, make_euchre_player, play_hand,
-                                    run_euchre_tournament)
+                                          run_euchre_tournament)
 from play.trick_oracle import OracleRefused, TrickOraclePlayer
 
 

@@ -1,6 +1,6 @@
-"""Rollout search for Euchre (issue 36: games/euchre/search/worlds.py, games/euchre/play/search_player.py,
-db/policy_arrays.py's Euchre branch, on the game-generic search/rollout.py and
-search/rollout_search.py).
+"""Rollout search for Euchre (issue 36: games/euchre/search/worlds.py,
+games/euchre/play/search_player.py, db/policy_arrays.py's Euchre branch, on the game-generic
+search/rollout.py and search/rollout_search.py).
 
 The blueprint is a table of random probability vectors for every key met in random hands and in
 the greedy replays the replay test makes: no strength is claimed for it, which makes the sign

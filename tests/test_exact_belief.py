@@ -1,6 +1,6 @@
-"""The exact belief (`games/setback/play/exact_belief.py`): with a deterministic player whose bids reveal who
-holds one card, the fraction of layouts that reproduce the auction is the probability of that
-holder, which is known in closed form; the truth always reproduces its own moves; the same seed
+"""The exact belief (`games/setback/play/exact_belief.py`): with a deterministic player whose bids
+reveal who holds one card, the fraction of layouts that reproduce the auction is the probability of
+that holder, which is known in closed form; the truth always reproduces its own moves; the same seed
 draws the same layouts; a sampling player is refused; `inference --exact` reports the ceilings
 with intervals
 (that one in `tests/test_search_inference.py`, beside its database fixture)."""

@@ -3,9 +3,9 @@ reproducible by seed, model files (round trip; damaged, foreign, newer refused i
 the correction's targets, and a trained model on a hand whose points are known.
 
 The data here is hand-made in the generator's format, so the training tests need no solver;
-`games.setback.play.learn_data.generate` (which solves) is exercised once, by the `learn generate` CLI test
-on two deals of the heuristic (the solver's numba compile is shared through numba's cache with
-the single-dummy tests)."""
+`games.setback.play.learn_data.generate` (which solves) is exercised once, by the `learn generate`
+CLI test on two deals of the heuristic (the solver's numba compile is shared through numba's cache
+with the single-dummy tests)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from search.hand_features import N_FEATURES, encode, encode_rows
-from games.setback.play.learn_data import (ROW_FIELDS, add_row, build_targets, save_model, solver_pairs,
-                             train_model)
+from games.setback.play.learn_data import (ROW_FIELDS, add_row, build_targets, save_model,
+                                           solver_pairs, train_model)
 from games.setback.search.learned_evaluator import (GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
-                                      ModelFileError, load_model, outcome_class)
+                                                    ModelFileError, load_model, outcome_class)
 from search.mlp import MLP, forward3
 from games.setback.search.single_dummy import NONE, OURS, THEIRS, choose_bid
 from tests.cli_runner import run_cli

@@ -1,6 +1,6 @@
-"""The learned bidder `nn:MODEL` (games/setback/play/nn_bidder.py) and the database player's gaps filled by a
-bidder (`db:PATH,gaps=BIDDER`, play/gap_filled.py): the bid follows the values it is given,
-the score-aware value is the win probability, the spec grammar, refused model files, and the
+"""The learned bidder `nn:MODEL` (games/setback/play/nn_bidder.py) and the database player's gaps
+filled by a bidder (`db:PATH,gaps=BIDDER`, play/gap_filled.py): the bid follows the values it is
+given, the score-aware value is the win probability, the spec grammar, refused model files, and the
 gap filler answering only the fallbacks."""
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from play.gap_filled import GapFilledPlayer
 from games.setback.play.nn_bidder import NnPlayer, make_nn_player, parse_nn_spec
 from play.player_spec import PlayerSpecError, make_player
 from games.setback.play.learn_data import save_model
-from games.setback.search.learned_evaluator import (DIFF, GROUPS, N_CLASSES, OWN_GROUP, LearnedEvaluator,
-                                      class_scores, floor_values, outcome_class)
+from games.setback.search.learned_evaluator import (DIFF, GROUPS, N_CLASSES, OWN_GROUP,
+                                                    LearnedEvaluator, class_scores, floor_values,
+                                                    outcome_class)
 from search.mlp import MLP
 
 

@@ -83,7 +83,8 @@ def test_imports_follow_the_data_flow(layer, path):
 def test_no_player_imports_the_trainer():
     """`play/` sits above `train/`'s neighbours, not on top of it: the abstract game a rollout
     walks is bound by `cfr.binding` (as the trainer binds it), never imported from `train/`."""
-    players = [path for package in ("play", "games") for path in sorted((ROOT / package).rglob("*.py"))
+    players = [path for package in ("play", "games")
+               for path in sorted((ROOT / package).rglob("*.py"))
                if layer_of(module_name(path)) == "play"]
     problems = [f"{path.relative_to(ROOT)} imports {name}" for path in players
                 for name in imported_names(ast.parse(path.read_text()))

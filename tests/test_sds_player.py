@@ -1,5 +1,5 @@
-"""The single-dummy bidder `sds[:W][,play=SPEC]` (games/setback/play/sds.py): its spec, a complete legal
-game, the pitch it makes, and the same moves from the same seed."""
+"""The single-dummy bidder `sds[:W][,play=SPEC]` (games/setback/play/sds.py): its spec, a complete
+legal game, the pitch it makes, and the same moves from the same seed."""
 
 import numpy as np
 import pytest

@@ -2,9 +2,9 @@
 probability of every move the modelled seats made, bids, calls and cards, in both games.
 
 The weights are checked against slow Python replays (Setback: `search.inference.log_weight`
-with `games.setback.play.policy_model.PolicyModel`, the older, independent reading of a table as a model of
-the players; Euchre: the database read key by key); the resampled worlds against the view and
-every public fact; the decisions against the thread count. The blueprint is the random table of
+with `games.setback.play.policy_model.PolicyModel`, the older, independent reading of a table as a
+model of the players; Euchre: the database read key by key); the resampled worlds against the view
+and every public fact; the decisions against the thread count. The blueprint is the random table of
 tests/test_search_rollout.py (no strength is claimed for it); Euchre's are in
 tests/test_euchre_policy_belief.py."""
 

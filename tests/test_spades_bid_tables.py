@@ -1,6 +1,6 @@
-"""Spades' bid tables (games/spades/search/bid_tables.py, games/spades/play/bid_data.py, `bid-tables --game
-spades`): the tables recover a bid that is the spade count, every distribution sums to one, the
-world log-weight is the sum of the table lookups, and the exact uniform yardstick is the
+"""Spades' bid tables (games/spades/search/bid_tables.py, games/spades/play/bid_data.py, `bid-tables
+--game spades`): the tables recover a bid that is the spade count, every distribution sums to one,
+the world log-weight is the sum of the table lookups, and the exact uniform yardstick is the
 dealing's own distribution (the file, every game's: tests/test_bid_table_file.py)."""
 
 from __future__ import annotations

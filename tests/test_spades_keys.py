@@ -1,5 +1,5 @@
-"""The Spades abstraction (`games/spades/abstraction`): worked keys on a hand-made deal that read like
-the layout's table, keys that depend only on what the acting seat knows, equal keys with the
+"""The Spades abstraction (`games/spades/abstraction`): worked keys on a hand-made deal that read
+like the layout's table, keys that depend only on what the acting seat knows, equal keys with the
 same actions, the codec, the heuristic's card past the learned tricks (`games.spades.heuristic`,
 checked against the Python heuristic by tests/test_spades_search.py), and the abstract game
 honouring the CFR game interface (`tests/test_game_conformance.py`'s checks)."""
@@ -13,7 +13,7 @@ from test_game_conformance import Checker, play_out
 from games.spades.abstraction import abstract_game as G
 from games.spades.abstraction.codec import KeyTextError, action_names, key_kind, key_text, text_key
 from games.spades.abstraction.keys import (LEARNED_TRICKS, MOVES_BUFFER, abstract_decision,
-                                     expected_tricks)
+                                           expected_tricks)
 from cfr import game as cfr_game
 from cfr.game import CHANCE, TERMINAL
 from cfr.rng import word

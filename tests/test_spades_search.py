@@ -1,5 +1,5 @@
-"""Spades' rollout search (`games/spades/play/search_player.py`): the heuristic's numba twin equal to
-the Python heuristic move for move, every drawn world agreeing with the view and every public
+"""Spades' rollout search (`games/spades/play/search_player.py`): the heuristic's numba twin equal
+to the Python heuristic move for move, every drawn world agreeing with the view and every public
 fact (the history replays legally in it), the draw uniform over the consistent layouts of a
 small ending, the search the same for any thread count, its Why data, the bid-table slot
 (`belief=bids`) reweighting the worlds, legal play, and bad specs refused in one line."""

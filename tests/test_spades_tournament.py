@@ -17,8 +17,7 @@ from games.spades import state as S
 from games.spades.match import play_game
 from play.ladder import run_ladder
 from play.results_store import ResultsStore, StoreError
-from games.spades.play.tournament import (TOURNAMENT, SpadesSpecError, make_spades_player,
-                                    play_unit)
+from games.spades.play.tournament import TOURNAMENT, SpadesSpecError, make_spades_player, play_unit
 from play.tournament import (HANDS, UNIT_POINTS_A, UNIT_POINTS_B, WON, reseed,
                              run_tournament, seat_players, unit_seed)
 

@@ -1,8 +1,8 @@
-"""Warm start across layouts (issue 38; `games/setback/train/warm_start.py`, `games/setback/abstraction/
-refinement.py`): every registered pair of refining layouts maps each fine key to the coarse
-key of the same decision; a table seeded from a coarse one plays as its source at every decision
-of random deals; a warm-started run resumes bit for bit; a pair that does not refine is refused
-in one line."""
+"""Warm start across layouts (issue 38; `games/setback/train/warm_start.py`,
+`games/setback/abstraction/ refinement.py`): every registered pair of refining layouts maps each
+fine key to the coarse key of the same decision; a table seeded from a coarse one plays as its
+source at every decision of random deals; a warm-started run resumes bit for bit; a pair that does
+not refine is refused in one line."""
 
 import itertools
 import json

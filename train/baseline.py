@@ -79,8 +79,8 @@ def baseline_stage(seed: int, batch: int, updates: str = "simultaneous",
                    algorithm: str = DEFAULTS["algorithm"], sampling=None,
                    abstraction: str = layouts.DEFAULT, warm=None) -> Stage:
     """The baseline `Stage` for a seed, batch size, update rule, algorithm and key layout (the
-    settings that fix its results); `warm` (a `games.setback.train.warm_start.WarmStart`): warm-started from
-    a coarser run, recorded with the settings."""
+    settings that fix its results); `warm` (a `games.setback.train.warm_start.WarmStart`):
+    warm-started from a coarser run, recorded with the settings."""
     more = {} if warm is None else warm.settings()
     return Stage(STAGE, layout_game(abstraction),
                  setback_settings(seed, batch, updates, algorithm, sampling, abstraction,

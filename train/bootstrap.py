@@ -1,8 +1,8 @@
 """The bootstrap stage: the score-aware auction on top of a baseline (abstraction.md, Payoffs).
 
 Each episode (iteration) draws a deal and dealer-relative game scores from its random word;
-`games.setback.abstraction.bootstrap_game.prepare_root` plays the deal out by the baseline policy for
-each auction outcome, and CFR then traverses the four bids (bootstrap keys, simultaneous
+`games.setback.abstraction.bootstrap_game.prepare_root` plays the deal out by the baseline policy
+for each auction outcome, and CFR then traverses the four bids (bootstrap keys, simultaneous
 updates). Runs on the same runner as the baseline: batches, workers, checkpoints, resume.
 The playouts use the baseline's key layout (`games/setback/abstraction/layouts.py`), recorded as the
 run's own: the bootstrap keys are the same under every layout, the baseline's policy is not.

@@ -11,10 +11,10 @@ file it was trained on) plus the live bootstrap table.
 
 The games are `play.tournament.play_game` pairs, duplicate, against the player SPEC
 (`play.player_spec`), always on the same deals for a run (a Euchre run: duplicate games to
-10 against a Euchre player, `games.euchre.train.evaluation`; `make_evaluation` chooses) (the tournament seed is derived from
-the run's seed alone): two rows differ by the strategy, not by the cards. Evaluation only
-reads the table and draws from its own streams, so the table is bit for bit the one a run
-without evaluation reaches.
+10 against a Euchre player, `games.euchre.train.evaluation`; `make_evaluation` chooses) (the
+tournament seed is derived from the run's seed alone): two rows differ by the strategy, not by the
+cards. Evaluation only reads the table and draws from its own streams, so the table is bit for bit
+the one a run without evaluation reaches.
 
 Each evaluation appends a row to DIR/eval.csv (`EVAL_COLUMNS`): the iteration, the training
 CPU seconds at that point (see `train.runner`: CPU of the training batches only), the win

@@ -78,9 +78,9 @@ class Stage:
     `cfr.frozen_policy.FrozenPolicy` that player `frozen_player(t)` plays in episode t
     instead of learning; the reported payoff is then the learner's value.
 
-    `warm` (a baseline warm-started across layouts, `games.setback.train.warm_start.WarmStart`): seeds each
-    key the table lacks from the coarse table before an episode is merged, and gives a new
-    run its starting counters (the coarse run's).
+    `warm` (a baseline warm-started across layouts, `games.setback.train.warm_start.WarmStart`):
+    seeds each key the table lacks from the coarse table before an episode is merged, and gives a
+    new run its starting counters (the coarse run's).
     """
 
     name: str

@@ -45,9 +45,10 @@ OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's 
 
 
 class EuchreSearchPlayer(SearchPlayerBase):
-    """Plays Euchre by rollout search on `blueprint` (a `games.euchre.db.player.EuchreDatabasePlayer`)
-    whose table `table` (`db.policy_arrays.PolicyArrays` of game euchre) the rollouts follow
-    (module docstring; the search itself is `play.search_base.SearchPlayerBase`'s)."""
+    """Plays Euchre by rollout search on `blueprint` (a
+    `games.euchre.db.player.EuchreDatabasePlayer`) whose table `table`
+    (`db.policy_arrays.PolicyArrays` of game euchre) the rollouts follow (module docstring; the
+    search itself is `play.search_base.SearchPlayerBase`'s)."""
 
     public, rules, fields, sampler = public, rules, S, euchre_worlds
     model_game = table_game = "euchre"

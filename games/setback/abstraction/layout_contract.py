@@ -40,7 +40,7 @@ from numba import njit
 from games.setback.abstraction.abstract_game import DECISION_SIG, layout_decision
 from games.setback.abstraction.layout_bidder import parse_side, refined_decision, refined_key
 from games.setback.abstraction.layout_bidder import (refined_text, refined_text_keys, side_bits,
-                                              side_text)
+                                                     side_text)
 from games.setback.abstraction.layouts import LAYOUTS
 from games.setback.state import DEALT, HIGH_BID, HIGH_BIDDER, PLAYED, TRUMP, WON
 

@@ -68,7 +68,8 @@ LAYOUTS = {
     "bidder": Layout("bidder", "games.setback.abstraction.layout_bidder", "setback-bidder", 1,
                      "playout keys add my side (bidding or defending) and the bid",
                      refines=("reference",)),
-    "contract": Layout("contract", "games.setback.abstraction.layout_contract", "setback-contract", 1,
+    "contract": Layout("contract", "games.setback.abstraction.layout_contract",
+                       "setback-contract", 1,
                        "bidder, plus the bidder's certain points and whether it is set",
                        refines=("bidder", "reference")),
 }

@@ -33,9 +33,9 @@ A sequence never seen (N = 0) therefore gets exactly its parent's figures, and s
 probability is 0 (K > 0 and the uniform root is positive), and for every card and context the
 five locations' post probabilities sum to 1 (each level does, and the smoothing is linear).
 
-Use. `games.setback.search.bid_tables.TablesBelief` turns the post tables into a belief about the hidden
-cards of a position after the pitch (a product of the per-card probabilities, restricted to the
-consistent layouts, sampled exactly; `load_belief` reads it from a file). Before the pitch
+Use. `games.setback.search.bid_tables.TablesBelief` turns the post tables into a belief about the
+hidden cards of a position after the pitch (a product of the per-card probabilities, restricted to
+the consistent layouts, sampled exactly; `load_belief` reads it from a file). Before the pitch
 (trump unknown) the pre tables are descriptive only: the PIMC sampler stays uniform there.
 
 File: the one bid tables format (`play/bid_table_file.py`), game "setback", arrays `ARRAYS`.
@@ -136,7 +136,7 @@ def _groupings():
     return klass, level
 
 
-# --- the heuristic bidder, compiled (games/setback/play/heuristic.py rules 1-4 at game score 0-0) ----------
+# --- the heuristic bidder, compiled (games/setback/play/heuristic.py rules 1-4 at 0-0) ------------
 # rule 1's values of the top and the lowest trump held, by rank (2..14), as numba reads them
 _HIGH_VALUE = np.array([HIGH_VALUE.get(rank, 0.0) for rank in range(15)])
 _LOW_VALUE = np.array([LOW_VALUE.get(rank, 0.0) for rank in range(15)])
@@ -484,8 +484,8 @@ class BidTables:
 
 
 def load_belief(path: str):
-    """The `games.setback.search.bid_tables.TablesBelief` of the tables file `path` (BidTablesError when
-    missing or unreadable)."""
+    """The `games.setback.search.bid_tables.TablesBelief` of the tables file `path` (BidTablesError
+    when missing or unreadable)."""
     from play.bid_table_file import load_belief as load_game_belief
 
     return load_game_belief(path, "setback")
@@ -497,7 +497,8 @@ def load(path: str) -> BidTables:
 
 
 def belief(tables: BidTables, name: str):
-    """The `games.setback.search.bid_tables.TablesBelief` of `tables` (`bid_table_file.load_belief`'s)."""
+    """The `games.setback.search.bid_tables.TablesBelief` of `tables`
+    (`bid_table_file.load_belief`'s)."""
     from games.setback.search.bid_tables import TablesBelief
 
     return TablesBelief(tables.post_prob, name)

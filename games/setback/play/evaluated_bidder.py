@@ -1,6 +1,6 @@
-"""What the evaluating bidders (`sds`, `games/setback/play/sds.py`; `nn`, `games/setback/play/nn_bidder.py`) share: they
-bid and pitch by a table of values per bid and trump, and leave every other card to a play
-player.
+"""What the evaluating bidders (`sds`, `games/setback/play/sds.py`; `nn`,
+`games/setback/play/nn_bidder.py`) share: they bid and pitch by a table of values per bid and trump,
+and leave every other card to a play player.
 
 A subclass says how it values the seat's legal bids (`auction_table`) and which trump it
 pitches (`best_trump`); this class makes the moves, times every auction and pitch evaluation

@@ -1,5 +1,5 @@
-"""Training data for the learned auction evaluator (`games.setback.search.learned_evaluator`): decisions of
-random deals, each labelled two ways, and the targets and measurements built from them.
+"""Training data for the learned auction evaluator (`games.setback.search.learned_evaluator`):
+decisions of random deals, each labelled two ways, and the targets and measurements built from them.
 
 `generate(deals, seed, auction, play)`: deal k (from `games.rng.stream_seed(seed, k)`) is bid
 seat by seat (1, 2, 3, 0 from the dealer) by the `auction` player (the heuristic, or a
@@ -9,8 +9,8 @@ and each of its legal bids (and each trump the seat holds, where the contract is
   finished by the `auction` player, the contract solved exactly (double dummy), split into
   both teams' points (holder points, other points, who holds it, at which level);
 - playout label: the same auction, the contract played out by the `play` player at every
-  seat (the seat's own contract pitching the candidate trump as `games/setback/play/sds.py` pitches): the
-  real deal score pair (ours, theirs).
+  seat (the seat's own contract pitching the candidate trump as `games/setback/play/sds.py`
+  pitches): the real deal score pair (ours, theirs).
 One world per decision is a noisy label, but the network averages over many deals, which is
 what the single-dummy evaluator's W sampled worlds do for one.
 
@@ -31,7 +31,7 @@ from games.setback.rules import BID_MOVE, apply_bid, apply_move
 from games.setback.scoring import deal_score, is_exhausted
 from games.setback.view import SeatView
 from games.setback.search.learned_evaluator import (GROUPS, N_CLASSES, OPTION_GROUP, OWN_GROUP,
-                                      outcome_class)
+                                                    outcome_class)
 from games.setback.search.single_dummy import NONE, OURS, PARTNER, THEIRS
 
 DATA_VERSION = 1
@@ -48,8 +48,8 @@ class DataFileError(ValueError):
 
 
 class PlayerContinuation:
-    """`games.setback.search.single_dummy.Continuation` by any player (a database player, say): the bid and
-    the pitch's suit it would choose from the acting seat's own view."""
+    """`games.setback.search.single_dummy.Continuation` by any player (a database player, say): the
+    bid and the pitch's suit it would choose from the acting seat's own view."""
 
     def __init__(self, player):
         self.player = player

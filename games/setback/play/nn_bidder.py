@@ -1,12 +1,12 @@
 """The learned bidder `nn:MODEL[,made=P][,expected][,play=SPEC]`: bids and pitches by the
-learned auction evaluator (`games.setback.search.learned_evaluator`, a model file of `setback-cfr learn
-train`); every other card is the play player's.
+learned auction evaluator (`games.setback.search.learned_evaluator`, a model file of `setback-cfr
+learn train`); every other card is the play player's.
 
 - Auction: for each legal bid and each trump the seat holds, the network's distribution of
   the deal score pair (ours, theirs) after that bid (the other seats finishing the auction as
   in the training data); each bid takes its best trump and the best bid wins (ties to the
-  lower bid, `games.setback.search.single_dummy.choose_bid`, as sds). The value is the probability of
-  winning the game after the deal (`search.win_probability`, the default, as sds) or, with
+  lower bid, `games.setback.search.single_dummy.choose_bid`, as sds). The value is the probability
+  of winning the game after the deal (`search.win_probability`, the default, as sds) or, with
   `,expected`, the expected deal score (ours minus theirs). No sampling, no solving: a few
   forward passes of a small network, tens of microseconds.
 - `,made=P` (0 < P <= 1): a contract of our own at a level, with a trump, is bid only if the

@@ -2,9 +2,9 @@
 
 Issue 37: every figure of strength has a bottom (random, the heuristic) and should have a top.
 The oracle plays each card double-dummy on the TRUE deal: the project's exact solver
-(`games.setback.search.solver.solve_moves`, the baseline payoff: its team's deal score minus the other's)
-gives every legal card its exact value with all four hands known, and the oracle plays the best
-(ties: the lowest card, as PIMC). Its bids are another player's: `oracle,bid=SPEC`, by default
+(`games.setback.search.solver.solve_moves`, the baseline payoff: its team's deal score minus the
+other's) gives every legal card its exact value with all four hands known, and the oracle plays the
+best (ties: the lowest card, as PIMC). Its bids are another player's: `oracle,bid=SPEC`, by default
 the heuristic's (`heuristic`: always available, needs no file; a strategy database is the usual
 choice for a ceiling over that database's own bidding, `oracle,bid=db:PATH`).
 

@@ -1,8 +1,8 @@
 """The single-dummy bidder `sds[:W][,expected][,play=SPEC]`: bids and pitches by solving
 sampled layouts; every other card is the play player's.
 
-- Auction: `games.setback.search.single_dummy.SingleDummy` draws W layouts of the other hands (default
-  20; only layouts in which the heuristic would have bid as the earlier seats did are kept,
+- Auction: `games.setback.search.single_dummy.SingleDummy` draws W layouts of the other hands
+  (default 20; only layouts in which the heuristic would have bid as the earlier seats did are kept,
   up to 8 W draws, the shortfall filled with the rejected ones), finishes the auction in
   each for every legal bid of the seat (the later seats bid as the heuristic would, and an
   other seat's contract is played in the trump the heuristic would pitch), solves every
@@ -47,8 +47,8 @@ CORRECTION: dict[int, float] = {2: 0.36, 3: 0.29, 4: 0.29}
 
 
 class HeuristicContinuation:
-    """`games.setback.search.single_dummy.Continuation` by the heuristic: the later seats' bids and an other
-    bidder's trump, each from that seat's own view of the sampled world."""
+    """`games.setback.search.single_dummy.Continuation` by the heuristic: the later seats' bids and
+    an other bidder's trump, each from that seat's own view of the sampled world."""
 
     MEMO_SIZE = 200_000  # remembered bids; the memo is emptied when it grows past this
 
@@ -61,8 +61,8 @@ class HeuristicContinuation:
     def bid(self, state: np.ndarray, dealer: int, score: tuple[int, int]) -> int:
         """The heuristic's bid (0, 2, 3, 4) for the seat to act in `state`. Remembered: the
         heuristic's bid depends only on the seat, its hand, its partner's bid, the high bid
-        and its holder, and the score (games/setback/play/heuristic.py rules 1-3), and one evaluation asks
-        the same question in many worlds and options."""
+        and its holder, and the score (games/setback/play/heuristic.py rules 1-3), and one
+        evaluation asks the same question in many worlds and options."""
         seat = int(state[S.TO_ACT])
         key = (seat, int(state[S.HAND + seat]), int(state[S.BID + (seat + 2) % 4]),
                int(state[S.HIGH_BID]), int(state[S.HIGH_BIDDER]), (dealer + seat) % 2,
@@ -77,8 +77,8 @@ class HeuristicContinuation:
 
     def pitch_suit(self, state: np.ndarray, dealer: int, score: tuple[int, int]) -> int:
         """The suit of the heuristic's pitch for the bidder to lead in `state`: its best suit
-        by `games.setback.play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the lowest
-        held suit when every suit is worth 0, as the heuristic's own pitch does)."""
+        by `games.setback.play.heuristic.suit_value` (rule 4), among the suits the bidder holds (the
+        lowest held suit when every suit is worth 0, as the heuristic's own pitch does)."""
         from games.setback.play.heuristic import cards_of, suit_value
 
         hand = cards_of(state[S.HAND + int(state[S.TO_ACT])])

@@ -15,15 +15,15 @@ The candidate trump is an input (`search.hand_features`: the trump suit always i
 so one network serves the four suits; an option whose contract is not ours does not depend on
 it.
 
-Labels (`games.setback.play.learn_data`): for each training decision, either the exact solver's value of
-the true deal (double dummy, every trump the seat holds) split into both teams' points, with
-the perfect-information correction of `games/setback/play/sds.py` applied as soft targets (a made contract
-loses one point to the defenders with probability q[level]), or the outcome of the true deal
-played out by a card player (self-play). `setback-cfr learn evaluate` measures which predicts
-real outcomes better.
+Labels (`games.setback.play.learn_data`): for each training decision, either the exact solver's
+value of the true deal (double dummy, every trump the seat holds) split into both teams' points,
+with the perfect-information correction of `games/setback/play/sds.py` applied as soft targets (a
+made contract loses one point to the defenders with probability q[level]), or the outcome of the
+true deal played out by a card player (self-play). `setback-cfr learn evaluate` measures which
+predicts real outcomes better.
 
-Model files (`model_bytes`, written by `games.setback.play.learn_data.save_model`; `load_model`): a magic
-line, one JSON header line (format, version, sha256 of the payload, the payload's length,
+Model files (`model_bytes`, written by `games.setback.play.learn_data.save_model`; `load_model`): a
+magic line, one JSON header line (format, version, sha256 of the payload, the payload's length,
 metadata: sizes, labels, the data it was trained on, seed) and the payload (numpy .npz of the
 weights). Written atomically
 (`cfr.atomic_file`). A file without the magic (foreign), of a newer version, truncated or
@@ -83,8 +83,9 @@ def class_scores() -> tuple[np.ndarray, np.ndarray]:
 
 # --- model files -----------------------------------------------------------------------
 def model_bytes(model: MLP, meta: dict) -> bytes:
-    """The model file's bytes of `model` with `meta` (JSON-able); `games.setback.play.learn_data.save_model`
-    writes them atomically (search/ stays below cfr/ in the data flow)."""
+    """The model file's bytes of `model` with `meta` (JSON-able);
+    `games.setback.play.learn_data.save_model` writes them atomically (search/ stays below cfr/ in
+    the data flow)."""
     if len(model.weights) != 3:
         raise ValueError("the learned evaluator's files hold two-hidden-layer networks")
     buffer = io.BytesIO()
@@ -183,9 +184,9 @@ class LearnedEvaluator:
                        score=(0, 0), we_deal_next: bool = False,
                        made_floor: float = 0.0) -> np.ndarray:
         """float64[len(legal_bids), 4]: the value (`class_values`) of each legal bid with each
-        trump (-inf for a suit not in `hand`), the table `games.setback.search.single_dummy.choose_bid`
-        takes; with `made_floor`, our own contracts made with a lower probability are -inf
-        (`floor_values`)."""
+        trump (-inf for a suit not in `hand`), the table
+        `games.setback.search.single_dummy.choose_bid` takes; with `made_floor`, our own contracts
+        made with a lower probability are -inf (`floor_values`)."""
         worth = self.class_values(score_aware, score, we_deal_next)
         out = np.full((len(legal_bids), 4), -np.inf)
         made = np.ones((len(legal_bids), 4))

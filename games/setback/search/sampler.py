@@ -79,8 +79,8 @@ def log_layouts(state, seat, use_voids):
 def toolkit_worlds(view_state, seat, played_by, extra_voids, rng, use_voids, states_out):
     """Full states of uniform layouts consistent with `seat`'s view (`sample_worlds` made
     states by `world_state`), the deal's being settled not tested: the toolkits' draw
-    (`envs.adapters.GameAdapter` on `games/setback/toolkit.py`), as it was before the samplers were one. Returns
-    (drawn, 0), under the signature every game's worlds module shares."""
+    (`envs.adapters.GameAdapter` on `games/setback/toolkit.py`), as it was before the samplers were
+    one. Returns (drawn, 0), under the signature every game's worlds module shares."""
     return world_sampler.consistent_worlds(
         public.constraints, public.suit_masks, public.complete, world_sampler.always_possible,
         NEED, view_state, seat, played_by, extra_voids, rng, use_voids, states_out)

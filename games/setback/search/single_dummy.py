@@ -2,14 +2,14 @@
 
 For a seat in the auction (or the bidder about to pitch), `SingleDummy`:
 1. draws W layouts of the other hands, uniform over those consistent with what the seat sees
-   (`games.setback.search.sampler`: its hand; in the auction nothing else is known of the cards), and,
-   with a `Continuation`, keeps those in which it would have made the bids seen so far
+   (`games.setback.search.sampler`: its hand; in the auction nothing else is known of the cards),
+   and, with a `Continuation`, keeps those in which it would have made the bids seen so far
    (rejection: the auction's evidence, as far as the continuation models the other seats);
 2. for each legal bid b of the seat (Pass included), finishes the auction in each world: the
    later seats bid by a `Continuation` (the sds player passes the heuristic's bidding) or
    all pass when none is given; the deal's contract is then (holder, level) or all-pass;
-3. solves each contract exactly (`games.setback.search.solver`, the first lead included, so the lead picks
-   the trump): the seat's own contracts for every trump it holds, another seat's contract for
+3. solves each contract exactly (`games.setback.search.solver`, the first lead included, so the lead
+   picks the trump): the seat's own contracts for every trump it holds, another seat's contract for
    the trump its `Continuation` would pitch (the perfect-information best trump without one);
 4. splits each solved value into the two teams' deal points (`split_value`: the solver's value
    is the holder's team's deal score minus the other's; with the points dealt (High and Low

@@ -1,1 +1,1 @@
-"""Spades's part of the database layer (`db/`): `player.py`."""
+"""Spades' part of the database layer (`db/`): `player.py`."""

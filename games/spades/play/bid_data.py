@@ -1,5 +1,5 @@
-"""Positions for Spades' bid tables (`games/spades/search/bid_tables.py`): the auctions (and, if asked,
-the play) of self-play deals of a population of Spades players, and the tables' file.
+"""Positions for Spades' bid tables (`games/spades/search/bid_tables.py`): the auctions (and, if
+asked, the play) of self-play deals of a population of Spades players, and the tables' file.
 
 Deal i of seed s is `games.spades.state.random_hand` from `stream_seed(s, i)`, at a game score
 of 0 to 0, dealt by seat `WNES`[i mod 4]. With P players named by specs

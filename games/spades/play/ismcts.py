@@ -10,8 +10,8 @@ pyspiel's `spades` (2.0.2) implements neither `InformationStateString` nor
   what the player knows;
 * the world draw (`ISMCTSPlayer.world`, for every simulation too) is the one world sampler's, as for every search
   of every game (`search/world_sampler.py` on `games/spades/public.py`, through
-  `games.spades.envs.pyspiel.native_state`): the cards the seat has not seen dealt to the other three
-  seats, exactly uniform over every layout consistent with the view, each seat as many as it
+  `games.spades.envs.pyspiel.native_state`): the cards the seat has not seen dealt to the other
+  three seats, exactly uniform over every layout consistent with the view, each seat as many as it
   still holds and never a card of a suit it has shown void in (it did not follow that suit, or
   it led a spade, which the rules allow only from a hand of spades alone, at any point of the
   hand: this game never breaks spades). The view becomes a pyspiel state by dealing the drawn

@@ -8,8 +8,8 @@ decision, typically). Otherwise it searches the score itself, exact from the fir
 that takes at most `NODE_LIMIT` nodes (a count, so the same on any machine; not tried while a
 Nil bidder has taken no trick). Past that the oracle is exact once `EXACT_TRICKS` (7) tricks or
 fewer remain; before, each candidate card is followed by the heuristic at every seat (its numba
-twin, `games.spades.search.policy`) until 7 tricks remain, and the rest is solved exactly. The spec is
-`oracle[,bid=SPEC]` or `oracle:SPEC` (SPEC any Spades player but an oracle; by default the
+twin, `games.spades.search.policy`) until 7 tricks remain, and the rest is solved exactly. The spec
+is `oracle[,bid=SPEC]` or `oracle:SPEC` (SPEC any Spades player but an oracle; by default the
 heuristic).
 """
 

@@ -1,2 +1,2 @@
-"""Spades's part of the search layer (`search/`: uses `games/` only, and the abstraction to weigh
-worlds by a policy): `bid_tables.py`, `policy.py`, `worlds.py`."""
+"""Spades' part of the search layer (`search/`: uses `games/` only):
+`bid_tables.py`, `policy.py`, `worlds.py`."""

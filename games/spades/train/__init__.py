@@ -1,1 +1,1 @@
-"""Spades's part of the training layer (`train/`): `game.py`."""
+"""Spades' part of the training layer (`train/`): `game.py`."""
