@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     parser.add_argument("--png", default=None, help="draw the curve into this PNG")
     args = parser.parse_args(argv)
 
-    from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+    from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
     from search.policy_net import load_net
     from train.distill import net_path, rounds_done
 

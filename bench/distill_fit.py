@@ -78,9 +78,9 @@ def targeted(data: dict, target: str) -> dict:
 
 def main(argv=None) -> int:
     """Fit every configuration and print the figures."""
-    from play.net_player import NetPlayer
+    from games.setback.play.net_player import NetPlayer
     from play.player_spec import make_player
-    from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+    from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
     from search.policy_net import PolicyNet
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

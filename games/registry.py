@@ -139,7 +139,7 @@ SETBACK_PLUGIN = (
     # bootstrap stages
     "db.player", "play.tournament", "train.baseline", "train.bootstrap",
     # search written for Setback, not yet split into a shared part and Setback's: the PIMC
-    # search and inference (used by the net player, being edited elsewhere), the card-location
+    # search and inference (used by its net player), the card-location
     # model on Setback's features (with Euchre's in its place)
     "search.inference", "search.pimc", "search.card_location", "search.card_location_training",
     # players of `play/` over Setback's views and specs: the search player (shared with the net
@@ -147,8 +147,9 @@ SETBACK_PLUGIN = (
     # card-location model's data (Setback's games and Euchre's)
     "play.inference_eval", "play.composite", "play.gap_filled", "play.search_player",
     "play.belief_data",
-    # the policy network of train distill (being edited elsewhere: not moved yet)
-    "search.net_setback", "play.net_player",
+    # the distill stage: Setback's today (its view features, its net player); a second game
+    # would declare its features in its place
+    "train.distill",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",

@@ -56,7 +56,7 @@ BACKOFF_OPTION = ",backoff="
 KINDS = {
     "sds": "games.setback.play.sds:make_sds_player",
     "nn": "games.setback.play.nn_bidder:make_nn_player",
-    "net": "play.net_player:make_net_player",
+    "net": "games.setback.play.net_player:make_net_player",
     "pimc": "games.setback.play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
     "search": "play.search_player:make_search_player",

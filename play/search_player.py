@@ -48,7 +48,7 @@ SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "objective=score|win; POLICY: db:PATH, strategy:PATH[,PATH...] or net:FILE)"
 
 
-NET_SEARCH = "play.net_player:make_net_search_player"  # search[OPTIONS]:net:FILE
+NET_SEARCH = "games.setback.play.net_player:make_net_search_player"  # search[OPTIONS]:net:FILE
 
 
 class SearchPlayer(SearchPlayerBase):
@@ -137,7 +137,8 @@ def make_search_player(text: str, seed: int = 0):
     if policy.lower().startswith("net:"):
         import importlib
 
-        # named, not imported: play/net_player.py's search player builds on this module's
+        # named, not imported: Setback's net player (games/setback/play/net_player.py) builds
+        # its search player on this module, so an import here would be a loop
         module, _, factory = NET_SEARCH.partition(":")
         return getattr(importlib.import_module(module), factory)(text, options, policy, seed)
     if not policy.lower().startswith(("db:", "strategy:")):

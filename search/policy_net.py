@@ -3,7 +3,7 @@ of the position out; trained on search's choices (`train distill`), played by `n
 rolled out by `search:net:FILE`.
 
 Game-generic: rows of features in, `outputs` move slots out (a game maps its moves to slots;
-Setback's view features and slots are `search/net_setback.py`'s). The network is two ReLU
+Setback's view features and slots are `games/setback/search/net.py`'s). The network is two ReLU
 hidden layers, then `outputs` policy logits and one value. The policy is a softmax over the
 legal slots only (illegal logits are never seen, so no capacity goes to learning the rules);
 the value is a plain linear output (search's mean value of the move it chose, in the game's

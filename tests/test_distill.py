@@ -21,7 +21,7 @@ from cfr.table import InfoSetTable
 from cfr.tree import build_tree
 from cli_runner import run_cli
 from games.kuhn import GAME as KUHN
-from search.net_setback import FEATURE_LAYOUT, INPUTS, OUTPUTS
+from games.setback.search.net import FEATURE_LAYOUT, INPUTS, OUTPUTS
 from search.policy_net import (NetFileError, PolicyNet, load_net, net_bytes, net_forward)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

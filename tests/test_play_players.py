@@ -37,7 +37,7 @@ def trained(tmp_path_factory):
     export_run(boot, files[1])
     db = str(root / "s.db")
     load_strategies(files, db, progress=False)
-    from search.net_setback import FEATURE_LAYOUT, INPUTS, OUTPUTS
+    from games.setback.search.net import FEATURE_LAYOUT, INPUTS, OUTPUTS
     from search.policy_net import PolicyNet, net_bytes
 
     net = str(root / "random.net")  # an untrained network: its moves must be legal all the same

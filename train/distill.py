@@ -14,7 +14,7 @@ A round:
    search's mean value of each and the move it played. The games are cut into chunks of
    `chunk` games, each a file of its own (`data/round-K/chunk-C.npz`, written atomically):
    a crash loses at most the chunks in flight.
-2. **Fit**: the network (`search/policy_net.py`, features `search/net_setback.py`) is fitted
+2. **Fit**: the network (`search/policy_net.py`, features `games/setback/search/net.py`) is fitted
    to search's moves (cross-entropy; with `soft` T > 0, to a softmax of search's values of
    the legal moves at temperature T instead of the one move it played: `soft_targets`) and
    values (squared error) on the replay window (the
@@ -322,7 +322,7 @@ def training_rows(data: dict) -> tuple:
     distribution over the legal moves (search's: one-hot on its move; the table's: its
     probabilities), value float32[n] search's value of its move, NaN for the table's) of the
     records `data`."""
-    from search.net_setback import INPUTS, OUTPUTS, encode_rows
+    from games.setback.search.net import INPUTS, OUTPUTS, encode_rows
 
     n = data["states"].shape[0]
     x = np.zeros((n, INPUTS), np.float64)
@@ -413,7 +413,7 @@ class Distill:
         if rows:
             return float(rows[-1]["cpu_seconds"]) + _chunks_cpu([round_dir(self.path, k)])
         if os.path.exists(imitation_net_path(self.path)):
-            from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+            from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
             from search.policy_net import load_net
 
             before = float(load_net(imitation_net_path(self.path), GAME, FEATURE_LAYOUT,
@@ -470,7 +470,7 @@ class Distill:
             self._prune(k)
 
     def _meta(self, k: int) -> dict:
-        from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+        from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
         from search.policy_net import load_net
 
         return load_net(net_path(self.path, k), GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS).meta
@@ -530,7 +530,7 @@ class Distill:
         """The imitation phase before round 0: `imitate` games of the base table's self-play
         recorded with its probabilities, the new network fitted to them and kept as
         nets/imitation.net, round 0's starting point; False when the budget ran out first."""
-        from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+        from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
         from search.policy_net import PolicyNet, net_bytes
 
         directory = imitation_dir(self.path)
@@ -576,7 +576,7 @@ class Distill:
 
     def _fit(self, k: int) -> None:
         """Fit round K's network on the window (module docstring) and keep it."""
-        from search.net_setback import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
+        from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
         from search.policy_net import PolicyNet, load_net, net_bytes
 
         cpu = time.process_time()
@@ -633,7 +633,7 @@ class Distill:
         if not pairs:
             return {"promoted": True}
         from games.rng import stream_seed
-        from play.net_player import NetPlayer
+        from games.setback.play.net_player import NetPlayer
         from play.player_spec import make_player
         from play.tournament import run_tournament, win_rate_interval
 

@@ -5,7 +5,7 @@ with the network as the rollout policy (Setback; the network of `train distill`,
 - `net:FILE` bids and plays the network's most probable legal move (`net:FILE,sample`: drawn
   from its probabilities). A decision is one forward pass: tens of microseconds.
 - `search[OPTIONS]:net:FILE` is `search[OPTIONS]:POLICY` (`play/search_player.py`) with the
-  rollouts played by the network instead of a table (`search.net_setback`): worlds drawn
+  rollouts played by the network instead of a table (`games.setback.search.net`): worlds drawn
   consistent with the view, every legal move rolled out in each, the best mean played. Its
   options are the search's; `belief=policy` weighs the worlds by the network's probability
   of every move the others made (a pool of 4 x worlds by default: a forward pass a move),
@@ -27,7 +27,7 @@ from games.rng import new_rng
 from games.setback.api import format_move
 from games.setback import state as S
 from play.search_player import SearchPlayer
-from search.net_setback import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
+from games.setback.search.net import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
                                 net_decision, net_policy_log_weights, net_world_move_values)
 from search.policy_net import NetFileError, load_net
 from search.rollout_search import RolloutSearch
@@ -101,7 +101,7 @@ class NetPlayer:
 
     def _pick(self, moves: np.ndarray, probs: np.ndarray) -> int:
         """The move played from the network's policy (counted)."""
-        from search.net_setback import pick
+        from games.setback.search.net import pick
 
         self.counts["network"] += 1
         if self.greedy:
@@ -200,6 +200,7 @@ class NetSearchPlayer(SearchPlayer):
         scratch = self._net_search.belief_scratch
 
         def part(k: int) -> None:
+            """Thread k's share of the states, with its own scratch buffers."""
             first, stop = bounds[k], bounds[k + 1]
             net_policy_log_weights(states, first, stop, played_by, history, history.size,
                                    modelled, scores, self.floor, *weights,
