@@ -249,6 +249,50 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
 
 
 @njit(cache=True)
+def entry_tricks(hands, leader, trump, trump_last, wanted):
+    """(tricks, cards): like `quick_tricks`, for the leader's side through the partner's
+    entry: the leader leads its lowest card of a suit in which the partner holds the top
+    card, the partner wins that trick (nobody can ruff it) and, on lead, cashes its own quick
+    tricks. The cards the other two hands drop on the entry trick are kept in their hands,
+    which can only shorten the partner's runs (a floor still). The cards: the partner's top
+    card and its quick tricks' cards."""
+    partner = leader ^ 2
+    lho = hands[(leader + 1) & 3]
+    rho = hands[(leader + 3) & 3]
+    everyone = hands[0] | hands[1] | hands[2] | hands[3]
+    best = 0
+    best_cards = np.int64(0)
+    for suit in range(N_SUITS):
+        mine = _suit_of(hands[leader], suit)
+        theirs = _suit_of(hands[partner], suit)
+        if mine == 0 or theirs == 0:
+            continue
+        top = highest_bit(_suit_of(everyone, suit))
+        if not (theirs >> top) & 1:
+            continue
+        if trump != NO_TRUMP and suit != trump and (
+                (_suit_of(lho, suit) == 0 and _suit_of(lho, trump) != 0)
+                or (_suit_of(rho, suit) == 0 and _suit_of(rho, trump) != 0)):
+            continue  # an opponent could ruff the entry
+        if trump_last and suit == trump and (
+                hands[leader] & ~(SUIT_BITS << (N_RANKS * trump))) != 0:
+            continue  # the leader may not lead a trump yet
+        entry = np.int64(1) << (N_RANKS * suit + top)
+        low = np.int64(1) << (N_RANKS * suit + lowest_bit(mine))
+        hands[partner] ^= entry
+        hands[leader] ^= low
+        more, cards = quick_tricks(hands, partner, trump, trump_last, wanted - 1)
+        hands[partner] ^= entry
+        hands[leader] ^= low
+        if 1 + more > best:
+            best = 1 + more
+            best_cards = cards | entry
+            if best >= wanted:
+                break
+    return best, best_cards
+
+
+@njit(cache=True)
 def master_trumps(hands, side, trump):
     """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
     those trumps. A trump above every trump of the other side wins the trick it is played
@@ -440,6 +484,11 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
     quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted)
+    if quick >= wanted:
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = cards
+        return 1 if leader & 1 == 0 else 0
+    quick, cards = entry_tricks(hands, leader, trump, trump_last, wanted)
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
