@@ -30,7 +30,8 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   from there: the value does not depend on the tricks already taken, so every later test,
   every leader and every deal with the same trump can use it.
 - Sure tricks, which often answer a test without a move: at a trick's start the leader's
-  runs of top cards (`quick_tricks`) and, with a trump suit, each side's master trumps
+  runs of top cards (`quick_tricks`), else a low card led to the partner's top card and the
+  partner's runs (`entry_tricks`) and, with a trump suit, each side's master trumps
   (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
   (`_second_hand`).
 - Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
@@ -146,8 +147,8 @@ def describe(hands, frame):
     """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
     length in every suit (4 bits each), F_CODE + suit, the owner (2 bits) of each remaining
     card of the suit, highest first, and F_TOTAL + suit, their count. The transposition
-    table compares positions by these (rank equivalence: the cards already played do not matter, only the order of
-    those left)."""
+    table compares positions by these (rank equivalence: the cards already played do not
+    matter, only the order of those left)."""
     lens = np.int64(0)
     for suit in range(N_SUITS):
         h0 = _suit_of(hands[0], suit)
@@ -464,9 +465,9 @@ def _probe(hands, tt, frame, need, stats):
 def _open_trick(hands, trump, trump_last, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
-    trick, the transposition table or the leader's quick tricks, with the cards whose ranks
-    decided it in frame[F_REL]. Leaves the position's description in `frame` for the store
-    once searched."""
+    trick, the transposition table or the leader's side's quick tricks, with the cards whose
+    ranks decided it in frame[F_REL]. Leaves the position's description in `frame` for the
+    store once searched."""
     leader = frame[F_LEADER]
     left = frame[F_LEFT]
     need = frame[F_NEED]
@@ -687,8 +688,9 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     way included) from the position `set_root` wrote into frames[0], both sides playing
     perfectly: one null-window test. Iterative on `frames` (numba's cache cannot hold a
     recursive function reliably); `hands` change during the search and are restored;
-    `moves[d]` holds the moves of the node at depth d. Each node also reports the cards whose ranks decided its answer
-    (`rel`), so a trick's start is stored for every position that agrees on them."""
+    `moves[d]` holds the moves of the node at depth d. Each node also reports the cards whose
+    ranks decided its answer (`rel`), so a trick's start is stored for every position that
+    agrees on them."""
     frames[0, F_NEED] = need
     depth = 0
     entering = True
