@@ -67,12 +67,14 @@ UNKNOWN_UPPER = 15  # an upper bound above any count of tricks
  F_INDEX, F_DECIDER, F_REL, F_STORE, F_META, F_BUCKET, F_LENS, F_SHARP) = range(17)
 F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describe`)
 F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
-FRAME_SIZE = F_TOTAL + 4
+F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
+FRAME_SIZE = F_HINT + 1
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
 E_OWNERS = 5  # E_OWNERS + suit: the owners of the suit's top cards the entry names
-TT_WIDTH = E_OWNERS + 4
+E_MOVE = E_OWNERS + 4  # the lead that last proved the leader's side's bound here, or -1
+TT_WIDTH = E_MOVE + 1
 BUCKET_BITS = 4
 BUCKET = 1 << BUCKET_BITS  # rows of a sharp bucket (below)
 WIDE_BITS = 6
@@ -443,11 +445,15 @@ def _matches(tt, row, frame):
 def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
-    that decided it (the entry's top cards) in frame[F_REL]."""
+    that decided it (the entry's top cards) in frame[F_REL]. Undecided, frame[F_HINT] gets
+    the lead a matching entry names (the lead to try first)."""
+    frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
         if tt[row, E_META] == 0 or not _matches(tt, row, frame):
             continue
+        if frame[F_HINT] < 0:
+            frame[F_HINT] = tt[row, E_MOVE]
         if tt[row, E_LOWER] >= need or tt[row, E_UPPER] < need:
             everyone = hands[0] | hands[1] | hands[2] | hands[3]
             rel = np.int64(0)
@@ -564,12 +570,13 @@ def _second_hand(hands, trump, frame, stats):
 
 
 @njit(cache=True)
-def _close_trick(hands, tt, frame, result, rel, stats):
+def _close_trick(hands, tt, frame, result, rel, lead, stats):
     """Record what a searched trick's start proved (side 0 takes `need` tricks or not) for
     every position that agrees with it on the lengths and on the owners of the cards down to
     the lowest card of each suit in `rel` (the cards whose ranks decided it: partition
     search). An entry for the same set merges the bound; else the bucket's least recently
-    used entry goes."""
+    used entry goes. `lead`, when not -1, is the lead that proved the leader's side's bound:
+    the entry keeps it for the next search of the position (`_probe`'s hint)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     meta = frame[F_META] | META_USED
     for suit in range(N_SUITS):
@@ -598,6 +605,9 @@ def _close_trick(hands, tt, frame, result, rel, stats):
         target = victim
         tt[target, E_LOWER] = 0
         tt[target, E_UPPER] = frame[F_LEFT]
+        tt[target, E_MOVE] = -1
+    if lead >= 0:
+        tt[target, E_MOVE] = lead
     stats[S_CLOCK] += 1
     tt[target, E_USED] = stats[S_CLOCK]
     tt[target, E_META] = meta
@@ -654,6 +664,20 @@ def _play(hands, trump, frames, moves, depth):
         frame[F_DECIDER] = 0
         child[F_LEFT] = frame[F_LEFT]
         child[F_NEED] = frame[F_NEED]
+
+
+@njit(cache=True, inline="always")
+def _hint_first(row, n, card):
+    """Move `card` to the front of the first n moves of `row` if it is among them (a lead
+    that proved a bound here before is likely to again: the MTD(f) tests search the same
+    positions with another target)."""
+    for j in range(n):
+        if row[j] == card:
+            while j > 0:
+                row[j] = row[j - 1]
+                j -= 1
+            row[0] = card
+            return
 
 
 @njit(cache=True, inline="always")
@@ -718,6 +742,8 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                                                frame[F_BEST], frame[F_WINNER],
                                                frame[F_TRICK_MASK], trump, trump_last,
                                                moves[depth])
+                if frame[F_IN_TRICK] == 0 and frame[F_HINT] >= 0:
+                    _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
                 frame[F_INDEX] = 0
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
@@ -746,7 +772,9 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
             rel = _cover_sequences(hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
                                    frame[F_TRICK_MASK], rel)
         if frame[F_STORE]:
-            _close_trick(hands, tt, frame, result, rel, stats)
+            # the leader's side proved its bound with the last lead tried: keep it as a hint
+            lead = moves[depth, frame[F_INDEX] - 1] if result == (seat & 1 == 0) else -1
+            _close_trick(hands, tt, frame, result, rel, lead, stats)
 
 
 @njit(cache=True)
