@@ -36,7 +36,9 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   (`_second_hand`).
 - Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
   that wins and holds against the opponent still to play, else the cheapest card. A good
-  first move makes the refutation of the others cheap.
+  first move makes the refutation of the others cheap. At a trick's start the lead that last
+  proved the leader's side's bound there, kept in the transposition entry, goes first (the
+  next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks.
 - The last trick is scored without search (every seat holds one card).
