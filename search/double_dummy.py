@@ -393,6 +393,18 @@ def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
     holds = wins and (threat < 0 or not _beats(threat, card, trump))
     if (winner & 1) == (seat & 1) and (threat < 0 or not _beats(threat, best, trump)):
         return 40 + rank if ruff else (rank if suit == led else 20 + rank)
+    if n_in_trick == 1:
+        # second hand: when the partner, last to play, beats the lead and the threat whatever
+        # they play, the cheapest card (second hand low)
+        last = hands[(seat + 2) & 3]
+        cover = -1
+        if _suit_of(last, led) != 0:
+            cover = led * N_RANKS + highest_bit(_suit_of(last, led))
+        elif trump != NO_TRUMP and _suit_of(last, trump) != 0:
+            cover = trump * N_RANKS + highest_bit(_suit_of(last, trump))
+        if cover >= 0 and _beats(cover, best, trump) and (
+                threat < 0 or not _beats(threat, cover, trump)):
+            return 40 + rank if ruff else (rank if suit == led else 20 + rank)
     if holds:
         return rank
     if wins:
