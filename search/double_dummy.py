@@ -35,7 +35,8 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
   (`_second_hand`).
 - Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
-  that wins and holds against the opponent still to play, else the cheapest card. A good
+  that wins and holds against the opponent still to play, else the cheapest card (so the
+  second hand plays low when its partner, last, beats whatever comes). A good
   first move makes the refutation of the others cheap. At a trick's start the lead that last
   proved the leader's side's bound there, kept in the transposition entry, goes first (the
   next test searches the same positions with another target).
@@ -376,9 +377,10 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
 def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
     """The sort key of a card played to a trick under way. The next seat, when it is still to
     play, is an opponent: its strongest card for this trick (`threat`) says whether a card
-    holds the trick. Partner holding it safely: the cheapest card. Else a card that wins and
-    holds against the threat first (the cheapest), then the cheapest cards, then winners the
-    threat could still beat; ruffs that lose or take a safe partner's trick last."""
+    holds the trick. Partner holding it safely, or the second hand's partner sure to beat the
+    lead and the threat: the cheapest card. Else a card that wins and holds against the
+    threat first (the cheapest), then the cheapest cards, then winners the threat could still
+    beat; ruffs that lose or take a safe partner's trick last."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
     threat = -1
