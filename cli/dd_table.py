@@ -45,8 +45,8 @@ def register(subparsers) -> None:
     parser.add_argument("file", metavar="FILE",
                         help="JSON lines, one deal a line, or - for stdin")
     parser.add_argument("--tt-bits", type=_tt_bits, default=20, metavar="B",
-                        help="the solver's transposition table holds 2**B entries of 72 bytes, "
-                        "B from 10 to 26 (default: %(default)s, 75 MB); fewer is slower")
+                        help="the solver's transposition table holds 2**B entries of 80 bytes, "
+                        "B from 10 to 26 (default: %(default)s, 84 MB); fewer is slower")
     parser.set_defaults(func=run)
 
 

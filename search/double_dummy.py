@@ -30,12 +30,16 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   from there: the value does not depend on the tricks already taken, so every later test,
   every leader and every deal with the same trump can use it.
 - Sure tricks, which often answer a test without a move: at a trick's start the leader's
-  runs of top cards (`quick_tricks`) and, with a trump suit, each side's master trumps
+  runs of top cards (`quick_tricks`), else a low card led to the partner's top card and the
+  partner's runs (`entry_tricks`) and, with a trump suit, each side's master trumps
   (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
   (`_second_hand`).
 - Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
-  that wins and holds against the opponent still to play, else the cheapest card. A good
-  first move makes the refutation of the others cheap.
+  that wins and holds against the opponent still to play, else the cheapest card (so the
+  second hand plays low when its partner, last, beats whatever comes). A good
+  first move makes the refutation of the others cheap. At a trick's start the lead that last
+  proved the leader's side's bound there, kept in the transposition entry, goes first (the
+  next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks.
 - The last trick is scored without search (every seat holds one card).
@@ -66,12 +70,14 @@ UNKNOWN_UPPER = 15  # an upper bound above any count of tricks
  F_INDEX, F_DECIDER, F_REL, F_STORE, F_META, F_BUCKET, F_LENS, F_SHARP) = range(17)
 F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describe`)
 F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
-FRAME_SIZE = F_TOTAL + 4
+F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
+FRAME_SIZE = F_HINT + 1
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
 E_OWNERS = 5  # E_OWNERS + suit: the owners of the suit's top cards the entry names
-TT_WIDTH = E_OWNERS + 4
+E_MOVE = E_OWNERS + 4  # the lead that last proved the leader's side's bound here, or -1
+TT_WIDTH = E_MOVE + 1
 BUCKET_BITS = 4
 BUCKET = 1 << BUCKET_BITS  # rows of a sharp bucket (below)
 WIDE_BITS = 6
@@ -146,8 +152,8 @@ def describe(hands, frame):
     """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
     length in every suit (4 bits each), F_CODE + suit, the owner (2 bits) of each remaining
     card of the suit, highest first, and F_TOTAL + suit, their count. The transposition
-    table compares positions by these (rank equivalence: the cards already played do not matter, only the order of
-    those left)."""
+    table compares positions by these (rank equivalence: the cards already played do not
+    matter, only the order of those left)."""
     lens = np.int64(0)
     for suit in range(N_SUITS):
         h0 = _suit_of(hands[0], suit)
@@ -249,6 +255,50 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
 
 
 @njit(cache=True)
+def entry_tricks(hands, leader, trump, trump_last, wanted):
+    """(tricks, cards): like `quick_tricks`, for the leader's side through the partner's
+    entry: the leader leads its lowest card of a suit in which the partner holds the top
+    card, the partner wins that trick (nobody can ruff it) and, on lead, cashes its own quick
+    tricks. The cards the other two hands drop on the entry trick are kept in their hands,
+    which can only shorten the partner's runs (a floor still). The cards: the partner's top
+    card and its quick tricks' cards."""
+    partner = leader ^ 2
+    lho = hands[(leader + 1) & 3]
+    rho = hands[(leader + 3) & 3]
+    everyone = hands[0] | hands[1] | hands[2] | hands[3]
+    best = 0
+    best_cards = np.int64(0)
+    for suit in range(N_SUITS):
+        mine = _suit_of(hands[leader], suit)
+        theirs = _suit_of(hands[partner], suit)
+        if mine == 0 or theirs == 0:
+            continue
+        top = highest_bit(_suit_of(everyone, suit))
+        if not (theirs >> top) & 1:
+            continue
+        if trump != NO_TRUMP and suit != trump and (
+                (_suit_of(lho, suit) == 0 and _suit_of(lho, trump) != 0)
+                or (_suit_of(rho, suit) == 0 and _suit_of(rho, trump) != 0)):
+            continue  # an opponent could ruff the entry
+        if trump_last and suit == trump and (
+                hands[leader] & ~(SUIT_BITS << (N_RANKS * trump))) != 0:
+            continue  # the leader may not lead a trump yet
+        entry = np.int64(1) << (N_RANKS * suit + top)
+        low = np.int64(1) << (N_RANKS * suit + lowest_bit(mine))
+        hands[partner] ^= entry
+        hands[leader] ^= low
+        more, cards = quick_tricks(hands, partner, trump, trump_last, wanted - 1)
+        hands[partner] ^= entry
+        hands[leader] ^= low
+        if 1 + more > best:
+            best = 1 + more
+            best_cards = cards | entry
+            if best >= wanted:
+                break
+    return best, best_cards
+
+
+@njit(cache=True)
 def master_trumps(hands, side, trump):
     """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
     those trumps. A trump above every trump of the other side wins the trick it is played
@@ -327,9 +377,10 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
 def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
     """The sort key of a card played to a trick under way. The next seat, when it is still to
     play, is an opponent: its strongest card for this trick (`threat`) says whether a card
-    holds the trick. Partner holding it safely: the cheapest card. Else a card that wins and
-    holds against the threat first (the cheapest), then the cheapest cards, then winners the
-    threat could still beat; ruffs that lose or take a safe partner's trick last."""
+    holds the trick. Partner holding it safely, or the second hand's partner sure to beat the
+    lead and the threat: the cheapest card. Else a card that wins and holds against the
+    threat first (the cheapest), then the cheapest cards, then winners the threat could still
+    beat; ruffs that lose or take a safe partner's trick last."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
     threat = -1
@@ -344,6 +395,18 @@ def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
     holds = wins and (threat < 0 or not _beats(threat, card, trump))
     if (winner & 1) == (seat & 1) and (threat < 0 or not _beats(threat, best, trump)):
         return 40 + rank if ruff else (rank if suit == led else 20 + rank)
+    if n_in_trick == 1:
+        # second hand: when the partner, last to play, beats the lead and the threat whatever
+        # they play, the cheapest card (second hand low)
+        last = hands[(seat + 2) & 3]
+        cover = -1
+        if _suit_of(last, led) != 0:
+            cover = led * N_RANKS + highest_bit(_suit_of(last, led))
+        elif trump != NO_TRUMP and _suit_of(last, trump) != 0:
+            cover = trump * N_RANKS + highest_bit(_suit_of(last, trump))
+        if cover >= 0 and _beats(cover, best, trump) and (
+                threat < 0 or not _beats(threat, cover, trump)):
+            return 40 + rank if ruff else (rank if suit == led else 20 + rank)
     if holds:
         return rank
     if wins:
@@ -398,11 +461,15 @@ def _matches(tt, row, frame):
 def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
-    that decided it (the entry's top cards) in frame[F_REL]."""
+    that decided it (the entry's top cards) in frame[F_REL]. Undecided, frame[F_HINT] gets
+    the lead a matching entry names (the lead to try first)."""
+    frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
         if tt[row, E_META] == 0 or not _matches(tt, row, frame):
             continue
+        if frame[F_HINT] < 0:
+            frame[F_HINT] = tt[row, E_MOVE]
         if tt[row, E_LOWER] >= need or tt[row, E_UPPER] < need:
             everyone = hands[0] | hands[1] | hands[2] | hands[3]
             rel = np.int64(0)
@@ -420,9 +487,9 @@ def _probe(hands, tt, frame, need, stats):
 def _open_trick(hands, trump, trump_last, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
-    trick, the transposition table or the leader's quick tricks, with the cards whose ranks
-    decided it in frame[F_REL]. Leaves the position's description in `frame` for the store
-    once searched."""
+    trick, the transposition table or the leader's side's quick tricks, with the cards whose
+    ranks decided it in frame[F_REL]. Leaves the position's description in `frame` for the
+    store once searched."""
     leader = frame[F_LEADER]
     left = frame[F_LEFT]
     need = frame[F_NEED]
@@ -440,6 +507,11 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
     quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted)
+    if quick >= wanted:
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = cards
+        return 1 if leader & 1 == 0 else 0
+    quick, cards = entry_tricks(hands, leader, trump, trump_last, wanted)
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
@@ -514,12 +586,13 @@ def _second_hand(hands, trump, frame, stats):
 
 
 @njit(cache=True)
-def _close_trick(hands, tt, frame, result, rel, stats):
+def _close_trick(hands, tt, frame, result, rel, lead, stats):
     """Record what a searched trick's start proved (side 0 takes `need` tricks or not) for
     every position that agrees with it on the lengths and on the owners of the cards down to
     the lowest card of each suit in `rel` (the cards whose ranks decided it: partition
     search). An entry for the same set merges the bound; else the bucket's least recently
-    used entry goes."""
+    used entry goes. `lead`, when not -1, is the lead that proved the leader's side's bound:
+    the entry keeps it for the next search of the position (`_probe`'s hint)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     meta = frame[F_META] | META_USED
     for suit in range(N_SUITS):
@@ -548,6 +621,9 @@ def _close_trick(hands, tt, frame, result, rel, stats):
         target = victim
         tt[target, E_LOWER] = 0
         tt[target, E_UPPER] = frame[F_LEFT]
+        tt[target, E_MOVE] = -1
+    if lead >= 0:
+        tt[target, E_MOVE] = lead
     stats[S_CLOCK] += 1
     tt[target, E_USED] = stats[S_CLOCK]
     tt[target, E_META] = meta
@@ -607,6 +683,20 @@ def _play(hands, trump, frames, moves, depth):
 
 
 @njit(cache=True, inline="always")
+def _hint_first(row, n, card):
+    """Move `card` to the front of the first n moves of `row` if it is among them (a lead
+    that proved a bound here before is likely to again: the MTD(f) tests search the same
+    positions with another target)."""
+    for j in range(n):
+        if row[j] == card:
+            while j > 0:
+                row[j] = row[j - 1]
+                j -= 1
+            row[0] = card
+            return
+
+
+@njit(cache=True, inline="always")
 def _cover_sequences(hand, everyone, trick_mask, rel):
     """`rel` widened for a node where every move of `hand` failed. The search tried one card
     of each run of the hand's cards with no other live card between them (the highest), as
@@ -638,8 +728,9 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     way included) from the position `set_root` wrote into frames[0], both sides playing
     perfectly: one null-window test. Iterative on `frames` (numba's cache cannot hold a
     recursive function reliably); `hands` change during the search and are restored;
-    `moves[d]` holds the moves of the node at depth d. Each node also reports the cards whose ranks decided its answer
-    (`rel`), so a trick's start is stored for every position that agrees on them."""
+    `moves[d]` holds the moves of the node at depth d. Each node also reports the cards whose
+    ranks decided its answer (`rel`), so a trick's start is stored for every position that
+    agrees on them."""
     frames[0, F_NEED] = need
     depth = 0
     entering = True
@@ -667,6 +758,8 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                                                frame[F_BEST], frame[F_WINNER],
                                                frame[F_TRICK_MASK], trump, trump_last,
                                                moves[depth])
+                if frame[F_IN_TRICK] == 0 and frame[F_HINT] >= 0:
+                    _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
                 frame[F_INDEX] = 0
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
@@ -695,7 +788,9 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
             rel = _cover_sequences(hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
                                    frame[F_TRICK_MASK], rel)
         if frame[F_STORE]:
-            _close_trick(hands, tt, frame, result, rel, stats)
+            # the leader's side proved its bound with the last lead tried: keep it as a hint
+            lead = moves[depth, frame[F_INDEX] - 1] if result == (seat & 1 == 0) else -1
+            _close_trick(hands, tt, frame, result, rel, lead, stats)
 
 
 @njit(cache=True)
