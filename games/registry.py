@@ -139,8 +139,8 @@ SETBACK_PLUGIN = (
     # bootstrap stages
     "db.player", "play.tournament", "train.baseline", "train.bootstrap",
     # search written for Setback, not yet split into a shared part and Setback's: the PIMC
-    # search and inference (used by its net player), the card-location
-    # model on Setback's features (with Euchre's in its place)
+    # search and inference (used by its net player), the card-location model on Setback's
+    # features (with Euchre's in its place)
     "search.inference", "search.pimc", "search.card_location", "search.card_location_training",
     # players of `play/` over Setback's views and specs: the search player (shared with the net
     # player), the inference measurement, the composite and gap-filling players, the
