@@ -12,14 +12,11 @@ import pathlib
 import pytest
 from test_package_boundaries import imported_names, undocumented
 
-from games import registry
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ABOVE_THE_RULES = ("cfr", "abstraction", "train", "db", "cli", "play", "search", "web")
 # the rules: the top level of Euchre's place (its layer subpackages obey their layers' rules,
 # test_package_boundaries.py)
 FILES = sorted((ROOT / "games" / "euchre").glob("*.py")) + [ROOT / "games" / "registry.py"]
-PLACE = sorted((ROOT / "games" / "euchre").rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
@@ -37,12 +34,3 @@ def test_imports_stay_below_the_rules_and_inside_the_game(path):
 def test_every_module_and_public_function_is_documented():
     missing = undocumented([ROOT / "games" / "registry.py"])  # games/euchre: the other test's
     assert not missing, missing
-
-
-@pytest.mark.parametrize("path", PLACE, ids=[str(p.relative_to(ROOT)) for p in PLACE])
-def test_the_place_reaches_into_no_other_game(path):
-    """Nothing in `games/euchre/` (rules or layer subpackages) imports another game's place."""
-    others = [name for name in registry.GAMES if name != "euchre"]
-    for name in imported_names(ast.parse(path.read_text())):
-        assert not any(name == f"games.{o}" or name.startswith(f"games.{o}.") for o in others), \
-            f"{path.name} imports {name}"

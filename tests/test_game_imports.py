@@ -109,16 +109,18 @@ def test_the_declared_plug_ins_are_real():
 
 def test_the_rule_catches_a_stray_import(tmp_path):
     """The checker itself: a module outside Euchre's place and plug-in list importing
-    games.euchre (in a function, by `from games import euchre`) is named with its line; one
-    inside its place is not."""
+    games.euchre (in a function, by `from games import euchre`) is named with its line, and so
+    is a module of another game's place (no game reaches into another's); one inside its
+    place is not."""
     stray = tmp_path / "stray.py"
     stray.write_text('"""x"""\n\n\ndef f():\n    from games import euchre\n    return euchre\n')
     fine = tmp_path / "fine.py"
     fine.write_text("from games.euchre.cards import SEAT_CHARS\n")
-    problems = violations({"play.generic": stray, "games.euchre.play.thing": fine},
-                          [registry.get("euchre")])
-    assert len(problems) == 1 and "stray.py:5 imports games.euchre" in problems[0]
-    assert "euchre plug-in" in problems[0]
+    problems = violations({"play.generic": stray, "games.euchre.play.thing": fine,
+                           "games.spades.play.thing": fine}, [registry.get("euchre")])
+    assert len(problems) == 2 and "stray.py:5 imports games.euchre" in problems[0]
+    assert "fine.py:1 imports games.euchre.cards" in problems[1]
+    assert all("euchre plug-in" in p for p in problems)
 
 
 def test_a_games_place_is_its_one_package():

@@ -18,7 +18,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # the rules: the top level of Spades' place (its layer subpackages obey their layers' rules,
 # test_package_boundaries.py)
 FILES = sorted((ROOT / "games" / "spades").glob("*.py"))
-PLACE = sorted((ROOT / "games" / "spades").rglob("*.py"))
 ABOVE_THE_RULES = ("cfr", "abstraction", "train", "db", "cli", "play", "search", "web", "envs")
 
 
@@ -46,12 +45,3 @@ def test_imports_stay_below_the_rules_and_inside_the_game(path):
 
 def test_every_module_and_public_function_is_documented():
     assert not undocumented(FILES)
-
-
-@pytest.mark.parametrize("path", PLACE, ids=[str(p.relative_to(ROOT)) for p in PLACE])
-def test_the_place_reaches_into_no_other_game(path):
-    """Nothing in `games/spades/` (rules or layer subpackages) imports another game's place."""
-    others = [name for name in registry.GAMES if name != "spades"]
-    for name in imported_names(ast.parse(path.read_text())):
-        assert not any(name == f"games.{o}" or name.startswith(f"games.{o}.") for o in others), \
-            f"{path.name} imports {name}"
