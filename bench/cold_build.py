@@ -59,6 +59,11 @@ def main(argv=None) -> int:
     trees = [pathlib.Path(t).resolve() for t in args.tree]
     if len(trees) < 2:
         parser.error("give at least two --tree checkouts to compare")
+    for tree in trees:
+        if not (tree / "cli" / "main.py").is_file():
+            parser.error(f"{tree}: not a checkout of this project (no cli/main.py)")
+    if args.repeat < 1:
+        parser.error(f"--repeat {args.repeat}: expected 1 or more")
     commands = args.command or list(DEFAULT_COMMANDS)
     totals = {t: [0.0, 0.0] for t in trees}
     for r in range(args.repeat):

@@ -4,7 +4,7 @@ no game").
 `tests/test_game_imports.py` checks imports; this counts names. A module outside every game's
 place (`games/<game>/`) and the registry names a game when a string literal (docstrings left
 out), an identifier, an attribute, an argument or keyword name, or an imported name contains
-"setback", "euchre" or "spades", case-insensitive. The program's own name `setback-cfr` is
+a registered game's name ("setback", "euchre", "spades"), case-insensitive. The program's own name `setback-cfr` is
 counted apart: a module that names Setback only through it is listed as such.
 
     python bench/game_names.py            # this checkout
@@ -20,10 +20,13 @@ import pathlib
 import re
 import sys
 
-GAMES = ("setback", "euchre", "spades")
+from game_lines import PACKAGES  # the product packages, as the line count reads them
+
+from games import registry
+
+GAMES = tuple(registry.GAMES)
 GAME_NAME = re.compile("|".join(GAMES), re.IGNORECASE)
 PROGRAM = re.compile("setback-cfr", re.IGNORECASE)
-PACKAGES = ("cfr", "games", "abstraction", "train", "db", "play", "search", "envs", "web", "cli")
 
 
 def is_outside(rel: str) -> bool:
@@ -70,6 +73,8 @@ def main(argv=None) -> int:
     parser.add_argument("--top", type=int, default=15, help="modules listed (default 15)")
     args = parser.parse_args(argv)
     root = pathlib.Path(args.root)
+    if not (root / "games").is_dir():
+        parser.error(f"{args.root}: not a checkout of this project (no games/ folder)")
     rows, modules = [], 0
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
