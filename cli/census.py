@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
-from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 from cli.arguments import add_command, add_game_option, positive_int, seed as seed_type
+from games.registry import PROGRAM
+from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 
 DESCRIPTION = """\
 Walk the full abstract game tree of N random deals, exactly as the trainer does (every
@@ -15,11 +16,11 @@ settled), and report the distinct info sets seen by kind: baseline auction, esta
 playout. Deals are drawn from --seed the way the trainer draws them.
 """
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
-  setback-cfr census --deals 1000 --seed 1
-  setback-cfr census --deals 100 --seed 7 --json
-  setback-cfr census --deals 1000 --abstraction bidder
+  {PROGRAM} census --deals 1000 --seed 1
+  {PROGRAM} census --deals 100 --seed 7 --json
+  {PROGRAM} census --deals 1000 --abstraction bidder
 """
 
 

@@ -198,6 +198,21 @@ GAMES = {
 }
 DEFAULT_GAME = "setback"
 
+# The program's (and the distribution's) name: the product is named after its first game, and
+# every message, file format and metric name that says the program's name takes it from here,
+# so the shared layers never spell a game's name. `PROGRAM_WORD` is its first word, the prefix of
+# its identifiers (metric names, the owner cookie).
+PROGRAM = "setback-cfr"
+PROGRAM_WORD = PROGRAM.split("-")[0]
+
+
+def words(name: str, kind: str, default=None):
+    """Game `name`'s words `kind` for the shared commands and the server (an attribute of its
+    `games/<game>/command_words.py`, plain text that imports nothing), or `default` when it
+    declares none."""
+    module = declaration(name, "command_words")
+    return getattr(module, kind, default) if module is not None else default
+
 
 def names(needs: tuple = ENTRY_POINTS) -> tuple[str, ...]:
     """The names of the registered games that provide every entry point of `needs` (by
