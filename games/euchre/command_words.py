@@ -1,0 +1,35 @@
+"""Euchre's words in the shared commands' help and the web server (`registry.words`): plain
+text, importing nothing, so `--help` names the game without loading it."""
+
+TITLE = "Euchre"
+GAME = "a Euchre game to 10"
+GOAL = "games to 10"
+RULES = "as OpenSpiel's euchre with stick the dealer"
+HANDS = True  # the tournament's single hands (--hands)
+ALWAYS_ENDS = True  # --max-deals is not for it
+
+SERVE_TABLE = ("games to 10: the upcard, the two rounds of naming trump (the dealer is stuck in "
+               "the second), the dealer's discard, going alone, the tricks and each hand's points "
+               "(no /api/decide)")
+SERVE_BOTS = ("random, heuristic (the default), db:PATH[,sample] (a database of a Euchre "
+              "export), ismcts[:SIMS][,pyspiel] or search[OPTIONS]:POLICY (its Why panel too "
+              "shows each move's searched value)")
+
+TOURNAMENT = ("games to 10 (games/euchre/match.py) between Euchre players: random, heuristic "
+              "(games/euchre/play/heuristic.py), db:PATH[,sample] (a database of a Euchre "
+              "export), ismcts[:SIMS][,pyspiel] or search[OPTIONS]:db:PATH (rollout search on "
+              "the database) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the "
+              "true deal, a ceiling)")
+RATING = ("games to 10 of Euchre players (as `tournament --game euchre`, "
+          "games/euchre/play/tournament.py): PLAYER is random, heuristic, db:PATH[,sample] (a "
+          "database of a Euchre export), ismcts[:SIMS][,pyspiel] (,pyspiel: searching "
+          "OpenSpiel's own C++ euchre) or search[OPTIONS]:POLICY (rollout search on a Euchre "
+          "database), or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
+          "deal, a ceiling)")
+
+SIMULATE = ("games to 10 (stick the dealer) between random players through the numba engine "
+            "(games/euchre/simulate.py): games/s, hands/s, hands per game, EW's wins, how trump "
+            "was made (round 1, round 2, the stuck dealer), alone hands, the makers' results "
+            "(-2 euchred, 1, 2, 4) and points a hand")
+
+EXPLOIT = "a database of a Euchre export"  # exploit's target (db:PATH)

@@ -1,0 +1,47 @@
+"""Setback's words in the shared commands' help and the web server (`registry.words`): plain
+text, importing nothing, so `--help` names the game without loading it."""
+
+TITLE = "Setback"
+GAME = "a Setback game to 11"
+GOAL = "games to 11"
+RULES = ""  # the house rules are the registry's description: to 11, no smudge
+
+# serve: what the page shows, and the bots it takes (the quickstart's database is the default)
+SERVE_TABLE = ("games to 11: the auction, the tricks, the cards won, each deal's points and "
+               "the score, and on demand the bots' reasoning: the info-set key, the "
+               "abstract actions and their probabilities")
+SERVE_BOTS = ("any Setback player but the oracle: random, heuristic, db:PATH or "
+              "strategy:PATH[,PATH...], search[OPTIONS]:POLICY (rollout search on a blueprint; "
+              "think=MS bounds each decision, and the Why panel shows each move's searched "
+              "value), ...")
+
+# decide (and POST /api/decide): the position it reads, and the players that decide it
+DECIDE = """FILE (or - for stdin) is one seat's position: the replay JSON of the deal so far with only the
+hand of the seat to act, as dealt, e.g.
+  {"dealer": "S", "score": {"EW": 9, "NS": 8},
+   "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
+   "moves": ["3", "P", "P", "P", "AS", "4S"]}
+("score", the game score before the deal, defaults to 0-0). The seat to act follows from the
+dealer and the moves; the other hands stay hidden."""
+DECIDE_BOTS = ("random, heuristic, db:PATH, strategy:PATH[,PATH...], pimc[:W], "
+               "search[OPTIONS]:POLICY ... (default: serve's, db:quickstart-run/strategy.db if it "
+               "exists, else heuristic)")
+
+# db load: what it keeps of the stages' strategy files
+DB_LOAD = ("From a baseline strategy: its playout, establish-trump and auction keys; from a "
+           "bootstrap strategy: its score-aware auction keys (players prefer those when bidding "
+           "with a known score)")
+
+# tournament: the games played, the players (`play.player_spec.SPEC_HELP`, `{players}`), the
+# report
+TOURNAMENT = ("games to 11, and the report adds points per deal, bids made and set, and a PNG "
+              "summary (--png, needs the `plot` extra). PLAYER is {players}; db:PATH is a "
+              "database from `{program} db load`, strategy: reads exported strategy files into "
+              "memory, and PLAYER,bid=SPEC bids (the auction only) like SPEC and plays the cards, "
+              "the pitch included, like PLAYER")
+RATING = "games to 11 of Setback players: PLAYER is {players}"
+
+# exploit: LBR's target
+EXPLOIT = ("a table db:PATH (Setback), or a Setback policy network net:FILE[,sample] (`train "
+           "distill`), modelled by its own probabilities")
+NET = True  # its players include a policy network (`net:FILE`, `train distill`)
