@@ -21,8 +21,9 @@ What a game provides (the plug-in boundary, as far as it is built today):
   `key_text(key)` (None when the text depends on a layout chosen per run)).
 
 Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
-on_chunk)`, `summarize(stats, seconds, hands)` and `format_report(report, seed)` (`setback-cfr
-simulate --game NAME` for a game other than Setback, whose own lives in `cli/simulate.py`);
+on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
+`ALWAYS_ENDS`), `summarize(stats, seconds, hands)` and `format_report(report, seed)`
+(`setback-cfr simulate --game NAME`);
 `evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
 --eval-every M`); `heuristic`, the game's heuristic player class (built with no arguments):
 the fallback a database player needs for a key its database lacks, reached through the
@@ -153,9 +154,8 @@ SETBACK_PLUGIN = (
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",
-    # commands that are Setback's alone (its layouts, its simulator, its solver, its learned
-    # auction evaluator)
-    "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train", "cli.learn",
+    # commands that are Setback's alone (its layouts, its solver, its learned auction evaluator)
+    "cli.census", "cli.replay", "cli.solve_deal", "cli.train", "cli.learn",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
@@ -168,7 +168,7 @@ GAMES = {
                error="games.setback.errors:SetbackError",
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
-               tournament="play.tournament:SETBACK",
+               tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",

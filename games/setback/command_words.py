@@ -41,6 +41,12 @@ TOURNAMENT = ("games to 11, and the report adds points per deal, bids made and s
               "the pitch included, like PLAYER")
 RATING = "games to 11 of Setback players: PLAYER is {players}"
 
+# simulate: what its random games show
+SIMULATE = ("games to 11 (dealer rotation from South, the tie rule), printing games/s, deals per "
+            "game, the share of all-pass deals and how often each point is scored. Random bidders "
+            "overbid, so both teams' scores drift down and some games would never end: a game "
+            "still undecided after --max-deals deals is abandoned and counted")
+
 # exploit: LBR's target
 EXPLOIT = ("a table db:PATH (Setback), or a Setback policy network net:FILE[,sample] (`train "
            "distill`), modelled by its own probabilities")
