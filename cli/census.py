@@ -39,8 +39,7 @@ def register(subparsers) -> None:
                    help="print the result as one JSON object instead of a table")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=run)
-    add_game_option(p, "census", reason="it walks the abstract Setback deal; a Euchre "
-                    "run's info sets are counted by `train status`")
+    add_game_option(p, "census")
 
 
 def run(args) -> int:

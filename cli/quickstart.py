@@ -96,8 +96,7 @@ def register(subparsers) -> None:
                         "this process may use)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)
-    add_game_option(parser, "quickstart", reason="for Euchre run its steps: `train baseline "
-                    "--game euchre`, `export`, `db load`, `tournament --game euchre`")
+    add_game_option(parser, "quickstart")
 
 
 def prepare_directory(path: str) -> None:

@@ -27,7 +27,7 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object instead of a table")
     parser.set_defaults(func=run)
-    add_game_option(parser, "solve-deal", reason="the exact solver is Setback's")
+    add_game_option(parser, "solve-deal")
 
 
 def solve_spec(spec) -> dict:

@@ -8,6 +8,9 @@ RULES = "as OpenSpiel's euchre with stick the dealer"
 HANDS = True  # the tournament's single hands (--hands)
 ALWAYS_ENDS = True  # --max-deals is not for it
 
+# the commands that only some games have (`cli.arguments.add_game_option`), with why
+COMMANDS = {"learn belief": "the games whose card-location features are built"}
+
 SERVE_TABLE = ("games to 10: the upcard, the two rounds of naming trump (the dealer is stuck in "
                "the second), the dealer's discard, going alone, the tricks and each hand's points "
                "(no /api/decide)")

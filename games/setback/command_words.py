@@ -6,6 +6,21 @@ GAME = "a Setback game to 11"
 GOAL = "games to 11"
 RULES = ""  # the house rules are the registry's description: to 11, no smudge
 
+# the commands that are Setback's alone (`cli.arguments.add_game_option` refuses another game),
+# each with why
+COMMANDS = {
+    "census": "it walks the abstract Setback deal; a Euchre run's info sets are counted by "
+              "`train status`",
+    "solve-deal": "the exact solver is Setback's",
+    "inference": "the beliefs over Setback's hidden hands",
+    "quickstart": "for another game run its steps: `train baseline --game GAME`, `export`, "
+                  "`db load`, `tournament --game GAME`",
+    "learn generate": "the learned evaluator of Setback's auction",
+    "learn train": "the learned evaluator of Setback's auction",
+    "learn evaluate": "the learned evaluator of Setback's auction",
+    "learn belief": "the games whose card-location features are built",
+}
+
 # serve: what the page shows, and the bots it takes (the quickstart's database is the default)
 SERVE_TABLE = ("games to 11: the auction, the tricks, the cards won, each deal's points and "
                "the score, and on demand the bots' reasoning: the info-set key, the "
