@@ -11,6 +11,19 @@ ALWAYS_ENDS = True  # --max-deals is not for it
 # the commands that only some games have (`cli.arguments.add_game_option`), with why
 COMMANDS = {"learn belief": "the games whose card-location features are built"}
 
+# replay: the deal FILE holds and what is printed (laid out by hand, as `--help` shows it)
+REPLAY = """FILE holds {"dealer": "N", "hands": {"W": [5 cards], "N": [...], "E": [...],
+"S": [...]}, "upcard": "JD", "moves": ["P", "D", "9C", "partner", "AS", ...]}: cards 9 T J Q K A
+of C D H S; P passes; a suit letter orders up (first round: only the upcard's suit) or names
+trump (second round: another suit); after an order-up the dealer discards a card; the maker
+answers alone or partner; then the cards. The rules and the order of decisions are OpenSpiel
+2.0.2's euchre with its defaults (stick the dealer: the dealer may not pass last; add
+"stick_the_dealer": false to switch it off; no lone defender). Output: "decisions" (seat,
+phase: order, name, discard, alone, lead or follow; legal, in canonical order: cards by suit
+then rank, P, C D H S, alone, partner; move), "tricks", "next", and once the hand is over
+"contract" {"trump", "maker", "alone"}, "tricks_won" and "points": {"NS": a, "EW": b} (the
+side that scores gets 1, 2 or 4, the other 0)."""
+
 SERVE_TABLE = ("games to 10: the upcard, the two rounds of naming trump (the dealer is stuck in "
                "the second), the dealer's discard, going alone, the tricks and each hand's points "
                "(no /api/decide)")

@@ -21,6 +21,20 @@ COMMANDS = {
     "learn belief": "the games whose card-location features are built",
 }
 
+# replay: the deal FILE holds and what is printed (laid out by hand, as `--help` shows it)
+REPLAY = """FILE holds {"dealer": "S", "hands": {"W": [6 cards], "N": [...], "E": [...],
+"S": [...]}, "moves": ["3", "P", "P", "P", "AS", ...]}. Cards are rank+suit (AS, TH, 10H,
+case-insensitive); bids are P, 2, 3, 4; the moves may stop anywhere in the deal.
+
+Output: {"decisions": [{"seat", "phase", "legal", "move", "key", "actions"}...], "tricks":
+[{"leader", "cards", "winner"}...], "next": {"seat", "phase", "legal", "key", "actions"} or
+null, and, once the deal is over, "points": {"high", "low", "jack", "game"} and "deal_score":
+{"EW", "NS"}}. "key" is the abstraction's baseline info-set key (null for a forced move) and
+"actions" its abstract actions in canonical order with the card or bid each plays
+([{"action": "Tx", "move": "7S"}, ...]). With "score": {"EW": a, "NS": b} in the input,
+every bid also gets its score-aware "bootstrap_key". Bad input (a bad or
+duplicate card, a wrong hand size, an illegal move) exits with status 2 and one line on stderr."""
+
 # serve: what the page shows, and the bots it takes (the quickstart's database is the default)
 SERVE_TABLE = ("games to 11: the auction, the tricks, the cards won, each deal's points and "
                "the score, and on demand the bots' reasoning: the info-set key, the "
