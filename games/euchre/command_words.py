@@ -43,6 +43,13 @@ RATING = ("games to 10 of Euchre players (as `tournament --game euchre`, "
           "database), or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
           "deal, a ceiling)")
 
+# train baseline --game euchre: what its run is (after its title)
+TRAIN = ("trains its own abstraction (games/euchre/abstraction/keys.py) with the same runner: "
+         "batches, workers, checkpoints, resume, --for, --ray, --eval-every (duplicate games to "
+         "10 of the live table's Euchre database player against --eval-against, a Euchre "
+         "player: random, heuristic, db:PATH or ismcts[:SIMS]); not --abstraction or --updates "
+         "reference")
+
 SIMULATE = ("games to 10 (stick the dealer) between random players through the numba engine "
             "(games/euchre/simulate.py), printing games/s, hands/s, hands per game, EW's wins, how trump "
             "was made (round 1, round 2, the stuck dealer), alone hands, the makers' results "

@@ -40,4 +40,8 @@ RATING = ("games to 500 (the mercy rule on) of Spades players (as `tournament --
           "games/spades/play/tournament.py): random, heuristic, db:PATH (a database of a Spades "
           "export), search[OPTIONS]:heuristic|db:PATH, ismcts[:SIMS],pyspiel or "
           "oracle[,bid=SPEC] (SEES EVERY HAND)")
+# train baseline --game spades: what its run is (after its title)
+TRAIN = ("trains its own abstraction (games/spades/abstraction/keys.py, spades-basic) with the "
+         "same runner: batches, workers, checkpoints, resume, --for; not --abstraction, "
+         "--warm-start or --updates reference")
 SIMULATE_NOTE = "tournament --game spades plays its random players"  # it has no simulation yet
