@@ -155,7 +155,7 @@ SETBACK_PLUGIN = (
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",
     # commands that are Setback's alone (its layouts, its solver, its learned auction evaluator)
-    "cli.census", "cli.solve_deal", "cli.train", "cli.learn",
+    "cli.census", "cli.train", "cli.learn",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place

@@ -35,6 +35,17 @@ null, and, once the deal is over, "points": {"high", "low", "jack", "game"} and 
 every bid also gets its score-aware "bootstrap_key". Bad input (a bad or
 duplicate card, a wrong hand size, an illegal move) exits with status 2 and one line on stderr."""
 
+# solve-deal: the deal it solves and what it prints (laid out by hand)
+SOLVE_DEAL = """Solve a Setback deal with all four hands known and print each legal move's value.
+
+FILE (or - for stdin) is `replay` JSON: {"dealer": "S", "hands": {"W": [6 cards], ...},
+"moves": ["3", "P", "P", "P", "AS", ...]} whose auction is complete and whose deal is not over.
+A move's value is the deal's final score with the rest played perfectly by both teams, from the
+bidder's team's side: its deal score minus the other team's, setback included.
+
+Output: one line per legal move (`AS  +1`), best first for the side to move; with --json one
+object {"to_move": "E", "bidder_team": "NS", "values": {"AS": 1, "2C": -3}}."""
+
 # serve: what the page shows, and the bots it takes (the quickstart's database is the default)
 SERVE_TABLE = ("games to 11: the auction, the tricks, the cards won, each deal's points and "
                "the score, and on demand the bots' reasoning: the info-set key, the "

@@ -1,7 +1,8 @@
 """Setback's replay enriched with its abstraction's keys (`setback-cfr replay`, found by the
-registry's `declaration(game, "replay_keys")`): every decision gets the baseline info-set `key`
-of the chosen key layout and its abstract `actions`, and with a `score` in the input its
-score-aware `bootstrap_key`. Importing it loads only the layouts' names (plain data)."""
+registry's `declaration(game, "abstraction.replay_keys")`): every decision gets the baseline
+info-set `key` of the chosen key layout and its abstract `actions`, and with a `score` in the
+input its score-aware `bootstrap_key`. Importing it loads only the layouts' names (plain
+data)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def describer(spec, layout: str = DEFAULT_LAYOUT):
                                '+-1,000,000,000)')
 
     def describe(deal, _spec) -> dict:
+        """The decision's key, actions and bootstrap key (`describe_decision`)."""
         return describe_decision(deal.state, score, deal.dealer, layout)
 
     return describe
