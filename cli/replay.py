@@ -17,7 +17,8 @@ def _help() -> str:
     """The command's description: each game's input and output, as the game declares them."""
     games = declared("REPLAY", registry.names(("replay",)))
     return (f"Replay one deal (or hand) of --game ({either(games)}; default "
-            f"{registry.DEFAULT_GAME})\nand print JSON. FILE (or - for stdin) holds it as JSON.\n\n"
+            f"{registry.DEFAULT_GAME})\nand print JSON. FILE (or - for stdin) holds it as "
+            "JSON.\n\n"
             + "\n\n".join(f"--game {game}"
                            + (" (the default)" if game == registry.DEFAULT_GAME else "")
                            + f":\n{text}" for game, text in games.items()))

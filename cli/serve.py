@@ -97,7 +97,8 @@ def default_bots(game: str = registry.DEFAULT_GAME) -> str:
 
 
 def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minute: int = 10,
-              host: str = "127.0.0.1", game: str = registry.DEFAULT_GAME, bot_workers: int | None = None,
+              host: str = "127.0.0.1", game: str = registry.DEFAULT_GAME,
+              bot_workers: int | None = None,
               max_wait_ms: int = 150, max_backlog: int = 256):
     """The web application for `game`, with every bad setting reported as a `UserError`.
     Games from before owners existed may be claimed only on a loopback `host` (one person's

@@ -51,9 +51,9 @@ TRAIN = ("trains its own abstraction (games/euchre/abstraction/keys.py) with the
          "reference")
 
 SIMULATE = ("games to 10 (stick the dealer) between random players through the numba engine "
-            "(games/euchre/simulate.py), printing games/s, hands/s, hands per game, EW's wins, how trump "
-            "was made (round 1, round 2, the stuck dealer), alone hands, the makers' results "
-            "(-2 euchred, 1, 2, 4) and points a hand")
+            "(games/euchre/simulate.py), printing games/s, hands/s, hands per game, EW's wins, "
+            "how trump was made (round 1, round 2, the stuck dealer), alone hands, the makers' "
+            "results (-2 euchred, 1, 2, 4) and points a hand")
 SIMULATE_STICK = ("the dealer may pass in the second round: a hand where all four pass twice is "
                   "not played (counted)")
 

@@ -56,7 +56,8 @@ SERVE_BOTS = ("any Setback player but the oracle: random, heuristic, db:PATH or 
               "value), ...")
 
 # decide (and POST /api/decide): the position it reads, and the players that decide it
-DECIDE = """FILE (or - for stdin) is one seat's position: the replay JSON of the deal so far with only the
+DECIDE = """\
+FILE (or - for stdin) is one seat's position: the replay JSON of the deal so far with only the
 hand of the seat to act, as dealt, e.g.
   {"dealer": "S", "score": {"EW": 9, "NS": 8},
    "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
