@@ -1,6 +1,6 @@
 """`setback-cfr replay [--game NAME] FILE`: replay a deal from JSON and print every decision as
 JSON. The game's replay comes from the registry (`games.registry`); a game that declares
-`games/<game>/abstraction/replay_keys.py` has it enriched with its abstraction's keys."""
+`games/<game>/abstraction/key_choice.py` has it enriched with its abstraction's keys."""
 
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ def _help() -> str:
 
 
 def _keyed() -> dict:
-    """{game: its `replay_keys` declaration} of the games whose replay shows their
+    """{game: its `key_choice` declaration} of the games whose replay shows their
     abstraction's keys (importing only their layouts' names)."""
-    return registry.declarations("abstraction.replay_keys")
+    return registry.declarations("abstraction.key_choice")
 
 
 def register(subparsers) -> None:

@@ -154,8 +154,8 @@ SETBACK_PLUGIN = (
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",
-    # commands that are Setback's alone (its layouts, its solver, its learned auction evaluator)
-    "cli.census", "cli.train", "cli.learn",
+    # commands that are Setback's alone (its layouts, its stages, its learned auction evaluator)
+    "cli.train", "cli.learn",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place

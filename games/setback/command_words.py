@@ -46,6 +46,15 @@ bidder's team's side: its deal score minus the other team's, setback included.
 Output: one line per legal move (`AS  +1`), best first for the side to move; with --json one
 object {"to_move": "E", "bidder_team": "NS", "values": {"AS": 1, "2C": -3}}."""
 
+# census: what it walks (its one-line help, then its description, laid out by hand)
+CENSUS = ("count the distinct info sets of the abstract Setback game over N random deals",
+          """\
+Walk the full abstract game tree of N random deals, exactly as the trainer does (every
+abstract action at every decision, forced moves played, each deal stopped once its score is
+settled), and report the distinct info sets seen by kind: baseline auction, establish-trump,
+playout. Deals are drawn from --seed the way the trainer draws them.
+""")
+
 # serve: what the page shows, and the bots it takes (the quickstart's database is the default)
 SERVE_TABLE = ("games to 11: the auction, the tricks, the cards won, each deal's points and "
                "the score, and on demand the bots' reasoning: the info-set key, the "

@@ -1,7 +1,8 @@
-"""Setback's replay enriched with its abstraction's keys (`setback-cfr replay`, found by the
-registry's `declaration(game, "abstraction.replay_keys")`): every decision gets the baseline
-info-set `key` of the chosen key layout and its abstract `actions`, and with a `score` in the
-input its score-aware `bootstrap_key`. Importing it loads only the layouts' names (plain
+"""Which of Setback's key layouts a command shows or counts (`--abstraction` of `setback-cfr
+replay` and `census`, found by the registry's `declaration(game, "abstraction.key_choice")`):
+the layouts' names and the default, and the replay's describer, which gives every decision the
+baseline info-set `key` of the chosen layout and its abstract `actions`, and with a `score` in
+the input its score-aware `bootstrap_key`. Importing it loads only the layouts' names (plain
 data)."""
 
 from __future__ import annotations
