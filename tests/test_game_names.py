@@ -81,7 +81,8 @@ def test_the_cleaned_commands_and_server_name_no_game():
     for rel in ("cli/serve.py", "cli/tournament.py", "cli/rating.py", "cli/exploit.py",
                 "cli/simulate.py", "cli/replay.py", "cli/decide.py", "cli/main.py",
                 "cli/errors.py", "cli/quickstart.py", "cli/inference.py", "cli/export.py",
-                "cli/db.py", "cli/arguments.py", "web/app.py", "web/game_tables.py",
+                "cli/db.py", "cli/arguments.py", "cli/census.py", "cli/solve_deal.py",
+                "cli/dd_table.py", "web/app.py", "web/game_tables.py",
                 "web/metrics.py", "web/openapi.py", "web/guard.py"):
         assert (ROOT / rel).is_file(), rel
         assert rel not in found, (rel, found.get(rel))
