@@ -231,12 +231,17 @@ def plugin_of(module: str) -> tuple[str, ...]:
 
 def declaration(name: str, kind: str):
     """Game `name`'s module `<package>.<kind>`, its declaration to a shared layer (e.g.
-    `toolkit`, `bid_tables`: `games/<game>/<kind>.py`), imported on this call; None when the
-    game declares no such module."""
+    `toolkit`, `bid_tables`: `games/<game>/<kind>.py`; a dotted `kind` such as
+    `abstraction.key_choice` is inside a subpackage), imported on this call; None when the game
+    declares no such module."""
     import importlib.util
 
     module = f"{get(name).package}.{kind}"
-    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+    try:
+        found = importlib.util.find_spec(module)
+    except ModuleNotFoundError:  # a `kind` inside a subpackage the game does not have
+        found = None
+    return importlib.import_module(module) if found else None
 
 
 def declarations(kind: str) -> dict:
