@@ -66,16 +66,11 @@ def names_in(tree: ast.AST):
             yield node.module
 
 
-def main(argv=None) -> int:
-    """Print the count, the games named, and the modules that name them most."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("root", nargs="?", default=".", help="the checkout (default .)")
-    parser.add_argument("--top", type=int, default=15, help="modules listed (default 15)")
-    args = parser.parse_args(argv)
-    root = pathlib.Path(args.root)
-    if not (root / "games").is_dir():
-        parser.error(f"{args.root}: not a checkout of this project (no games/ folder)")
-    rows, modules = [], 0
+def naming_modules(root: pathlib.Path) -> tuple[dict, int]:
+    """({module (path relative to `root`): (the games it names with their counts, how many of
+    those are the program's name)} of the modules outside the games' places that name a game,
+    and the number of modules outside the places)."""
+    found, modules = {}, 0
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             rel = path.relative_to(root).as_posix()
@@ -87,8 +82,22 @@ def main(argv=None) -> int:
                 hits.update(m.group(0).lower() for m in GAME_NAME.finditer(text))
                 program += len(PROGRAM.findall(text))
             if hits:
-                rows.append((sum(hits.values()), rel, dict(hits), program))
-    rows.sort(key=lambda r: (-r[0], r[1]))
+                found[rel] = (dict(hits), program)
+    return found, modules
+
+
+def main(argv=None) -> int:
+    """Print the count, the games named, and the modules that name them most."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("root", nargs="?", default=".", help="the checkout (default .)")
+    parser.add_argument("--top", type=int, default=15, help="modules listed (default 15)")
+    args = parser.parse_args(argv)
+    root = pathlib.Path(args.root)
+    if not (root / "games").is_dir():
+        parser.error(f"{args.root}: not a checkout of this project (no games/ folder)")
+    found, modules = naming_modules(root)
+    rows = sorted(((sum(hits.values()), rel, hits, program)
+                   for rel, (hits, program) in found.items()), key=lambda r: (-r[0], r[1]))
     per_game = collections.Counter(g for row in rows for g in row[2])
     print(f"modules outside the games' places naming a game: {len(rows)} of {modules}")
     print("of which only through the program's name setback-cfr: "

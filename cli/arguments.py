@@ -134,17 +134,23 @@ def add_command(subparsers, name: str, help: str, description: str, epilog: str 
     return subparsers.add_parser(name, help=help, description=description, epilog=epilog,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
 
-def add_game_option(parser, command: str, supported: tuple = ("setback",),
+def add_game_option(parser, command: str, supported: tuple | None = None,
                     reason: str = "", needs: tuple | None = None) -> None:
-    """`--game NAME` (default setback, every registered game a choice, or those providing the
-    entry points `needs`) on a command that reads or plays one game but supports only
-    `supported`: another game is refused in one line (exit status 2) naming the command and
+    """`--game NAME` (default the registry's default game, every registered game a choice, or
+    those providing the entry points `needs`) on a command that reads or plays one game but
+    supports only `supported` (default: the games whose words' `COMMANDS` name `command`, with
+    their reason): another game is refused in one line (exit status 2) naming the command and
     `reason`, before the command does anything. Call it after the parser's
     `set_defaults(func=...)`: it wraps that function."""
     import functools
 
     from games import registry  # plain data: imports no game
 
+    if supported is None:  # the games that declare the command theirs, and why
+        declared = {name: registry.words(name, "COMMANDS", {}) for name in registry.GAMES}
+        supported = tuple(name for name, commands in declared.items() if command in commands)
+        reason = reason or "; ".join(dict.fromkeys(declared[name][command]
+                                                   for name in supported))
     choices = registry.names() if needs is None else registry.names(needs)
     others = [name for name in choices if name not in supported]
     parser.add_argument(

@@ -1,53 +1,54 @@
-"""`setback-cfr census`: distinct info sets of the abstract Setback game over N random deals."""
+"""`setback-cfr census`: distinct info sets of a game's abstract game over N random deals, for a
+game whose place declares it (`games/<game>/train/census.py`, its `run_census`; its key
+layouts from `games/<game>/abstraction/key_choice.py`; its help from its words' `CENSUS`)."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 from cli.arguments import add_command, add_game_option, positive_int, seed as seed_type
+from cli.game_words import declared
+from games import registry  # plain data: imports no game
+from games.registry import PROGRAM
 
-DESCRIPTION = """\
-Walk the full abstract game tree of N random deals, exactly as the trainer does (every
-abstract action at every decision, forced moves played, each deal stopped once its score is
-settled), and report the distinct info sets seen by kind: baseline auction, establish-trump,
-playout. Deals are drawn from --seed the way the trainer draws them.
-"""
-
-EPILOG = """\
+EPILOG = f"""\
 examples:
-  setback-cfr census --deals 1000 --seed 1
-  setback-cfr census --deals 100 --seed 7 --json
-  setback-cfr census --deals 1000 --abstraction bidder
+  {PROGRAM} census --deals 1000 --seed 1
+  {PROGRAM} census --deals 100 --seed 7 --json
+  {PROGRAM} census --deals 1000 --abstraction bidder
 """
 
 
 def register(subparsers) -> None:
     """Add the `census` subcommand."""
-    p = add_command(subparsers, "census", "count the distinct info sets of the abstract "
-                    "Setback game over N random deals", DESCRIPTION, EPILOG)
+    words = declared("CENSUS")
+    keys = {game: registry.declaration(game, "abstraction.key_choice") for game in words}
+    p = add_command(subparsers, "census", " / ".join(w[0] for w in words.values()),
+                    "\n".join(w[1] for w in words.values()), EPILOG)
     p.add_argument("--deals", type=positive_int, required=True, metavar="N",
                    help="number of random deals to walk")
     p.add_argument("--seed", type=seed_type, default=0, metavar="S",
                    help="seed of the deals (default: 0)")
-    p.add_argument("--abstraction", choices=layouts.names(), default=layouts.DEFAULT,
-                   help="the key layout whose info sets are counted (default: %(default)s, "
-                        "the spec's keys)")
+    p.add_argument("--abstraction", default=None,
+                   choices=tuple(dict.fromkeys(n for k in keys.values()
+                                               for n in k.layout_names())),
+                   help="the key layout whose info sets are counted (default: "
+                   + "; ".join(k.DEFAULT_LAYOUT for k in keys.values()) + ", the spec's keys)")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object instead of a table")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.set_defaults(func=run)
-    add_game_option(p, "census", reason="it walks the abstract Setback deal; a Euchre "
-                    "run's info sets are counted by `train status`")
+    add_game_option(p, "census")
 
 
 def run(args) -> int:
     """Run the census and print its result."""
     from tqdm import tqdm
 
-    from games.setback.train.census import run_census
-
+    census = registry.declaration(args.game, "train.census")
+    abstraction = (args.abstraction
+                   or registry.declaration(args.game, "abstraction.key_choice").DEFAULT_LAYOUT)
     bar = tqdm(total=args.deals, unit="deal", disable=args.no_progress, file=sys.stderr,
                smoothing=0.1)
 
@@ -55,14 +56,14 @@ def run(args) -> int:
         bar.set_postfix(info_sets=f"{result.info_sets:,}", refresh=False)
 
     try:
-        result = run_census(args.deals, args.seed, progress=bar.update, on_deal=show,
-                            abstraction=args.abstraction)
+        result = census.run_census(args.deals, args.seed, progress=bar.update, on_deal=show,
+                                   abstraction=abstraction)
     finally:
         bar.close()
     if args.json:
-        print(json.dumps({**result.as_dict(), "abstraction": args.abstraction}))
+        print(json.dumps({**result.as_dict(), "abstraction": abstraction}))
         return 0
-    print(f"layout           {args.abstraction}")
+    print(f"layout           {abstraction}")
     print(f"deals            {result.deals:,} (seed {result.seed})")
     print(f"time             {result.seconds:.1f} s, {result.deals_per_second:.2f} deals/s")
     print(f"decisions        {result.decisions:,} visited with a key")

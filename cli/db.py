@@ -12,6 +12,19 @@ from __future__ import annotations
 import json
 
 from cli.errors import UserError
+from cli.game_words import declared, either, title
+from games.registry import PROGRAM
+from games import registry  # plain data: imports no game
+
+
+def _load_words() -> str:
+    """What `db load` keeps of each game's strategy files: the game's own words (its stages'
+    keys), else, for a game trained on its own abstract game, all the keys of its baseline."""
+    own = declared("DB_LOAD")
+    others = [game for game in registry.names(("trainer",)) if game not in own]
+    return "; ".join([*own.values(), *([
+        f"from {either(f'a {title(g)}' for g in others)} baseline strategy (`export` of a "
+        f"`train baseline --game {either(others)}` run): all its keys"] if others else [])]) + "."
 
 
 def register(subparsers) -> None:
@@ -29,17 +42,14 @@ def register(subparsers) -> None:
     load = commands.add_parser(
         "load",
         help="build a database from exported strategy files",
-        description="Build the database FILE from exported strategy files (`setback-cfr "
-        "export`). From a baseline strategy: its playout, establish-trump and auction keys; "
-        "from a bootstrap strategy: its score-aware auction keys (players prefer those when "
-        "bidding with a known score); from a Euchre baseline strategy (`export` of a `train "
-        "baseline --game euchre` run): all its keys. The game is read from the files (one game "
+        description=f"Build the database FILE from exported strategy files (`{PROGRAM} "
+        "export`). " + _load_words() + " The game is read from the files (one game "
         "a database, recorded in it). At most one file per stage. FILE is built in a "
         "temporary file beside it and renamed over it only on success, so an interrupted or "
         "failed load leaves any old FILE untouched.",
     )
     load.add_argument("strategies", nargs="+", metavar="STRATEGY",
-                      help="strategy files written by `setback-cfr export`")
+                      help=f"strategy files written by `{PROGRAM} export`")
     load.add_argument("--db", required=True, metavar="FILE", help="the database to build")
     load.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     load.add_argument("--no-progress", action="store_true", help="hide the progress bar")

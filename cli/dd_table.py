@@ -20,7 +20,7 @@ HELP = """Print the double-dummy table of each 52-card deal: for every declarer 
 tricks the declarer's side takes with all four hands known and both sides playing perfectly.
 
 FILE (or - for stdin) holds one deal a line, as JSON: {"hands": {"N": [13 cards], "E": [...],
-"S": [...], "W": [...]}}. Cards are rank then suit, as everywhere in setback-cfr: ranks 2..9,
+"S": [...], "W": [...]}}. Cards are rank then suit, as everywhere in this program: ranks 2..9,
 T (or 10), J, Q, K, A; suits C, D, H, S; case-insensitive ("AS", "td", "10H"). Blank lines are
 skipped.
 

@@ -8,22 +8,20 @@ import json
 
 from cli.arguments import add_command, add_game_option
 from cli.errors import UserError
+from cli.game_words import declared, either
+from games import registry  # plain data: imports no game
+from games.registry import PROGRAM
 
-HELP = """Ask the bots for one decision and print it as JSON.
+def _help() -> str:
+    """The command's description: each deciding game's position, as the game declares it."""
+    positions = "\n\n".join(declared("DECIDE").values())
+    return f"""Ask the bots for one decision and print it as JSON.
 
-FILE (or - for stdin) is one seat's position: the replay JSON of the deal so far with only the
-hand of the seat to act, as dealt, e.g.
-  {"dealer": "S", "score": {"EW": 9, "NS": 8},
-   "hands": {"E": ["AH", "TS", "6H", "2C", "JD", "QS"]},
-   "moves": ["3", "P", "P", "P", "AS", "4S"]}
-("score", the game score before the deal, defaults to 0-0). The seat to act follows from the
-dealer and the moves; the other hands stay hidden. With --game spades the position is a Spades
-hand so far: the seat to act's 13 cards as dealt, the bids (Nil, 1..13) then the cards, and
-"score" the game score before the hand (its bags).
+{positions}
 
-Output, as `POST /api/decide` of `setback-cfr serve` answers: {"seat", "move", "legal",
-"probabilities": {abstract action: probability or null}, "explanation": {the key, whether it
-was found, each abstract action with its probability and card, the reason}}. A position that
+Output, as `POST /api/decide` of `{PROGRAM} serve` answers: {{"seat", "move", "legal",
+"probabilities": {{abstract action: probability or null}}, "explanation": {{the key, whether it
+was found, each abstract action with its probability and card, the reason}}}}. A position that
 hides the acting seat's hand, shows another seat's, or that no deal can reach exits with
 status 2 and one line."""
 
@@ -33,19 +31,20 @@ def register(subparsers) -> None:
     from cli.replay import _indent
 
     parser = add_command(subparsers, "decide",
-                         "the bots' move for one seat's position (replay JSON, one hand)", HELP)
+                         "the bots' move for one seat's position (replay JSON, one hand)", _help())
     parser.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
     parser.add_argument("--bots", metavar="PLAYER", default=None,
-                        help="the player deciding: random, heuristic, db:PATH, "
-                        "strategy:PATH[,PATH...], pimc[:W], search[OPTIONS]:POLICY ... "
-                        "(default: serve's, db:quickstart-run/strategy.db if it exists, else "
-                        "heuristic); with --game spades a Spades player of `tournament --game "
-                        "spades` (default heuristic)")
+                        help="the player deciding: " + "; ".join(
+                            text if game == registry.DEFAULT_GAME else f"with --game {game} {text}"
+                            for game, text in declared("DECIDE_BOTS").items()))
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
-    add_game_option(parser, "decide", supported=("setback", "spades"),
-                    reason="a Euchre player's moves: `tournament --game euchre`")
+    deciding = tuple(declared("DECIDE"))
+    others = [game for game in registry.names() if game not in deciding]
+    add_game_option(parser, "decide", supported=deciding,
+                    reason=f"its table reads no single position; its players' moves: "
+                    f"`tournament --game {either(others)}`")
 
 
 def run(args) -> int:

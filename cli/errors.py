@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import sys
 
+from games.registry import PROGRAM
+
 
 class UserError(Exception):
     """Bad input from the user (a file, an argument, a move): reported in one line, status 2."""
@@ -36,16 +38,16 @@ def report_user_errors():
         sys.stderr.close()
         raise SystemExit(0)
     except KeyboardInterrupt:
-        print("setback-cfr: interrupted", file=sys.stderr)
+        print(f"{PROGRAM}: interrupted", file=sys.stderr)
         raise SystemExit(130)
     except Exception as exc:
         from cfr.errors import WriteFailedError
 
         if isinstance(exc, user_error_types()):
-            print(f"setback-cfr: error: {one_line(exc)}", file=sys.stderr)
+            print(f"{PROGRAM}: error: {one_line(exc)}", file=sys.stderr)
             raise SystemExit(2)
         if isinstance(exc, WriteFailedError):
-            print(f"setback-cfr: error: {one_line(exc)}", file=sys.stderr)
+            print(f"{PROGRAM}: error: {one_line(exc)}", file=sys.stderr)
             raise SystemExit(1)
         raise
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from cli.arguments import probability
 from cli.errors import UserError
+from cli.game_words import title
+from games.registry import PROGRAM
 from games import registry  # plain data: imports no game
 
 
@@ -17,7 +19,7 @@ def register(subparsers) -> None:
         "--abstraction), then every key string with its float32 "
         "probabilities in canonical action order. Probabilities below --threshold are zeroed "
         "and the rest renormalised, as the reference does. The same checkpoint always gives "
-        "the same file, byte for byte. The file is the input of `setback-cfr db load`. A "
+        f"the same file, byte for byte. The file is the input of `{PROGRAM} db load`. A "
         "`train distill` run exports its best policy network instead (the newest that beat its "
         "teacher, else the newest round's) (a versioned "
         "network file: play it as net:FILE or search:net:FILE).")
@@ -33,9 +35,9 @@ def register(subparsers) -> None:
                         "strategy-sum totals; runs whose sums count something else (other "
                         "algorithms, linear weighting, warm starts) are refused")
     parser.add_argument("--game", choices=registry.names(), default=None,
-                        help="the run's game (default: the one the run records, Setback for "
-                        "runs that record none); a run of another game is refused. The "
-                        "strategy file's header records it, and `db load` reads it from there")
+                        help="the run's game (default: the one the run records, "
+                        f"{title(registry.DEFAULT_GAME)} for runs that record none); a run of "
+                        "another game is refused. The strategy file's header records it, and `db load` reads it from there")
     parser.set_defaults(func=run)
 
 
@@ -47,7 +49,7 @@ def run(args) -> int:
     if args.out.lower().endswith((".db", ".sqlite", ".sqlite3")):
         stem = args.out.rsplit(".", 1)[0]
         raise UserError(f"--out {args.out}: export writes a strategy file, not a database; "
-                        f"write {stem}.strategy, then `setback-cfr db load --db {args.out} "
+                        f"write {stem}.strategy, then `{PROGRAM} db load --db {args.out} "
                         f"{stem}.strategy`")
     if RunDirectory(args.run).read_settings()["stage"] == "distill":
         from train.distill import export_net
@@ -59,7 +61,7 @@ def run(args) -> int:
               f"{meta['cpu_seconds'] / 60:.1f} CPU-min of distillation)")
         return 0
     header = export_run(args.run, args.out, args.threshold, args.game, args.min_visits)
-    game = "" if header["game"] == "setback" else f"{header['game']} "
+    game = "" if header["game"] == registry.DEFAULT_GAME else f"{header['game']} "
     print(f"wrote {args.out}: {header['n_keys']:,} {game}keys, {header['stage']} stage after "
           f"{header['iterations']:,} iterations (threshold {header['threshold']}"
           + (f", keys visited at least {header['min_visits']:,} times" if header.get("min_visits")

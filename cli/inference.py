@@ -8,8 +8,9 @@ import json
 from cli.arguments import (add_command, add_game_option, positive_int, positive_probability,
                            seed)
 from cli.errors import UserError
+from games.registry import PROGRAM
 
-HELP = """Measure policy-based inference on positions from self-play games.
+HELP = f"""Measure policy-based inference on positions from self-play games.
 
 Deals are played by the POLICY's own player at all four seats to a random point of the play;
 the seat to act there judges the other seats' hands under four beliefs: uniform (hand sizes
@@ -20,7 +21,7 @@ search[belief=bids]:POLICY resamples by). Reported per
 belief: the mean log-likelihood of the true hands (nats, higher is better), the accuracy of
 "who holds card c" over the cards the other seats hold, and the mean probability given to the
 true holder; and the policy weights' effective sample size. With --tables FILE (bid tables,
-`setback-cfr bid-tables`) two more: tables (the worlds drawn from the tables' belief given the
+`{PROGRAM} bid-tables`) two more: tables (the worlds drawn from the tables' belief given the
 auction and the pitch; exact log-likelihood) and tables+policy (those worlds weighted by the
 policy's probability of the moves after the pitch). --first-trick judges positions of the first
 trick only (1 to 3 cards played).
@@ -61,7 +62,7 @@ def register(subparsers) -> None:
                              "(default 200000)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(func=run)
-    add_game_option(parser, "inference", reason="the beliefs over Setback's hidden hands")
+    add_game_option(parser, "inference")
 
 
 def run(args) -> int:

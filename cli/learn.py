@@ -121,14 +121,12 @@ def _wrap(call):
         raise UserError(str(exc)) from None
 
 
-def _end_options(parser, action: str, func,
-                 reason: str = "the learned evaluator of Setback's auction",
-                 supported: tuple = ("setback",)) -> None:
-    """What every `learn` action ends with: --no-progress, its function, and --game (the
-    `supported` games only, for `reason`)."""
+def _end_options(parser, action: str, func) -> None:
+    """What every `learn` action ends with: --no-progress, its function, and --game (the games
+    whose words declare `learn ACTION` theirs)."""
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.set_defaults(func=func)
-    add_game_option(parser, f"learn {action}", supported=supported, reason=reason)
+    add_game_option(parser, f"learn {action}")
 
 
 def run_generate(args) -> int:
@@ -339,8 +337,7 @@ def _register_belief(actions) -> None:
     bel.add_argument("--chunk", type=positive_int, default=100, metavar="G",
                      help="games a data chunk (default 100): the unit an interrupted "
                           "generation keeps")
-    _end_options(bel, "belief", run_belief, reason="the games whose card-location features "
-                 "are built", supported=("setback", "euchre"))
+    _end_options(bel, "belief", run_belief)
 
 
 def non_negative_float(text: str) -> float:

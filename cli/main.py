@@ -16,6 +16,8 @@ import sys
 from importlib import metadata
 
 from cli.errors import report_user_errors
+from games import registry  # plain data: imports no game
+from games.registry import PROGRAM
 
 # Subcommand modules, in the order `--help` lists them.
 SUBCOMMAND_MODULES = (
@@ -48,7 +50,7 @@ DOCS_PAGES = {
     "": "index.md",
     "quickstart": "getting-started.md",
     "replay": "getting-started.md",
-    "simulate": "games/setback.md",
+    "simulate": f"games/{registry.DEFAULT_GAME}.md",  # the default game's simulator
     "solve": "training.md",
     "census": "training.md",
     "train": "training.md",
@@ -99,7 +101,7 @@ def _add_docs_epilogs(parser: argparse.ArgumentParser) -> None:
 def version() -> str:
     """The installed package's version (from its metadata)."""
     try:
-        return metadata.version("setback-cfr")
+        return metadata.version(PROGRAM)
     except metadata.PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown (not installed)"
 
@@ -107,9 +109,10 @@ def version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every available subcommand registered."""
     parser = argparse.ArgumentParser(
-        prog="setback-cfr",
-        description="Train, inspect and play Setback (Auction Pitch) strategies with "
-        "counterfactual regret minimization.",
+        prog=PROGRAM,
+        description="Train, inspect and play strategies of card games with counterfactual "
+        "regret minimization. The games (--game): "
+        + "; ".join(f"{e.name}: {e.description}" for e in registry.GAMES.values()) + ".",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -131,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if any("\0" in str(a) for a in (sys.argv[1:] if argv is None else argv)):
         # Only possible in-process (a shell cannot pass NUL); open() would raise ValueError.
-        print("setback-cfr: error: an argument contains a NUL byte", file=sys.stderr)
+        print(f"{PROGRAM}: error: an argument contains a NUL byte", file=sys.stderr)
         return 2
     args = parser.parse_args(argv)
     with report_user_errors():

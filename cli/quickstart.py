@@ -39,6 +39,7 @@ import time
 
 from cli.arguments import add_game_option, positive_float, positive_int
 from cli.errors import UserError
+from games.registry import PROGRAM
 
 MARKER = "quickstart.json"
 # The small embedded default: the share of the budget each stage gets, the settings
@@ -76,7 +77,7 @@ def register(subparsers) -> None:
         "and rollout search on the database against the heuristic on the same pairs "
         "(duplicate games) and print the win rates with 95% intervals and the paths of "
         "everything written. A short baseline is far from converged: the figures show the "
-        "pipeline working, and improve with longer training (`setback-cfr train baseline`).")
+        f"pipeline working, and improve with longer training (`{PROGRAM} train baseline`).")
     parser.add_argument("--minutes", type=positive_float, default=5.0, metavar="M",
                         help="training budget (default 5): M minutes on each of the --workers "
                         "cores, counted as M x workers minutes of training CPU time (the CPU "
@@ -95,8 +96,7 @@ def register(subparsers) -> None:
                         "this process may use)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     parser.set_defaults(func=run)
-    add_game_option(parser, "quickstart", reason="for Euchre run its steps: `train baseline "
-                    "--game euchre`, `export`, `db load`, `tournament --game euchre`")
+    add_game_option(parser, "quickstart")
 
 
 def prepare_directory(path: str) -> None:
@@ -150,7 +150,7 @@ def _plot_training(run_path: str, png: str) -> bool:
         plot_status(run_path, png)
         return True
     except (RunError, OSError) as exc:
-        print(f"setback-cfr: note: no training curve written ({exc})", file=sys.stderr)
+        print(f"{PROGRAM}: note: no training curve written ({exc})", file=sys.stderr)
         return False
 
 
@@ -225,7 +225,7 @@ def run(args) -> int:
               f"{boot['cpu_seconds']:.0f} training CPU-s ({boot['wall_seconds']:.0f} s wall)")
     else:
         print("[2/7] bootstrap: left out (at this budget it costs strength; "
-              "docs/results/bootstrap.md); train one with `setback-cfr train bootstrap`")
+              f"docs/results/bootstrap.md); train one with `{PROGRAM} train bootstrap`")
 
     if not _plot_training(paths["baseline_run"], paths["png_training"]):
         paths.pop("png_training")
@@ -284,7 +284,7 @@ def run(args) -> int:
     print("written:")
     for name, path in paths.items():
         print(f"  {name:<24} {path}")
-    print("next: a longer budget trains a stronger player (`setback-cfr quickstart --minutes "
-          "30`); play it yourself: `setback-cfr tournament --ew "
+    print(f"next: a longer budget trains a stronger player (`{PROGRAM} quickstart --minutes "
+          f"30`); play it yourself: `{PROGRAM} tournament --ew "
           f"db:{paths['database']} --ns heuristic --games 1000 --duplicate`")
     return 0

@@ -7,7 +7,9 @@ import math
 import sys
 
 from cli.errors import UserError
+from cli.game_words import declared, title
 from games import registry  # plain data: imports no game
+from games.registry import PROGRAM
 
 DEFAULT_STORE = "ratings.db"
 
@@ -16,6 +18,8 @@ def register(subparsers) -> None:
     """Add the `rating` subcommand."""
     from play.player_spec import SPEC_HELP
 
+    default = registry.DEFAULT_GAME
+    words = declared("RATING", registry.names(("tournament",)))
     parser = subparsers.add_parser(
         "rating", help="rate players on the Elo scale from duplicate matches (a ladder)",
         description="Play duplicate matches between the players (every game replayed on the "
@@ -31,16 +35,10 @@ def register(subparsers) -> None:
         "to a rated ladder plays only its own matches (--round-robin plays every pair). "
         "Prints the ratings and the matrix of pairwise win rates (row against column, so "
         "a cycle shows), and draws both with --png. Deterministic for a seed, whatever "
-        f"--workers. PLAYER is {SPEC_HELP}. With --game euchre the matches are duplicate "
-        "games to 10 of Euchre players (as `tournament --game euchre`): PLAYER is "
-        "random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
-        "ismcts[:SIMS][,pyspiel] (,pyspiel: searching OpenSpiel's own C++ euchre) or "
-        "search[OPTIONS]:POLICY (rollout search on a Euchre database), or oracle[,bid=SPEC] "
-        "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling). With --game "
-        "spades they are duplicate games to 500 (the mercy rule on) of Spades players "
-        "(as `tournament --game spades`): random, heuristic, db:PATH (a database of a Spades "
-        "export), search[OPTIONS]:heuristic|db:PATH, ismcts[:SIMS],pyspiel or "
-        "oracle[,bid=SPEC] (SEES EVERY HAND). "
+        "--workers. "
+        + " ".join(f"With --game {game}{' (the default)' if game == default else ''} the "
+                   f"matches are duplicate {text.format(players=SPEC_HELP)}."
+                   for game, text in words.items()) + " "
         "A store holds one game's "
         "players; every game's matches are played by the one tournament loop "
         "(play/tournament.py).")
@@ -63,14 +61,15 @@ def register(subparsers) -> None:
                         help="play every pair of players, even two already rated")
     parser.add_argument("--max-deals", type=int, default=200, metavar="D",
                         help="abandon a game still undecided after D deals (default 200; part "
-                        "of a match's key in the store). Setback's: a Euchre game to 10 "
-                        "and a Spades game to 500 always end")
+                        f"of a match's key in the store). {title(default)}'s: "
+                        + " and ".join(declared("GAME", tuple(declared("ALWAYS_ENDS"))).values())
+                        + " always end")
     parser.add_argument("--game", choices=registry.names(("tournament",)),
                         default=registry.DEFAULT_GAME,
-                        help="the game of the players (default setback): setback plays games "
-                        "to 11, euchre games to 10 (games/euchre/play/tournament.py), spades games "
-                        "to 500 (games/spades/play/tournament.py). The store records its game; a "
-                        "store of another game is refused")
+                        help=f"the game of the players (default {default}): "
+                        + ", ".join(f"{game} plays {goal}" for game, goal in
+                                    declared("GOAL", tuple(words)).items())
+                        + ". The store records its game; a store of another game is refused")
     parser.add_argument("--bootstrap", type=int, default=1000, metavar="B",
                         help="bootstrap replicates for the intervals (default 1000)")
     parser.add_argument("--png", metavar="FILE",
@@ -119,7 +118,7 @@ def run(args) -> int:
     players = [p.strip() for p in args.players]
     if anchor not in players:
         players.append(anchor)
-        print(f"setback-cfr: note: the anchor {anchor} is added to the players",
+        print(f"{PROGRAM}: note: the anchor {anchor} is added to the players",
               file=sys.stderr)
     try:
         store = ResultsStore(args.store, args.game)
@@ -134,7 +133,7 @@ def run(args) -> int:
         raise UserError(str(exc)) from None
     except KeyboardInterrupt:
         counts = store.counts()
-        print(f"setback-cfr: interrupted: the pairs completed are kept in {args.store} "
+        print(f"{PROGRAM}: interrupted: the pairs completed are kept in {args.store} "
               f"({counts['pairs']:,} pairs stored); run again to go on", file=sys.stderr)
         raise SystemExit(130) from None
     finally:
@@ -157,7 +156,7 @@ def write_png(result, path: str) -> str | None:
     try:
         return write_rating_png(result, path)
     except PlotUnavailable as exc:
-        print(f"setback-cfr: note: no PNG written ({exc})", file=sys.stderr)
+        print(f"{PROGRAM}: note: no PNG written ({exc})", file=sys.stderr)
         return None
     except (OSError, ValueError) as exc:
         raise UserError(f"--png {path!r}: cannot write the PNG ({exc})") from None

@@ -7,6 +7,9 @@ import gc
 import os
 
 from cli.errors import UserError
+from cli.game_words import declared, either, title
+from games import registry  # plain data: imports no game
+from games.registry import PROGRAM
 
 DEFAULT_DB = os.path.join("quickstart-run", "strategy.db")  # `setback-cfr quickstart`'s
 
@@ -15,48 +18,43 @@ def register(subparsers) -> None:
     """Add the `serve` subcommand."""
     from cli.arguments import positive_int
 
+    games = registry.names(("tournament",))
+    default = registry.DEFAULT_GAME
+    tables = declared("SERVE_TABLE", games)
+    bots = declared("SERVE_BOTS", games)
     parser = subparsers.add_parser(
-        "serve", help="play Setback (or Euchre, or Spades) in the browser against the bots",
-        description="Serve a page where you play South in games to 11 against bots "
-        "(North, your partner; East and West). The page shows the auction, the tricks, "
-        "the cards won, each deal's points and the score, and on demand the bots' reasoning: "
-        "the info-set key, the abstract actions and their probabilities. Every game is kept "
+        "serve", help=f"play {either(title(g) for g in tables)} in the browser against the bots",
+        description="Serve a page where you play South in whole games against bots "
+        "(North, your partner; East and West). "
+        + " ".join(f"With --game {g}{' (the default)' if g == default else ''} the page is a "
+                   f"{title(g)} table, {text}." for g, text in tables.items())
+        + " Every game is kept "
         "in the --games file as its deals and moves; after a restart each unfinished game "
         "goes on where it stood. Each browser's games are its own (an owner cookie). Other "
         "programs ask the bots for one decision with POST /api/decide; the API is described "
-        "at /openapi.json and /docs. With --game euchre the page is a Euchre table, games "
-        "to 10: the upcard, the two rounds of naming trump (the dealer is stuck in the "
-        "second), the dealer's discard, going alone, the tricks and each hand's points "
-        "(no /api/decide). With --game spades the page is a Spades table, games to 500: the "
-        "bids (Nil, 1..13), the teams' contracts, the tricks each seat took, the bags, each "
-        "hand's points; POST /api/decide takes a Spades position. The bots think on worker "
+        "at /openapi.json and /docs. The bots think on worker "
         "threads (--bot-workers); when they have more work than --max-wait-ms, requests for "
         "them get 503 with Retry-After and the page retries. GET /healthz answers at once, "
         "GET /metrics in the Prometheus text format. Needs the web extra: pip install -e '.[web]'.")
-    parser.add_argument("--game", default="setback", metavar="GAME",
-                        help="the game of the table: setback (default; games to 11), euchre "
-                        "(games to 10, as OpenSpiel's euchre with stick the dealer) or spades "
-                        "(games to 500, as OpenSpiel's spades)")
+    parser.add_argument("--game", default=default, metavar="GAME",
+                        help="the game of the table: " + either(
+                            f"{g} ({'default; ' if g == default else ''}"
+                            + ", ".join(w for w in (registry.words(g, "GOAL"),
+                                                     registry.words(g, "RULES")) if w) + ")"
+                            for g in tables))
     parser.add_argument("--bots", metavar="PLAYER", default=None,
-                        help="the bots: any Setback player but the oracle: random, heuristic, "
-                        "db:PATH or strategy:PATH[,PATH...], search[OPTIONS]:POLICY (rollout "
-                        "search on a blueprint; think=MS bounds each decision, and the Why "
-                        "panel shows each move's searched value), ... "
-                        f"(default: db:{DEFAULT_DB} if it exists, else heuristic); with "
-                        "--game euchre: random, heuristic (the default), db:PATH[,sample] (a "
-                        "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
-                        "search[OPTIONS]:POLICY (its Why panel too shows each move's "
-                        "searched value); with --game spades: any Spades player of `tournament "
-                        "--game spades` but the oracle (random, heuristic, the default, "
-                        "ismcts[:SIMS],pyspiel, ...)")
+                        help="the bots: " + "; ".join(
+                            (text + f" (default: db:{DEFAULT_DB} if it exists, else heuristic)"
+                             if g == default else f"with --game {g}: {text}")
+                            for g, text in bots.items()))
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=positive_int, default=8000,
                         help="port to listen on (default 8000)")
     parser.add_argument("--games", metavar="FILE.db", default=None,
                         help="the SQLite file keeping every game (default "
-                        "$XDG_DATA_HOME/setback-cfr/games.db, i.e. "
-                        "~/.local/share/setback-cfr/games.db)")
+                        f"$XDG_DATA_HOME/{PROGRAM}/games.db, i.e. "
+                        f"~/.local/share/{PROGRAM}/games.db)")
     parser.add_argument("--delay-ms", type=int, default=700, metavar="MS",
                         help="pause between two bot moves on the page, in milliseconds "
                         "(default 700; 0 shows them at once)")
@@ -90,16 +88,17 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def default_bots(game: str = "setback") -> str:
-    """Setback: the quickstart's database if it exists here, else the heuristic player; any
-    other game: its heuristic player (the quickstart trains Setback)."""
-    if game != "setback":
+def default_bots(game: str = registry.DEFAULT_GAME) -> str:
+    """The default game: the quickstart's database if it exists here, else the heuristic
+    player; any other game: its heuristic player (the quickstart trains the default game)."""
+    if game != registry.DEFAULT_GAME:
         return "heuristic"
     return f"db:{DEFAULT_DB}" if os.path.isfile(DEFAULT_DB) else "heuristic"
 
 
 def build_app(bots: str | None, games: str | None, delay_ms: int, games_per_minute: int = 10,
-              host: str = "127.0.0.1", game: str = "setback", bot_workers: int | None = None,
+              host: str = "127.0.0.1", game: str = registry.DEFAULT_GAME,
+              bot_workers: int | None = None,
               max_wait_ms: int = 150, max_backlog: int = 256):
     """The web application for `game`, with every bad setting reported as a `UserError`.
     Games from before owners existed may be claimed only on a loopback `host` (one person's
@@ -136,7 +135,7 @@ def run(args) -> int:
                     args.game, args.bot_workers, args.max_wait_ms, args.max_backlog)
     import uvicorn
 
-    print(f"setback-cfr: playing {app.state.game} against {app.state.bots_name} at "
+    print(f"{PROGRAM}: playing {app.state.game} against {app.state.bots_name} at "
           f"http://{args.host}:{args.port}/  (games in {app.state.store.path}; "
           f"{app.state.pool.workers} bot workers; Ctrl-C stops)", flush=True)
     # What starting made (modules, numba's compiled code, the bots' database) is never

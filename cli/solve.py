@@ -9,6 +9,7 @@ import signal
 import sys
 
 from cli.errors import UserError
+from games.registry import PROGRAM
 from cli.arguments import (add_command, add_sampling_options, finite_float, positive_float,
                            positive_int)
 from cli.arguments import seed as seed_type
@@ -32,12 +33,12 @@ Algorithms (updates alternate between the players unless --simultaneous):
         Pluribus-style negative-regret pruning
 """
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
-  setback-cfr solve kuhn --iterations 1000 --report-every 100
-  setback-cfr solve leduc --algorithm cfr+ --iterations 1000 --report-every 10 --json
-  setback-cfr solve leduc --iterations 500 --checkpoint leduc.ckpt   # then --iterations 1000
-  setback-cfr solve leduc --algorithm es-mccfr --iterations 10000 --seed 3
+  {PROGRAM} solve kuhn --iterations 1000 --report-every 100
+  {PROGRAM} solve leduc --algorithm cfr+ --iterations 1000 --report-every 10 --json
+  {PROGRAM} solve leduc --iterations 500 --checkpoint leduc.ckpt   # then --iterations 1000
+  {PROGRAM} solve leduc --algorithm es-mccfr --iterations 10000 --seed 3
 """
 
 

@@ -7,29 +7,32 @@ from __future__ import annotations
 import json
 
 from cli.errors import UserError
+from cli.game_words import declared, either, title
 from games import registry  # plain data: imports no game
+from games.registry import PROGRAM
 
 
 def register(subparsers) -> None:
     """Add the `tournament` subcommand."""
     from play.player_spec import SPEC_HELP
 
+    default = registry.DEFAULT_GAME
+    words = declared("TOURNAMENT", registry.names(("tournament",)))
+    others = [game for game in words if game != default]
     parser = subparsers.add_parser(
         "tournament", help="play complete games between two players and measure the win rate",
-        description="Play complete games to 11 (South deals first, the deal passes clockwise) "
+        description="Play complete games (South deals first, the deal passes clockwise) "
         "between player A on East-West (--ew) and player B on North-South (--ns). With "
         "--duplicate every game is replayed on the same deals with the teams' seats swapped, "
         "so each player holds the other's cards once and card luck cancels. Prints A's win "
-        "rate with a 95% confidence interval (Wilson; by duplicate pair with --duplicate), "
-        "points per deal, bids made and set, and writes a PNG summary (needs the `plot` "
-        "extra). Deterministic for a seed, whatever --workers. PLAYER is "
-        f"{SPEC_HELP}; db:PATH is a database from `setback-cfr db load`, strategy: reads "
-        "exported strategy files into memory, and PLAYER,bid=SPEC bids (the auction only) "
-        "like SPEC and plays the cards, the pitch included, like PLAYER. --game euchre and "
-        "--game spades play that game's games (or --hands) between its players, through the "
-        "same loop (play/tournament.py). Ctrl-C or SIGTERM stops after the chunks in play "
-        "(one game a chunk with one worker), prints the figures of those completed and exits "
-        "130; a second one exits at once.")
+        "rate with a 95% confidence interval (Wilson; by duplicate pair with --duplicate). "
+        "Deterministic for a seed, whatever --workers. "
+        f"--game {default} (the default) plays "
+        + words[default].format(players=SPEC_HELP, program=PROGRAM) + ". "
+        + " and ".join(f"--game {game}" for game in others) + " play that game's games (or "
+        "--hands) between its players, through the same loop (play/tournament.py). Ctrl-C or "
+        "SIGTERM stops after the chunks in play (one game a chunk with one worker), prints the "
+        "figures of those completed and exits 130; a second one exits at once.")
     parser.add_argument("--ew", required=True, metavar="PLAYER", help="player A, East-West")
     parser.add_argument("--ns", required=True, metavar="PLAYER", help="player B, North-South")
     parser.add_argument("--games", type=int, default=1000, metavar="N",
@@ -47,33 +50,16 @@ def register(subparsers) -> None:
                         "default: no picture, nothing written to the working directory")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    parser.add_argument("--game", choices=registry.names(("tournament",)),
-                        default=registry.DEFAULT_GAME,
-                        help="the game (default setback). euchre: games to 10 "
-                        "(games/euchre/match.py) between Euchre players: "
-                        "random, heuristic (games/euchre/play/heuristic.py), db:PATH[,sample] (a "
-                        "database of a Euchre export), ismcts[:SIMS][,pyspiel] or "
-                        "search[OPTIONS]:db:PATH (rollout search on the database) or "
-                        "oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
-                        "deal, a ceiling). spades: games to 500 with the mercy rule "
-                        "(games/spades/match.py) between Spades players: random, heuristic "
-                        "(games/spades/play/heuristic.py), db:PATH (a database of a Spades "
-                        "export), search[OPTIONS]:heuristic|db:PATH, ismcts[:SIMS],pyspiel "
-                        "(OpenSpiel's ISMCTS bot searching pyspiel's spades) or "
-                        "oracle[,bid=SPEC] (SEES EVERY HAND). Both print A's "
-                        "win rate and the points a hand, each with its 95%% interval "
-                        "(--max-deals and --png are Setback's)")
+    parser.add_argument("--game", choices=registry.names(("tournament",)), default=default,
+                        help=f"the game (default {default}). "
+                        + ". ".join(f"{game}: {words[game]}" for game in others)
+                        + ". Each prints A's win rate and the points a hand, each with its 95%% "
+                        f"interval (--max-deals and --png are {title(default)}'s)")
     parser.add_argument("--hands", action="store_true",
-                        help="(--game euchre or spades) play --games single hands instead of "
-                        "whole games, each scored alone from 0 to 0: the figure that counts is "
-                        "the points a hand")
+                        help=f"(--game {either(declared('HANDS'))}) play --games single hands "
+                        "instead of whole games, each scored alone from 0 to 0: the figure that "
+                        "counts is the points a hand")
     parser.set_defaults(func=run)
-
-
-def run_euchre(args) -> int:
-    """`tournament --game euchre` (what `setback-cfr exploit --game euchre` runs)."""
-    args.game = "euchre"
-    return run(args)
 
 
 def _interruptible(work):
@@ -166,7 +152,7 @@ def play(game_name: str, ew: str, ns: str, games: int, seed: int, duplicate: boo
         if played == 0:
             raise KeyboardInterrupt
         what = "duplicate pairs" if duplicate else "hands" if hands else "games"
-        print(f"setback-cfr: interrupted: the figures below are for the {played:,} {what} "
+        print(f"{PROGRAM}: interrupted: the figures below are for the {played:,} {what} "
               "completed", file=sys.stderr)
     summary = game.summarize(rows, (players[0].name, players[1].name), duplicate, hands, seed,
                              time.perf_counter() - start, counts)
@@ -182,10 +168,10 @@ def _hand_games() -> list[str]:
 
 
 def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers: int,
-               max_deals: int, progress: bool):
-    """A Setback tournament's `play.tournament.Summary` (`play`); bad input is a
-    `UserError`."""
-    return play("setback", ew, ns, games, seed, duplicate, workers, max_deals, progress)[0]
+               max_deals: int, progress: bool, game: str = registry.DEFAULT_GAME):
+    """A tournament's `play.tournament.Summary` (`play`; by default the default game's); bad
+    input is a `UserError`."""
+    return play(game, ew, ns, games, seed, duplicate, workers, max_deals, progress)[0]
 
 
 def write_png(summary, path: str | None) -> str | None:
@@ -201,7 +187,7 @@ def write_png(summary, path: str | None) -> str | None:
     try:
         return write_summary_png(summary, path)
     except PlotUnavailable as exc:
-        print(f"setback-cfr: note: no PNG written ({exc})", file=sys.stderr)
+        print(f"{PROGRAM}: note: no PNG written ({exc})", file=sys.stderr)
         return None
     except (OSError, ValueError) as exc:  # a bad directory, a NUL in the name, ...
         raise UserError(f"--png {path!r}: cannot write the PNG ({exc})") from None

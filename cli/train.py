@@ -13,6 +13,7 @@ from cli.arguments import add_sampling_options, duration, non_negative_int, posi
 from cli.arguments import non_negative_float, positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
+from cli.game_words import declared, title
 from games import registry  # plain data: imports no game
 from train.algorithms import ALGORITHMS, UPDATES  # plain data: no numba at parse time
 
@@ -51,14 +52,9 @@ def register(subparsers) -> None:
                       help=f"(default {registry.DEFAULT_GAME}, or the run's when resuming) the "
                       "game to train: " + "; ".join(f"{e.name}: {e.description}"
                                                     for e in registry.GAMES.values())
-                      + ". Euchre trains its own abstraction "
-                      "(games/euchre/abstraction/keys.py) with the same runner: batches, "
-                      "workers, checkpoints, resume, --for, --ray, "
-                      "--eval-every (duplicate games to 10 of the live table's Euchre "
-                      "database player against --eval-against, a Euchre player: random, "
-                      "heuristic, db:PATH or ismcts[:SIMS]); not --abstraction or --updates "
-                      "reference. Recorded with the run: a resume under another game is "
-                      "refused")
+                      + ". " + " ".join(f"{title(game)} {text}." for game, text in
+                                        declared("TRAIN", registry.names(("trainer",))).items())
+                      + " Recorded with the run: a resume under another game is refused")
     base.add_argument("--warm-start", metavar="COARSE_RUN", default=None,
                       help="start a new run where the baseline run COARSE_RUN stopped, in the "
                       "finer key layout --abstraction names (required; its keys must refine "
@@ -227,8 +223,8 @@ def _common(parser, default_algorithm: str) -> None:
                         "same deals every time (drawn from the run's seed)")
     parser.add_argument("--eval-against", default=None, metavar="SPEC",
                         help="the opponent of the evaluations (default heuristic): a player "
-                        "as `tournament` takes it (random, heuristic, db:PATH, ...; for a "
-                        "Euchre run, as `tournament --game euchre` takes it)")
+                        "as `tournament` takes it (random, heuristic, db:PATH, ...; for a run of "
+                        "another game, as `tournament --game GAME` takes it)")
     parser.add_argument("--checkpoint-every", type=positive_float, default=600.0,
                         metavar="SECONDS",
                         help="write a checkpoint at least this often (default 600); a crash "

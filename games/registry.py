@@ -21,8 +21,9 @@ What a game provides (the plug-in boundary, as far as it is built today):
   `key_text(key)` (None when the text depends on a layout chosen per run)).
 
 Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
-on_chunk)`, `summarize(stats, seconds, hands)` and `format_report(report, seed)` (`setback-cfr
-simulate --game NAME` for a game other than Setback, whose own lives in `cli/simulate.py`);
+on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
+`ALWAYS_ENDS`), `summarize(stats, seconds, hands)` and `format_report(report, seed)`
+(`setback-cfr simulate --game NAME`);
 `evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
 --eval-every M`); `heuristic`, the game's heuristic player class (built with no arguments):
 the fallback a database player needs for a key its database lacks, reached through the
@@ -153,9 +154,8 @@ SETBACK_PLUGIN = (
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",
-    # commands that are Setback's alone (its layouts, its simulator, its solver, its learned
-    # auction evaluator)
-    "cli.census", "cli.replay", "cli.simulate", "cli.solve_deal", "cli.train", "cli.learn",
+    # commands that are Setback's alone (its layouts, its stages, its learned auction evaluator)
+    "cli.train", "cli.learn",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
@@ -168,7 +168,7 @@ GAMES = {
                error="games.setback.errors:SetbackError",
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
-               tournament="play.tournament:SETBACK",
+               tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",
@@ -198,6 +198,21 @@ GAMES = {
 }
 DEFAULT_GAME = "setback"
 
+# The program's (and the distribution's) name: the product is named after its first game, and
+# every message, file format and metric name that says the program's name takes it from here,
+# so the shared layers never spell a game's name. `PROGRAM_WORD` is its first word, the prefix of
+# its identifiers (metric names, the owner cookie).
+PROGRAM = "setback-cfr"
+PROGRAM_WORD = PROGRAM.split("-")[0]
+
+
+def words(name: str, kind: str, default=None):
+    """Game `name`'s words `kind` for the shared commands and the server (an attribute of its
+    `games/<game>/command_words.py`, plain text that imports nothing), or `default` when it
+    declares none."""
+    module = declaration(name, "command_words")
+    return getattr(module, kind, default) if module is not None else default
+
 
 def names(needs: tuple = ENTRY_POINTS) -> tuple[str, ...]:
     """The names of the registered games that provide every entry point of `needs` (by
@@ -216,12 +231,17 @@ def plugin_of(module: str) -> tuple[str, ...]:
 
 def declaration(name: str, kind: str):
     """Game `name`'s module `<package>.<kind>`, its declaration to a shared layer (e.g.
-    `toolkit`, `bid_tables`: `games/<game>/<kind>.py`), imported on this call; None when the
-    game declares no such module."""
+    `toolkit`, `bid_tables`: `games/<game>/<kind>.py`; a dotted `kind` such as
+    `abstraction.key_choice` is inside a subpackage), imported on this call; None when the game
+    declares no such module."""
     import importlib.util
 
     module = f"{get(name).package}.{kind}"
-    return importlib.import_module(module) if importlib.util.find_spec(module) else None
+    try:
+        found = importlib.util.find_spec(module)
+    except ModuleNotFoundError:  # a `kind` inside a subpackage the game does not have
+        found = None
+    return importlib.import_module(module) if found else None
 
 
 def declarations(kind: str) -> dict:

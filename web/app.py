@@ -58,6 +58,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from games.registry import PROGRAM
 from web.game_tables import DEFAULT_WEB_GAME, web_game
 from web.guard import Guard, StartLimit
 from web.metrics import ROUTE_KEY, Metrics, ServerMetrics, TimedBots, route_template
@@ -127,7 +128,7 @@ def create_app(bots: str = "heuristic", games: str = "games.db", delay_ms: int =
         yield
         pool.close()
 
-    app = FastAPI(title="setback-cfr", docs_url=None, redoc_url=None, openapi_url=None,
+    app = FastAPI(title=PROGRAM, docs_url=None, redoc_url=None, openapi_url=None,
                   lifespan=lifespan)
     app.add_middleware(Guard)
     app.add_middleware(Metrics, metrics=metrics)  # outermost: the Guard's 413s are counted

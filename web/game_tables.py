@@ -12,7 +12,10 @@ adapter is imported only by a server that plays it. The names are the registry's
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
+
+from games import registry  # plain data: imports no game
 
 
 class UnknownWebGame(ValueError):
@@ -52,12 +55,19 @@ class WebGame:
         return getattr(importlib.import_module(module), attribute)(look)
 
 
-WEB_GAMES = {game.name: game for game in (
-    WebGame("setback", "Setback", "games.setback.table_view", decide=True),
-    WebGame("euchre", "Euchre", "games.euchre.table_view"),
-    WebGame("spades", "Spades", "games.spades.table_view", decide=True),
-)}
-DEFAULT_WEB_GAME = "setback"
+def _web_games():
+    """The registered games that bring a table (a `games/<game>/table_view.py`, found without
+    importing it), titled by their words; a game that declares what `decide` reads
+    (`DECIDE`) answers single positions."""
+    for name, entry in registry.GAMES.items():
+        look = f"{entry.package}.table_view"
+        if importlib.util.find_spec(look) is not None:
+            yield WebGame(name, registry.words(name, "TITLE", name), look,
+                          decide=registry.words(name, "DECIDE") is not None)
+
+
+WEB_GAMES = {game.name: game for game in _web_games()}
+DEFAULT_WEB_GAME = registry.DEFAULT_GAME
 
 
 def web_game(name: str) -> WebGame:

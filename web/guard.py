@@ -24,7 +24,9 @@ import secrets
 import time
 from collections import deque
 
-COOKIE = "setback_owner"
+from games.registry import PROGRAM_WORD
+
+COOKIE = f"{PROGRAM_WORD}_owner"
 COOKIE_AGE = 365 * 24 * 3600
 MAX_BODY = 64 * 1024
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -23,13 +23,16 @@ import time
 from prometheus_client import (CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge,
                                Histogram, generate_latest)
 
+from games.registry import PROGRAM_WORD
+
 # Seconds: a cheap request takes a millisecond, a move of search bots a tenth of a second,
 # a shed-free backlog up to a second.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                    10.0)
 
 
-ROUTE_KEY = "setback.route"  # where an API route writes its template in the request's scope
+PREFIX = PROGRAM_WORD  # every metric name's first word: the program's
+ROUTE_KEY = f"{PREFIX}.route"  # where an API route writes its template in the request's scope
 
 
 def route_template(scope) -> str:
@@ -47,22 +50,22 @@ class ServerMetrics:
     def __init__(self):
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
-        self.requests = Counter("setback_web_requests", "HTTP requests answered",
+        self.requests = Counter(f"{PREFIX}_web_requests", "HTTP requests answered",
                                 ("method", "route", "status"), registry=r)
-        self.latency = Histogram("setback_web_request_seconds",
+        self.latency = Histogram(f"{PREFIX}_web_request_seconds",
                                  "HTTP request latency, from its start to its reply's last byte",
                                  ("method", "route"), buckets=LATENCY_BUCKETS, registry=r)
-        self.shed = Counter("setback_web_shed", "requests answered 503: the bots' backlog was "
+        self.shed = Counter(f"{PREFIX}_web_shed", "requests answered 503: the bots' backlog was "
                             "full", ("route",), registry=r)
-        self.backlog = Gauge("setback_web_backlog", "requests admitted to the bot pool and not "
+        self.backlog = Gauge(f"{PREFIX}_web_backlog", "requests admitted to the bot pool and not "
                              "yet answered", registry=r)
-        self.workers = Gauge("setback_web_bot_workers", "the bot pool's threads", registry=r)
-        self.wait = Histogram("setback_web_bot_wait_seconds", "a job's wait for a free bot "
+        self.workers = Gauge(f"{PREFIX}_web_bot_workers", "the bot pool's threads", registry=r)
+        self.wait = Histogram(f"{PREFIX}_web_bot_wait_seconds", "a job's wait for a free bot "
                               "worker", buckets=LATENCY_BUCKETS, registry=r)
-        self.job = Histogram("setback_web_bot_job_seconds", "a job's time on a bot worker (a "
+        self.job = Histogram(f"{PREFIX}_web_bot_job_seconds", "a job's time on a bot worker (a "
                              "move and the bots' replies, a hint, a decision)",
                              buckets=LATENCY_BUCKETS, registry=r)
-        self.decision = Histogram("setback_web_bot_decision_seconds", "one bot decision",
+        self.decision = Histogram(f"{PREFIX}_web_bot_decision_seconds", "one bot decision",
                                   buckets=LATENCY_BUCKETS, registry=r)
 
     def watch_pool(self, pool) -> None:

@@ -15,6 +15,9 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from games.registry import PROGRAM
+from web.guard import COOKIE
+
 ERROR = {"$ref": "#/components/responses/Error"}
 GAME_ID = {"name": "game_id", "in": "path", "required": True,
            "description": "the game's ID (32 hex digits: 128 random bits)",
@@ -232,16 +235,16 @@ def document(routes, bots: str, api: dict, deciding: bool) -> dict:
         tag = {"/api/decide": "bots", "/api/config": "server"}.get(path, "games")
         paths.setdefault(path, {})[method.lower()] = {"tags": [tag], **documented[method, path]}
     try:
-        release = version("setback-cfr")
+        release = version(PROGRAM)
     except PackageNotFoundError:  # pragma: no cover - run from a source tree
         release = "0"
     return {
         "openapi": "3.1.0",
-        "info": {"title": "setback-cfr", "version": release,
+        "info": {"title": PROGRAM, "version": release,
                  "description": f"Play {api['title']} against trained bots"
                                 + (", and ask them for a decision" if deciding else "")
                                 + f". This server's bots: {bots}. Each browser's games "
-                                "belong to the owner token in its HttpOnly `setback_owner` "
+                                f"belong to the owner token in its HttpOnly `{COOKIE}` "
                                 "cookie, given on its first request. Every refusal is a 4xx "
                                 "with one line of JSON, {\"error\": \"...\"}."},
         "paths": paths,

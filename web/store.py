@@ -48,7 +48,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DatabaseError as SQLDatabaseError
 
-FORMAT_NAME = "setback-cfr-web-games"
+from games.registry import PROGRAM
+
+FORMAT_NAME = f"{PROGRAM}-web-games"
 FORMAT_VERSION = 3  # 2: games.owner; 3: games.game and deals.setup
 
 metadata = MetaData()
@@ -101,7 +103,7 @@ def default_games_path() -> str:
     """`$XDG_DATA_HOME/setback-cfr/games.db` (default `~/.local/share/setback-cfr/games.db`)."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
                                                            ".local", "share")
-    return os.path.join(base, "setback-cfr", "games.db")
+    return os.path.join(base, PROGRAM, "games.db")
 
 
 def _pragmas(dbapi_connection, _record) -> None:
@@ -134,7 +136,7 @@ class GameStore:
         except SQLDatabaseError as exc:
             self.engine.dispose()
             text = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
-            raise StoreError(f"{self.path}: not a setback-cfr games file ({text})") from None
+            raise StoreError(f"{self.path}: not a {PROGRAM} games file ({text})") from None
         self._writer = self.engine.raw_connection()
         self._writing = threading.Lock()  # one transaction at a time on the writer
 
@@ -148,11 +150,11 @@ class GameStore:
                     {"name": "format_version", "value": json.dumps(FORMAT_VERSION)}])
                 return
         if json.loads(rows.get("format", "null")) != FORMAT_NAME:
-            raise StoreError(f"{self.path}: not a setback-cfr games file")
+            raise StoreError(f"{self.path}: not a {PROGRAM} games file")
         version = json.loads(rows.get("format_version", "null"))
         if not isinstance(version, int) or version > FORMAT_VERSION:
             raise StoreError(f"{self.path}: games file format {version} is newer than this "
-                             f"program reads ({FORMAT_VERSION}); upgrade setback-cfr")
+                             f"program reads ({FORMAT_VERSION}); upgrade {PROGRAM}")
         if version < FORMAT_VERSION:
             # Each column is added where it is missing (the version says which may be; a
             # column already there, from a file written by a later program and marked older
