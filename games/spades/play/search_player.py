@@ -9,7 +9,7 @@ world), and plays the move with the best mean of its team's hand score less the 
 (`scoring.team_score`: contracts, Nil, bags and their penalty at the game score). The search
 itself is `play.search_base.SearchPlayerBase`'s.
 
-BASE is `heuristic` (the rule-based player, whose numba twin `games/spades/search/policy.py` plays
+BASE is `heuristic` (the rule-based player, whose numba rule `games/spades/search/policy.py` plays
 the rollouts: no table, every rollout deterministic) or `db:PATH[,sample]` (a database of a
 Spades export, whose table the rollouts follow as Euchre's do, when the Spades database player
 exists: `games.spades.db.player`). The base also makes its own moves where search has nothing to add
