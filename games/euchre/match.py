@@ -44,8 +44,10 @@ def deal_hand(seed: int, index: int, dealer: str) -> Hand:
 
 
 def play_game(players: dict[str, Player], seed: int,
-              first_dealer: str = SEAT_CHARS[FIRST_DEALER]) -> GameRecord:
-    """Play a game to 10 with `players` (seat letter -> player) from `seed`; return its record.
+              first_dealer: str = SEAT_CHARS[FIRST_DEALER],
+              max_hands: int = MAX_HANDS) -> GameRecord:
+    """Play a game to 10 (or its first `max_hands` hands) with `players` (seat letter ->
+    player) from `seed`; return its record.
 
     The deal passes clockwise after every hand; the first team to 10 wins. A player's illegal
     move is an error naming the player.
@@ -55,7 +57,7 @@ def play_game(players: dict[str, Player], seed: int,
     record = GameRecord(seed)
     dealer = parse_seat(first_dealer)
     scores = [0, 0]  # by absolute team, 0 = EW, 1 = NS
-    for index in range(MAX_HANDS):
+    for index in range(max_hands):
         hand = deal_hand(seed, index, SEAT_CHARS[dealer])
         spec = {"dealer": SEAT_CHARS[dealer], "upcard": hand.upcard,
                 "hands": {hand.seat_letter(rel): format_cards(hand.state[DEALT + rel])

@@ -23,7 +23,7 @@ card-location model of Euchre (`setback-cfr learn belief --game euchre`), `model
 the model's weight times the policy's.
 
 POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
-(`games.euchre.db.player`) also makes the blueprint's own moves (the `margin` rule's fallback,
+(`db.plugin_player`) also makes the blueprint's own moves (the `margin` rule's fallback,
 `bids=blueprint`, settled hands). The same seed gives the same moves for any number of threads
 (without `think`). Examples: `search:db:euchre.db`, `search[worlds=200,threads=1]:db:euchre.db`.
 """
@@ -46,7 +46,7 @@ OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's 
 
 class EuchreSearchPlayer(SearchPlayerBase):
     """Plays Euchre by rollout search on `blueprint` (a
-    `games.euchre.db.player.EuchreDatabasePlayer`) whose table `table`
+    `db.plugin_player.PluginDatabasePlayer` of Euchre) whose table `table`
     (`db.policy_arrays.PolicyArrays` of game euchre) the rollouts follow (module docstring; the
     search itself is `play.search_base.SearchPlayerBase`'s)."""
 

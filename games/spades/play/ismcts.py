@@ -74,11 +74,3 @@ def move_of(action):
 
 NATIVE = NativeGame("spades", UCT_C, spades_bot_class, native_state, resample, move_of,
                     only=True, check_history=False)
-
-
-def make_spades_ismcts_player(spec: str, seed: int, error: type):
-    """The player of `ismcts[:SIMS],pyspiel` (`play.ismcts_player.make_ismcts_player` on
-    `NATIVE`); a bad spec is one `error` line."""
-    from play.ismcts_player import make_ismcts_player
-
-    return make_ismcts_player(spec, seed, "spades", NATIVE, error)

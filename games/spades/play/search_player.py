@@ -12,7 +12,7 @@ itself is `play.search_base.SearchPlayerBase`'s.
 BASE is `heuristic` (the rule-based player, whose numba rule `games/spades/search/policy.py` plays
 the rollouts: no table, every rollout deterministic) or `db:PATH[,sample]` (a database of a
 Spades export, whose table the rollouts follow as Euchre's do, when the Spades database player
-exists: `games.spades.db.player`). The base also makes its own moves where search has nothing to add
+exists: `db.plugin_player`). The base also makes its own moves where search has nothing to add
 (`bids=blueprint`, the `margin` rule's fallback).
 
 Options are those of `play/search_options.py` (`worlds=W`, `rollout=sample|greedy`,
