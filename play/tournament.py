@@ -618,25 +618,6 @@ def format_points_summary(s: PointsSummary, title: str, target: int) -> str:
     ])
 
 
-class SeededRandomPlayer:
-    """Uniformly random legal moves from its own seeded stream (any game's view)."""
-
-    def __init__(self, seed: int = 0, name: str = "random"):
-        self.name = name
-        self.seed(seed)
-
-    def seed(self, seed: int) -> None:
-        """Restart the stream."""
-        import random
-
-        self._chooser = random.Random(int(seed))
-
-    def choose(self, view) -> int:
-        """A uniformly random legal move."""
-        moves = view.legal_moves()
-        return int(moves[self._chooser.randrange(len(moves))])
-
-
 # --- Setback's plug-in to the loop --------------------------------------------------------
 def _setback_unit(players, seed, unit, swapped, hands, max_deals) -> np.ndarray:
     """Game `unit` to 11 (`play_game`); Setback has no single-hand mode."""

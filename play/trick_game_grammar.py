@@ -51,7 +51,7 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
     player, `db.plugin_player`, when it has a key codec) and, by default, the oracle of
     `play.trick_oracle` on its `trick_play` declaration; a kind not declared is absent."""
     from games import registry
-    from play.tournament import SeededRandomPlayer
+    from games.scaffold.match import RandomPlayer
 
     entry = registry.get(game)
 
@@ -90,7 +90,7 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
         return is_oracle_spec(text)
 
     grammar = Grammar(title, error, help, kinds,
-                      {"random": SeededRandomPlayer, "heuristic": heuristic},
+                      {"random": RandomPlayer, "heuristic": heuristic},
                       (is_oracle, lambda text, seed: _loaded(oracle)(text, seed, make, error)),
                       missing)
     return grammar

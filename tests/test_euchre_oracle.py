@@ -132,7 +132,7 @@ def test_the_spec_names_it_and_its_bidder():
     assert oracle.name == "oracle" and type(oracle.bidder).__name__ == "EuchreHeuristicPlayer"
     other = make_euchre_player("Oracle,bid=random", 3)
     assert other.name == "Oracle,bid=random" and type(other.bidder).__name__ == \
-        "SeededRandomPlayer"
+        "RandomPlayer"
     for spec, message in (("oracle,bid=oracle", "cannot be an oracle"),
                           ("oracle,bid=", "bid= needs"), ("oracle:5", "expected oracle"),
                           ("oracle,bid=chess", "unknown Euchre player 'chess'")):
