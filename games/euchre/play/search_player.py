@@ -53,19 +53,11 @@ class EuchreSearchPlayer(SearchPlayerBase):
     public, rules, fields, sampler = public, rules, S, euchre_worlds
     model_game = table_game = "euchre"
 
-    def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
-                 search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
-                 threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None, belief: str = "uniform",
-                 temper: float | None = None, pool: int | None = None,
-                 floor: float | None = None, evidence: str = "others"):
+    def __init__(self, blueprint, table, **options):
         from games.euchre.abstraction import abstract_game
         from cfr.binding import bind
 
-        super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, worlds=worlds,
-                         greedy=greedy, search_bids=search_bids, margin=margin, think_ms=think_ms,
-                         threads=threads, voids=voids, seed=seed, name=name, belief=belief,
-                         temper=temper, pool=pool, floor=floor, evidence=evidence)
+        super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, **options)
 
     def _unsearched(self, state) -> str | None:
         """The bids under `bids=blueprint`, and a hand whose points are settled (nothing left
@@ -83,14 +75,6 @@ class EuchreSearchPlayer(SearchPlayerBase):
         return () if trump < 0 else (int(make_card(JACK, trump)), int(left_bower(trump)))
 
 
-def euchre_arrays(blueprint):
-    """The policy arrays of a Euchre database player's store (`db.codec_policy_arrays`)."""
-    from games.euchre.abstraction import codec
-    from db.codec_policy_arrays import codec_arrays_of_store
-
-    return codec_arrays_of_store(blueprint.db, "euchre", codec)
-
-
 def make_euchre_search_player(text: str, seed: int, make_player, error=ValueError):
     """The Euchre search player of a spec string (module docstring); `make_player(POLICY,
     seed)` makes the blueprint (the Euchre player grammar's); `error` (one line) on a bad spec
@@ -100,4 +84,4 @@ def make_euchre_search_player(text: str, seed: int, make_player, error=ValueErro
         raise error(f"{text!r}: the policy must be db:PATH, a database of a Euchre export "
                     f"({SPEC_FORM})")
     return EuchreSearchPlayer.from_options(text, seed, options, make_player(policy, seed),
-                                           euchre_arrays, error)
+                                           error=error)

@@ -138,16 +138,5 @@ def make_spades_search_player(text: str, seed: int, make_player, error=ValueErro
     if kind.startswith("db:"):
         # its rollouts follow the database's policy arrays through Spades' abstract game
         return SpadesSearchPlayer.from_options(text, seed, options, make_player(base, seed),
-                                               spades_arrays, error,
-                                               log_weight=options["log_weight"])
+                                               error=error, log_weight=options["log_weight"])
     raise error(f"{text!r}: the base must be heuristic or db:PATH ({SPEC_FORM})")
-
-
-def spades_arrays(blueprint):
-    """The policy arrays (`db.policy_arrays.PolicyArrays`) of a Spades database player's store,
-    its keys read by Spades' codec (`db.codec_policy_arrays`: another game's or abstraction's
-    database, or a key the codec cannot read, is refused in one line)."""
-    from games.spades.abstraction import codec
-    from db.codec_policy_arrays import codec_arrays_of_store
-
-    return codec_arrays_of_store(blueprint.db, "spades", codec, progress=False)
