@@ -37,6 +37,8 @@ class TableFace:
     error: type = ValueError
     noun = "hand"
     PHASE_NAMES: dict = {}  # engine phase before the play -> its name (`bid`, `order`, ...)
+    # a hand's card text where it is a plain list of cards (Euchre, Spades): `hand`, `read_hand`
+    parse_card = format_card = format_cards = None
 
     def __init__(self, dealer: int, state: np.ndarray):
         self.dealer = dealer
@@ -69,6 +71,28 @@ class TableFace:
         if relative_team < 0:
             return None
         return TEAM_NAMES[absolute_team(relative_team, self.dealer)]
+
+    @classmethod
+    def read_hand(cls, letter: str, cards, seen: int) -> int:
+        """The mask of seat `letter`'s cards (`seat_hands`'s `read_hand` for a hand of
+        `engine_state.HAND_SIZE` plain cards): a card of `seen`, or one twice, is an error."""
+        mask = 0
+        for token in cards:
+            try:
+                card = cls.parse_card(token)
+            except cls.error as exc:
+                raise cls.error(f"hand {letter}: {exc}") from None
+            if (mask | seen) >> card & 1:
+                raise cls.error(f"duplicate card {cls.format_card(card)} (hand {letter})")
+            mask |= 1 << card
+        size = cls.engine_state.HAND_SIZE
+        if len(cards) != size:
+            raise cls.error(f"hand {letter}: a hand must hold {size} cards, got {len(cards)}")
+        return mask
+
+    def hand(self, letter: str) -> list[str]:
+        """Cards the seat holds now."""
+        return self.format_cards(self.state[self.engine_state.HAND + self.relative(letter)])
 
     # --- the situation -----------------------------------------------------------------
     @property

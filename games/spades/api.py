@@ -61,10 +61,12 @@ class Hand(TableFace):
     PHASE_NAMES = {S.PHASE_BID: "bid"}
     format_move = staticmethod(format_move)
     parse_move = staticmethod(parse_move)
+    parse_card, format_card = staticmethod(parse_card), staticmethod(format_card)
+    format_cards = staticmethod(format_cards)
     trump = "S"  # spades, always
 
     def __init__(self, dealer: str, hands: dict, score: dict | None = None):
-        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, _read_hand)
+        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, self.read_hand)
         by_team = _read_score(score)
         state = S.new_state()
         S.reset_hand(state, masks, *(by_team[absolute_team(t, self.dealer)] for t in (0, 1)))
@@ -79,10 +81,6 @@ class Hand(TableFace):
         hands = {SEAT_CHARS[(d + rel) % 4]: format_cards(state[S.HAND + rel])
                  for rel in range(4)}
         return cls(dealer, hands, score)
-
-    def hand(self, letter: str) -> list[str]:
-        """Cards the seat holds now."""
-        return format_cards(self.state[S.HAND + self.relative(letter)])
 
     def bids(self) -> dict[str, str]:
         """Each seat's bid so far (`Nil`, `1` .. `13`), in bidding order."""
@@ -124,20 +122,3 @@ def _read_score(score) -> np.ndarray:
         raise SpadesError('"score" must look like {"NS": 120, "EW": -35} (integers within '
                           f"+-{MAX_SCORE:,})")
     return np.array([score["EW"], score["NS"]], np.int64)
-
-
-def _read_hand(letter: str, cards, seen: int) -> int:
-    """The mask of seat `letter`'s thirteen cards (a card of `seen`, or twice, is an error)."""
-    mask = 0
-    for token in cards:
-        try:
-            card = parse_card(token)
-        except SpadesError as exc:
-            raise SpadesError(f"hand {letter}: {exc}") from None
-        if (mask | seen) >> card & 1:
-            raise SpadesError(f"duplicate card {format_card(card)} (hand {letter})")
-        mask |= 1 << card
-    if len(cards) != S.HAND_SIZE:
-        raise SpadesError(f"hand {letter}: a hand must hold {S.HAND_SIZE} cards, "
-                          f"got {len(cards)}")
-    return mask
