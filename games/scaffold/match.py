@@ -1,6 +1,6 @@
 """What a game between the players of any four-seat game shares: its record, a hand played out
-through the seats' views, and the random player. Each game's `match.py` keeps only its deal and
-its score between hands.
+through the seats' views, a game of hands to a winning score, and the random player. Each
+game's `match.py` keeps only its deal and what a hand adds to the score.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from games.scaffold.table import SEAT_CHARS
+from games.scaffold.table import SEAT_CHARS, TEAM_NAMES, next_dealer
 from games.scaffold.view import ask
 
 
@@ -44,6 +44,32 @@ def play_out(hand, players: dict, view_of, error: type) -> None:
                         f"move {move}; legal: {' '.join(hand.legal_moves())}")
         hand.play(hand.format_move(move))
         history.append(move)
+
+
+def play_game(players: dict, seed: int, dealer: int, max_hands: int, deal, finish, winner_of,
+              view_class, error: type) -> GameRecord:
+    """Game `seed` with `players` (seat letter -> player), hands dealt by `dealer` (absolute)
+    first and then by each seat in turn, until `winner_of(EW's score, NS's)` names a team
+    (0 EW, 1 NS; -1 to play on) or `max_hands` are played; return its record. Hand k is
+    `deal(seed, k, dealer's letter, score)`: (the hand, a `TableFace`; its replay input), and
+    `finish(hand, score)` gives (what the record keeps of it beside its input and moves, the
+    game score after it); scores are by team (`{"NS": a, "EW": b}`), a seat's view is
+    `view_class.of(state, dealer, (EW's score, NS's), history)`."""
+    record = new_record(players, seed, error)
+    score = {"NS": 0, "EW": 0}
+    for index in range(max_hands):
+        hand, spec = deal(seed, index, SEAT_CHARS[dealer], score)
+        play_out(hand, players, lambda history: view_class.of(
+            hand.state, dealer, (score["EW"], score["NS"]), history), error)
+        kept, score = finish(hand, score)
+        record.hands.append({**spec, "moves": list(hand.moves), **kept})
+        winner = winner_of(score["EW"], score["NS"])
+        if winner >= 0:
+            record.winner = TEAM_NAMES[winner]
+            break
+        dealer = next_dealer(dealer)
+    record.score = score
+    return record
 
 
 class RandomPlayer:
