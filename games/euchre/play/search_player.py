@@ -1,31 +1,25 @@
-"""Euchre's `search[OPTIONS]:POLICY`: rollout search on a Euchre blueprint (a strategy database).
+"""Euchre's `search[OPTIONS]:POLICY`: rollout search on a Euchre blueprint (a strategy database),
+the search itself `play.search_base.SearchPlayerBase`'s (worlds drawn uniformly among those
+consistent with the view, every legal move rolled out in each, the best mean played).
 
-At each decision with two or more legal moves (the calls of both rounds, the alone decision,
-the dealer's discard and every card), the player draws `worlds` layouts of the hidden cards
-uniformly among those consistent with its view and every public fact
-(`games/euchre/search/worlds.py`: hand sizes, the cards seen, the upcard and its fate, the dealer's
-discard known to the dealer only, the voids shown), plays every legal move in every world and
-the rest of the hand with all four seats following the blueprint (`search/rollout.py` with the
-abstract Euchre game, bound by `cfr.binding.bind` as the trainer binds it: common random
-numbers per world), and plays the move with the best mean of the hand's points for its team
-less the other team's. A rollout ends once the hand's points are settled (the abstract game's
-terminal). Where a rollout meets a key the blueprint lacks it takes the first abstract action
-(pass in the calls, alone in the alone decision, the lowest token in the play), where the
-database player would ask the heuristic;
-the dealer's discard inside a rollout is the abstraction's rule, as the blueprint plays it. A
-decision whose points are already settled (three tricks to the defenders, or three to the makers
-and one to the defenders) has nothing to search: the blueprint's move is played.
+What is Euchre's: every decision with two or more legal moves is searched (the calls of both
+rounds, the alone decision, the dealer's discard, every card); the worlds are
+`games/euchre/search/worlds.py`'s (the upcard and its fate, the dealer's discard known to the
+dealer only, the voids shown); the rollouts walk the abstract Euchre game (bound by
+`cfr.binding.bind` as the trainer binds it) and score the hand's points for the team less the
+other's, ending once they are settled; a key the blueprint lacks takes the first abstract action
+(pass, alone, the lowest token) and the dealer's discard is the abstraction's rule. A decision
+whose points are already settled (three tricks to the defenders, or three to the makers and one
+to the defenders) has nothing to search: the blueprint's move is played.
 
 Options are the Setback search player's (`play/search_player.py`'s table) but `objective` (the
 hand's points only), `bids` meaning every decision before the play (calls, alone, discard) and
 `belief=bids` the calls of both rounds and the alone decision; `belief=model:FILE` reads a
 card-location model of Euchre (`setback-cfr learn belief --game euchre`), `model+policy:FILE`
-the model's weight times the policy's.
-
-POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
-(`db.plugin_player`) also makes the blueprint's own moves (the `margin` rule's fallback,
-`bids=blueprint`, settled hands). The same seed gives the same moves for any number of threads
-(without `think`). Examples: `search:db:euchre.db`, `search[worlds=200,threads=1]:db:euchre.db`.
+the model's weight times the policy's. POLICY is `db:PATH[,sample]`: a database of a Euchre
+export, whose database player also makes the blueprint's own moves (the `margin` rule's
+fallback, `bids=blueprint`, settled hands). Examples: `search:db:euchre.db`,
+`search[worlds=200,threads=1]:db:euchre.db`.
 """
 
 from __future__ import annotations
