@@ -48,8 +48,9 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
     grammar's own, for the player they build on), `ismcts` the game's `NativeGame`
     (`play.ismcts_player`), `trickster` `make(text, seed, error)`. Every such game has
     `random`, `heuristic` (its registry entry's), `db:PATH[,sample]` (its keys' database
-    player, `db.plugin_player`, when it has a key codec) and, by default, the oracle of
-    `play.trick_oracle` on its `trick_play` declaration; a kind not declared is absent."""
+    player, `db.plugin_player`, when it has a key codec) and the oracle of `play.trick_oracle`
+    on its `trick_play` declaration, with `oracle`'s options (a dict: `colon`, `exact_tricks`,
+    `node_limit`, `play_on`) where it gives some; a kind not declared is absent."""
     from games import registry
     from games.scaffold.match import RandomPlayer
 
@@ -61,11 +62,12 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
     def heuristic(seed: int):
         return entry.load("heuristic")()
 
-    def default_oracle(text: str, seed: int, make_player, error):
+    def make_oracle(text: str, seed: int):
         from play.trick_oracle import make_trick_oracle_player
 
-        return make_trick_oracle_player(text, seed, make_player, error,
-                                        registry.declaration(game, "trick_play"), f"{title} ")
+        return make_trick_oracle_player(text, seed, make, error,
+                                        registry.declaration(game, "trick_play"), f"{title} ",
+                                        **_loaded(oracle or {}))
 
     def database(text: str, seed: int):
         return database_player(text, seed, game, error)
@@ -82,8 +84,6 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
         kinds["ismcts"] = native_ismcts
     if trickster is not None:
         kinds["trickster"] = lambda text, seed: _loaded(trickster)(text, seed, error)
-    oracle = oracle or default_oracle
-
     def is_oracle(text: str) -> bool:
         from play.trick_oracle import is_oracle_spec
 
@@ -91,6 +91,6 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
 
     grammar = Grammar(title, error, help, kinds,
                       {"random": RandomPlayer, "heuristic": heuristic},
-                      (is_oracle, lambda text, seed: _loaded(oracle)(text, seed, make, error)),
+                      (is_oracle, make_oracle),
                       missing)
     return grammar

@@ -52,7 +52,7 @@ GRAMMAR = trick_game_grammar(
     search="games.spades.play.search_player:make_spades_search_player",
     ismcts="games.spades.play.ismcts:NATIVE",
     trickster="games.spades.play.trickster:make_trickster_spades_player",
-    oracle="games.spades.play.oracle:make_spades_oracle_player",
+    oracle="games.spades.play.oracle:OPTIONS",
     missing=("strategy", "pimc", "sds", "nn"))
 make_spades_player = GRAMMAR.make  # (spec, seed=0) -> the player; SpadesSpecError for a bad one
 
