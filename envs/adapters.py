@@ -103,6 +103,10 @@ class GameAdapter:
         self.rules.random_deal(new_rng(seed), state)
         return state
 
+    def is_over(self, state) -> bool:
+        """Whether the hand is over: by default its phase is the engine's `PHASE_OVER`."""
+        return int(state[self.rules.PHASE]) == self.rules.PHASE_OVER
+
     def set_score(self, state, score, dealer: int) -> None:
         """Tell the hand `state` the game score before it (`score` by absolute team: EW, NS;
         `dealer` absolute), for a game whose hand scoring reads it; by default nothing."""
