@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games.euchre import rules
 from games.euchre import state as S
-from games.euchre.cards import SEAT_CHARS, SUIT_CHARS, format_card, format_cards, parse_card
+from games.euchre.cards import SUIT_CHARS, format_card, format_cards, parse_card
 from games.euchre.cards import parse_seat
 from games.euchre.errors import EuchreError
 from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE
@@ -101,10 +101,8 @@ class Hand(TableFace):
         """A hand shuffled and dealt by the engine from `seed`."""
         state = S.new_state()
         S.random_hand(new_rng(seed), state, 1)
-        d = parse_seat(dealer)
-        hands = {SEAT_CHARS[(d + rel) % 4]: format_cards(state[S.HAND + rel])
-                 for rel in range(4)}
-        return cls(dealer, hands, format_card(int(state[S.UPCARD])), stick_the_dealer)
+        return cls(dealer, cls.dealt_text(state, parse_seat(dealer)),
+                   format_card(int(state[S.UPCARD])), stick_the_dealer)
 
     # --- the situation (beyond the table's) ----------------------------------------------
     @property

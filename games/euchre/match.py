@@ -8,10 +8,9 @@ players' own determinism; every hand is recorded in the replay format, so `setba
 from __future__ import annotations
 
 from games.euchre.api import Hand
-from games.euchre.cards import SEAT_CHARS, format_cards, parse_seat
+from games.euchre.cards import SEAT_CHARS, parse_seat
 from games.euchre.errors import EuchreError
 from games.euchre.game import FIRST_DEALER, game_winner
-from games.euchre.state import DEALT
 from games.euchre.view import Player, SeatView
 from games.rng import stream_seed
 from games.scaffold import match
@@ -24,8 +23,7 @@ def deal_hand(seed: int, index: int, dealer: str, score: dict | None = None) -> 
     """Hand number `index` of the game `seed`, dealt by `dealer`, and its replay input."""
     hand = Hand.random(int(stream_seed(seed, index)), dealer)
     return hand, {"dealer": dealer, "upcard": hand.upcard,
-                  "hands": {hand.seat_letter(rel): format_cards(hand.state[DEALT + rel])
-                            for rel in range(4)}}
+                  "hands": hand.dealt_text(hand.state, hand.dealer)}
 
 
 def _finish(hand: Hand, score: dict) -> tuple[dict, dict]:

@@ -90,6 +90,13 @@ class TableFace:
             raise cls.error(f"hand {letter}: a hand must hold {size} cards, got {len(cards)}")
         return mask
 
+    @classmethod
+    def dealt_text(cls, state, dealer: int) -> dict[str, list[str]]:
+        """Each seat's cards as dealt in `state` (`dealer` absolute), by seat letter: the
+        `hands` of a replay."""
+        return {SEAT_CHARS[(dealer + rel) % 4]: cls.format_cards(
+            state[cls.engine_state.DEALT + rel]) for rel in range(4)}
+
     def hand(self, letter: str) -> list[str]:
         """Cards the seat holds now."""
         return self.format_cards(self.state[self.engine_state.HAND + self.relative(letter)])

@@ -77,10 +77,7 @@ class Hand(TableFace):
         """A hand shuffled and dealt by the engine from `seed`."""
         state = S.new_state()
         S.random_hand(new_rng(seed), state, 0, 0)
-        d = parse_seat(dealer, SpadesError)
-        hands = {SEAT_CHARS[(d + rel) % 4]: format_cards(state[S.HAND + rel])
-                 for rel in range(4)}
-        return cls(dealer, hands, score)
+        return cls(dealer, cls.dealt_text(state, parse_seat(dealer, SpadesError)), score)
 
     def bids(self) -> dict[str, str]:
         """Each seat's bid so far (`Nil`, `1` .. `13`), in bidding order."""

@@ -12,11 +12,9 @@ from games.scaffold import match
 from games.scaffold.match import GameRecord, RandomPlayer  # noqa: F401 (re-exported)
 from games.scaffold.table import SEAT_CHARS
 from games.spades.api import Hand
-from games.spades.cards import format_cards
 from games.spades.errors import SpadesError
 from games.spades.random_play import FIRST_DEALER, MAX_HANDS
 from games.spades.scoring import game_winner
-from games.spades.state import DEALT
 from games.spades.view import Player, SeatView
 
 
@@ -24,7 +22,7 @@ def _deal(seed: int, index: int, dealer: str, score: dict) -> tuple:
     """Hand number `index` of the game `seed`, dealt by `dealer` at the game score `score`,
     and its replay input."""
     dealt = Hand.random(int(stream_seed(seed, index)), dealer)
-    hands = {dealt.seat_letter(rel): format_cards(dealt.state[DEALT + rel]) for rel in range(4)}
+    hands = dealt.dealt_text(dealt.state, dealt.dealer)
     return Hand(dealer, hands, dict(score)), {"dealer": dealer, "hands": hands}
 
 
