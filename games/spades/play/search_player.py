@@ -22,6 +22,8 @@ resampled from a pool by it; `belief=bids` without a file is refused. Examples:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from games.spades import public, rules
@@ -57,14 +59,10 @@ class HeuristicRollouts:
         self.addresses = tuple(FunctionAddress(f, t) for f, t in zip(functions, FUNCTION_TYPES))
 
 
-_ROLLOUTS: list = []  # one HeuristicRollouts a process (its addresses resolve once)
-
-
+@functools.cache  # one a process: its addresses resolve once
 def heuristic_rollouts() -> HeuristicRollouts:
     """The process's `HeuristicRollouts`."""
-    if not _ROLLOUTS:
-        _ROLLOUTS.append(HeuristicRollouts())
-    return _ROLLOUTS[0]
+    return HeuristicRollouts()
 
 
 class SpadesSearchPlayer(SearchPlayerBase):
