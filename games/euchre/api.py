@@ -129,6 +129,4 @@ class Hand(TableFace):
 
     def points(self) -> dict[str, int]:
         """Each team's points for the finished hand (the side that scores gets 1, 2 or 4)."""
-        scores = hand_score(self.state)
-        by_team = {self.team_name(t): int(scores[t]) for t in (0, 1)}
-        return {"NS": by_team["NS"], "EW": by_team["EW"]}
+        return self.by_team(hand_score(self.state))

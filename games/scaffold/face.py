@@ -66,6 +66,11 @@ class TableFace:
         """Absolute seat letter of a seat relative to the dealer."""
         return SEAT_CHARS[(self.dealer + relative) % 4]
 
+    def by_team(self, pair) -> dict[str, int]:
+        """A pair by dealer-relative team (team 0 the dealer's) as `{"NS": a, "EW": b}`."""
+        named = {self.team_name(t): int(pair[t]) for t in (0, 1)}
+        return {"NS": named["NS"], "EW": named["EW"]}
+
     def team_name(self, relative_team: int) -> str | None:
         """`EW` or `NS` for a dealer-relative team; None for -1 (nobody)."""
         if relative_team < 0:

@@ -89,22 +89,18 @@ class Hand(TableFace):
         return {letter: int(self.state[S.TAKEN + self.relative(letter)])
                 for letter in SEAT_CHARS}
 
-    def _by_team(self, pair) -> dict[str, int]:
-        by_team = {self.team_name(t): int(pair[t]) for t in (0, 1)}
-        return {"NS": by_team["NS"], "EW": by_team["EW"]}
-
     def scores(self) -> dict[str, int]:
         """Each team's score for the finished hand (what its game score gains)."""
-        return self._by_team(hand_score(self.state))
+        return self.by_team(hand_score(self.state))
 
     def points(self) -> dict[str, int]:
         """Each team's points for the finished hand as OpenSpiel's returns have them: the
         hand's score, with OpenSpiel's bonus where its thresholds fire (`returns_of`)."""
-        return self._by_team(returns_of(*hand_score(self.state)))
+        return self.by_team(returns_of(*hand_score(self.state)))
 
     def game_score(self) -> dict[str, int]:
         """The game score by team after the finished hand."""
-        before = {self.team_name(t): int(self.state[S.SCORE + t]) for t in (0, 1)}
+        before = self.by_team(self.state[S.SCORE:S.SCORE + 2])
         scores = self.scores()
         return {team: before[team] + scores[team] for team in ("NS", "EW")}
 
