@@ -1,6 +1,7 @@
-"""The database player of a plug-in game (Euchre's, Spades'): one decision written once, each
-game bringing its abstraction's kernel and codec (`games/euchre/db/player.py`,
-`games/spades/db/player.py`).
+"""The database player of a plug-in game (Euchre's, Spades'): one decision written once, on the
+game's abstraction (its kernel `abstract_decision` and `MOVES_BUFFER`, `games/NAME/abstraction/
+keys.py`), key codec (the registry's `key_codec`) and state fields (`PHASE`, `PHASE_OVER`); a
+game writes no database player of its own.
 
 One decision:
 1. A seat with one legal move plays it; so does a seat whose legal moves form one abstract
@@ -29,33 +30,31 @@ from games import registry
 
 
 class PluginDatabasePlayer(DecisionCounts):
-    """A plug-in game's player backed by a strategy database of that game (module docstring).
+    """Game `game`'s player backed by a strategy database of that game (module docstring).
+    `database`: a path or an open `StrategyDatabase` of the game; `sample`: sample the stored
+    probabilities (seeded by `seed`) instead of playing the best action."""
 
-    A subclass names `game`, its codec's `kind_names` and `key_text`, its kernel
-    `abstract_decision` with the `moves_buffer` it needs, and the state's `phase`/`phase_over`
-    fields. `database`: a path or an open `StrategyDatabase` of the game; `sample`: sample the
-    stored probabilities (seeded by `seed`) instead of playing the best action."""
-
-    game = ""
-    kind_names: tuple = ()
-    moves_buffer = 0
-    phase = phase_over = 0
-    abstract_decision = key_text = None
-
-    def __init__(self, database, sample: bool = False, seed: int = 0, name: str | None = None):
+    def __init__(self, database, sample: bool = False, seed: int = 0, name: str | None = None,
+                 *, game: str):
+        self.game = game
         self.db = database if hasattr(database, "lookup") else StrategyDatabase(database)
-        game = self.db.metadata.get("game")
-        if game != self.game:
+        found = self.db.metadata.get("game")
+        if found != game:
             self.db.close()
-            raise DatabaseError(f"{self.db.path}: a strategy database for game {game!r}, "
-                                f"not {self.game!r}")
+            raise DatabaseError(f"{self.db.path}: a strategy database for game {found!r}, "
+                                f"not {game!r}")
+        entry = registry.get(game)
+        codec, keys = entry.load("key_codec"), registry.declaration(game, "abstraction.keys")
+        self.kind_names, self.key_text = codec.kind_names, codec.key_text
+        self.abstract_decision = keys.abstract_decision
+        self.phase, self.phase_over = entry.load("PHASE"), entry.load("PHASE_OVER")
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"db:{os.path.basename(self.db.path)}"
         # the heuristic sits above the database in the data flow: the game's plug-in names it
-        self.fallback = registry.get(self.game).load("heuristic")()
+        self.fallback = entry.load("heuristic")()
         self.counts: Counter = Counter()
-        self._moves = np.zeros(self.moves_buffer, dtype=np.int64)
+        self._moves = np.zeros(keys.MOVES_BUFFER, dtype=np.int64)
 
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (the game's `SeatView`)."""

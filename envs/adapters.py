@@ -45,6 +45,23 @@ def hand_seed(seed: int, index: int) -> int:
     return int(stream_seed(np.uint64(seed % 2**64), np.uint64(index)))
 
 
+class NativeStateError(RuntimeError):
+    """A state of pyspiel's own game built from a seat's view (a game's
+    `games/NAME/envs/pyspiel.py`) disagrees with the view."""
+
+
+def check_native(state, expected_player: int, ours: list) -> None:
+    """`NativeStateError` unless the pyspiel `state` built from a view has the view's player to
+    act (`expected_player`, pyspiel's number) and legal actions (`ours`, sorted, pyspiel's
+    numbers): it cannot happen while the engines agree."""
+    if state.current_player() != expected_player:
+        raise NativeStateError(f"pyspiel's player to act is {state.current_player()}, the "
+                               f"view's is {expected_player}")
+    if sorted(state.legal_actions()) != ours:
+        raise NativeStateError(f"pyspiel's legal actions {sorted(state.legal_actions())} are "
+                               f"not the view's {ours}")
+
+
 class GameAdapter:
     """A game in the toolkits, from its declaration `toolkit` (`games/<game>/toolkit.py`; the
     module docstring): its constants as attributes (`num_actions`, `n_cards`, ...), its hooks
@@ -85,6 +102,10 @@ class GameAdapter:
         state = self.rules.new_state()
         self.rules.random_deal(new_rng(seed), state)
         return state
+
+    def is_over(self, state) -> bool:
+        """Whether the hand is over: by default its phase is the engine's `PHASE_OVER`."""
+        return int(state[self.rules.PHASE]) == self.rules.PHASE_OVER
 
     def set_score(self, state, score, dealer: int) -> None:
         """Tell the hand `state` the game score before it (`score` by absolute team: EW, NS;

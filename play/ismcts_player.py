@@ -42,10 +42,12 @@ class NativeGame:
     """What a game declares for `ismcts[:SIMS],pyspiel`, a search of OpenSpiel's own C++ game
     of it (Euchre's `games/euchre/play/ismcts.py`, Spades' `games/spades/play/ismcts.py`): the
     pyspiel game's `name`; `uct_c`, the UCT constant for its hand's returns; `bot_class()`, the
-    `ISMCTSBot` subclass keyed by what a player knows there; `state(game, view, seed, adapter)`,
-    the pyspiel state of a view with the hidden cards drawn from `seed`; `resample(player,
-    state, pyspiel_player, seed)`, the bot's world draw for every simulation; `move(action)`,
-    our move of a pyspiel action; `only`: the game has no Python OpenSpiel game to search
+    `ISMCTSBot` subclass keyed by what a player knows there; `state(game, view_state, seat,
+    dealer, history, seed, adapter)`, the pyspiel state of a view with the hidden cards drawn
+    from `seed` (`games/NAME/envs/pyspiel.py`'s `native_state`); `resample(player, state,
+    pyspiel_player, seed)`, the bot's world draw for every simulation (None: the view's world
+    drawn again, `state`); `move(action)`, our move of a pyspiel action (None: the same
+    number); `only`: the game has no Python OpenSpiel game to search
     (the spec must say `,pyspiel`); `check_history`: the view's history is checked against
     the moves its state shows (the adapter's rules have the public counts)."""
 
@@ -53,8 +55,8 @@ class NativeGame:
     uct_c: float
     bot_class: Callable
     state: Callable
-    resample: Callable
-    move: Callable
+    resample: Callable | None = None
+    move: Callable | None = None
     only: bool = False
     check_history: bool = True
 
@@ -101,9 +103,11 @@ class ISMCTSPlayer:
     def _resample(self, state, player):
         """The bot's world draw, seeded from the player's own stream (a native game's own)."""
         seed = int(self._random.randint(2**31))
-        if self.native:
-            return self.native.resample(self, state, player, seed)
-        return state.resampled(player, seed)
+        if self.native is None:
+            return state.resampled(player, seed)
+        if self.native.resample is None:
+            return self.world(self._view, seed)
+        return self.native.resample(self, state, player, seed)
 
     def world(self, view, seed: int | None = None):
         """The OpenSpiel state of `view`'s hand with the hidden cards drawn (the one world
@@ -111,7 +115,8 @@ class ISMCTSPlayer:
         if seed is None:
             seed = int(self._random.randint(2**31))
         if self.native:
-            return self.native.state(self.game, view, seed, self.adapter)
+            return self.native.state(self.game, view.state, view.seat, view.dealer,
+                                     view.history, seed, self.adapter)
         from envs.openspiel_games import state_from_view
 
         return state_from_view(self.game, view.state, view.seat, view.dealer, view.history,
@@ -129,7 +134,7 @@ class ISMCTSPlayer:
                                  f"{made} made, {len(view.history)} given")
         self._view = view
         action = int(self.bot.step(self.world(view)))
-        move = self.native.move(action) if self.native else action
+        move = self.native.move(action) if self.native and self.native.move else action
         if move not in legal:  # cannot happen: the bot picks among the state's legal moves
             raise RuntimeError(f"{self.name} chose {move}, not among {legal.tolist()}")
         return move

@@ -2,9 +2,9 @@
 first `:`, `,` or `[`, so `ismcts:100,pyspiel` is `ismcts`) chooses the factory that builds the
 player, and a game declares only its kinds (`Grammar`). The oracle, whose own `bid=` spec may
 hold anything, is asked first. A kind the game lacks, or an unknown spec, is one line of the
-game's spec error naming what it takes. It names no game: Euchre's grammar is declared in
-`games/euchre/play/tournament.py`, Spades' in `games/spades/play/tournament.py` (Setback's, with its
-composites, is `play/player_spec.py`).
+game's spec error naming what it takes. It names no game: a trick-taking game declares its
+kinds to `play.trick_game_grammar` (in `games/NAME/play/tournament.py`); Setback's grammar,
+with its composites, is `play/player_spec.py`.
 """
 
 from __future__ import annotations

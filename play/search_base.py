@@ -23,6 +23,18 @@ from play.search_options import (CHOICES, MODEL_BELIEFS, belief_kind, belief_set
 
 POOL_PARTS = 8  # a weighted pool is drawn in this many parts, each from its own seed
 
+
+def codec_arrays(blueprint):
+    """The policy arrays (`db.policy_arrays.PolicyArrays`) of a plug-in game's database player
+    (`db.plugin_player`), its keys read by the game's codec (`games/NAME/abstraction/codec.py`,
+    `db.codec_policy_arrays`: another game's or abstraction's database, or a key the codec
+    cannot read, is refused in one line)."""
+    from db.codec_policy_arrays import codec_arrays_of_store
+    from games import registry
+
+    codec = registry.declaration(blueprint.game, "abstraction.codec")
+    return codec_arrays_of_store(blueprint.db, blueprint.game, codec)
+
 class SearchPlayerBase:
     """Plays by rollout search on `blueprint` (a database player of the game), whose tables
     `table` (`db.policy_arrays.PolicyArrays`) the rollouts of `game` (the abstract game of the
@@ -82,16 +94,16 @@ class SearchPlayerBase:
         self._states = np.zeros((drawn, state_size), dtype=np.int64)
 
     @classmethod
-    def from_options(cls, text: str, seed: int, options: dict, blueprint, arrays, error,
-                     **extra):
+    def from_options(cls, text: str, seed: int, options: dict, blueprint, arrays=None,
+                     error=ValueError, **extra):
         """The player of the spec `text` whose options (`search_options.parse_options`) are
-        `options`, on `blueprint`; the rollouts' tables are `arrays(blueprint)`, read once a
-        process. A blueprint whose tables cannot be read is closed and `error` raised (one
-        line). `extra`: a game's own constructor arguments."""
+        `options`, on `blueprint`; the rollouts' tables are `arrays(blueprint)` (by default
+        `codec_arrays`), read once a process. A blueprint whose tables cannot be read is closed
+        and `error` raised (one line). `extra`: a game's own constructor arguments."""
         from db.errors import DatabaseError
 
         try:
-            table = shared_arrays(blueprint, arrays)
+            table = shared_arrays(blueprint, arrays or codec_arrays)
         except DatabaseError as exc:
             blueprint.close()
             raise error(str(exc)) from None

@@ -475,12 +475,13 @@ def unit_seed(seed: int, unit: int) -> int:
     return int(stream_seed(np.uint64(seed), np.uint64(unit))) >> 1
 
 
-def points_unit(play_game: Callable, play_hand: Callable, gained: str) -> Callable:
+def points_unit(play_game: Callable, gained: str) -> Callable:
     """The `TournamentGame.play_unit` of a points game (its rows: WON, HANDS, POINTS_A,
     POINTS_B from A's side): a game is `play_game(seats, game_seed)` (a record whose `winner`
     is a team and whose `hands` each give each team's points under `gained`), a single hand
-    `play_hand(seats, game_seed, dealer)` (each team's points), dealt by `WNES`[unit mod 4];
-    `seats` map the seat letters to the players, A on East-West unless swapped."""
+    hand 0 of `play_game(seats, game_seed, dealer, max_hands=1)` (each team's `points`), dealt
+    by `WNES`[unit mod 4]; `seats` map the seat letters to the players, A on East-West unless
+    swapped."""
 
     def play_unit(players, seed: int, unit: int, swapped: bool, hands: bool,
                   max_deals: int = 0) -> np.ndarray:
@@ -493,7 +494,8 @@ def points_unit(play_game: Callable, play_hand: Callable, gained: str) -> Callab
         team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
         row = np.zeros(POINTS_WIDTH, dtype=np.int64)
         if hands:
-            points = play_hand(seats, game_seed, SEAT_CHARS[unit % 4])
+            points = play_game(seats, game_seed, SEAT_CHARS[unit % 4], max_hands=1).hands[0]
+            points = points["points"]
             row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
             return row
         record = play_game(seats, game_seed)
@@ -506,28 +508,23 @@ def points_unit(play_game: Callable, play_hand: Callable, gained: str) -> Callab
     return play_unit
 
 
+def points_tournament(name: str, title: str, target: int, play_game: Callable, gained: str,
+                      grammar, rules_version: str, lookups: bool = False) -> TournamentGame:
+    """The `TournamentGame` of a points game to `target` (`points_unit` on `play_game` and
+    `gained`, the points reports) whose players are `grammar`'s
+    (`play.player_grammar.Grammar`); it has single hands."""
+    return TournamentGame(
+        name=name, title=title, target=target, width=POINTS_WIDTH,
+        play_unit=points_unit(play_game, gained), make_player=grammar.make,
+        spec_error=grammar.error, spec_help=grammar.help, pair_scores=points_pair_scores,
+        summarize=summarize_points, format_summary=points_report(title, target),
+        rules_version=rules_version, hands=True, lookups=lookups)
+
+
 def points_report(title: str, target: int) -> Callable:
     """A points game's `TournamentGame.format_summary` (`format_points_summary` under its
     `title` and winning score `target`)."""
     return functools.partial(format_points_summary, title=title, target=target)
-
-
-def database_player(text: str, seed: int, player_class, error: type):
-    """`db:PATH[,sample]` (`text`) of a game whose database player is `player_class`
-    (`games.<game>.db.player`: `(path, sample=, seed=, name=)`); a bad spec or a database that
-    cannot be read is one `error` line."""
-    from db.errors import DatabaseError
-
-    path, _, option = text[3:].partition(",")
-    if not path.strip():
-        raise error(f"{text!r}: a database player is db:PATH[,sample]")
-    if option not in ("", "sample"):
-        raise error(f"{text!r}: the only option of db:PATH is ',sample'")
-    try:
-        return player_class(path, sample=option == "sample", seed=seed,
-                            name=f"db:{os.path.basename(path)}" + (",sample" if option else ""))
-    except DatabaseError as exc:
-        raise error(str(exc)) from None
 
 
 def points_pair_scores(rows: np.ndarray) -> np.ndarray:
@@ -619,25 +616,6 @@ def format_points_summary(s: PointsSummary, title: str, target: int) -> str:
         f"{s.difference_per_hand:+.3f} (95% {s.difference_low:+.3f} .. "
         f"{s.difference_high:+.3f})",
     ])
-
-
-class SeededRandomPlayer:
-    """Uniformly random legal moves from its own seeded stream (any game's view)."""
-
-    def __init__(self, seed: int = 0, name: str = "random"):
-        self.name = name
-        self.seed(seed)
-
-    def seed(self, seed: int) -> None:
-        """Restart the stream."""
-        import random
-
-        self._chooser = random.Random(int(seed))
-
-    def choose(self, view) -> int:
-        """A uniformly random legal move."""
-        moves = view.legal_moves()
-        return int(moves[self._chooser.randrange(len(moves))])
 
 
 # --- Setback's plug-in to the loop --------------------------------------------------------

@@ -422,3 +422,53 @@ def position_text(view, S, bidding: bool) -> str:
         where = f"trick {int(state[S.TRICK_NUMBER]) + 1} [{trick}]"
     return (f"{me} {where} (dealer {SEATS[view.dealer]}, score EW {view.score[0]} NS "
             f"{view.score[1]}, hand {hand})")
+
+
+class TricksterPlayer:
+    """What every game's Trickster player shares: the bot's process (`BotProcess` on the
+    game's `options`, its failures the game's `error`), the options as it read them, closing
+    it, the one line refusing an illegal answer and asking for a card. A game's subclass sets
+    `name`, `options`, `error`, `fields` (its state module), `bid_phase` (the auction's phase)
+    and `move_text(move)`, and writes `choose`."""
+
+    name = ""
+    options: dict = {}
+    error: type = TricksterBotError
+    fields = None
+    bid_phase = 0
+
+    def __init__(self, exe, bot_class: str, timeout: float | None = None,
+                 name: str | None = None):
+        self.name = name or self.name
+        self.process = BotProcess(exe, bot_class, self.options, self.name, timeout,
+                                  error=self.error)
+
+    def where(self, view) -> str:
+        """The position of `view` in one line (`position_text`)."""
+        return position_text(view, self.fields, int(view.state[self.fields.PHASE])
+                             == self.bid_phase)
+
+    def illegal(self, view, what: str, inputs: dict):
+        """The error stopping the match: the bot suggested `what`, illegal at `view`."""
+        legal = ", ".join(self.move_text(int(m)) for m in view.legal_moves())
+        return self.error(f"{self.name}: the bot suggested {what}, illegal at "
+                          f"{self.where(view)}; legal: {legal}; its inputs: "
+                          f"{json.dumps(inputs, separators=(',', ':'))}")
+
+    def ask_card(self, view, inputs: dict) -> int:
+        """The bot's card for the inputs `inputs` of `view`, checked legal in our engine."""
+        text = self.process.ask({"op": "card", "state": inputs}, self.where(view)).get("card")
+        card = card_of_text(text)
+        if card not in {int(m) for m in view.legal_moves()} or text not in inputs["legalCards"]:
+            raise self.illegal(view, f"the card {text!r}", inputs)
+        return card
+
+    @property
+    def seen_options(self):
+        """The options as the running bot read them (None before its first decision)."""
+        return self.process.seen_options
+
+    def close(self) -> None:
+        """End the bot's process."""
+        self.process.close()
+

@@ -20,8 +20,9 @@ def euchre_run(capsys, run, *extra):
 
 def test_a_euchre_run_evaluates_while_it_trains_and_plays_its_export(tmp_path, capsys):
     from db.database import StrategyDatabase
-    from games.euchre.db.player import EuchreDatabasePlayer
-    from games.euchre.play.tournament import make_euchre_player, run_euchre_tournament
+    from db.plugin_player import PluginDatabasePlayer
+    from games.euchre.play.tournament import make_euchre_player
+    from play.tournament import run_tournament
     from games.euchre.train.game import euchre_baseline_stage
     from train.evaluation import EvalOptions, make_evaluation, read_eval_log
 
@@ -56,9 +57,9 @@ def test_a_euchre_run_evaluates_while_it_trains_and_plays_its_export(tmp_path, c
         probs, best = database.lookup(key)
         got = store.lookup(key)
         assert got is not None and np.allclose(got[0], probs, atol=1e-6) and got[1] == best, key
-    exported = EuchreDatabasePlayer(database)
-    results = [run_euchre_tournament((player, make_euchre_player("heuristic")), 2, seed=9,
-                                     duplicate=True, progress=False)
+    exported = PluginDatabasePlayer(database, game="euchre")
+    results = [run_tournament((player, make_euchre_player("heuristic")), 2, seed=9,
+                              duplicate=True, progress=False, game="euchre")
                for player in (live, exported)]
     assert np.array_equal(results[0], results[1])
     assert live.counts["found"] == exported.counts["found"] > 0

@@ -15,8 +15,9 @@ from games.euchre import state as S
 from games.euchre.api import Hand
 from games.euchre.rules import legal_moves
 from games.euchre.view import SeatView
-from games.euchre.play.tournament import (EuchreSpecError, make_euchre_player, play_hand,
-                                          run_euchre_tournament)
+from games.euchre.match import play_game
+from games.euchre.play.tournament import EuchreSpecError, make_euchre_player
+from play.tournament import run_tournament
 from play.trick_oracle import OracleRefused, TrickOraclePlayer
 
 
@@ -131,7 +132,7 @@ def test_the_spec_names_it_and_its_bidder():
     assert oracle.name == "oracle" and type(oracle.bidder).__name__ == "EuchreHeuristicPlayer"
     other = make_euchre_player("Oracle,bid=random", 3)
     assert other.name == "Oracle,bid=random" and type(other.bidder).__name__ == \
-        "SeededRandomPlayer"
+        "RandomPlayer"
     for spec, message in (("oracle,bid=oracle", "cannot be an oracle"),
                           ("oracle,bid=", "bid= needs"), ("oracle:5", "expected oracle"),
                           ("oracle,bid=chess", "unknown Euchre player 'chess'")):
@@ -171,10 +172,10 @@ def test_the_game_loops_hand_it_the_true_hand_and_it_wins():
     """The oracle on both sides of one hand scores as the loop says; against the heuristic with
     the heuristic's own bids, the card play alone wins most duplicate games."""
     oracle, heuristic = make_euchre_player("oracle"), make_euchre_player("heuristic")
-    points = play_hand({s: oracle for s in "WNES"}, 5, "S")
+    points = play_game({s: oracle for s in "WNES"}, 5, "S", max_hands=1).hands[0]["points"]
     assert sum(points.values()) > 0
-    rows = run_euchre_tournament([oracle, heuristic], 30, seed=3, duplicate=True,
-                                 progress=False)
+    rows = run_tournament([oracle, heuristic], 30, seed=3, duplicate=True,
+                          progress=False, game="euchre")
     # deterministic: 44 of the 60 games (73.3 %), 550 points to 385 over 665 hands (the
     # heuristic against itself: exactly even on these pairs)
     win_rate = rows[:, 0].mean()

@@ -14,7 +14,8 @@ from games.euchre.api import Hand
 from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE
 from games.euchre.view import SeatView
 from games.euchre.play.heuristic import EuchreHeuristicPlayer
-from games.euchre.play.tournament import make_euchre_player, run_euchre_tournament
+from games.euchre.play.tournament import make_euchre_player
+from play.tournament import run_tournament
 
 HANDS = {"W": ["JH", "JD", "AH", "9H", "AC"], "N": ["9C", "TC", "QC", "KC", "9S"],
          "E": ["TS", "QS", "KS", "AS", "TD"], "S": ["QD", "KD", "AD", "9D", "TH"]}
@@ -113,8 +114,8 @@ def test_export_and_database_record_the_game(small_db, capsys):
 def test_the_database_player_plays_legal_moves_and_mostly_from_its_keys(small_db):
     _, _, db = small_db
     player = make_euchre_player(f"db:{db}")
-    rows = run_euchre_tournament((player, make_euchre_player("heuristic")), 4, seed=1,
-                                 duplicate=True, progress=False)
+    rows = run_tournament((player, make_euchre_player("heuristic")), 4, seed=1,
+                          duplicate=True, progress=False, game="euchre")
     report = player.report()
     assert rows.shape == (8, 4) and report["decisions"] > 100
     assert report["found"] > 0 and report["found"] + report["fallback"] == report["lookups"]
@@ -149,10 +150,10 @@ def test_the_tournament_is_deterministic_whatever_the_workers(capsys):
 
 def test_random_players_are_seeded():
     a = make_euchre_player("random", 3)
-    rows1 = run_euchre_tournament((a, make_euchre_player("random", 3)), 3, seed=9,
-                                  progress=False)
-    rows2 = run_euchre_tournament((a, make_euchre_player("random", 3)), 3, seed=9,
-                                  progress=False)
+    rows1 = run_tournament((a, make_euchre_player("random", 3)), 3, seed=9,
+                           progress=False, game="euchre")
+    rows2 = run_tournament((a, make_euchre_player("random", 3)), 3, seed=9,
+                           progress=False, game="euchre")
     assert np.array_equal(rows1, rows2)
 
 
@@ -163,9 +164,9 @@ def test_a_stopped_tournament_keeps_the_units_finished():
         asked.append(1)
         return len(asked) > 3
 
-    rows = run_euchre_tournament((make_euchre_player("heuristic"), make_euchre_player("random")),
-                                 10, seed=5, duplicate=True, progress=False, stop=stop)
-    whole = run_euchre_tournament((make_euchre_player("heuristic"),
-                                   make_euchre_player("random")), 3, seed=5, duplicate=True,
-                                  progress=False)
+    rows = run_tournament((make_euchre_player("heuristic"), make_euchre_player("random")),
+                          10, seed=5, duplicate=True, progress=False, stop=stop, game="euchre")
+    whole = run_tournament((make_euchre_player("heuristic"),
+                            make_euchre_player("random")), 3, seed=5, duplicate=True,
+                           progress=False, game="euchre")
     assert np.array_equal(rows, whole)  # the first three pairs, as a run of three plays them

@@ -7,7 +7,8 @@ import json
 import numpy as np
 
 from cli_runner import run_cli
-from games.euchre.play.tournament import make_euchre_player, run_euchre_tournament
+from games.euchre.play.tournament import make_euchre_player
+from play.tournament import run_tournament
 from play.ladder import run_ladder
 from play.results_store import ResultsStore
 
@@ -22,9 +23,9 @@ def test_a_tiny_euchre_ladder_rates_the_heuristic_above_random(tmp_path):
     # the stored rows are the duplicate tournament's ("heuristic" sorts first: player A)
     rows = [np.frombuffer(r[0], "<i8").reshape(2, -1)
             for r in store.conn.execute("SELECT rows FROM pairs ORDER BY game")]
-    expected = run_euchre_tournament((make_euchre_player("heuristic", 3),
-                                      make_euchre_player("random", 3)), 4, seed=3,
-                                     duplicate=True, progress=False)
+    expected = run_tournament((make_euchre_player("heuristic", 3),
+                               make_euchre_player("random", 3)), 4, seed=3,
+                              duplicate=True, progress=False, game="euchre")
     assert np.array_equal(np.concatenate(rows), expected)
     assert store.conn.execute("SELECT DISTINCT rules, max_deals FROM matches").fetchall() == \
         [("euchre-1", 0)]

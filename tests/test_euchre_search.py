@@ -17,7 +17,7 @@ from games.euchre.abstraction.abstract_game import is_settled
 from games.euchre.abstraction.codec import key_text
 from games.euchre.abstraction.keys import MOVES_BUFFER, abstract_decision
 from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-from games.euchre.db.player import EuchreDatabasePlayer
+from db.plugin_player import PluginDatabasePlayer
 from db.loader import load_strategies
 from db.codec_policy_arrays import load_codec_policy_arrays
 from db.synthetic import write_table
@@ -26,7 +26,8 @@ from games.euchre.cards import effective_suit_mask
 from games.euchre.rules import apply_move, legal_moves
 from games.euchre.view import SeatView
 from games.rng import new_rng
-from games.euchre.play.tournament import EuchreSpecError, make_euchre_player, run_euchre_tournament
+from games.euchre.play.tournament import EuchreSpecError, make_euchre_player
+from play.tournament import run_tournament
 from games.euchre.search.worlds import cards_played_by, consistent_worlds
 from search.rollout import play_out
 from search.rollout_search import RolloutSearch, choose
@@ -127,7 +128,7 @@ def test_a_greedy_rollout_equals_the_database_players_replay(blueprint):
     at every seat, playing its stored best actions (every key it meets is stored)."""
     arrays = load_codec_policy_arrays("db:" + blueprint["db"], "euchre", euchre_codec)
     current_player, decision, apply, utility = GAME.addresses[:4]
-    player = EuchreDatabasePlayer(blueprint["db"])
+    player = PluginDatabasePlayer(blueprint["db"], game="euchre")
     a, b = np.zeros(S.STATE_SIZE, np.int64), np.zeros(S.STATE_SIZE, np.int64)
     actions, key_out = np.zeros(64, np.int64), np.zeros(2, np.uint64)
     phases = set()
@@ -331,8 +332,8 @@ def test_search_players_play_euchre_tournaments_and_search_every_kind(blueprint)
         return result
 
     player.decide = recording
-    rows = run_euchre_tournament((player, make_euchre_player("heuristic")), 12, seed=3,
-                                 duplicate=True, hands=True, progress=False)
+    rows = run_tournament((player, make_euchre_player("heuristic")), 12, seed=3,
+                          duplicate=True, hands=True, progress=False, game="euchre")
     assert rows.shape == (24, 4)
     assert kinds >= {S.PHASE_ORDER, S.PHASE_PLAY}, kinds
     player.close()

@@ -1,5 +1,5 @@
-"""Spades' rollout search (`games/spades/play/search_player.py`): the heuristic's numba twin equal
-to the Python heuristic move for move, every drawn world agreeing with the view and every public
+"""Spades' rollout search (`games/spades/play/search_player.py`): the heuristic player on a seat's
+view making the move the rule makes on the full state, every drawn world agreeing with the view and every public
 fact (the history replays legally in it), the draw uniform over the consistent layouts of a
 small ending, the search the same for any thread count, its Why data, the bid-table slot
 (`belief=bids`) reweighting the worlds, legal play, and bad specs refused in one line."""
@@ -56,7 +56,7 @@ def _replays(world: np.ndarray, history: list[int]) -> bool:
     return bool(np.array_equal(state, world))
 
 
-def test_the_numba_heuristic_is_the_python_heuristic():
+def test_the_heuristic_reads_only_what_the_seats_view_shows():
     player = SpadesHeuristicPlayer()
     for seed in range(40):
         state, dealer, history = _position(seed, 0)

@@ -45,3 +45,15 @@ def plugin_settings(game: str, abstraction: str, version: int, seed: int, batch:
 
 # A plug-in game's baseline run's defaults (what `train baseline --game NAME` takes unless told)
 PLUGIN_DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "es-mccfr"}
+
+
+def baseline_stage(game: Game, name: str, abstraction: str, version: int, seed: int,
+                   batch: int, algorithm: str = PLUGIN_DEFAULTS["algorithm"], sampling=None):
+    """A plug-in game's baseline `Stage` on its bound abstract `game`: the `plugin_settings` of
+    game `name` and its abstraction; the reported payoff is the running mean root value of the
+    non-dealer team (as Setback's)."""
+    from train.runner import Stage
+
+    settings = plugin_settings(name, abstraction, version, seed, batch, algorithm, sampling)
+    return Stage("baseline", game, settings, payoff_sign=-1.0)
+

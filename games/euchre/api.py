@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from games.euchre import rules
 from games.euchre import state as S
-from games.euchre.cards import SEAT_CHARS, SUIT_CHARS, format_card, format_cards, parse_card
+from games.euchre.cards import SUIT_CHARS, format_card, format_cards, parse_card
 from games.euchre.cards import parse_seat
 from games.euchre.errors import EuchreError
 from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE
@@ -78,9 +78,11 @@ class Hand(TableFace):
     PHASE_NAMES = PHASE_NAMES
     format_move = staticmethod(format_move)
     parse_move = staticmethod(parse_move)
+    parse_card, format_card = staticmethod(parse_card), staticmethod(format_card)
+    format_cards = staticmethod(format_cards)
 
     def __init__(self, dealer: str, hands: dict, upcard, stick_the_dealer: bool = True):
-        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, _read_hand)
+        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, self.read_hand)
         seen = int(masks[0] | masks[1] | masks[2] | masks[3])
         try:
             up = parse_card(upcard)
@@ -99,10 +101,8 @@ class Hand(TableFace):
         """A hand shuffled and dealt by the engine from `seed`."""
         state = S.new_state()
         S.random_hand(new_rng(seed), state, 1)
-        d = parse_seat(dealer)
-        hands = {SEAT_CHARS[(d + rel) % 4]: format_cards(state[S.HAND + rel])
-                 for rel in range(4)}
-        return cls(dealer, hands, format_card(int(state[S.UPCARD])), stick_the_dealer)
+        return cls(dealer, cls.dealt_text(state, parse_seat(dealer)),
+                   format_card(int(state[S.UPCARD])), stick_the_dealer)
 
     # --- the situation (beyond the table's) ----------------------------------------------
     @property
@@ -122,10 +122,6 @@ class Hand(TableFace):
         value = int(self.state[S.ALONE])
         return None if value < 0 else bool(value)
 
-    def hand(self, letter: str) -> list[str]:
-        """Cards the seat holds now."""
-        return format_cards(self.state[S.HAND + self.relative(letter)])
-
     # --- the result --------------------------------------------------------------------
     def tricks_won(self) -> dict[str, int]:
         """Tricks taken so far by each team."""
@@ -133,23 +129,4 @@ class Hand(TableFace):
 
     def points(self) -> dict[str, int]:
         """Each team's points for the finished hand (the side that scores gets 1, 2 or 4)."""
-        scores = hand_score(self.state)
-        by_team = {self.team_name(t): int(scores[t]) for t in (0, 1)}
-        return {"NS": by_team["NS"], "EW": by_team["EW"]}
-
-
-def _read_hand(letter: str, cards, seen: int) -> int:
-    """The mask of seat `letter`'s five cards (a duplicate of `seen`, or within, is an error)."""
-    mask = 0
-    for token in cards:
-        try:
-            card = parse_card(token)
-        except EuchreError as exc:
-            raise EuchreError(f"hand {letter}: {exc}") from None
-        if (mask | seen) >> card & 1:
-            raise EuchreError(f"duplicate card {format_card(card)} (hand {letter})")
-        mask |= 1 << card
-    if len(cards) != S.HAND_SIZE:
-        raise EuchreError(f"hand {letter}: a hand must hold {S.HAND_SIZE} cards, "
-                          f"got {len(cards)}")
-    return mask
+        return self.by_team(hand_score(self.state))

@@ -100,11 +100,6 @@ def deal_hands(cards: list[int]) -> np.ndarray:
     return out
 
 
-def is_over(s) -> bool:
-    """Whether the five tricks are played."""
-    return int(s[PHASE]) == PHASE_OVER
-
-
 def conceal(s, seat: int) -> None:
     """The dealer's discard, unless `seat` is the dealer."""
     if seat != 0:

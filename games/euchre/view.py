@@ -1,4 +1,4 @@
-"""What one seat can see of a Euchre hand, and the interface every Euchre player implements.
+"""What one seat can see of a Euchre hand, the view every Euchre player is given (`Player`).
 
 A `SeatView` is the hand's state array with the other seats' cards (held and dealt) erased and,
 for everyone but the dealer, the dealer's discard erased too; plus the dealer, the game score
@@ -8,11 +8,9 @@ never the full state, so no player can peek by accident.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from games.euchre import rules
 from games.euchre import state as S
-from games.scaffold.view import TableView
+from games.scaffold.view import Player, TableView  # noqa: F401 (Player re-exported)
 
 HIDDEN = -1  # a move the seat did not see (the dealer's discard, for the others)
 
@@ -34,14 +32,3 @@ class SeatView(TableView):
             if cards:
                 moves[cards[0]] = HIDDEN
         return moves
-
-
-class Player(Protocol):
-    """A Euchre player: given a seat's view, choose a legal move (engine integer)."""
-
-    name: str
-
-    def choose(self, view: SeatView) -> int:
-        """The move to make: a card 0..23, `rules.PASS_MOVE`, `rules.TRUMP_MOVE + suit`,
-        `rules.ALONE_MOVE` or `rules.PARTNER_MOVE`."""
-        ...

@@ -6,6 +6,8 @@ written once, so that a new game fills in its own rules rather than copying anot
 - `view`: `TableView`, the acting seat's view (a game names its state fields and what else a
   seat may not see);
 - `face`: `TableFace`, the readable Python face of a hand played move by move, and `Trick`;
+- `match`: a game's record, a hand played out through the seats' views (`play_out`), a game of
+  hands to a winning score (`play_game`) and the random player;
 - `replay`: the JSON replay driver behind `setback-cfr replay --game NAME`;
 - `random_play`: a hand played out by random legal moves, a game's score by absolute team;
 - `cards_held`: how many cards a seat holds when every seat plays to every trick (public);

@@ -37,6 +37,8 @@ class TableFace:
     error: type = ValueError
     noun = "hand"
     PHASE_NAMES: dict = {}  # engine phase before the play -> its name (`bid`, `order`, ...)
+    # a hand's card text where it is a plain list of cards (Euchre, Spades): `hand`, `read_hand`
+    parse_card = format_card = format_cards = None
 
     def __init__(self, dealer: int, state: np.ndarray):
         self.dealer = dealer
@@ -64,11 +66,45 @@ class TableFace:
         """Absolute seat letter of a seat relative to the dealer."""
         return SEAT_CHARS[(self.dealer + relative) % 4]
 
+    def by_team(self, pair) -> dict[str, int]:
+        """A pair by dealer-relative team (team 0 the dealer's) as `{"NS": a, "EW": b}`."""
+        named = {self.team_name(t): int(pair[t]) for t in (0, 1)}
+        return {"NS": named["NS"], "EW": named["EW"]}
+
     def team_name(self, relative_team: int) -> str | None:
         """`EW` or `NS` for a dealer-relative team; None for -1 (nobody)."""
         if relative_team < 0:
             return None
         return TEAM_NAMES[absolute_team(relative_team, self.dealer)]
+
+    @classmethod
+    def read_hand(cls, letter: str, cards, seen: int) -> int:
+        """The mask of seat `letter`'s cards (`seat_hands`'s `read_hand` for a hand of
+        `engine_state.HAND_SIZE` plain cards): a card of `seen`, or one twice, is an error."""
+        mask = 0
+        for token in cards:
+            try:
+                card = cls.parse_card(token)
+            except cls.error as exc:
+                raise cls.error(f"hand {letter}: {exc}") from None
+            if (mask | seen) >> card & 1:
+                raise cls.error(f"duplicate card {cls.format_card(card)} (hand {letter})")
+            mask |= 1 << card
+        size = cls.engine_state.HAND_SIZE
+        if len(cards) != size:
+            raise cls.error(f"hand {letter}: a hand must hold {size} cards, got {len(cards)}")
+        return mask
+
+    @classmethod
+    def dealt_text(cls, state, dealer: int) -> dict[str, list[str]]:
+        """Each seat's cards as dealt in `state` (`dealer` absolute), by seat letter: the
+        `hands` of a replay."""
+        return {SEAT_CHARS[(dealer + rel) % 4]: cls.format_cards(
+            state[cls.engine_state.DEALT + rel]) for rel in range(4)}
+
+    def hand(self, letter: str) -> list[str]:
+        """Cards the seat holds now."""
+        return self.format_cards(self.state[self.engine_state.HAND + self.relative(letter)])
 
     # --- the situation -----------------------------------------------------------------
     @property

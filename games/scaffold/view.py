@@ -4,12 +4,13 @@ is given (never the full state, so no player can peek by accident).
 A game's `SeatView` subclasses it and names its engine (`state`: the module with the state
 fields `HAND`, `DEALT`, `TO_ACT`; `rules`: the module with `MAX_MOVES` and `legal_moves`);
 `conceal` is where a game hides more than the other seats' cards (Euchre: the dealer's
-discard).
+discard). Every player implements `Player`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -70,6 +71,17 @@ class TableView:
         """The game score seen from the acting seat's team: (us, them)."""
         us = (self.dealer + self.seat) % 2  # absolute team of the seat: 0 EW, 1 NS
         return self.score[us], self.score[1 - us]
+
+
+class Player(Protocol):
+    """A player of any game: given a seat's view, choose a legal move (the engine's integer,
+    `games/NAME/rules.py`'s moves)."""
+
+    name: str
+
+    def choose(self, view: TableView) -> int:
+        """The move to make."""
+        ...
 
 
 def ask(player, state: np.ndarray, view: TableView) -> int:

@@ -61,10 +61,12 @@ class Hand(TableFace):
     PHASE_NAMES = {S.PHASE_BID: "bid"}
     format_move = staticmethod(format_move)
     parse_move = staticmethod(parse_move)
+    parse_card, format_card = staticmethod(parse_card), staticmethod(format_card)
+    format_cards = staticmethod(format_cards)
     trump = "S"  # spades, always
 
     def __init__(self, dealer: str, hands: dict, score: dict | None = None):
-        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, _read_hand)
+        masks = seat_hands(self, dealer, hands, S.HAND_SIZE, self.read_hand)
         by_team = _read_score(score)
         state = S.new_state()
         S.reset_hand(state, masks, *(by_team[absolute_team(t, self.dealer)] for t in (0, 1)))
@@ -75,14 +77,7 @@ class Hand(TableFace):
         """A hand shuffled and dealt by the engine from `seed`."""
         state = S.new_state()
         S.random_hand(new_rng(seed), state, 0, 0)
-        d = parse_seat(dealer, SpadesError)
-        hands = {SEAT_CHARS[(d + rel) % 4]: format_cards(state[S.HAND + rel])
-                 for rel in range(4)}
-        return cls(dealer, hands, score)
-
-    def hand(self, letter: str) -> list[str]:
-        """Cards the seat holds now."""
-        return format_cards(self.state[S.HAND + self.relative(letter)])
+        return cls(dealer, cls.dealt_text(state, parse_seat(dealer, SpadesError)), score)
 
     def bids(self) -> dict[str, str]:
         """Each seat's bid so far (`Nil`, `1` .. `13`), in bidding order."""
@@ -94,22 +89,18 @@ class Hand(TableFace):
         return {letter: int(self.state[S.TAKEN + self.relative(letter)])
                 for letter in SEAT_CHARS}
 
-    def _by_team(self, pair) -> dict[str, int]:
-        by_team = {self.team_name(t): int(pair[t]) for t in (0, 1)}
-        return {"NS": by_team["NS"], "EW": by_team["EW"]}
-
     def scores(self) -> dict[str, int]:
         """Each team's score for the finished hand (what its game score gains)."""
-        return self._by_team(hand_score(self.state))
+        return self.by_team(hand_score(self.state))
 
     def points(self) -> dict[str, int]:
         """Each team's points for the finished hand as OpenSpiel's returns have them: the
         hand's score, with OpenSpiel's bonus where its thresholds fire (`returns_of`)."""
-        return self._by_team(returns_of(*hand_score(self.state)))
+        return self.by_team(returns_of(*hand_score(self.state)))
 
     def game_score(self) -> dict[str, int]:
         """The game score by team after the finished hand."""
-        before = {self.team_name(t): int(self.state[S.SCORE + t]) for t in (0, 1)}
+        before = self.by_team(self.state[S.SCORE:S.SCORE + 2])
         scores = self.scores()
         return {team: before[team] + scores[team] for team in ("NS", "EW")}
 
@@ -124,20 +115,3 @@ def _read_score(score) -> np.ndarray:
         raise SpadesError('"score" must look like {"NS": 120, "EW": -35} (integers within '
                           f"+-{MAX_SCORE:,})")
     return np.array([score["EW"], score["NS"]], np.int64)
-
-
-def _read_hand(letter: str, cards, seen: int) -> int:
-    """The mask of seat `letter`'s thirteen cards (a card of `seen`, or twice, is an error)."""
-    mask = 0
-    for token in cards:
-        try:
-            card = parse_card(token)
-        except SpadesError as exc:
-            raise SpadesError(f"hand {letter}: {exc}") from None
-        if (mask | seen) >> card & 1:
-            raise SpadesError(f"duplicate card {format_card(card)} (hand {letter})")
-        mask |= 1 << card
-    if len(cards) != S.HAND_SIZE:
-        raise SpadesError(f"hand {letter}: a hand must hold {S.HAND_SIZE} cards, "
-                          f"got {len(cards)}")
-    return mask

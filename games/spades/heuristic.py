@@ -1,13 +1,23 @@
-"""The Spades heuristic (`games/spades/play/heuristic.py`) in numba: its bid and its card, the very
-same moves (same rules, same tie-breaks: `tests/test_spades_search.py` checks them move for
-move on random hands), from the fields of the seat to act that its view shows (its hand, the
-bids, the tricks taken, the trick on the table), so it may be asked at any seat of a full
-state.
+"""The Spades heuristic in numba: a simple rule-based player, a yardstick above random, not a
+strong player. It reads only the fields of the seat to act that its view shows (its hand, the
+bids, the tricks taken, the trick on the table), so it may be asked at any seat of a full state
+or of a seat's view. `games.spades.play.heuristic.SpadesHeuristicPlayer` plays it in matches;
+search's rollouts (`games/spades/search/policy.py`) follow it; the Spades abstraction
+(`games/spades/abstraction/keys.py`) plays its card past the learned tricks and keys the bids by
+its trick count. It sits with the rules, which all three may import.
 
-Two packages play it and neither may import the other, so it sits with the rules both import:
-search's rollouts (`games/spades/search/policy.py`) follow it, and the Spades abstraction
-(`games/spades/abstraction/keys.py`) plays its card past the learned tricks and keys the bids by its
-trick count.
+Bidding counts sure and likely tricks: each ace; a king with another card of its suit; in
+spades also the queen with two more, and one trick a spade past the third; one a void and half
+a singleton beside three spades or more. It bids that count rounded (at least 1, at most what
+its partner's bid allows), and Nil with under one trick, no spade above the nine, at most
+three spades and no ace.
+
+Playing: a Nil bidder who has taken no trick plays its highest card that does not win the trick
+(else its lowest), and leads its lowest card. Otherwise, once its team has its contract it
+ducks the same way (bags cost); before that, second to fourth hand lets a trick its partner is
+winning go (lowest card) and else wins as cheaply as it can, or plays its lowest card (a side
+card before a spade); it leads a side ace if it has one, else the lowest card of its longest
+side suit.
 """
 
 from __future__ import annotations
@@ -20,13 +30,13 @@ from games.spades.rules import BID_MOVE, highest_bid, legal_cards
 from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, PHASE, PHASE_BID, TAKEN, TO_ACT,
                                 TRICK, WINNING)
 
-ACE, KING, QUEEN, NINE = 12, 11, 10, 7  # rank indices, as in games/spades/play/heuristic.py
+ACE, KING, QUEEN, NINE = 12, 11, 10, 7  # rank indices
 
 
 @njit(cache=True, nogil=True)
 def count_tricks2(hand):
-    """Twice the tricks `games.spades.play.heuristic.count_tricks` expects of `hand` (an integer:
-    its half tricks stay exact)."""
+    """Twice the tricks the bidding rule (module docstring) expects of `hand` (an integer: its
+    half tricks stay exact)."""
     spades = popcount(hand & suit_mask(SPADES))
     twice = 0
     for suit in range(4):
@@ -46,8 +56,7 @@ def count_tricks2(hand):
 
 @njit(cache=True, nogil=True)
 def heuristic_bid(hand, highest):
-    """The heuristic's bid (0 = Nil .. `highest`) for `hand`
-    (`games.spades.play.heuristic.choose_bid`)."""
+    """The heuristic's bid (0 = Nil .. `highest`) for `hand` (module docstring)."""
     twice = count_tricks2(hand)
     spades = (hand >> (N_RANKS * SPADES)) & ((1 << N_RANKS) - 1)
     aces = 0
@@ -103,7 +112,8 @@ def heuristic_move(state):
 
 @njit(cache=True, nogil=True)
 def _lead(legal, ducking):
-    """The heuristic's lead from the cards `legal` (`SpadesHeuristicPlayer.lead`)."""
+    """The heuristic's lead from the cards `legal`: the lowest when ducking; else a side ace,
+    else the lowest card of the longest side suit (or of spades, from a hand of spades)."""
     if ducking:
         low, low_rank = -1, 99
         for card in range(52):

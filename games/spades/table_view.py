@@ -18,7 +18,7 @@ from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, b
                                         seats_show, signed)
 from games.spades import public  # noqa: F401 (the decide reader's voids and layouts)
 from games.spades import state as S
-from games.spades.api import Hand, _read_hand, _read_score
+from games.spades.api import Hand, _read_score
 from games.spades.cards import RANK_CHARS
 from games.spades.random_play import FIRST_DEALER  # noqa: F401 (a hook)
 from games.spades.scoring import TARGET, bags_so_far, game_winner  # noqa: F401 (hooks)
@@ -118,7 +118,7 @@ def read_score(score):
 
 def read_hand(letter: str, cards) -> int:
     """The mask of the thirteen cards a position shows for `letter`."""
-    return _read_hand(letter, cards, 0)
+    return Hand.read_hand(letter, cards, 0)
 
 
 def start_state(hands, score, dealer: int):

@@ -31,7 +31,7 @@ from games.scaffold.observation import put_cards, put_score, put_voids
 from games.spades import rules, scoring, state
 from games.spades.api import format_move
 from games.spades.state import (
-    BID, DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE, PHASE_BID, PHASE_OVER, PHASE_PLAY,
+    BID, DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE, PHASE_BID, PHASE_PLAY,
     PLAYED, SCORE, SHOWN_VOIDS, TAKEN, TRICK, TRICK_NUMBER)
 
 NUM_ACTIONS = rules.N_MOVES
@@ -99,8 +99,3 @@ def set_score(s, score, dealer: int) -> None:
     relative to the dealer: OpenSpiel reads each team's bags from its last digit."""
     for team in (0, 1):
         s[SCORE + team] = int(score[(team + dealer) % 2])
-
-
-def is_over(s) -> bool:
-    """Whether the thirteen tricks are played."""
-    return int(s[PHASE]) == PHASE_OVER

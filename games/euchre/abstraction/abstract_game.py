@@ -25,23 +25,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.dealing import (  # noqa: F401 (the interface's names, re-exported)
-    APPLY_SIG,
-    CHANCE,
-    CHANCE_OUTCOMES_SIG,
-    CHANCE_SAMPLE_SIG,
-    CURRENT_PLAYER_SIG,
-    DECISION_SIG,
-    PHASE_DEAL,
-    TERMINAL,
-    UTILITY_SIG,
-    cards_dealt,
-    deal_or_move,
-    keyed,
-    root_state,
-    sample_undealt,
-    undealt_outcomes,
-)
+from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface's, re-exported)
+    APPLY_SIG, CHANCE, CHANCE_OUTCOMES_SIG, CHANCE_SAMPLE_SIG, CURRENT_PLAYER_SIG, DECISION_SIG,
+    PHASE_DEAL, TERMINAL, UTILITY_SIG, cards_dealt, deal_or_move, keyed, root_state,
+    sample_undealt, undealt_outcomes)
 from games.euchre.abstraction.keys import abstract_decision, discard_rule
 from games.bits import lowest_bit, popcount
 from games.euchre import state as S

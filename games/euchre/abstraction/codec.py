@@ -17,7 +17,7 @@ the dealer is stuck) `next`, `cross1`, `cross2`; alone `alone`, `partner`; play:
 
 from __future__ import annotations
 
-import numpy as np
+from abstraction.key_codec import KeyTextError, check_abstraction, key_codec, padded
 
 KIND_NAMES = ("order", "name", "alone", "play")
 UNKNOWN = len(KIND_NAMES)
@@ -25,10 +25,6 @@ KIND_LETTERS = "ONAP"
 KIND_SHIFT = 62
 RANK_CHARS = "9TJQKA"
 BODY = (1 << KIND_SHIFT) - 1
-
-
-class KeyTextError(ValueError):
-    """A key text that no key of this abstraction writes."""
 
 
 def _field(value: int, shift: int, width: int) -> int:
@@ -145,11 +141,6 @@ def key_kind(text: str) -> int:
     return KIND_LETTERS.index(text[0])
 
 
-def key_kinds(texts: list[str]) -> np.ndarray:
-    """The kinds of many key texts (uint8)."""
-    return np.fromiter((key_kind(t) for t in texts), dtype=np.uint8, count=len(texts))
-
-
 def action_names(text: str, n_actions: int) -> list[str]:
     """The names of a key's `n_actions` actions, in order (`?i` where the key does not tell)."""
     kind = key_kind(text)
@@ -162,54 +153,18 @@ def action_names(text: str, n_actions: int) -> list[str]:
         names = ["alone", "partner"]
     elif kind == 3:
         names = text.partition(" ")[2].rstrip("'").split(".")
-    names = names[:n_actions]
-    return names + [f"?{i}" for i in range(len(names), n_actions)]
+    return padded(names, n_actions)
 
 
 STAGE_KINDS = {"baseline": (0, 1, 2, 3)}  # a Euchre baseline export holds every kind
 
 
 def check_header(header: dict) -> tuple[str, int]:
-    """The (abstraction, version) a run, strategy file or database records, checked against
-    this program's Euchre abstraction; `KeyTextError` (one line) for another."""
+    """The header's (abstraction, version), checked against Euchre's (`check_abstraction`)."""
     from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 
-    name, version = header.get("abstraction"), header.get("abstraction_version")
-    if name != ABSTRACTION_NAME or version != ABSTRACTION_VERSION:
-        raise KeyTextError(f"abstraction {name!r} version {version!r}, but this program's "
-                           f"Euchre keys are {ABSTRACTION_NAME!r} version {ABSTRACTION_VERSION}")
-    return name, version
+    return check_abstraction(header, ABSTRACTION_NAME, ABSTRACTION_VERSION, "Euchre")
 
 
-class KeyCodec:
-    """What the database and the exporter need of a game's keys, as one object (the registry's
-    `key_codec` entry point): the kinds, which stage holds which, kinds of many keys, action
-    names, the header check and the key's text."""
-
-    game = "euchre"
-    kind_names = KIND_NAMES
-    unknown = UNKNOWN
-    stage_kinds = STAGE_KINDS
-
-    @staticmethod
-    def key_kinds(texts):
-        """`key_kinds`."""
-        return key_kinds(texts)
-
-    @staticmethod
-    def action_names(text, n_actions):
-        """`action_names`."""
-        return action_names(text, n_actions)
-
-    @staticmethod
-    def check_header(header):
-        """`check_header`."""
-        return check_header(header)
-
-    @staticmethod
-    def key_text(key):
-        """`key_text`."""
-        return key_text(key)
-
-
-KEY_CODEC = KeyCodec()
+KEY_CODEC = key_codec("euchre", KIND_NAMES, STAGE_KINDS, key_kind, key_text, action_names,
+                      check_header)

@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.adapters import NativeStateError, check_native
+
 OS_SEATS = "NESW"  # OpenSpiel's players 0..3
 N_CARDS = 24
 HAND_SIZE = 5
-
-
-class NativeStateError(RuntimeError):
-    """The pyspiel state built from a view disagrees with the view."""
 
 
 def to_openspiel_action(move: int) -> int:
@@ -111,12 +109,7 @@ def native_state(game, view_state, seat: int, dealer: int, history, seed: int,
     for move in moves:
         state.apply_action(to_openspiel_action(discard if move < 0 else move))
     expected_player = (os_dealer + int(seat)) % 4
-    if state.current_player() != expected_player:
-        raise NativeStateError(f"pyspiel's player to act is {state.current_player()}, the "
-                               f"view's is {expected_player}")
     mask = int(legal_mask(view_state))
     ours = sorted(to_openspiel_action(m) for m in range(31) if mask >> m & 1)
-    if sorted(state.legal_actions()) != ours:
-        raise NativeStateError(f"pyspiel's legal actions {sorted(state.legal_actions())} are "
-                               f"not the view's {ours}")
+    check_native(state, expected_player, ours)
     return state

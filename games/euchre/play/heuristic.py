@@ -37,16 +37,12 @@ from games.euchre.cards import (
     effective_suit_mask,
     left_bower,
     make_card,
+    mask_to_cards,
     power,
 )
 from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE, next_active
 
 ACE = 5
-
-
-def _cards(mask: int) -> list[int]:
-    mask = int(mask)
-    return [c for c in range(24) if mask >> c & 1]
 
 
 def trump_count(hand: int, trump: int) -> int:
@@ -143,7 +139,7 @@ class EuchreHeuristicPlayer:
         last = int(state[S.N_IN_TRICK]) == int(state[S.N_ACTIVE]) - 1
         if winner % 2 == seat % 2:
             # the partner wins: is it sure to? (nobody after me can hold a better card)
-            sure = last or all(power(c, trump, led) <= best for c in _cards(unseen))
+            sure = last or all(power(c, trump, led) <= best for c in mask_to_cards(unseen))
             if sure:
                 return _lowest(legal, trump)
         winners = [c for c in legal if power(c, trump, led) > best]
@@ -156,7 +152,7 @@ class EuchreHeuristicPlayer:
         makers = int(state[S.MAKER]) % 2 == seat % 2
         if makers and my_trumps:
             top = max(my_trumps, key=lambda c: _strength(c, trump))
-            unseen_trumps = [c for c in _cards(unseen & trumps_mask)]
+            unseen_trumps = mask_to_cards(unseen & trumps_mask)
             if all(_strength(c, trump) < _strength(top, trump) for c in unseen_trumps) \
                     and unseen_trumps:
                 return top

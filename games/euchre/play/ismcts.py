@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 
+from games.euchre.envs.pyspiel import from_openspiel_action, native_state
 from play.ismcts_player import UCT_C, NativeGame
 
 EUCHRE_CHANCE_ACTIONS = 22  # pyspiel's euchre: the dealer, 20 cards, the upcard
@@ -40,14 +41,6 @@ def public_calls_bot():
     return PublicCallsISMCTS
 
 
-def native_state(game, view, seed, adapter):
-    """pyspiel's state of `view`'s hand, the hidden cards drawn from `seed`
-    (`games.euchre.envs.pyspiel.native_state`)."""
-    from games.euchre.envs.pyspiel import native_state as state_of
-
-    return state_of(game, view.state, view.seat, view.dealer, view.history, seed, adapter)
-
-
 def resample(player, state, pyspiel_player, seed):
     """pyspiel's own world draw (`resample_from_infostate`), seeded by `seed`."""
     import pyspiel
@@ -56,11 +49,5 @@ def resample(player, state, pyspiel_player, seed):
         pyspiel_player, pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0))
 
 
-def move_of(action):
-    """Our move of a pyspiel `euchre` action (`games.euchre.envs.pyspiel.from_openspiel_action`)."""
-    from games.euchre.envs.pyspiel import from_openspiel_action
-
-    return from_openspiel_action(action)
-
-
-NATIVE = NativeGame("euchre", UCT_C, public_calls_bot, native_state, resample, move_of)
+NATIVE = NativeGame("euchre", UCT_C, public_calls_bot, native_state, resample,
+                    from_openspiel_action)

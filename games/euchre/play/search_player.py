@@ -1,31 +1,25 @@
-"""Euchre's `search[OPTIONS]:POLICY`: rollout search on a Euchre blueprint (a strategy database).
+"""Euchre's `search[OPTIONS]:POLICY`: rollout search on a Euchre blueprint (a strategy database),
+the search itself `play.search_base.SearchPlayerBase`'s (worlds drawn uniformly among those
+consistent with the view, every legal move rolled out in each, the best mean played).
 
-At each decision with two or more legal moves (the calls of both rounds, the alone decision,
-the dealer's discard and every card), the player draws `worlds` layouts of the hidden cards
-uniformly among those consistent with its view and every public fact
-(`games/euchre/search/worlds.py`: hand sizes, the cards seen, the upcard and its fate, the dealer's
-discard known to the dealer only, the voids shown), plays every legal move in every world and
-the rest of the hand with all four seats following the blueprint (`search/rollout.py` with the
-abstract Euchre game, bound by `cfr.binding.bind` as the trainer binds it: common random
-numbers per world), and plays the move with the best mean of the hand's points for its team
-less the other team's. A rollout ends once the hand's points are settled (the abstract game's
-terminal). Where a rollout meets a key the blueprint lacks it takes the first abstract action
-(pass in the calls, alone in the alone decision, the lowest token in the play), where the
-database player would ask the heuristic;
-the dealer's discard inside a rollout is the abstraction's rule, as the blueprint plays it. A
-decision whose points are already settled (three tricks to the defenders, or three to the makers
-and one to the defenders) has nothing to search: the blueprint's move is played.
+What is Euchre's: every decision with two or more legal moves is searched (the calls of both
+rounds, the alone decision, the dealer's discard, every card); the worlds are
+`games/euchre/search/worlds.py`'s (the upcard and its fate, the dealer's discard known to the
+dealer only, the voids shown); the rollouts walk the abstract Euchre game (bound by
+`cfr.binding.bind` as the trainer binds it) and score the hand's points for the team less the
+other's, ending once they are settled; a key the blueprint lacks takes the first abstract action
+(pass, alone, the lowest token) and the dealer's discard is the abstraction's rule. A decision
+whose points are already settled (three tricks to the defenders, or three to the makers and one
+to the defenders) has nothing to search: the blueprint's move is played.
 
 Options are the Setback search player's (`play/search_player.py`'s table) but `objective` (the
 hand's points only), `bids` meaning every decision before the play (calls, alone, discard) and
 `belief=bids` the calls of both rounds and the alone decision; `belief=model:FILE` reads a
 card-location model of Euchre (`setback-cfr learn belief --game euchre`), `model+policy:FILE`
-the model's weight times the policy's.
-
-POLICY is `db:PATH[,sample]`: a database of a Euchre export, whose database player
-(`games.euchre.db.player`) also makes the blueprint's own moves (the `margin` rule's fallback,
-`bids=blueprint`, settled hands). The same seed gives the same moves for any number of threads
-(without `think`). Examples: `search:db:euchre.db`, `search[worlds=200,threads=1]:db:euchre.db`.
+the model's weight times the policy's. POLICY is `db:PATH[,sample]`: a database of a Euchre
+export, whose database player also makes the blueprint's own moves (the `margin` rule's
+fallback, `bids=blueprint`, settled hands). Examples: `search:db:euchre.db`,
+`search[worlds=200,threads=1]:db:euchre.db`.
 """
 
 from __future__ import annotations
@@ -46,26 +40,18 @@ OPTIONS = tuple(name for name in DEFAULTS if name != "objective")  # the hand's 
 
 class EuchreSearchPlayer(SearchPlayerBase):
     """Plays Euchre by rollout search on `blueprint` (a
-    `games.euchre.db.player.EuchreDatabasePlayer`) whose table `table`
+    `db.plugin_player.PluginDatabasePlayer` of Euchre) whose table `table`
     (`db.policy_arrays.PolicyArrays` of game euchre) the rollouts follow (module docstring; the
     search itself is `play.search_base.SearchPlayerBase`'s)."""
 
     public, rules, fields, sampler = public, rules, S, euchre_worlds
     model_game = table_game = "euchre"
 
-    def __init__(self, blueprint, table, worlds: int = 100, greedy: bool = False,
-                 search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
-                 threads: int | None = None, voids: bool = True, seed: int = 0,
-                 name: str | None = None, belief: str = "uniform",
-                 temper: float | None = None, pool: int | None = None,
-                 floor: float | None = None, evidence: str = "others"):
+    def __init__(self, blueprint, table, **options):
         from games.euchre.abstraction import abstract_game
         from cfr.binding import bind
 
-        super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, worlds=worlds,
-                         greedy=greedy, search_bids=search_bids, margin=margin, think_ms=think_ms,
-                         threads=threads, voids=voids, seed=seed, name=name, belief=belief,
-                         temper=temper, pool=pool, floor=floor, evidence=evidence)
+        super().__init__(blueprint, table, bind(abstract_game), S.STATE_SIZE, **options)
 
     def _unsearched(self, state) -> str | None:
         """The bids under `bids=blueprint`, and a hand whose points are settled (nothing left
@@ -83,14 +69,6 @@ class EuchreSearchPlayer(SearchPlayerBase):
         return () if trump < 0 else (int(make_card(JACK, trump)), int(left_bower(trump)))
 
 
-def euchre_arrays(blueprint):
-    """The policy arrays of a Euchre database player's store (`db.codec_policy_arrays`)."""
-    from games.euchre.abstraction import codec
-    from db.codec_policy_arrays import codec_arrays_of_store
-
-    return codec_arrays_of_store(blueprint.db, "euchre", codec)
-
-
 def make_euchre_search_player(text: str, seed: int, make_player, error=ValueError):
     """The Euchre search player of a spec string (module docstring); `make_player(POLICY,
     seed)` makes the blueprint (the Euchre player grammar's); `error` (one line) on a bad spec
@@ -100,4 +78,4 @@ def make_euchre_search_player(text: str, seed: int, make_player, error=ValueErro
         raise error(f"{text!r}: the policy must be db:PATH, a database of a Euchre export "
                     f"({SPEC_FORM})")
     return EuchreSearchPlayer.from_options(text, seed, options, make_player(policy, seed),
-                                           euchre_arrays, error)
+                                           error=error)

@@ -4,7 +4,7 @@ What `train.evaluation.Evaluation` does for Setback, for Euchre: at the due batc
 the run's current average strategy is played straight from the table in memory (no export, no
 database): a `TableStore` over the live table, read with the Euchre codec
 (`games/euchre/abstraction/codec.py`: key text <-> the one-word key the table holds), gives
-`games.euchre.db.player.EuchreDatabasePlayer` exactly the probabilities and best actions `export`
+`db.plugin_player.PluginDatabasePlayer` exactly the probabilities and best actions `export`
 then `db load` would store; a key the table lacks plays the Euchre heuristic's move, as the
 database player does. The games are duplicate games to 10 (`games.euchre.play.tournament.play_unit`:
 pair k is game k of the Euchre tournament of the evaluation seed, the evaluated player on
@@ -61,13 +61,13 @@ class EuchreEvaluation(Evaluation):
         """The Euchre database player over the live `table`, and the table's store."""
         from games.euchre.abstraction.codec import text_key
         from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-        from games.euchre.db.player import EuchreDatabasePlayer
+        from db.plugin_player import PluginDatabasePlayer
 
         label = f"live:{os.path.basename(os.path.normpath(self.run_path))}"
         live = TableStore(table, label, text_key=text_key,
                           metadata={"game": "euchre", "abstraction": ABSTRACTION_NAME,
                                     "abstraction_version": ABSTRACTION_VERSION})
-        return EuchreDatabasePlayer(live, name=label), live
+        return PluginDatabasePlayer(live, name=label, game="euchre"), live
 
     def play_pair(self, players, game: int) -> list:
         """Both games to 10 of duplicate pair `game`: their rows (WON, HANDS, POINTS_A,
@@ -79,8 +79,7 @@ class EuchreEvaluation(Evaluation):
 
     def win_rate(self, rows: list) -> tuple[float, float, float]:
         """The win rate of games to 10 over the pairs and its 95 % interval (by pair)."""
-        from games.euchre.play.tournament import WON
-        from play.tournament import pair_interval
+        from play.tournament import WON, pair_interval
 
         won = np.array(rows, dtype=np.float64)[:, WON]
         return pair_interval(won.reshape(-1, 2).mean(axis=1))

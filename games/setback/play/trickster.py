@@ -19,14 +19,11 @@ inputs: a rules or host mismatch to fix, never to skip.
 
 from __future__ import annotations
 
-import json
-
 from games.setback import state as S
 from games.setback.errors import SetbackError
 from games.setback.rules import BID_MOVE, beats
-from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, absolute_seat,
-                                 add_trick_inputs, built_host, card_of_text, card_text,
-                                 cards_text, position_text, suit_name)
+from play.trickster_host import (BOT_CLASS, TricksterBotError, TricksterPlayer, absolute_seat,
+                                 add_trick_inputs, built_host, card_text, cards_text, suit_name)
 
 # Trickster's Pitch bid values in the host's bid space (BidSpace.Pitch = 1000): the points
 # bids, the pitcher's suit bid and the others' "not pitching" after the auction.
@@ -154,63 +151,41 @@ def bot_state(view, phase: str, trump: int | None = None) -> dict:
     return add_trick_inputs(out, view, S, legal, order, leader, me)
 
 
-class TricksterPitchPlayer:
+class TricksterPitchPlayer(TricksterPlayer):
     """A Setback player asking Trickster's PitchBot through the host (module docstring)."""
 
-    name = "trickster:pitch"
+    name, options, error, fields, bid_phase = ("trickster:pitch", OPTIONS, TricksterPitchError,
+                                               S, S.PHASE_AUCTION)
 
-    def __init__(self, exe, bot_class: str, timeout: float | None = None,
-                 name: str = "trickster:pitch"):
-        self.name = name
-        self.process = BotProcess(exe, bot_class, OPTIONS, name, timeout,
-                                  error=TricksterPitchError)
-
-    def _illegal(self, view, what: str, state: dict):
-        legal = ", ".join(_move_text(int(m)) for m in view.legal_moves())
-        return TricksterPitchError(
-            f"{self.name}: the bot suggested {what}, illegal at {position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_AUCTION)}; legal: "
-            f"{legal}; its inputs: {json.dumps(state, separators=(',', ':'))}")
+    @staticmethod
+    def move_text(move: int) -> str:
+        """A card's text, or a bid's (Pass, 2..4)."""
+        return _move_text(move)
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (checked legal in our engine)."""
         state = view.state
-        legal = {int(m) for m in view.legal_moves()}
-        where = position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_AUCTION)
+        where = self.where(view)
         if int(state[S.PHASE]) == S.PHASE_AUCTION:
             inputs = bot_state(view, "bid")
             value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
             move = (BID_MOVE if value == PASS else BID_MOVE + value - POINTS_BASE
                     if isinstance(value, int) and POINTS_BASE + 2 <= value <= POINTS_BASE + 4
                     else None)
-            if move not in legal:
-                raise self._illegal(view, f"the bid {value!r}", inputs)
+            if move not in {int(m) for m in view.legal_moves()}:
+                raise self.illegal(view, f"the bid {value!r}", inputs)
             return move
         trump = int(state[S.TRUMP])
         if trump < 0:  # the pitcher's first card: its suit bid, then its lead in that suit
             inputs = bot_state(view, "bid")
             value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
             if value not in inputs["legalBids"]:
-                raise self._illegal(view, f"the pitching bid {value!r} (a suit it lacks?)",
-                                    inputs)
+                raise self.illegal(view, f"the pitching bid {value!r} (a suit it lacks?)",
+                                   inputs)
             trump = {v: s for s, v in SUIT_VALUE.items()}[
                 value - PITCHING - 10 * int(state[S.HIGH_BID])]
-            inputs = bot_state(view, "card", trump)
-        else:
-            inputs = bot_state(view, "card")
-        text = self.process.ask({"op": "card", "state": inputs}, where).get("card")
-        card = card_of_text(text)
-        if card not in legal or text not in inputs["legalCards"]:
-            raise self._illegal(view, f"the card {text!r}", inputs)
-        return card
-
-    @property
-    def seen_options(self):
-        """The options as the running bot read them (None before its first decision)."""
-        return self.process.seen_options
-
-    def close(self) -> None:
-        """End the bot's process."""
-        self.process.close()
+            return self.ask_card(view, bot_state(view, "card", trump))
+        return self.ask_card(view, bot_state(view, "card"))
 
 
 def _move_text(move: int) -> str:

@@ -19,23 +19,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.dealing import (  # noqa: F401 (the interface's names, re-exported)
-    APPLY_SIG,
-    CHANCE,
-    CHANCE_OUTCOMES_SIG,
-    CHANCE_SAMPLE_SIG,
-    CURRENT_PLAYER_SIG,
-    DECISION_SIG,
-    PHASE_DEAL,
-    TERMINAL,
-    UTILITY_SIG,
-    cards_dealt,
-    deal_or_move,
-    keyed,
-    root_state,
-    sample_undealt,
-    undealt_outcomes,
-)
+from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface's, re-exported)
+    APPLY_SIG, CHANCE, CHANCE_OUTCOMES_SIG, CHANCE_SAMPLE_SIG, CURRENT_PLAYER_SIG, DECISION_SIG,
+    PHASE_DEAL, TERMINAL, UTILITY_SIG, cards_dealt, deal_or_move, keyed, root_state,
+    sample_undealt, undealt_outcomes)
 from games.spades.abstraction.keys import LEARNED_TRICKS, abstract_decision
 from games.bits import lowest_bit, popcount
 from games.spades import state as S
@@ -97,9 +84,9 @@ def apply(state, action, child_out):
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply_past_forced(state, action, child_out):
     """`apply`, then every forced move that follows (a seat with a single legal card, the
-    heuristic's card past the learned tricks), until a real decision or the end of the hand. A forced move
-    has no key, so a CFR pass only walks through it: skipping it changes no value. The
-    trainer's game uses this."""
+    heuristic's card past the learned tricks), until a real decision or the end of the hand. A
+    forced move has no key, so a CFR pass only walks through it: skipping it changes no value.
+    The trainer's game uses this."""
     apply(state, action, child_out)
     while child_out[S.PHASE] == S.PHASE_PLAY:
         if child_out[S.TRICK_NUMBER] >= LEARNED_TRICKS:

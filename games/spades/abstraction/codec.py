@@ -14,9 +14,7 @@ play: the tokens.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-import numpy as np
+from abstraction.key_codec import KeyTextError, check_abstraction, key_codec, padded
 
 KIND_NAMES = ("bid", "play")
 UNKNOWN = len(KIND_NAMES)
@@ -25,10 +23,6 @@ KIND_SHIFT = 62
 BODY = (1 << KIND_SHIFT) - 1
 PARTNER_CHARS = "-N123456789abcd"  # none yet, Nil, 1..9, a..d for 10..13
 STAGE_KINDS = {"baseline": (0, 1)}  # a Spades baseline export holds every kind
-
-
-class KeyTextError(ValueError):
-    """A key text that no key of this abstraction writes."""
 
 
 def _field(value: int, shift: int, width: int) -> int:
@@ -97,11 +91,6 @@ def key_kind(text: str) -> int:
     return KIND_LETTERS.index(text[0]) if text and text[0] in KIND_LETTERS else UNKNOWN
 
 
-def key_kinds(texts: list[str]) -> np.ndarray:
-    """The kinds of many key texts (uint8)."""
-    return np.fromiter((key_kind(t) for t in texts), dtype=np.uint8, count=len(texts))
-
-
 def _bid_names(text: str) -> list[str]:
     body = text_key(text) & BODY
     highest = 13 - max(0, _field(body, 2, 4) - 1)
@@ -117,25 +106,15 @@ def action_names(text: str, n_actions: int) -> list[str]:
         names = _bid_names(text)
     elif kind == 1:
         names = text.partition(" ")[2].rstrip("'").split(".")
-    names = names[:n_actions]
-    return names + [f"?{i}" for i in range(len(names), n_actions)]
+    return padded(names, n_actions)
 
 
 def check_header(header: dict) -> tuple[str, int]:
-    """The (abstraction, version) a run, strategy file or database records, checked against
-    this program's Spades abstraction; `KeyTextError` (one line) for another."""
+    """The header's (abstraction, version), checked against Spades' (`check_abstraction`)."""
     from games.spades.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 
-    name, version = header.get("abstraction"), header.get("abstraction_version")
-    if name != ABSTRACTION_NAME or version != ABSTRACTION_VERSION:
-        raise KeyTextError(f"abstraction {name!r} version {version!r}, but this program's "
-                           f"Spades keys are {ABSTRACTION_NAME!r} version {ABSTRACTION_VERSION}")
-    return name, version
+    return check_abstraction(header, ABSTRACTION_NAME, ABSTRACTION_VERSION, "Spades")
 
 
-# What the database and the exporter need of a game's keys, as one object (the registry's
-# `key_codec` entry point; `games/registry.py` lists its members).
-KEY_CODEC = SimpleNamespace(game="spades", kind_names=KIND_NAMES, unknown=UNKNOWN,
-                            stage_kinds=STAGE_KINDS, key_kinds=key_kinds,
-                            action_names=action_names, check_header=check_header,
-                            key_text=key_text)
+KEY_CODEC = key_codec("spades", KIND_NAMES, STAGE_KINDS, key_kind, key_text, action_names,
+                      check_header)

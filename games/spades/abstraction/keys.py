@@ -28,7 +28,7 @@ A key is a uint64: the kind in bits 62-63 (0 bid, 1 play), the body below. Bodie
 | | 36 | my team is the dealer's (the two CFR players never share a key) |
 
 The bid key's hand part is the hand's strength for a trick count: the trick count of the
-heuristic (`games/spades/play/heuristic.py`: sure and quick tricks, long spades, voids and
+heuristic (`games/spades/heuristic.py`: sure and quick tricks, long spades, voids and
 singletons beside spades, high side cards), and the spade honours and length beside it. Its
 context (place, partner's bid, the opponents') is public.
 
@@ -82,7 +82,7 @@ def _bit(mask, card):
 
 @njit(cache=True)
 def expected_tricks(hand):
-    """The tricks `games/spades/play/heuristic.py` counts in `hand` (`count_tricks`: each ace; a
+    """The tricks `games/spades/heuristic.py` counts in `hand` (`count_tricks2`: each ace; a
     king with another card of its suit; the spade queen with two more spades; a trick a spade
     past the third; beside three spades or more, a trick a void side suit and half a trick a
     singleton), rounded half up, at least 1 and at most 13."""

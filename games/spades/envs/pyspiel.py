@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-
-
-class NativeStateError(RuntimeError):
-    """The pyspiel state built from a view disagrees with the view."""
+from envs.adapters import NativeStateError, check_native
 
 
 def native_state(game, view_state, seat: int, dealer: int, history, seed: int,
@@ -58,12 +55,7 @@ def native_state(game, view_state, seat: int, dealer: int, history, seed: int,
     for move in moves:
         state.apply_action(move)
     expected_player = (int(seat) - 1) % 4
-    if state.current_player() != expected_player:
-        raise NativeStateError(f"pyspiel's player to act is {state.current_player()}, the "
-                               f"view's is {expected_player}")
     buffer = np.empty(MAX_MOVES, dtype=np.int64)
     ours = buffer[:legal_moves(view_state, buffer)].tolist()
-    if sorted(state.legal_actions()) != ours:
-        raise NativeStateError(f"pyspiel's legal actions {sorted(state.legal_actions())} are "
-                               f"not the view's {ours}")
+    check_native(state, expected_player, ours)
     return state

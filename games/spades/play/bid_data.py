@@ -28,7 +28,7 @@ from games.scaffold.view import ask
 from games.spades import state as S
 from games.spades.rules import apply_move, is_legal
 from games.spades.view import SeatView
-from play.belief_data import parse_population
+from play.belief_data import close_population, parse_population
 from play.bid_table_build import run_chunks
 from play.bid_table_file import BidTablesError, load_tables, save_tables
 from play.tournament import reseed
@@ -45,14 +45,6 @@ def make_population(text: str, seed: int) -> tuple[list[str], list]:
     # which reads this module's tables (an import loop otherwise)
     make = registry.get("spades").load("tournament").make_player
     return specs, [(make(s, seed), make(s, seed)) for s in specs]
-
-
-def close_population(players: list) -> None:
-    """Close the players that hold resources (database players)."""
-    for pair in players:
-        for player in pair:
-            if hasattr(player, "close"):
-                player.close()
 
 
 def generate_deals(players: list, seed: int, first: int, count: int, tricks: bool = False,

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 
+from games.spades.envs.pyspiel import native_state
 from play.ismcts_player import NativeGame
 
 UCT_C = 100.0  # a hand's returns span some -300..+300 points (module docstring)
@@ -53,32 +54,5 @@ def spades_bot_class():
     return SpadesISMCTS
 
 
-def native_state(game, view, seed, adapter):
-    """pyspiel's state of `view`'s hand, the hidden cards drawn by the one world sampler from
-    `seed` (`games.spades.envs.pyspiel.native_state`)."""
-    from games.spades.envs.pyspiel import native_state as state_of
-
-    return state_of(game, view.state, view.seat, view.dealer, view.history, seed)
-
-
-def resample(player, state, pyspiel_player, seed):
-    """Every simulation's world: a deal consistent with the view of the decision under way
-    (`native_state`; pyspiel's `spades` cannot resample itself)."""
-    return native_state(player.game, player._view, seed, None)
-
-
-def move_of(action):
-    """Our move of a pyspiel `spades` action: the same number."""
-    return action
-
-
-NATIVE = NativeGame("spades", UCT_C, spades_bot_class, native_state, resample, move_of,
-                    only=True, check_history=False)
-
-
-def make_spades_ismcts_player(spec: str, seed: int, error: type):
-    """The player of `ismcts[:SIMS],pyspiel` (`play.ismcts_player.make_ismcts_player` on
-    `NATIVE`); a bad spec is one `error` line."""
-    from play.ismcts_player import make_ismcts_player
-
-    return make_ismcts_player(spec, seed, "spades", NATIVE, error)
+NATIVE = NativeGame("spades", UCT_C, spades_bot_class, native_state, only=True,
+                    check_history=False)

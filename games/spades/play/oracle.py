@@ -38,13 +38,7 @@ def play_on(state: np.ndarray, horizon: int) -> tuple[np.ndarray, list]:
     return cards, children
 
 
-def make_spades_oracle_player(text: str, seed: int, make_player, error=ValueError,
-                              exact_tricks: int = EXACT_TRICKS):
-    """The Spades oracle of a spec `oracle[,bid=SPEC]` or `oracle:SPEC`; `make_player(SPEC,
-    seed)` makes the bidder (the Spades player grammar's); `error` (one line) for a bad spec."""
-    from games.spades import trick_play
-    from play.trick_oracle import make_trick_oracle_player
-
-    return make_trick_oracle_player(text, seed, make_player, error, trick_play, "Spades ",
-                                    colon=True, exact_tricks=exact_tricks,
-                                    node_limit=NODE_LIMIT, play_on=play_on)
+# the options of Spades' oracle (`play.trick_oracle.make_trick_oracle_player`): `oracle:SPEC`
+# too, exact from the first trick within NODE_LIMIT nodes, else from EXACT_TRICKS left
+OPTIONS = {"colon": True, "exact_tricks": EXACT_TRICKS, "node_limit": NODE_LIMIT,
+           "play_on": play_on}

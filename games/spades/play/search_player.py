@@ -1,32 +1,28 @@
-"""Spades' `search[OPTIONS]:BASE`: rollout search on a base player, as Euchre's and Setback's.
+"""Spades' `search[OPTIONS]:BASE`: rollout search on a base player, the search itself
+`play.search_base.SearchPlayerBase`'s (worlds drawn uniformly among those consistent with the
+view, every legal move rolled out in each, the best mean played), as Euchre's and Setback's.
 
-At each decision with two or more legal moves (every bid and every card), the player draws
-`worlds` layouts of the hidden cards uniformly among those consistent with its view and every
-public fact (`games/spades/search/worlds.py`: hand sizes, the cards played, the voids shown by a
-failure to follow or by a spade lead), plays every legal move in every world and the rest of
-the hand with all four seats following the base (`search/rollout.py`, common random numbers per
-world), and plays the move with the best mean of its team's hand score less the other team's
-(`scoring.team_score`: contracts, Nil, bags and their penalty at the game score). The search
-itself is `play.search_base.SearchPlayerBase`'s.
-
-BASE is `heuristic` (the rule-based player, whose numba twin `games/spades/search/policy.py` plays
-the rollouts: no table, every rollout deterministic) or `db:PATH[,sample]` (a database of a
-Spades export, whose table the rollouts follow as Euchre's do, when the Spades database player
-exists: `games.spades.db.player`). The base also makes its own moves where search has nothing to add
+What is Spades': every bid and every card with two or more legal moves is searched; the worlds
+are `games/spades/search/worlds.py`'s (the voids shown by a failure to follow or by a spade
+lead); a rollout scores the team's hand score less the other team's (`scoring.team_score`:
+contracts, Nil, bags and their penalty at the game score). BASE is `heuristic` (whose numba rule
+`games/spades/search/policy.py` plays the rollouts: no table, every rollout deterministic) or
+`db:PATH[,sample]` (a database of a Spades export, whose table the rollouts follow through the
+abstract game); the base also makes its own moves where search has nothing to add
 (`bids=blueprint`, the `margin` rule's fallback).
 
-Options are those of `play/search_options.py` (`worlds=W`, `rollout=sample|greedy`,
-`bids=search|blueprint`, `margin=Z`, `think=MS`, `threads=T`, `voids=on|off`, `belief=`,
-`temper=T`, `pool=K`, `floor=F`, `evidence=others|opponents`). Beliefs: `uniform`; `policy` (a
-`db:` base's table weighs the worlds by its probability of every move the other seats made, as
-in the other games); `bids:FILE` reads Spades' bid-inference tables (`bid-tables --game spades`,
+Options are those of `play/search_options.py`. Beliefs: `uniform`; `policy` (a `db:` base's
+table weighs the worlds by its probability of every move the other seats made, as in the other
+games); `bids:FILE` reads Spades' bid-inference tables (`bid-tables --game spades`,
 `games/spades/search/bid_tables.py`), whose `log_weight(view, states, out)` (the player's
 `log_weight` slot) gives each world its log-weight by the bids made, and the worlds are
-resampled from a pool by it (`play.search_base`); `belief=bids` without a file is refused. The same seed gives the same moves for any number of threads (without
-`think`). Examples: `search:heuristic`, `search[worlds=200,threads=1]:heuristic`.
+resampled from a pool by it; `belief=bids` without a file is refused. Examples:
+`search:heuristic`, `search[worlds=200,threads=1]:heuristic`.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -63,14 +59,10 @@ class HeuristicRollouts:
         self.addresses = tuple(FunctionAddress(f, t) for f, t in zip(functions, FUNCTION_TYPES))
 
 
-_ROLLOUTS: list = []  # one HeuristicRollouts a process (its addresses resolve once)
-
-
+@functools.cache  # one a process: its addresses resolve once
 def heuristic_rollouts() -> HeuristicRollouts:
     """The process's `HeuristicRollouts`."""
-    if not _ROLLOUTS:
-        _ROLLOUTS.append(HeuristicRollouts())
-    return _ROLLOUTS[0]
+    return HeuristicRollouts()
 
 
 class SpadesSearchPlayer(SearchPlayerBase):
@@ -138,16 +130,5 @@ def make_spades_search_player(text: str, seed: int, make_player, error=ValueErro
     if kind.startswith("db:"):
         # its rollouts follow the database's policy arrays through Spades' abstract game
         return SpadesSearchPlayer.from_options(text, seed, options, make_player(base, seed),
-                                               spades_arrays, error,
-                                               log_weight=options["log_weight"])
+                                               error=error, log_weight=options["log_weight"])
     raise error(f"{text!r}: the base must be heuristic or db:PATH ({SPEC_FORM})")
-
-
-def spades_arrays(blueprint):
-    """The policy arrays (`db.policy_arrays.PolicyArrays`) of a Spades database player's store,
-    its keys read by Spades' codec (`db.codec_policy_arrays`: another game's or abstraction's
-    database, or a key the codec cannot read, is refused in one line)."""
-    from games.spades.abstraction import codec
-    from db.codec_policy_arrays import codec_arrays_of_store
-
-    return codec_arrays_of_store(blueprint.db, "spades", codec, progress=False)

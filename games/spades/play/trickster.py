@@ -14,15 +14,12 @@ position and the bot's inputs.
 
 from __future__ import annotations
 
-import json
-
 from games.spades import state as S
 from games.spades.cards import power
 from games.spades.errors import SpadesError
 from games.spades.rules import BID_MOVE
-from play.trickster_host import (BOT_CLASS, BotProcess, TricksterBotError, absolute_seat,
-                                 add_trick_inputs, built_host, card_of_text, card_text,
-                                 cards_text, position_text, suit_name)
+from play.trickster_host import (BOT_CLASS, TricksterBotError, TricksterPlayer, absolute_seat,
+                                 add_trick_inputs, built_host, card_text, cards_text, suit_name)
 
 NO_BID = -1  # the host's BidBase.NoBid; Spades' bid space starts at 0 (Nil), so a bid of n
 # tricks is the value n
@@ -100,47 +97,24 @@ def bot_state(view, phase: str) -> dict:
     return add_trick_inputs(out, view, S, legal, order, leader, me)
 
 
-class TricksterSpadesPlayer:
+class TricksterSpadesPlayer(TricksterPlayer):
     """A Spades player asking Trickster's SpadesBot through the host (module docstring)."""
 
-    name = "trickster:spades"
+    name, options, error, fields, bid_phase = ("trickster:spades", OPTIONS,
+                                               TricksterSpadesError, S, S.PHASE_BID)
 
-    def __init__(self, exe, bot_class: str, timeout: float | None = None,
-                 name: str = "trickster:spades"):
-        self.name = name
-        self.process = BotProcess(exe, bot_class, OPTIONS, name, timeout,
-                                  error=TricksterSpadesError)
-
-    def _illegal(self, view, what: str, inputs: dict):
-        legal = ", ".join(card_text(int(m)) if m < BID_MOVE else str(int(m) - BID_MOVE)
-                          for m in view.legal_moves())
-        return TricksterSpadesError(
-            f"{self.name}: the bot suggested {what}, illegal at {position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_BID)}; legal: "
-            f"{legal}; its inputs: {json.dumps(inputs, separators=(',', ':'))}")
+    @staticmethod
+    def move_text(move: int) -> str:
+        """A card's text, or a bid's number."""
+        return card_text(move) if move < BID_MOVE else str(move - BID_MOVE)
 
     def choose(self, view) -> int:
         """The bot's move for the seat of `view` (checked legal in our engine)."""
-        legal = {int(m) for m in view.legal_moves()}
-        where = position_text(view, S, int(view.state[S.PHASE]) == S.PHASE_BID)
-        if int(view.state[S.PHASE]) == S.PHASE_BID:
-            inputs = bot_state(view, "bid")
-            value = self.process.ask({"op": "bid", "state": inputs}, where).get("bid")
-            move = BID_MOVE + value if isinstance(value, int) and 0 <= value <= 13 else None
-            if move not in legal:
-                raise self._illegal(view, f"the bid {value!r}", inputs)
-            return move
-        inputs = bot_state(view, "card")
-        text = self.process.ask({"op": "card", "state": inputs}, where).get("card")
-        card = card_of_text(text)
-        if card not in legal or text not in inputs["legalCards"]:
-            raise self._illegal(view, f"the card {text!r}", inputs)
-        return card
-
-    @property
-    def seen_options(self):
-        """The options as the running bot read them (None before its first decision)."""
-        return self.process.seen_options
-
-    def close(self) -> None:
-        """End the bot's process."""
-        self.process.close()
+        if int(view.state[S.PHASE]) != S.PHASE_BID:
+            return self.ask_card(view, bot_state(view, "card"))
+        inputs = bot_state(view, "bid")
+        value = self.process.ask({"op": "bid", "state": inputs}, self.where(view)).get("bid")
+        move = BID_MOVE + value if isinstance(value, int) and 0 <= value <= 13 else None
+        if move not in {int(m) for m in view.legal_moves()}:
+            raise self.illegal(view, f"the bid {value!r}", inputs)
+        return move

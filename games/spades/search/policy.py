@@ -1,9 +1,8 @@
 """The rollout game on the Spades heuristic in numba (`games/spades/heuristic.py`).
 
 Search rolls every candidate move out to the end of the hand thousands of times a decision;
-the Python heuristic would take milliseconds a rollout. `heuristic_move(state)` (the numba
-twin, imported from `games.spades.heuristic`) makes exactly the Python player's move, and may
-be asked at any seat of a full state.
+`heuristic_move(state)` (imported from `games.spades.heuristic`) is the heuristic player's
+move, and may be asked at any seat of a full state.
 
 The rollout game: `rollout_current_player`, `rollout_decision`, `rollout_apply` and
 `rollout_utility` are the four functions of the CFR game interface that rollouts call

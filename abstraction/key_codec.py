@@ -1,0 +1,48 @@
+"""What every plug-in game's key codec (`games/NAME/abstraction/codec.py`: its keys as text and
+back) shares: the one-line error for a text no key writes, the header check against the game's
+abstraction, a key's action names padded to its count, and the codec object the registry's
+`key_codec` entry names (what the database, the loader and the exporter read). Plain Python.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+
+class KeyTextError(ValueError):
+    """A key text that no key of the game's abstraction writes."""
+
+
+def check_abstraction(header: dict, name: str, version: int, title: str) -> tuple[str, int]:
+    """The (abstraction, version) a run, strategy file or database records (`header`), checked
+    against this program's abstraction `name` version `version` of the game `title`;
+    `KeyTextError` (one line) for another."""
+    found, found_version = header.get("abstraction"), header.get("abstraction_version")
+    if found != name or found_version != version:
+        raise KeyTextError(f"abstraction {found!r} version {found_version!r}, but this "
+                           f"program's {title} keys are {name!r} version {version}")
+    return found, found_version
+
+
+def padded(names: list[str], n_actions: int) -> list[str]:
+    """A key's first `n_actions` action names, `?i` where the key does not tell."""
+    names = names[:n_actions]
+    return names + [f"?{i}" for i in range(len(names), n_actions)]
+
+
+def key_codec(game: str, kind_names: tuple, stage_kinds: dict, key_kind, key_text,
+              action_names, check_header) -> SimpleNamespace:
+    """The codec object of `game`'s keys: its kinds' names (`unknown`, one past them, for a
+    text of none), which kinds a stage's export holds, `key_kinds(texts)` (uint8, by
+    `key_kind(text)`), `action_names(text, n)`, `check_header(header)`, `key_text(key)`."""
+
+    def key_kinds(texts: list[str]) -> np.ndarray:
+        """The kinds of many key texts (uint8)."""
+        return np.fromiter((key_kind(t) for t in texts), dtype=np.uint8, count=len(texts))
+
+    return SimpleNamespace(game=game, kind_names=kind_names, unknown=len(kind_names),
+                           stage_kinds=stage_kinds, key_kinds=key_kinds,
+                           action_names=action_names, check_header=check_header,
+                           key_text=key_text)

@@ -1,1 +1,0 @@
-"""Euchre's part of the database layer (`db/`): `player.py`."""

@@ -1,1 +1,0 @@
-"""Spades' part of the database layer (`db/`): `player.py`."""
