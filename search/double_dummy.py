@@ -71,7 +71,8 @@ UNKNOWN_UPPER = 15  # an upper bound above any count of tricks
 F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describe`)
 F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
 F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
-FRAME_SIZE = F_HINT + 1
+F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth trying here
+FRAME_SIZE = F_FLOOR + 4
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
@@ -722,6 +723,29 @@ def _cover_sequences(hand, everyone, trick_mask, rel):
     return rel
 
 
+@njit(cache=True, inline="always")
+def _skip_equivalent(frame, row, rel):
+    """Step frame[F_INDEX] past the moves that need no search after the move before it
+    failed: when that card ranked below every card of its suit that decided the answers so
+    far (`rel`, none: above them all), any other card of the suit below them takes the same
+    tricks (DDS's rule: a stored answer holds wherever the owners of those cards agree, and
+    swapping two cards below them changes none of them). frame[F_FLOOR + suit] keeps the
+    lowest rank still worth trying in each suit (-1: all)."""
+    tried = row[frame[F_INDEX] - 1]
+    suit = tried // N_RANKS
+    if frame[F_FLOOR + suit] < 0:
+        deciding = _suit_of(rel, suit)
+        floor = lowest_bit(deciding) if deciding != 0 else N_RANKS
+        if tried - N_RANKS * suit < floor:
+            frame[F_FLOOR + suit] = floor
+    while frame[F_INDEX] < frame[F_COUNT]:
+        card = row[frame[F_INDEX]]
+        suit = card // N_RANKS
+        if card - N_RANKS * suit >= frame[F_FLOOR + suit]:
+            break
+        frame[F_INDEX] += 1
+
+
 @njit(cache=True)
 def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
@@ -761,6 +785,7 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                 if frame[F_IN_TRICK] == 0 and frame[F_HINT] >= 0:
                     _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
                 frame[F_INDEX] = 0
+                frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
                 continue
@@ -778,6 +803,7 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
         if result != (seat & 1 == 0):
             rel |= frame[F_REL]
             frame[F_REL] = rel
+            _skip_equivalent(frame, moves[depth], rel)
             if frame[F_INDEX] < frame[F_COUNT]:
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
