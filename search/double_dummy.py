@@ -319,6 +319,81 @@ def master_trumps(hands, side, trump):
 
 
 @njit(cache=True, inline="always")
+def _holder(hands, card):
+    """The seat holding `card`."""
+    for seat in range(4):
+        if (hands[seat] >> card) & 1:
+            return seat
+    return -1
+
+
+@njit(cache=True)
+def _later_tricks(hands, leader, trump, left, wanted):
+    """DDS's "later tricks" bounds at a trick's start: the cards that show the leader's side
+    cannot take `wanted` of the `left` tricks (the ranks that decide it; 0 when the lengths
+    alone do), or -1 when these rules do not show it. Without trumps: needing every trick, it
+    cannot when the suits whose top card it holds are shorter in all (each at the longer of
+    its two hands) than the tricks left: it leads every trick, so the other side keeps a
+    top card of another suit. With trumps the other side's trumps take tricks: as many as
+    its longer trump hand when the leader's side has none; one with the top trump, two with
+    the top two when one of its hands holding them has another; one with the second trump
+    guarded, sitting after the top trump's hand or with the third trump on its side."""
+    side = leader & 1
+    trumps = np.int64(0)
+    if trump != NO_TRUMP:
+        trumps = _suit_of(hands[0] | hands[1] | hands[2] | hands[3], trump)
+    if trumps == 0:
+        if wanted < left:
+            return -1
+        everyone = hands[0] | hands[1] | hands[2] | hands[3]
+        total = 0
+        cards = np.int64(0)
+        for suit in range(N_SUITS):
+            rest = _suit_of(everyone, suit)
+            if rest == 0:
+                continue
+            top = N_RANKS * suit + highest_bit(rest)
+            seat = _holder(hands, top)
+            if seat & 1 == side:
+                total += max(popcount(_suit_of(hands[seat], suit)),
+                             popcount(_suit_of(hands[seat ^ 2], suit)))
+            elif rest & (rest - 1) != 0:
+                cards |= np.int64(1) << top
+        return cards if 0 < total < left else -1
+    top = N_RANKS * trump + highest_bit(trumps)
+    second = -1
+    if trumps & (trumps - 1) != 0:
+        second = N_RANKS * trump + highest_bit(trumps ^ (np.int64(1) << (top - N_RANKS * trump)))
+    top_seat = _holder(hands, top)
+    if top_seat & 1 != side:
+        if _suit_of(hands[leader] | hands[leader ^ 2], trump) == 0:
+            longest = max(popcount(_suit_of(hands[(leader + 1) & 3], trump)),
+                          popcount(_suit_of(hands[(leader + 3) & 3], trump)))
+            return 0 if left - longest < wanted else -1
+        if wanted == left:
+            return np.int64(1) << top
+        if wanted == left - 1 and second >= 0:
+            seat = _holder(hands, second)
+            if seat & 1 != side and (popcount(_suit_of(hands[seat], trump)) > 1
+                                     or popcount(_suit_of(hands[seat ^ 2], trump)) > 1):
+                return np.int64(1) << second
+        return -1
+    if wanted < left or second < 0:
+        return -1
+    seat = _holder(hands, second)
+    if seat & 1 == side or popcount(_suit_of(hands[seat], trump)) <= 1:
+        return -1
+    if top_seat == (seat + 3) & 3:
+        return np.int64(1) << second
+    rest = trumps & ~(np.int64(1) << (top - N_RANKS * trump)) & ~(
+        np.int64(1) << (second - N_RANKS * trump))
+    if rest == 0:
+        return -1
+    third = N_RANKS * trump + highest_bit(rest)
+    return np.int64(1) << third if _holder(hands, third) & 1 != side else -1
+
+
+@njit(cache=True, inline="always")
 def legal_cards(hand, n_in_trick, led, trump, trump_last):
     """The cards of `hand` its seat may play: the suit led if it holds any (else any card);
     leading, any card, but with `trump_last` no trump while it holds another suit."""
@@ -529,6 +604,11 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
             stats[S_QUICK_CUTS] += 1
             frame[F_REL] = cards
             return 0
+    cards = _later_tricks(hands, leader, trump, left, wanted)
+    if cards >= 0:
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = cards
+        return 0 if leader & 1 == 0 else 1
     describe(hands, frame)
     frame[F_META] = leader | trump << 2 | trump_last << 5
     frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt), WIDE_BITS)
