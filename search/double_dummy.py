@@ -441,7 +441,10 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
         if above != 0 and (hand >> lowest_bit(above)) & 1:
             continue  # the next card up is mine too: it stands for this one
         if n_in_trick == 0:
-            key = _lead_key(hands, seat, card, everyone, trump)
+            if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
+                key = _lead_key_no_trump(hands, seat, card, everyone)
+            else:
+                key = _lead_key(hands, seat, card, everyone, trump)
         else:
             key = _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump)
         _insert(row, n, card, key)
@@ -488,6 +491,72 @@ def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
     if wins:
         return 30 + rank
     return 45 + rank if ruff else 20 + rank
+
+
+@njit(cache=True, inline="always")
+def _lead_key_no_trump(hands, seat, card, everyone):
+    """The sort key of a lead with no trump left, DDS's weights (lower first): a suit the
+    opponents hold few cards of (fewer replies to search); the leader's side's winners first,
+    more so when the second best card is not an opponent's guarded card; else a suit whose
+    top card an opponent holds bare, or whose next cards the leader's side holds, or led
+    through the next opponent's top card towards the partner's second best; never towards
+    the last opponent's top or second card."""
+    suit = card // N_RANKS
+    rank = card - suit * N_RANKS
+    left = popcount(hands[seat])
+    rest = _suit_of(everyone, suit)
+    lho, partner, rho = (seat + 1) & 3, seat ^ 2, (seat + 3) & 3
+    count_lho = popcount(_suit_of(hands[lho], suit))
+    count_rho = popcount(_suit_of(hands[rho], suit))
+    weight = -((((count_lho if count_lho else left) + (count_rho if count_rho else left))
+                * 128) // 19)
+    if _suit_of(hands[partner], suit) == 0:
+        weight -= 9
+    # the suit's top three cards and their seats (-1: none)
+    tops = rest
+    first = highest_bit(tops)
+    tops ^= np.int64(1) << first
+    second = highest_bit(tops) if tops != 0 else -1
+    if tops != 0:
+        tops ^= np.int64(1) << second
+    third = highest_bit(tops) if tops != 0 else -1
+    first_seat = _holder(hands, N_RANKS * suit + first)
+    second_seat = _holder(hands, N_RANKS * suit + second) if second >= 0 else -1
+    third_seat = _holder(hands, N_RANKS * suit + third) if third >= 0 else -1
+    rel_rank = 14 - popcount(rest >> (rank + 1))
+    opponents = _suit_of(hands[lho] | hands[rho], suit)
+    mates = _suit_of(hands[partner], suit)
+    if rank == first or (mates != 0 and highest_bit(mates) > highest_bit(opponents)):
+        if second_seat == rho:
+            if count_rho != 1:
+                weight -= 1
+        elif second_seat == lho:
+            weight += 22 if count_lho != 1 else 16
+        if (second_seat != lho or count_lho == 1) and (second_seat != rho or count_rho == 1):
+            return -(weight + 45 + rel_rank)
+        return -(weight + 18 + rel_rank)
+    if first_seat == rho or second_seat == rho:
+        if count_rho != 1:
+            weight -= 10
+    elif first_seat == lho and second_seat == partner:
+        if popcount(mates) != 1:
+            weight += 31
+    if second_seat == partner and third_seat == partner:
+        weight += 35
+    elif (second_seat == seat and third_seat == partner and popcount(mates) > 1) or (
+            second_seat == partner and third_seat == seat and popcount(mates) > 1):
+        weight += 25
+    below = rest & ((np.int64(1) << rank) - 1)
+    sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1
+    if (count_lho == 1 and first_seat == lho) or (count_rho == 1 and first_seat == rho):
+        return -(weight + 28 + rel_rank)
+    if first_seat == seat:
+        return -(weight - 17 + rel_rank)
+    if not sequence:
+        return -(weight + 12 + rel_rank)
+    if rank == second:
+        return -(weight + 48)
+    return -(weight + 29 - rel_rank)
 
 
 @njit(cache=True, inline="always")
