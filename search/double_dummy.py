@@ -444,7 +444,7 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
             if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
                 key = _lead_key_no_trump(hands, seat, card, everyone)
             else:
-                key = _lead_key(hands, seat, card, everyone, trump)
+                key = _lead_key_trump(hands, seat, card, everyone, trump)
         else:
             key = _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump)
         _insert(row, n, card, key)
@@ -560,25 +560,120 @@ def _lead_key_no_trump(hands, seat, card, everyone):
 
 
 @njit(cache=True, inline="always")
-def _lead_key(hands, seat, card, everyone, trump):
-    """The sort key of a lead: a suit's top card first (unless an opponent can ruff it), then
-    low cards towards a partner holding the suit's top card, then low cards through a next
-    opponent holding it, then low cards of other suits."""
+def _top_trump(hand, trump):
+    """The rank of a hand's highest trump, -1 without one."""
+    return highest_bit(_suit_of(hand, trump))
+
+
+@njit(cache=True, inline="always")
+def _lead_key_trump(hands, seat, card, everyone, trump):
+    """The sort key of a lead with trumps left, DDS's weights (lower first): a suit the
+    opponents hold few cards of; not one an opponent can ruff, one the partner can; a lead
+    that wins the trick (a top card nobody can ruff, towards the partner's winner or ruff)
+    first, more so when the side also holds the second card; never towards the last
+    opponent's top or second card."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
-    top = highest_bit(_suit_of(everyone, suit))
-    if rank == top:
-        if trump == NO_TRUMP or suit == trump:
-            return 0
-        left_opp = hands[(seat + 1) & 3]
-        right_opp = hands[(seat + 3) & 3]
-        ruffable = ((_suit_of(left_opp, suit) == 0 and _suit_of(left_opp, trump) != 0)
-                    or (_suit_of(right_opp, suit) == 0 and _suit_of(right_opp, trump) != 0))
-        return 30 + rank if ruffable else 0
-    if (_suit_of(hands[(seat + 2) & 3], suit) >> top) & 1:
-        return 10 + rank
-    # through the next opponent's top card (its partner may hold the cards between)
-    return 26 + rank if (_suit_of(hands[(seat + 1) & 3], suit) >> top) & 1 else 30 + rank
+    left = popcount(hands[seat])
+    rest = _suit_of(everyone, suit)
+    lho, partner, rho = (seat + 1) & 3, seat ^ 2, (seat + 3) & 3
+    count = popcount(_suit_of(hands[seat], suit))
+    count_lho = popcount(_suit_of(hands[lho], suit))
+    count_rho = popcount(_suit_of(hands[rho], suit))
+    count_partner = popcount(_suit_of(hands[partner], suit))
+    trumps_lho = _suit_of(hands[lho], trump) != 0
+    trumps_rho = _suit_of(hands[rho], trump) != 0
+    trumps_partner = _suit_of(hands[partner], trump) != 0
+    weight = -((((count_lho if count_lho else left) + (count_rho if count_rho else left))
+                * 128) // 13)
+    tops = rest
+    first = highest_bit(tops)
+    tops ^= np.int64(1) << first
+    second = highest_bit(tops) if tops != 0 else -1
+    if tops != 0:
+        tops ^= np.int64(1) << second
+    third = highest_bit(tops) if tops != 0 else -1
+    first_seat = _holder(hands, N_RANKS * suit + first)
+    second_seat = _holder(hands, N_RANKS * suit + second) if second >= 0 else -1
+    third_seat = _holder(hands, N_RANKS * suit + third) if third >= 0 else -1
+    rel_rank = 14 - popcount(rest >> (rank + 1))
+    side_suit = suit != trump
+    if side_suit and ((count_lho == 0 and trumps_lho) or (count_rho == 0 and trumps_rho)):
+        weight -= 12
+    if side_suit and count_partner == 0 and trumps_partner and count_rho > 0:
+        weight += 17
+    if first_seat == rho or second_seat == rho:
+        if count_rho != 1:
+            weight -= 12
+    elif first_seat == lho and second_seat == partner:
+        if count_partner != 1:
+            weight += 27
+    if side_suit and count == 1 and _suit_of(hands[seat], trump) != 0 and \
+            count_partner > 1 and first_seat == partner:
+        weight += 19
+    no_ruff_lho = count_lho != 0 or not trumps_lho
+    no_ruff_rho = count_rho != 0 or not trumps_rho
+    mates = _suit_of(hands[partner], suit)
+    opponents = _suit_of(hands[lho] | hands[rho], suit)
+    wins = False
+    if rank == first:
+        if not side_suit:
+            wins = True
+        elif count_partner != 0 or not trumps_partner:
+            wins = no_ruff_lho and no_ruff_rho
+        else:
+            over = _top_trump(hands[partner], trump)
+            wins = (count_lho != 0 or over > _top_trump(hands[lho], trump)) and (
+                count_rho != 0 or over > _top_trump(hands[rho], trump))
+    elif mates != 0 and highest_bit(mates) > highest_bit(opponents):
+        wins = not side_suit or (no_ruff_lho and no_ruff_rho)
+    elif side_suit and count_partner == 0 and trumps_partner:
+        over = _top_trump(hands[partner], trump)
+        ruff_lho = count_lho == 0 and trumps_lho
+        ruff_rho = count_rho == 0 and trumps_rho
+        if ruff_lho and ruff_rho:
+            wins = over > max(_top_trump(hands[lho], trump), _top_trump(hands[rho], trump))
+        elif ruff_lho:
+            wins = over > _top_trump(hands[lho], trump)
+        elif ruff_rho:
+            wins = over > _top_trump(hands[rho], trump)
+        else:
+            wins = True
+    below = rest & ((np.int64(1) << rank) - 1)
+    sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1
+    bare_top = (count_lho == 1 and first_seat == lho) or (count_rho == 1 and first_seat == rho)
+    if wins:
+        if bare_top:
+            return -(weight + 35 + rel_rank)
+        if first_seat == seat:
+            if second_seat == partner:
+                return -(weight + 48 + rel_rank)
+            if rank == first:
+                return -(weight + 31)
+            return -(weight - 3 + rel_rank)
+        if first_seat == partner:
+            return -(weight + (42 if second_seat == seat else 28) + rel_rank)
+        if sequence and rank == second:
+            return -(weight + 40)
+        return -(weight + (22 if sequence else 11) + rel_rank)
+    if second_seat == partner and third_seat == partner:
+        weight += 20
+    elif (second_seat == seat and third_seat == partner and count_partner > 1) or (
+            second_seat == partner and third_seat == seat and count_partner > 1):
+        weight += 13
+    if bare_top:
+        return -(weight + rel_rank + 2)
+    if first_seat == seat:
+        if second_seat == partner:
+            return -(weight + 33 + rel_rank)
+        if rank == first:
+            return -(weight + 38)
+        return -(weight - 14 + rel_rank)
+    if first_seat == partner:
+        return -(weight + 34 + rel_rank)
+    if sequence and rank == second:
+        return -(weight + 35)
+    return -(weight + 17 - (rank + 2))
 
 
 @njit(cache=True, inline="always")
