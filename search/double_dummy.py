@@ -494,13 +494,13 @@ def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
 
 
 @njit(cache=True, inline="always")
-def _lead_key_no_trump(hands, seat, card, everyone):
-    """The sort key of a lead with no trump left, DDS's weights (lower first): a suit the
-    opponents hold few cards of (fewer replies to search); the leader's side's winners first,
-    more so when the second best card is not an opponent's guarded card; else a suit whose
-    top card an opponent holds bare, or whose next cards the leader's side holds, or led
-    through the next opponent's top card towards the partner's second best; never towards
-    the last opponent's top or second card."""
+def _lead_view(hands, seat, card, everyone, scale):
+    """What DDS's lead weights look at, for `seat` leading `card`: (suit, rank, the suit's
+    remaining cards, the left-hand opponent, partner and right-hand opponent, the opponents'
+    lengths in the suit, the weight of the suit by the opponents' replies (a void counts as
+    many as the tricks left: the fewer replies, the smaller the tree), the card's rank among
+    the suit's remaining cards (14 the top), the ranks of the suit's two highest cards and the
+    seats of its three highest, -1 where there are fewer)."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
     left = popcount(hands[seat])
@@ -509,10 +509,7 @@ def _lead_key_no_trump(hands, seat, card, everyone):
     count_lho = popcount(_suit_of(hands[lho], suit))
     count_rho = popcount(_suit_of(hands[rho], suit))
     weight = -((((count_lho if count_lho else left) + (count_rho if count_rho else left))
-                * 128) // 19)
-    if _suit_of(hands[partner], suit) == 0:
-        weight -= 9
-    # the suit's top three cards and their seats (-1: none)
+                * 128) // scale)
     tops = rest
     first = highest_bit(tops)
     tops ^= np.int64(1) << first
@@ -523,7 +520,23 @@ def _lead_key_no_trump(hands, seat, card, everyone):
     first_seat = _holder(hands, N_RANKS * suit + first)
     second_seat = _holder(hands, N_RANKS * suit + second) if second >= 0 else -1
     third_seat = _holder(hands, N_RANKS * suit + third) if third >= 0 else -1
-    rel_rank = 14 - popcount(rest >> (rank + 1))
+    return (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight,
+            14 - popcount(rest >> (rank + 1)), first, second, first_seat, second_seat,
+            third_seat)
+
+
+@njit(cache=True, inline="always")
+def _lead_key_no_trump(hands, seat, card, everyone):
+    """The sort key of a lead with no trump left, DDS's weights (lower first): a suit the
+    opponents hold few cards of (fewer replies to search); the leader's side's winners first,
+    more so when the second best card is not an opponent's guarded card; else a suit whose
+    top card an opponent holds bare, or whose next cards the leader's side holds, or led
+    through the next opponent's top card towards the partner's second best; never towards
+    the last opponent's top or second card."""
+    (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
+     second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 19)
+    if _suit_of(hands[partner], suit) == 0:
+        weight -= 9
     opponents = _suit_of(hands[lho] | hands[rho], suit)
     mates = _suit_of(hands[partner], suit)
     if rank == first or (mates != 0 and highest_bit(mates) > highest_bit(opponents)):
@@ -572,31 +585,13 @@ def _lead_key_trump(hands, seat, card, everyone, trump):
     that wins the trick (a top card nobody can ruff, towards the partner's winner or ruff)
     first, more so when the side also holds the second card; never towards the last
     opponent's top or second card."""
-    suit = card // N_RANKS
-    rank = card - suit * N_RANKS
-    left = popcount(hands[seat])
-    rest = _suit_of(everyone, suit)
-    lho, partner, rho = (seat + 1) & 3, seat ^ 2, (seat + 3) & 3
+    (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
+     second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 13)
     count = popcount(_suit_of(hands[seat], suit))
-    count_lho = popcount(_suit_of(hands[lho], suit))
-    count_rho = popcount(_suit_of(hands[rho], suit))
     count_partner = popcount(_suit_of(hands[partner], suit))
     trumps_lho = _suit_of(hands[lho], trump) != 0
     trumps_rho = _suit_of(hands[rho], trump) != 0
     trumps_partner = _suit_of(hands[partner], trump) != 0
-    weight = -((((count_lho if count_lho else left) + (count_rho if count_rho else left))
-                * 128) // 13)
-    tops = rest
-    first = highest_bit(tops)
-    tops ^= np.int64(1) << first
-    second = highest_bit(tops) if tops != 0 else -1
-    if tops != 0:
-        tops ^= np.int64(1) << second
-    third = highest_bit(tops) if tops != 0 else -1
-    first_seat = _holder(hands, N_RANKS * suit + first)
-    second_seat = _holder(hands, N_RANKS * suit + second) if second >= 0 else -1
-    third_seat = _holder(hands, N_RANKS * suit + third) if third >= 0 else -1
-    rel_rank = 14 - popcount(rest >> (rank + 1))
     side_suit = suit != trump
     if side_suit and ((count_lho == 0 and trumps_lho) or (count_rho == 0 and trumps_rho)):
         weight -= 12
