@@ -34,14 +34,19 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   partner's runs (`entry_tricks`) and, with a trump suit, each side's master trumps
   (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
   (`_second_hand`).
-- Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
-  that wins and holds against the opponent still to play, else the cheapest card (so the
-  second hand plays low when its partner, last, beats whatever comes). A good
-  first move makes the refutation of the others cheap. At a trick's start the lead that last
+- "Later tricks" (`_later_tricks`, DDS's bounds): a side on lead that needs every trick
+  without trumps, short of suits it tops; the other side's sure trump tricks.
+- Move order (`ordered_moves`): leads by DDS's weights (`_lead_key_trump`,
+  `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
+  positions); in a trick the cheapest card that wins and holds against the opponent still to
+  play, else the cheapest card (so the second hand plays low when its partner, last, beats
+  whatever comes). A good first move makes the refutation of the others cheap. At a trick's start the lead that last
   proved the leader's side's bound there, kept in the transposition entry, goes first (the
   next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
-  a card of the trick) between them, only one is searched; they take the same tricks.
+  a card of the trick) between them, only one is searched; they take the same tricks. Once a
+  card failed, its suit's cards below every card that decided the answers so far are skipped
+  (`_skip_equivalent`, DDS's rule).
 - The last trick is scored without search (every seat holds one card).
 
 Everything is numba with no allocation per node; `search` walks the tree as one iterative
