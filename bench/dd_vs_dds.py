@@ -11,7 +11,12 @@ the same two ways (on a busy machine the CPU ratio is the steadier), its transpo
 kept from deal to deal (as `setback-cfr dd-table` keeps it). Targets: 0 differences on 10,000
 entries (500 deals), ours at most 3x DDS's time a deal.
 
-    python bench/dd_vs_dds.py [--deals 500] [--seed 0] [--fixture tests/data/dd_tables.json]
+    python bench/dd_vs_dds.py [--deals 500] [--seed 0] [--start 0] [--every]
+                              [--fixture tests/data/dd_tables.json]
+
+--start N skips the seed's first N deals (they are still drawn, so deal N is the same deal as
+in a full run: a slow stretch can be rerun alone); --every prints a line a deal (its time,
+nodes and ratio), so a run stopped early still shows where it got.
 
 With --fixture PATH it writes the deals and DDS's tables (the stored set tests/
 test_double_dummy.py checks) and compares nothing.
@@ -116,8 +121,9 @@ def write_fixture(path: str, deals: int, seed: int) -> None:
     print(f"wrote {deals} deals and DDS's tables to {path}")
 
 
-def compare(deals: int, seed: int, tt_bits: int) -> None:
-    """Compare and time `deals` random deals of `seed`; print the figures."""
+def compare(deals: int, seed: int, tt_bits: int, start: int = 0, every: bool = False) -> None:
+    """Compare and time random deals `start` to `deals` - 1 of `seed`; print the figures
+    (every 50 deals a running tally; with `every` a line a deal)."""
     from search.double_dummy import DoubleDummySolver
 
     game = bridge_game()
@@ -125,17 +131,20 @@ def compare(deals: int, seed: int, tt_bits: int) -> None:
     warm = random_order(random.Random(-1))
     solver.table(hands_of(warm))  # load (or compile) the kernels outside the timing
     rng = random.Random(seed)
+    for _ in range(start):
+        random_order(rng)  # deal `start` is the same deal as in a run from 0
     differences = 0
     ratios, dds_wall_total, dds_cpu_total = [], 0.0, 0.0
     cpu_ratios, ours_cpu_total = [], 0.0
     ours_times = []
-    for k in range(deals):
+    for k in range(start, deals):
         order = random_order(rng)
         state, dds_wall, dds_cpu = deal_state(game, order)
         want = dds_table(game, state)
-        start, start_cpu = time.perf_counter(), time.process_time()
+        nodes = solver.nodes
+        wall, start_cpu = time.perf_counter(), time.process_time()
         got = solver.table(hands_of(order))
-        ours = time.perf_counter() - start
+        ours = time.perf_counter() - wall
         ours_cpu = time.process_time() - start_cpu
         wrong = int((got != want).sum())
         differences += wrong
@@ -148,19 +157,24 @@ def compare(deals: int, seed: int, tt_bits: int) -> None:
         ours_cpu_total += ours_cpu
         dds_wall_total += dds_wall
         dds_cpu_total += dds_cpu
+        if every:
+            print(f"deal {k}: ours {ours_cpu:.2f} s CPU, {(solver.nodes - nodes) / 1e6:.1f} M "
+                  f"nodes; DDS {dds_cpu:.3f} s CPU; ratio {cpu_ratios[-1]:.1f}", flush=True)
         if (k + 1) % 50 == 0 and k + 1 < deals:
-            _report(k + 1, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
+            _report(start, k + 1, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
                     dds_cpu_total, ratios, cpu_ratios)
-    _report(deals, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
+    _report(start, deals, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
             dds_cpu_total, ratios, cpu_ratios)
 
 
-def _report(deals, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
+def _report(start, end, seed, differences, ours_times, ours_cpu_total, dds_wall_total,
             dds_cpu_total, ratios, cpu_ratios) -> None:
-    """Print the figures of the first `deals` deals."""
+    """Print the figures of deals `start` to `end` - 1."""
     ours_total = sum(ours_times)
-    print(f"{deals} deals of seed {seed}, {20 * deals:,} entries compared: {differences} "
-          "differences")
+    count = len(ours_times)
+    which = "" if start == 0 else f" ({start} to {end - 1})"
+    print(f"{count} deals{which} of seed {seed}, {20 * count:,} entries compared: "
+          f"{differences} differences")
     print(f"time a deal (20 entries): ours median {statistics.median(ours_times):.3f} s, "
           f"total {ours_total:.1f} s; DDS total {dds_wall_total:.1f} s wall, "
           f"{dds_cpu_total:.1f} s CPU")
@@ -178,6 +192,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=500, help="random deals (default 500)")
     parser.add_argument("--seed", type=int, default=0, help="the deals' seed (default 0)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="the first deal compared (default 0: all of them)")
+    parser.add_argument("--every", action="store_true", help="print a line a deal")
     parser.add_argument("--tt-bits", type=int, default=20,
                         help="our transposition table's size, log2 (default 20)")
     parser.add_argument("--fixture", metavar="PATH",
@@ -186,7 +203,7 @@ def main() -> None:
     if args.fixture:
         write_fixture(args.fixture, args.deals, args.seed)
     else:
-        compare(args.deals, args.seed, args.tt_bits)
+        compare(args.deals, args.seed, args.tt_bits, args.start, args.every)
 
 
 if __name__ == "__main__":

@@ -34,14 +34,19 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   partner's runs (`entry_tricks`) and, with a trump suit, each side's master trumps
   (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
   (`_second_hand`).
-- Move order (`ordered_moves`): a suit's sure winner led first; in a trick the cheapest card
-  that wins and holds against the opponent still to play, else the cheapest card (so the
-  second hand plays low when its partner, last, beats whatever comes). A good
-  first move makes the refutation of the others cheap. At a trick's start the lead that last
+- "Later tricks" (`_later_tricks`, DDS's bounds): a side on lead that needs every trick
+  without trumps, short of suits it tops; the other side's sure trump tricks.
+- Move order (`ordered_moves`): leads by DDS's weights (`_lead_key_trump`,
+  `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
+  positions); in a trick the cheapest card that wins and holds against the opponent still to
+  play, else the cheapest card (so the second hand plays low when its partner, last, beats
+  whatever comes). A good first move makes the refutation of the others cheap. At a trick's start the lead that last
   proved the leader's side's bound there, kept in the transposition entry, goes first (the
   next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
-  a card of the trick) between them, only one is searched; they take the same tricks.
+  a card of the trick) between them, only one is searched; they take the same tricks. Once a
+  card failed, its suit's cards below every card that decided the answers so far are skipped
+  (`_skip_equivalent`, DDS's rule).
 - The last trick is scored without search (every seat holds one card).
 
 Everything is numba with no allocation per node; `search` walks the tree as one iterative
@@ -71,7 +76,8 @@ UNKNOWN_UPPER = 15  # an upper bound above any count of tricks
 F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describe`)
 F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
 F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
-FRAME_SIZE = F_HINT + 1
+F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth trying here
+FRAME_SIZE = F_FLOOR + 4
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
@@ -318,6 +324,81 @@ def master_trumps(hands, side, trump):
 
 
 @njit(cache=True, inline="always")
+def _holder(hands, card):
+    """The seat holding `card`."""
+    for seat in range(4):
+        if (hands[seat] >> card) & 1:
+            return seat
+    return -1
+
+
+@njit(cache=True)
+def _later_tricks(hands, leader, trump, left, wanted):
+    """DDS's "later tricks" bounds at a trick's start: the cards that show the leader's side
+    cannot take `wanted` of the `left` tricks (the ranks that decide it; 0 when the lengths
+    alone do), or -1 when these rules do not show it. Without trumps: needing every trick, it
+    cannot when the suits whose top card it holds are shorter in all (each at the longer of
+    its two hands) than the tricks left: it leads every trick, so the other side keeps a
+    top card of another suit. With trumps the other side's trumps take tricks: as many as
+    its longer trump hand when the leader's side has none; one with the top trump, two with
+    the top two when one of its hands holding them has another; one with the second trump
+    guarded, sitting after the top trump's hand or with the third trump on its side."""
+    side = leader & 1
+    trumps = np.int64(0)
+    if trump != NO_TRUMP:
+        trumps = _suit_of(hands[0] | hands[1] | hands[2] | hands[3], trump)
+    if trumps == 0:
+        if wanted < left:
+            return -1
+        everyone = hands[0] | hands[1] | hands[2] | hands[3]
+        total = 0
+        cards = np.int64(0)
+        for suit in range(N_SUITS):
+            rest = _suit_of(everyone, suit)
+            if rest == 0:
+                continue
+            top = N_RANKS * suit + highest_bit(rest)
+            seat = _holder(hands, top)
+            if seat & 1 == side:
+                total += max(popcount(_suit_of(hands[seat], suit)),
+                             popcount(_suit_of(hands[seat ^ 2], suit)))
+            elif rest & (rest - 1) != 0:
+                cards |= np.int64(1) << top
+        return cards if 0 < total < left else -1
+    top = N_RANKS * trump + highest_bit(trumps)
+    second = -1
+    if trumps & (trumps - 1) != 0:
+        second = N_RANKS * trump + highest_bit(trumps ^ (np.int64(1) << (top - N_RANKS * trump)))
+    top_seat = _holder(hands, top)
+    if top_seat & 1 != side:
+        if _suit_of(hands[leader] | hands[leader ^ 2], trump) == 0:
+            longest = max(popcount(_suit_of(hands[(leader + 1) & 3], trump)),
+                          popcount(_suit_of(hands[(leader + 3) & 3], trump)))
+            return 0 if left - longest < wanted else -1
+        if wanted == left:
+            return np.int64(1) << top
+        if wanted == left - 1 and second >= 0:
+            seat = _holder(hands, second)
+            if seat & 1 != side and (popcount(_suit_of(hands[seat], trump)) > 1
+                                     or popcount(_suit_of(hands[seat ^ 2], trump)) > 1):
+                return np.int64(1) << second
+        return -1
+    if wanted < left or second < 0:
+        return -1
+    seat = _holder(hands, second)
+    if seat & 1 == side or popcount(_suit_of(hands[seat], trump)) <= 1:
+        return -1
+    if top_seat == (seat + 3) & 3:
+        return np.int64(1) << second
+    rest = trumps & ~(np.int64(1) << (top - N_RANKS * trump)) & ~(
+        np.int64(1) << (second - N_RANKS * trump))
+    if rest == 0:
+        return -1
+    third = N_RANKS * trump + highest_bit(rest)
+    return np.int64(1) << third if _holder(hands, third) & 1 != side else -1
+
+
+@njit(cache=True, inline="always")
 def legal_cards(hand, n_in_trick, led, trump, trump_last):
     """The cards of `hand` its seat may play: the suit led if it holds any (else any card);
     leading, any card, but with `trump_last` no trump while it holds another suit."""
@@ -365,7 +446,10 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
         if above != 0 and (hand >> lowest_bit(above)) & 1:
             continue  # the next card up is mine too: it stands for this one
         if n_in_trick == 0:
-            key = _lead_key(hands, seat, card, everyone, trump)
+            if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
+                key = _lead_key_no_trump(hands, seat, card, everyone)
+            else:
+                key = _lead_key_trump(hands, seat, card, everyone, trump)
         else:
             key = _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump)
         _insert(row, n, card, key)
@@ -415,25 +499,181 @@ def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
 
 
 @njit(cache=True, inline="always")
-def _lead_key(hands, seat, card, everyone, trump):
-    """The sort key of a lead: a suit's top card first (unless an opponent can ruff it), then
-    low cards towards a partner holding the suit's top card, then low cards through a next
-    opponent holding it, then low cards of other suits."""
+def _lead_view(hands, seat, card, everyone, scale):
+    """What DDS's lead weights look at, for `seat` leading `card`: (suit, rank, the suit's
+    remaining cards, the left-hand opponent, partner and right-hand opponent, the opponents'
+    lengths in the suit, the weight of the suit by the opponents' replies (a void counts as
+    many as the tricks left: the fewer replies, the smaller the tree), the card's rank among
+    the suit's remaining cards (14 the top), the ranks of the suit's two highest cards and the
+    seats of its three highest, -1 where there are fewer)."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
-    top = highest_bit(_suit_of(everyone, suit))
-    if rank == top:
-        if trump == NO_TRUMP or suit == trump:
-            return 0
-        left_opp = hands[(seat + 1) & 3]
-        right_opp = hands[(seat + 3) & 3]
-        ruffable = ((_suit_of(left_opp, suit) == 0 and _suit_of(left_opp, trump) != 0)
-                    or (_suit_of(right_opp, suit) == 0 and _suit_of(right_opp, trump) != 0))
-        return 30 + rank if ruffable else 0
-    if (_suit_of(hands[(seat + 2) & 3], suit) >> top) & 1:
-        return 10 + rank
-    # through the next opponent's top card (its partner may hold the cards between)
-    return 26 + rank if (_suit_of(hands[(seat + 1) & 3], suit) >> top) & 1 else 30 + rank
+    left = popcount(hands[seat])
+    rest = _suit_of(everyone, suit)
+    lho, partner, rho = (seat + 1) & 3, seat ^ 2, (seat + 3) & 3
+    count_lho = popcount(_suit_of(hands[lho], suit))
+    count_rho = popcount(_suit_of(hands[rho], suit))
+    weight = -((((count_lho if count_lho else left) + (count_rho if count_rho else left))
+                * 128) // scale)
+    tops = rest
+    first = highest_bit(tops)
+    tops ^= np.int64(1) << first
+    second = highest_bit(tops) if tops != 0 else -1
+    if tops != 0:
+        tops ^= np.int64(1) << second
+    third = highest_bit(tops) if tops != 0 else -1
+    first_seat = _holder(hands, N_RANKS * suit + first)
+    second_seat = _holder(hands, N_RANKS * suit + second) if second >= 0 else -1
+    third_seat = _holder(hands, N_RANKS * suit + third) if third >= 0 else -1
+    return (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight,
+            14 - popcount(rest >> (rank + 1)), first, second, first_seat, second_seat,
+            third_seat)
+
+
+@njit(cache=True, inline="always")
+def _lead_key_no_trump(hands, seat, card, everyone):
+    """The sort key of a lead with no trump left, DDS's weights (lower first): a suit the
+    opponents hold few cards of (fewer replies to search); the leader's side's winners first,
+    more so when the second best card is not an opponent's guarded card; else a suit whose
+    top card an opponent holds bare, or whose next cards the leader's side holds, or led
+    through the next opponent's top card towards the partner's second best; never towards
+    the last opponent's top or second card."""
+    (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
+     second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 19)
+    if _suit_of(hands[partner], suit) == 0:
+        weight -= 9
+    opponents = _suit_of(hands[lho] | hands[rho], suit)
+    mates = _suit_of(hands[partner], suit)
+    if rank == first or (mates != 0 and highest_bit(mates) > highest_bit(opponents)):
+        if second_seat == rho:
+            if count_rho != 1:
+                weight -= 1
+        elif second_seat == lho:
+            weight += 22 if count_lho != 1 else 16
+        if (second_seat != lho or count_lho == 1) and (second_seat != rho or count_rho == 1):
+            return -(weight + 45 + rel_rank)
+        return -(weight + 18 + rel_rank)
+    if first_seat == rho or second_seat == rho:
+        if count_rho != 1:
+            weight -= 10
+    elif first_seat == lho and second_seat == partner:
+        if popcount(mates) != 1:
+            weight += 31
+    if second_seat == partner and third_seat == partner:
+        weight += 35
+    elif (second_seat == seat and third_seat == partner and popcount(mates) > 1) or (
+            second_seat == partner and third_seat == seat and popcount(mates) > 1):
+        weight += 25
+    below = rest & ((np.int64(1) << rank) - 1)
+    sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1
+    if (count_lho == 1 and first_seat == lho) or (count_rho == 1 and first_seat == rho):
+        return -(weight + 28 + rel_rank)
+    if first_seat == seat:
+        return -(weight - 17 + rel_rank)
+    if not sequence:
+        return -(weight + 12 + rel_rank)
+    if rank == second:
+        return -(weight + 48)
+    return -(weight + 29 - rel_rank)
+
+
+@njit(cache=True, inline="always")
+def _top_trump(hand, trump):
+    """The rank of a hand's highest trump, -1 without one."""
+    return highest_bit(_suit_of(hand, trump))
+
+
+@njit(cache=True, inline="always")
+def _lead_key_trump(hands, seat, card, everyone, trump):
+    """The sort key of a lead with trumps left, DDS's weights (lower first): a suit the
+    opponents hold few cards of; not one an opponent can ruff, one the partner can; a lead
+    that wins the trick (a top card nobody can ruff, towards the partner's winner or ruff)
+    first, more so when the side also holds the second card; never towards the last
+    opponent's top or second card."""
+    (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
+     second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 13)
+    count = popcount(_suit_of(hands[seat], suit))
+    count_partner = popcount(_suit_of(hands[partner], suit))
+    trumps_lho = _suit_of(hands[lho], trump) != 0
+    trumps_rho = _suit_of(hands[rho], trump) != 0
+    trumps_partner = _suit_of(hands[partner], trump) != 0
+    side_suit = suit != trump
+    if side_suit and ((count_lho == 0 and trumps_lho) or (count_rho == 0 and trumps_rho)):
+        weight -= 12
+    if side_suit and count_partner == 0 and trumps_partner and count_rho > 0:
+        weight += 17
+    if first_seat == rho or second_seat == rho:
+        if count_rho != 1:
+            weight -= 12
+    elif first_seat == lho and second_seat == partner:
+        if count_partner != 1:
+            weight += 27
+    if side_suit and count == 1 and _suit_of(hands[seat], trump) != 0 and \
+            count_partner > 1 and first_seat == partner:
+        weight += 19
+    no_ruff_lho = count_lho != 0 or not trumps_lho
+    no_ruff_rho = count_rho != 0 or not trumps_rho
+    mates = _suit_of(hands[partner], suit)
+    opponents = _suit_of(hands[lho] | hands[rho], suit)
+    wins = False
+    if rank == first:
+        if not side_suit:
+            wins = True
+        elif count_partner != 0 or not trumps_partner:
+            wins = no_ruff_lho and no_ruff_rho
+        else:
+            over = _top_trump(hands[partner], trump)
+            wins = (count_lho != 0 or over > _top_trump(hands[lho], trump)) and (
+                count_rho != 0 or over > _top_trump(hands[rho], trump))
+    elif mates != 0 and highest_bit(mates) > highest_bit(opponents):
+        wins = not side_suit or (no_ruff_lho and no_ruff_rho)
+    elif side_suit and count_partner == 0 and trumps_partner:
+        over = _top_trump(hands[partner], trump)
+        ruff_lho = count_lho == 0 and trumps_lho
+        ruff_rho = count_rho == 0 and trumps_rho
+        if ruff_lho and ruff_rho:
+            wins = over > max(_top_trump(hands[lho], trump), _top_trump(hands[rho], trump))
+        elif ruff_lho:
+            wins = over > _top_trump(hands[lho], trump)
+        elif ruff_rho:
+            wins = over > _top_trump(hands[rho], trump)
+        else:
+            wins = True
+    below = rest & ((np.int64(1) << rank) - 1)
+    sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1
+    bare_top = (count_lho == 1 and first_seat == lho) or (count_rho == 1 and first_seat == rho)
+    if wins:
+        if bare_top:
+            return -(weight + 35 + rel_rank)
+        if first_seat == seat:
+            if second_seat == partner:
+                return -(weight + 48 + rel_rank)
+            if rank == first:
+                return -(weight + 31)
+            return -(weight - 3 + rel_rank)
+        if first_seat == partner:
+            return -(weight + (42 if second_seat == seat else 28) + rel_rank)
+        if sequence and rank == second:
+            return -(weight + 40)
+        return -(weight + (22 if sequence else 11) + rel_rank)
+    if second_seat == partner and third_seat == partner:
+        weight += 20
+    elif (second_seat == seat and third_seat == partner and count_partner > 1) or (
+            second_seat == partner and third_seat == seat and count_partner > 1):
+        weight += 13
+    if bare_top:
+        return -(weight + rel_rank + 2)
+    if first_seat == seat:
+        if second_seat == partner:
+            return -(weight + 33 + rel_rank)
+        if rank == first:
+            return -(weight + 38)
+        return -(weight - 14 + rel_rank)
+    if first_seat == partner:
+        return -(weight + 34 + rel_rank)
+    if sequence and rank == second:
+        return -(weight + 35)
+    return -(weight + 17 - (rank + 2))
 
 
 @njit(cache=True, inline="always")
@@ -528,6 +768,11 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
             stats[S_QUICK_CUTS] += 1
             frame[F_REL] = cards
             return 0
+    cards = _later_tricks(hands, leader, trump, left, wanted)
+    if cards >= 0:
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = cards
+        return 0 if leader & 1 == 0 else 1
     describe(hands, frame)
     frame[F_META] = leader | trump << 2 | trump_last << 5
     frame[F_BUCKET] = _bucket(frame[F_LENS], frame[F_META], _tt_bits(tt), WIDE_BITS)
@@ -722,6 +967,29 @@ def _cover_sequences(hand, everyone, trick_mask, rel):
     return rel
 
 
+@njit(cache=True, inline="always")
+def _skip_equivalent(frame, row, rel):
+    """Step frame[F_INDEX] past the moves that need no search after the move before it
+    failed: when that card ranked below every card of its suit that decided the answers so
+    far (`rel`, none: above them all), any other card of the suit below them takes the same
+    tricks (DDS's rule: a stored answer holds wherever the owners of those cards agree, and
+    swapping two cards below them changes none of them). frame[F_FLOOR + suit] keeps the
+    lowest rank still worth trying in each suit (-1: all)."""
+    tried = row[frame[F_INDEX] - 1]
+    suit = tried // N_RANKS
+    if frame[F_FLOOR + suit] < 0:
+        deciding = _suit_of(rel, suit)
+        floor = lowest_bit(deciding) if deciding != 0 else N_RANKS
+        if tried - N_RANKS * suit < floor:
+            frame[F_FLOOR + suit] = floor
+    while frame[F_INDEX] < frame[F_COUNT]:
+        card = row[frame[F_INDEX]]
+        suit = card // N_RANKS
+        if card - N_RANKS * suit >= frame[F_FLOOR + suit]:
+            break
+        frame[F_INDEX] += 1
+
+
 @njit(cache=True)
 def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
@@ -761,6 +1029,7 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                 if frame[F_IN_TRICK] == 0 and frame[F_HINT] >= 0:
                     _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
                 frame[F_INDEX] = 0
+                frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
                 depth += 1
                 continue
@@ -778,6 +1047,7 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
         if result != (seat & 1 == 0):
             rel |= frame[F_REL]
             frame[F_REL] = rel
+            _skip_equivalent(frame, moves[depth], rel)
             if frame[F_INDEX] < frame[F_COUNT]:
                 _play(hands, trump, frames, moves, depth)
                 depth += 1

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from cli_runner import run_cli
-from search.double_dummy import NO_TRUMP, DoubleDummySolver, check_hands
+from search.double_dummy import NO_TRUMP, DoubleDummySolver, _later_tricks, check_hands
 
 FIXTURE = pathlib.Path(__file__).parent / "data" / "dd_tables.json"
 # The fixture's deals checked here: those of its 40 the solver settles in about a second or
@@ -75,6 +75,23 @@ def solver():
 def test_solver_equals_brute_force_on_small_endings(solver, seed):
     hands, trump, leader = _ending(seed)
     assert solver.tricks(hands, trump, leader) == _brute(tuple(hands), trump, leader, ())
+
+
+def test_later_tricks_bounds_hold_on_small_endings():
+    """Every time DDS's "later tricks" rules say the side on lead cannot take so many tricks,
+    the brute force agrees (and the rules do fire, with and without trumps)."""
+    fired = {True: 0, False: 0}
+    for seed in range(400):
+        hands, trump, leader = _ending(seed)
+        left = bin(hands[0]).count("1")
+        side0 = _brute(tuple(hands), trump, leader, ())
+        leaders = side0 if leader % 2 == 0 else left - side0
+        masks = np.array(hands, dtype=np.int64)
+        for wanted in range(1, left + 1):
+            if _later_tricks(masks, leader, trump, left, wanted) >= 0:
+                assert leaders < wanted, (seed, wanted)
+                fired[trump == NO_TRUMP] += 1
+    assert fired[True] > 0 and fired[False] > 0, fired
 
 
 def test_table_entries_are_the_leaders_solves(solver):
