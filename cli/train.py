@@ -680,6 +680,12 @@ def _register_distill(stages) -> None:
                         "taught, not whichever the sampled worlds favoured (default 0.3; "
                         "bench/distill_fit.py measured +3.8 points against the heuristic over "
                         "0 on the same data; a new run only)")
+    parser.add_argument("--refine", default=None, metavar="MARGIN:EXTRA",
+                        help="where search's two best moves lie within MARGIN deal points, search "
+                        "EXTRA more times on fresh worlds and teach the averaged values (e.g. "
+                        "0.25:2: 150 worlds on close decisions at worlds=50, 50 elsewhere): more "
+                        "of the teacher's CPU where its choice is a coin toss (default off; a "
+                        "new run only)")
     parser.add_argument("--gate-pairs", type=non_negative_int, default=None, metavar="N",
                         help="after each fit, the new network alone plays its teacher alone (the "
                         "policy the round's search rolled out with: the base table, or an earlier "
@@ -715,7 +721,7 @@ def run_distill(args) -> int:
     options = {"searcher": args.searcher, "games": args.games, "imitate": args.imitate,
                "chunk": args.chunk, "gate_pairs": args.gate_pairs,
                "window": args.window, "epochs": args.epochs, "hidden": args.hidden,
-               "soft": args.soft, "seed": args.seed}
+               "soft": args.soft, "refine": args.refine, "seed": args.seed}
     run_dir = RunDirectory(args.run)
     if args.eval_every is not None:
         from play.player_spec import PlayerSpecError, make_player

@@ -113,6 +113,57 @@ def test_soft_targets_share_the_mass_between_moves_search_values_alike():
     assert data["targets"][0, :3].tolist() == [1.0, 0.0, 0.0]  # the input is left alone
 
 
+class _ScriptedSearcher:
+    """A searcher whose successive decisions return the given values of moves 3, 5, 7."""
+
+    name = "scripted"
+
+    def __init__(self, values):
+        self.values = list(values)
+        self.calls = 0
+
+    def decide(self, view):
+        values = self.values[self.calls]
+        self.calls += 1
+        moves = [{"move": m, "value": v} for m, v in zip((3, 5, 7), values)]
+        best = max(moves, key=lambda m: m["value"])["move"]
+        return {"move": best, "reason": "search", "moves": moves}
+
+
+class _View:
+    state = np.zeros(32, np.int64)
+    seat, history, score_us_them = 0, (), (0, 0)
+
+    def legal_moves(self):
+        return np.array([3, 5, 7])
+
+
+def test_refine_searches_again_only_where_the_two_best_moves_are_close():
+    from train.distill import RecordingPlayer, parse_refine
+
+    assert parse_refine("") is None and parse_refine("0.25:2") == (0.25, 2)
+    for bad in ("0.25", "0:2", "0.25:0", "x:2", "0.25:y"):
+        with pytest.raises(ValueError, match="MARGIN:EXTRA"):
+            parse_refine(bad)
+    # moves 3 and 5 within 0.25: two more searches, averaged; 5 wins on the average
+    close = _ScriptedSearcher([(1.0, 0.9, -1.0), (0.0, 1.0, -1.0), (0.5, 0.8, -1.0)])
+    player = RecordingPlayer(close, refine=(0.25, 2))
+    assert player.choose(_View()) == 5 and close.calls == 3
+    values = player.rows[0][5]
+    assert values == pytest.approx([0.5, 0.9, -1.0])
+    assert player.rows[0][7] == 1  # the chosen move's index among the legal moves
+    # a clear first search is not searched again
+    clear = _ScriptedSearcher([(2.0, 0.5, -1.0)])
+    player = RecordingPlayer(clear, refine=(0.25, 2))
+    assert player.choose(_View()) == 3 and clear.calls == 1
+
+
+def test_a_bad_refine_setting_is_refused_in_one_line(tmp_path, capsys, base_run):
+    code, out, err = run_cli(capsys, ["train", "distill", "--run", str(tmp_path / "d"), "--from",
+                              base_run, "--refine", "0.25"])
+    assert code == 2 and "refine must be MARGIN:EXTRA" in err and len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("edit, message", [
     ({'"game": "setback"': '"game": "euchre"'}, "a policy network of euchre, not setback"),
     ({'"layout": "setback-v3"': '"layout": "setback-v9"'}, "feature layout 'setback-v9'"),

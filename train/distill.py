@@ -66,7 +66,7 @@ STAGE = "distill"
 BASE_FILE = "base.strategy"
 DEFAULTS = {"searcher": "search[worlds=50]", "games": 160, "imitate": 2000, "chunk": 4,
             "window": 16, "epochs": 2, "hidden": "128x128", "batch": 256, "learning_rate": 1e-3,
-            "value_weight": 0.05, "gate_pairs": 200, "soft": 0.3, "seed": 0}
+            "value_weight": 0.05, "gate_pairs": 200, "soft": 0.3, "refine": "", "seed": 0}
 SEARCH_OPTIONS = re.compile(r"^search(\[[^\]:]*\])?$", re.IGNORECASE)
 MAX_LEGAL = 8
 DEAL_MOVES = 32
@@ -93,6 +93,22 @@ def searcher_options(spec: str) -> str:
     if not any(o.lower().startswith("threads=") for o in items):
         items.append("threads=1")
     return f"search[{','.join(items)}]"
+
+
+def parse_refine(text: str) -> tuple[float, int] | None:
+    """(margin, extra searches) of a `refine` setting "MARGIN:EXTRA", None for "" (off).
+    ValueError (one line) for anything else."""
+    if not text:
+        return None
+    margin, sep, extra = str(text).partition(":")
+    try:
+        value = (float(margin), int(extra))
+    except ValueError:
+        value = None
+    if not sep or value is None or not value[0] > 0 or value[1] < 1:
+        raise ValueError(f"refine must be MARGIN:EXTRA (MARGIN > 0 deal points, EXTRA >= 1 "
+                         f"searches), as in 0.25:2, not {text!r}")
+    return value
 
 
 def parse_hidden(text: str) -> tuple[int, int]:
@@ -197,11 +213,15 @@ RECORD_FIELDS = ("states", "seats", "histories", "lengths", "scores", "moves", "
 
 class RecordingPlayer:
     """A search player whose searched decisions are recorded (the view, never the deal): the
-    data of a round. Its moves are the searcher's."""
+    data of a round. Its moves are the searcher's. With `refine` (margin, extra), a decision
+    whose two best moves' values lie within `margin` deal points is searched `extra` times
+    more on fresh worlds and the values averaged (the move then the best of the averages):
+    more worlds only where the first search could not tell the moves apart."""
 
-    def __init__(self, searcher):
+    def __init__(self, searcher, refine: tuple | None = None):
         self.searcher = searcher
         self.name = searcher.name
+        self.refine = refine
         self.rows: list = []
 
     def seed(self, seed: int) -> None:
@@ -211,13 +231,35 @@ class RecordingPlayer:
     def choose(self, view) -> int:
         """The searcher's move; a searched decision is recorded."""
         result = self.searcher.decide(view)
+        move = int(result["move"])
         if result["reason"] == "search":
             legal = view.legal_moves()
             value = {m["move"]: m["value"] for m in result["moves"]}
-            chosen = int(np.flatnonzero(legal == result["move"])[0])
+            if self.refine is not None and _close(value, self.refine[0]):
+                move, value = self._refined(view, move, value)
+            chosen = int(np.flatnonzero(legal == move)[0])
             self.rows.append(_row(view, legal, [value[int(m)] for m in legal],
                                   np.eye(legal.size)[chosen], chosen))
-        return int(result["move"])
+        return move
+
+    def _refined(self, view, move: int, value: dict) -> tuple[int, dict]:
+        """(the best move, the values) averaged over the first search and `extra` more."""
+        extra = self.refine[1]
+        totals = dict(value)
+        for _ in range(extra):
+            for m in self.searcher.decide(view)["moves"]:
+                totals[m["move"]] += m["value"]
+        mean = {m: v / (extra + 1) for m, v in totals.items()}
+        best = max(mean.values())
+        if mean[move] < best:  # the first search's move keeps a tie
+            move = min(m for m, v in mean.items() if v == best)
+        return int(move), mean
+
+
+def _close(value: dict, margin: float) -> bool:
+    """Whether the two best of the moves' values lie within `margin`."""
+    top = sorted(value.values(), reverse=True)
+    return len(top) >= 2 and top[0] - top[1] < margin
 
 
 class RecordingTable:
@@ -284,26 +326,28 @@ def rows_to_arrays(rows: list) -> dict:
 _WORKER = {}  # the forked workers' recording player: (kind, spec) -> player
 
 
-def _recorder(kind: str, spec: str):
-    """The recording player of `spec` (`kind` "search": a `RecordingPlayer`; "imitate": a
-    `RecordingTable`), built once a process."""
+def _recorder(kind: str, spec: str, refine: str = ""):
+    """The recording player of `spec` (`kind` "search": a `RecordingPlayer`, refining as the
+    `refine` setting says; "imitate": a `RecordingTable`), built once a process."""
     from play.player_spec import make_player
 
-    if _WORKER.get("spec") != (kind, spec):
-        _WORKER["spec"] = (kind, spec)
-        wrapper = RecordingPlayer if kind == "search" else RecordingTable
-        _WORKER["player"] = wrapper(make_player(spec))
+    if _WORKER.get("spec") != (kind, spec, refine):
+        _WORKER["spec"] = (kind, spec, refine)
+        if kind == "search":
+            _WORKER["player"] = RecordingPlayer(make_player(spec), parse_refine(refine))
+        else:
+            _WORKER["player"] = RecordingTable(make_player(spec))
     return _WORKER["player"]
 
 
 def play_chunk(task) -> tuple[int, dict, float]:
-    """Play the chunk `task` = (kind, player spec, seed, chunk index, first game, games):
-    (chunk index, its records' arrays, the CPU seconds it took)."""
+    """Play the chunk `task` = (kind, player spec, seed, chunk index, first game, games[,
+    refine setting]): (chunk index, its records' arrays, the CPU seconds it took)."""
     from play.tournament import play_game
 
-    kind, spec, round_seed, c, first, count = task
+    kind, spec, round_seed, c, first, count, *refine = task
     cpu = time.process_time()
-    player = _recorder(kind, spec)
+    player = _recorder(kind, spec, *refine)
     player.rows = []
     for g in range(first, first + count):
         play_game((player, player), round_seed, g)
@@ -489,7 +533,8 @@ class Distill:
         from tqdm import tqdm
 
         size = size or int(self.settings["chunk"])
-        tasks = [(kind, spec, seed, c, first, min(size, games - first))
+        refine = self.settings.get("refine", "") if kind == "search" else ""
+        tasks = [(kind, spec, seed, c, first, min(size, games - first), refine)
                  for c, first in enumerate(range(0, games, size))
                  if not os.path.exists(_chunk_file(directory, c))]
         if not tasks:
@@ -514,7 +559,7 @@ class Distill:
                         return False
                     save(*play_chunk(task))
             else:
-                _recorder(kind, spec)  # built once, shared with the workers through the fork
+                _recorder(kind, spec, refine)  # built once, shared with the workers by the fork
                 context = multiprocessing.get_context("fork")
                 with context.Pool(self.workers, initializer=_ignore_sigint) as pool:
                     for c, arrays, cpu in pool.imap_unordered(play_chunk, tasks):
@@ -751,6 +796,10 @@ def prepare_run(run_path: str, base: str | None, options: dict) -> dict:
                 "game": "setback"}
     settings["searcher"] = searcher_options(settings["searcher"])
     parse_hidden(settings["hidden"])
+    try:
+        parse_refine(settings["refine"])
+    except ValueError as exc:
+        raise RunError(str(exc)) from None
     run.write_settings(STAGE, settings)
     return settings
 
