@@ -323,7 +323,7 @@ def rows_to_arrays(rows: list) -> dict:
     return out
 
 
-_WORKER = {}  # the forked workers' recording player: (kind, spec) -> player
+_WORKER = {}  # the forked workers' recording player: (kind, spec, refine) -> player
 
 
 def _recorder(kind: str, spec: str, refine: str = ""):
