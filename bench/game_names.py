@@ -4,8 +4,8 @@ no game").
 `tests/test_game_imports.py` checks imports; this counts names. A module outside every game's
 place (`games/<game>/`) and the registry names a game when a string literal (docstrings left
 out), an identifier, an attribute, an argument or keyword name, or an imported name contains
-a registered game's name ("setback", "euchre", "spades"), case-insensitive. The program's own name `setback-cfr` is
-counted apart: a module that names Setback only through it is listed as such.
+a registered game's name ("setback", "euchre", "spades"), case-insensitive. The program's
+own name `setback-cfr` is counted apart: a module that names Setback only through it is listed as such.
 
     python bench/game_names.py            # this checkout
     python bench/game_names.py ../base    # another checkout (its games' places as they were)

@@ -37,7 +37,8 @@ def register(subparsers) -> None:
     parser.add_argument("--game", choices=registry.names(), default=None,
                         help="the run's game (default: the one the run records, "
                         f"{title(registry.DEFAULT_GAME)} for runs that record none); a run of "
-                        "another game is refused. The strategy file's header records it, and `db load` reads it from there")
+                        "another game is refused. The strategy file's header records it, and "
+                        "`db load` reads it from there")
     parser.set_defaults(func=run)
 
 

@@ -8,7 +8,7 @@ import json
 import time
 
 from cli.errors import UserError
-from cli.game_words import declared, either, title
+from cli.game_words import declared, either
 from games import registry  # plain data: imports no game
 
 

@@ -767,4 +767,3 @@ def run_status(args) -> int:
         if not args.json:
             print(f"plot        {args.plot}")
     return 0
-

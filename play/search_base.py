@@ -35,6 +35,7 @@ def codec_arrays(blueprint):
     codec = registry.declaration(blueprint.game, "abstraction.codec")
     return codec_arrays_of_store(blueprint.db, blueprint.game, codec)
 
+
 class SearchPlayerBase:
     """Plays by rollout search on `blueprint` (a database player of the game), whose tables
     `table` (`db.policy_arrays.PolicyArrays`) the rollouts of `game` (the abstract game of the

@@ -494,8 +494,8 @@ def points_unit(play_game: Callable, gained: str) -> Callable:
         team_a, team_b = ("NS", "EW") if swapped else ("EW", "NS")
         row = np.zeros(POINTS_WIDTH, dtype=np.int64)
         if hands:
-            points = play_game(seats, game_seed, SEAT_CHARS[unit % 4], max_hands=1).hands[0]
-            points = points["points"]
+            record = play_game(seats, game_seed, SEAT_CHARS[unit % 4], max_hands=1)
+            points = record.hands[0]["points"]
             row[:] = (points[team_a] > points[team_b], 1, points[team_a], points[team_b])
             return row
         record = play_game(seats, game_seed)

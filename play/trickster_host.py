@@ -471,4 +471,3 @@ class TricksterPlayer:
     def close(self) -> None:
         """End the bot's process."""
         self.process.close()
-

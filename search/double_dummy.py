@@ -40,9 +40,9 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
   positions); in a trick the cheapest card that wins and holds against the opponent still to
   play, else the cheapest card (so the second hand plays low when its partner, last, beats
-  whatever comes). A good first move makes the refutation of the others cheap. At a trick's start the lead that last
-  proved the leader's side's bound there, kept in the transposition entry, goes first (the
-  next test searches the same positions with another target).
+  whatever comes). A good first move makes the refutation of the others cheap. At a trick's
+  start the lead that last proved the leader's side's bound there, kept in the transposition
+  entry, goes first (the next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks. Once a
   card failed, its suit's cards below every card that decided the answers so far are skipped

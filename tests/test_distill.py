@@ -366,4 +366,3 @@ def test_a_damaged_or_foreign_chunk_is_refused_in_one_line(tmp_path):
     with pytest.raises(RunError, match="damaged chunk of games") as caught:
         _load_chunks([str(tmp_path)])
     assert "\n" not in str(caught.value)
-

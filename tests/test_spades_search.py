@@ -1,7 +1,7 @@
 """Spades' rollout search (`games/spades/play/search_player.py`): the heuristic player on a seat's
-view making the move the rule makes on the full state, every drawn world agreeing with the view and every public
-fact (the history replays legally in it), the draw uniform over the consistent layouts of a
-small ending, the search the same for any thread count, its Why data, the bid-table slot
+view making the move the rule makes on the full state, every drawn world agreeing with the
+view and every public fact (the history replays legally in it), the draw uniform over the
+consistent layouts of a small ending, the search the same for any thread count, its Why data, the bid-table slot
 (`belief=bids`) reweighting the worlds, legal play, and bad specs refused in one line."""
 
 from __future__ import annotations

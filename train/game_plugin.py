@@ -56,4 +56,3 @@ def baseline_stage(game: Game, name: str, abstraction: str, version: int, seed: 
 
     settings = plugin_settings(name, abstraction, version, seed, batch, algorithm, sampling)
     return Stage("baseline", game, settings, payoff_sign=-1.0)
-

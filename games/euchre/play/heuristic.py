@@ -165,4 +165,3 @@ class EuchreHeuristicPlayer:
         if side:
             return _lowest(side, trump)
         return min(legal, key=lambda c: _strength(c, trump))
-
