@@ -11,7 +11,8 @@ game's target, what a seat does not see (`conceal`, `public_move`) and the obser
 the cards played, the bidding or the naming of trump, the trump, the scores), with every seat
 written relative to the observer (0 = the observer, 1 = its left, 2 = its partner, 3 = its
 right), so one policy serves every seat. Optional hooks have defaults here (every move public,
-nothing concealed, no game score in a hand).
+nothing concealed, no game score in a hand); `moves_made` (a hand's decisions as its public
+fields count them, which the ISMCTS player checks a view's history against) has none.
 
 Players and agents are absolute seats 0..3 = W N E S in both toolkits; the engine's seats are
 relative to the dealer (`relative = (absolute - dealer) % 4`).
@@ -88,7 +89,8 @@ class GameAdapter:
         self._move_text = toolkit.MOVE_TEXT
         self.toolkit = toolkit
         for hook in ("deal_hands", "chance_seat", "is_over", "set_score", "conceal",
-                     "public_move", "shown_cards", "private_move_index", "private_move"):
+                     "public_move", "shown_cards", "private_move_index", "private_move",
+                     "moves_made"):
             if hasattr(toolkit, hook):  # the game's own, else the default below
                 setattr(self, hook, getattr(toolkit, hook))
 
@@ -120,6 +122,12 @@ class GameAdapter:
         """Cards every seat sees beside its own, as text for an information state (none by
         default)."""
         return ""
+
+    def moves_made(self, state) -> int:
+        """How many decisions the hand in `state` has seen, as its public fields tell (a
+        seat's view checked against its history); a game whose adapters check it declares
+        it."""
+        raise NotImplementedError(f"{self.name} does not count a hand's moves (moves_made)")
 
     def private_move_index(self, moves, hidden: int) -> int:
         """Where in a hand's `moves` the one move only its maker sees is (-1: none, the

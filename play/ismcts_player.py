@@ -128,7 +128,7 @@ class ISMCTSPlayer:
         if len(legal) == 1:
             return int(legal[0])
         if self.native is None or self.native.check_history:
-            made = _moves_made(self.adapter, view.state)
+            made = self.adapter.moves_made(view.state)
             if len(view.history) != made:
                 raise ValueError(f"{self.name} needs the deal's moves in the view (history): "
                                  f"{made} made, {len(view.history)} given")
@@ -138,17 +138,6 @@ class ISMCTSPlayer:
         if move not in legal:  # cannot happen: the bot picks among the state's legal moves
             raise RuntimeError(f"{self.name} chose {move}, not among {legal.tolist()}")
         return move
-
-
-def _moves_made(g, state) -> int:
-    """How many decisions the hand in `state` has seen (as its public fields tell)."""
-    r = g.rules
-    played = bin(int(state[r.PLAYED])).count("1")
-    if g.name == "setback":
-        return int(state[r.N_BIDS]) + played
-    made = int(state[r.N_PASSES]) + (int(state[r.MAKER]) >= 0) + (int(state[r.ALONE]) >= 0)
-    ordered_up = int(state[r.MAKER]) >= 0 and int(state[r.N_PASSES]) < 4
-    return made + played + (ordered_up and int(state[r.PHASE]) != r.PHASE_DISCARD)
 
 
 def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback",

@@ -151,3 +151,13 @@ def private_move_index(moves, hidden: int) -> int:
         if m == hidden or 0 <= m < N_CARDS:
             return i
     return -1
+
+
+def moves_made(s) -> int:
+    """How many decisions the hand in `s` has seen: the passes, the call (order-up or suit
+    named), the alone decision, the dealer's discard once made after an order-up, and the cards
+    played."""
+    made = int(s[state.N_PASSES]) + (int(s[state.MAKER]) >= 0) + (int(s[state.ALONE]) >= 0)
+    ordered_up = int(s[state.MAKER]) >= 0 and int(s[state.N_PASSES]) < 4
+    played = bin(int(s[state.PLAYED])).count("1")
+    return made + played + (ordered_up and int(s[state.PHASE]) != state.PHASE_DISCARD)

@@ -93,3 +93,8 @@ def is_over(s) -> bool:
     """Whether the deal's score is settled (it is over, or nothing can change it): the engine's
     `is_exhausted`, read in Python (a numba call costs more from Python)."""
     return bool(s[PHASE] == PHASE_OVER or s[EXHAUSTED] != 0)
+
+
+def moves_made(s) -> int:
+    """How many decisions the hand in `s` has seen: its bids and the cards played."""
+    return int(s[state.N_BIDS]) + bin(int(s[state.PLAYED])).count("1")
