@@ -10,6 +10,11 @@ Compute is total CPU: the base run's plus the stage's up to that round (the netw
 metadata), and for a table the seconds given after `@`. Every player meets the opponent on the
 same pairs (the seed), so two players' figures are comparable pair for pair; the tournament's
 own interval is printed with each.
+
+With `--results FILE` every measurement is kept in FILE (JSON, written atomically after each)
+under its player, opponent, pairs and seed, and read back instead of played again: a
+tournament of seeded players is deterministic, so a curve grows a point at a time as a long
+run reaches more compute, and a stopped measurement loses only the point in flight.
 """
 
 from __future__ import annotations
@@ -21,12 +26,30 @@ import sys
 import numpy as np
 
 
+def cached(results: str | None, spec: str, against: str, pairs: int, seed: int,
+           workers: int) -> tuple:
+    """`measure`, read from and added to the JSON file `results` (module docstring)."""
+    if results is None:
+        return measure(spec, against, pairs, seed, workers)
+    import json
+
+    key = f"{spec} | against {against} | {pairs} pairs | seed {seed}"
+    known = json.load(open(results)) if os.path.exists(results) else {}
+    if key not in known:
+        known[key] = list(measure(spec, against, pairs, seed, workers))
+        with open(results + ".tmp", "w") as f:
+            json.dump(known, f, indent=1)
+        os.replace(results + ".tmp", results)
+    return tuple(known[key])
+
+
 def measure(spec: str, against: str, pairs: int, seed: int, workers: int) -> tuple:
     """(win rate, low, high) of `spec` against `against` over `pairs` duplicate pairs."""
     from play.player_spec import make_player
     from play.tournament import run_tournament, win_rate_interval
 
-    players = (make_player(spec), make_player(against))
+    # seeded as bench/search_strength.py seeds them, so the two benches' figures agree
+    players = (make_player(spec, seed), make_player(against, seed))
     rows = run_tournament(players, pairs, seed=seed, duplicate=True, workers=workers,
                           progress=False)
     for player in players:
@@ -50,6 +73,9 @@ def main(argv=None) -> int:
     parser.add_argument("--table", action="append", default=[], metavar="SPEC@CPU_SECONDS",
                         help="a baseline-only player and its training CPU seconds (repeatable)")
     parser.add_argument("--png", default=None, help="draw the curve into this PNG")
+    parser.add_argument("--results", default=None, metavar="FILE",
+                        help="keep every measurement in this JSON file and reuse those there "
+                             "(module docstring)")
     args = parser.parse_args(argv)
 
     from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
@@ -71,14 +97,16 @@ def main(argv=None) -> int:
         if args.search:
             kinds.append(("search on it", f"search[threads=1]:net:{path}"))
         for label, spec in kinds:
-            rate, low, high = measure(spec, args.against, args.pairs, args.seed, args.workers)
+            rate, low, high = cached(args.results, spec, args.against, args.pairs, args.seed,
+                                     args.workers)
             points.append((label, hours, rate, low, high))
             print(f"round {k:>3}  {hours:6.2f} CPU-h  {label:13} {100 * rate:5.1f}% "
                   f"({100 * low:.1f}-{100 * high:.1f})", flush=True)
     for item in args.table:
         spec, _, seconds = item.rpartition("@")
         hours = float(seconds) / 3600
-        rate, low, high = measure(spec, args.against, args.pairs, args.seed, args.workers)
+        rate, low, high = cached(args.results, spec, args.against, args.pairs, args.seed,
+                                     args.workers)
         points.append(("table alone", hours, rate, low, high))
         print(f"{os.path.basename(spec):>9}  {hours:6.2f} CPU-h  table alone   "
               f"{100 * rate:5.1f}% ({100 * low:.1f}-{100 * high:.1f})", flush=True)
