@@ -171,3 +171,16 @@ def add_game_option(parser, command: str, supported: tuple | None = None,
         return func(args)
 
     parser.set_defaults(func=checked)
+
+
+def hidden_widths(text: str) -> tuple[int, int]:
+    """The two hidden layers' widths of `--hidden H1,H2`; UserError (one line) otherwise."""
+    from cli.errors import UserError
+
+    try:
+        hidden = tuple(int(h) for h in text.split(","))
+        if len(hidden) != 2 or min(hidden) < 1:
+            raise ValueError
+    except ValueError:
+        raise UserError(f"--hidden {text!r}: two positive widths, as 256,256") from None
+    return hidden

@@ -25,100 +25,23 @@ Example (the figures in docs/search/learned-bidder.md come from these):
 
 from __future__ import annotations
 
-from cli.arguments import add_command, add_game_option, non_negative_int, positive_int, seed
+import importlib
+
+from cli.arguments import add_command, add_game_option
+from games import registry
 
 
 def register(subparsers) -> None:
-    """Add the `learn` subcommand and its three actions."""
-    parser = add_command(subparsers, "learn",
-                         "the learned auction evaluator: generate data, train, evaluate", __doc__)
+    """Add the `learn` subcommand: the games' own actions (each game's registry `commands`),
+    then `belief`."""
+    parser = add_command(subparsers, "learn", "learned models: the card-location model "
+                         "(belief) and a game's own", __doc__)
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 
-    gen = actions.add_parser("generate", help="label auction decisions of random deals",
-                             description="Deal i of --seed is bid seat by seat by --auction; "
-                             "every decision with two or more legal bids is labelled for each "
-                             "legal bid and held trump: the exact solver's value of the true "
-                             "deal (the auction finished by --auction) and the deal played out "
-                             "by --play at every seat.")
-    gen.add_argument("--deals", type=positive_int, required=True, metavar="N",
-                     help="random deals to label (about 3 decisions each)")
-    gen.add_argument("--seed", type=seed, default=0, metavar="S",
-                     help="seed of the deals (default 0); the same seed gives the same file")
-    gen.add_argument("--first", type=non_negative_int, default=0, metavar="I",
-                     help="index of the first deal of the seed's stream (default 0): several "
-                          "runs with disjoint ranges make disjoint data")
-    gen.add_argument("--auction", default="heuristic", metavar="PLAYER",
-                     help="who bids the other seats and pitches their contracts (default "
-                          "heuristic; db:PATH bids like a strategy database)")
-    gen.add_argument("--play", default="heuristic", metavar="PLAYER",
-                     help="the card player of the played-out labels (default heuristic)")
-    gen.add_argument("--no-solver", action="store_true",
-                     help="played-out labels only (about twice as fast; such data trains "
-                          "only with `learn train --labels playout`)")
-    gen.add_argument("--out", "-o", required=True, metavar="FILE", help="the data file (.npz)")
-    _end_options(gen, "generate", run_generate)
-
-    tr = actions.add_parser("train", help="train the network on a data file",
-                            description="Minibatch Adam on the masked cross-entropy of the "
-                            "outcome distributions (search/mlp.py); the last --validation "
-                            "share of the deals is held out for the loss shown.")
-    tr.add_argument("--data", required=True, action="append", metavar="FILE",
-                    help="a data file of `learn generate` (repeat to use several)")
-    tr.add_argument("--labels", choices=("solver", "playout"), default="solver",
-                    help="solver: exact values of the true deal with the perfect-information "
-                         "correction; playout: the deals as played by the data's card player "
-                         "(default solver)")
-    tr.add_argument("--correction", default="sds", metavar="Q",
-                    help="with --labels solver: the point-loss correction per bid level, "
-                         "'sds' (games/setback/play/sds.py's CORRECTION, the default), "
-                         "'none', or as 2:0.36,3:0.29,4:0.29")
-    tr.add_argument("--hidden", default="256,256", metavar="H1,H2",
-                    help="the two hidden layers' widths (default 256,256)")
-    tr.add_argument("--epochs", type=positive_int, default=20, metavar="E",
-                    help="passes over the data (default 20)")
-    tr.add_argument("--batch", type=positive_int, default=256, metavar="B",
-                    help="minibatch rows (default 256)")
-    tr.add_argument("--lr", type=float, default=1e-3, metavar="LR",
-                    help="Adam's learning rate (default 0.001)")
-    tr.add_argument("--validation", type=float, default=0.1, metavar="F",
-                    help="share of the deals held out for the validation loss (default 0.1)")
-    tr.add_argument("--seed", type=seed, default=0, metavar="S",
-                    help="seed of the initial weights and the batch order (default 0)")
-    tr.add_argument("--out", required=True, metavar="FILE", help="the model file to write")
-    _end_options(tr, "train", run_train)
-
-    ev = actions.add_parser("evaluate", help="a model's error on held-out deals",
-                            description="Error against the real outcomes of a held-out data "
-                            "file (its played-out labels; generate it with another --seed) "
-                            "and, on its first --sds-samples decisions, against the "
-                            "single-dummy evaluation sds:W.")
-    ev.add_argument("--model", required=True, action="append", metavar="FILE",
-                    help="a model file (repeat to compare several)")
-    ev.add_argument("--data", required=True, metavar="FILE", help="the held-out data file")
-    ev.add_argument("--sds-samples", type=non_negative_int, default=0, metavar="N",
-                    help="decisions also judged by single dummy (about 1 s each; default 0)")
-    ev.add_argument("--sds-worlds", type=positive_int, default=20, metavar="W",
-                    help="single-dummy worlds per decision (default 20)")
-    ev.add_argument("--seed", type=seed, default=0, metavar="S",
-                    help="seed of the single-dummy sampler (default 0)")
-    ev.add_argument("--png", metavar="FILE", help="write the calibration picture here")
-    ev.add_argument("--json", action="store_true", help="print the figures as JSON")
-    _end_options(ev, "evaluate", run_evaluate)
+    for place in registry.commands("learn"):
+        importlib.import_module(place).register_learn(actions, _end_options)
     _register_belief(actions)
-
-
-def _wrap(call):
-    """Run `call`, turning the learn modules' file errors into one-line user errors."""
-    from cli.errors import UserError
-    from play.player_spec import PlayerSpecError
-    from games.setback.play.learn_data import DataFileError
-    from games.setback.search.learned_evaluator import ModelFileError
-
-    try:
-        return call()
-    except (DataFileError, ModelFileError, PlayerSpecError) as exc:
-        raise UserError(str(exc)) from None
 
 
 def _end_options(parser, action: str, func) -> None:
@@ -129,151 +52,18 @@ def _end_options(parser, action: str, func) -> None:
     add_game_option(parser, f"learn {action}")
 
 
-def run_generate(args) -> int:
-    """Generate and write a data file."""
-    from games.setback.play.learn_data import generate, save_data
-
-    def go():
-        data = generate(args.deals, args.seed, args.auction, args.play,
-                        progress=not args.no_progress, first=args.first,
-                        solver=not args.no_solver)
-        save_data(data, args.out)
-        print(f"{data['hand'].shape[0]:,} decisions of {args.deals:,} deals -> {args.out}")
-        return 0
-
-    return _wrap(go)
-
-
-def parse_correction(text: str) -> dict:
-    """The --correction option as {level: q}."""
-    from cli.errors import UserError
-
-    text = text.strip().lower()
-    if text == "sds":
-        from games.setback.play.sds import CORRECTION
-
-        return dict(CORRECTION)
-    if text == "none":
-        return {}
-    out = {}
-    for part in text.split(","):
-        level, _, q = part.partition(":")
-        try:
-            lv, p = int(level), float(q)
-        except ValueError:
-            raise UserError(f"--correction {text!r}: expected sds, none or 2:0.36,3:0.29,"
-                            "4:0.29") from None
-        if lv not in (2, 3, 4) or not 0.0 <= p <= 1.0:
-            raise UserError(f"--correction {text!r}: levels 2..4, probabilities in [0, 1]")
-        out[lv] = p
-    return out
-
-
-def hidden_widths(text: str) -> tuple[int, int]:
-    """The two hidden layers' widths of `--hidden H1,H2`; UserError (one line) otherwise."""
-    from cli.errors import UserError
-
-    try:
-        hidden = tuple(int(h) for h in text.split(","))
-        if len(hidden) != 2 or min(hidden) < 1:
-            raise ValueError
-    except ValueError:
-        raise UserError(f"--hidden {text!r}: two positive widths, as 256,256") from None
-    return hidden
-
-
-def run_train(args) -> int:
-    """Train and write a model file."""
-    from cli.errors import UserError
-    from games.setback.play.learn_data import concat, load_data, save_model, train_model
-
-    hidden = hidden_widths(args.hidden)
-    if not 0.0 <= args.validation < 1.0:
-        raise UserError("--validation must be in [0, 1)")
-    if not args.lr > 0:
-        raise UserError("--lr must be positive")
-    correction = parse_correction(args.correction)
-
-    def go():
-        data = concat([load_data(p) for p in args.data])
-        model, meta, history = train_model(data, args.labels, correction, hidden, args.epochs,
-                                           args.batch, args.lr, args.seed, args.validation,
-                                           progress=not args.no_progress)
-        save_model(model, args.out, meta)
-        val = history[-1][1]
-        print(f"{meta['rows']:,} rows, {args.epochs} epochs: loss {history[-1][0]:.4f}"
-              + ("" if val is None else f", validation {val:.4f}") + f" -> {args.out}")
-        return 0
-
-    return _wrap(go)
-
-
-def run_evaluate(args) -> int:
-    """Print the held-out figures (and write the PNG)."""
-    import json
-    import os
-
-    from games.setback.play.learn_data import (load_data, real_metrics, sds_comparison,
-                                               write_calibration_png)
-    from games.setback.search.learned_evaluator import LearnedEvaluator
-
-    def go():
-        data = load_data(args.data)
-        evaluators = {os.path.basename(p): LearnedEvaluator.load(p) for p in args.model}
-        metrics = {name: real_metrics(e.model, data) for name, e in evaluators.items()}
-        report = {"data": args.data, "decisions": int(data["hand"].shape[0]), "models": {}}
-        for name, m in metrics.items():
-            report["models"][name] = {
-                "labels": evaluators[name].meta.get("labels"),
-                **{kind: {k: v for k, v in m[kind].items()
-                          if not hasattr(v, "shape")} for kind in m}}
-        if args.sds_samples:
-            auction = json.loads(str(data["meta"])).get("auction", "heuristic")
-            report["single_dummy"] = sds_comparison(evaluators, data, args.sds_samples,
-                                                    args.sds_worlds, args.seed, auction,
-                                                    progress=not args.no_progress)
-        if args.png:
-            write_calibration_png(metrics, args.png)
-            report["png"] = args.png
-        if args.json:
-            print(json.dumps(report, indent=1))
-            return 0
-        print(f"{args.data}: {report['decisions']:,} held-out decisions (real outcome: the "
-              "data's played-out labels)")
-        for name, r in report["models"].items():
-            o, w = r["options"], r["own"]
-            print(f"  {name} ({r['labels']} labels): bid options: log-loss {o['log_loss']:.3f}, "
-                  f"deal score bias {o['bias']:+.3f}, MSE {o['mse']:.3f} ({o['n']:,} cells); "
-                  f"own contract: MSE {w['mse']:.3f}, bias {w['bias']:+.3f}, made predicted "
-                  f"{w['pred_made']:.3f} real {w['real_made']:.3f}, Brier {w['brier']:.4f}")
-        sd = report.get("single_dummy")
-        if sd:
-            print(f"  single dummy sds:{sd['worlds']} on {sd['decisions']} decisions "
-                  f"({sd['cells']} bid x trump cells, p50 {1000 * sd['sds_seconds_p50']:.0f} "
-                  f"ms a decision): MSE vs real {sd['sds_mse_real']:.3f}, bias "
-                  f"{sd['sds_bias_real']:+.3f}")
-            for name, r in sd["models"].items():
-                print(f"    {name}: mean |nn - sds| {r['mae_vs_sds']:.3f}, correlation "
-                      f"{r['corr_vs_sds']:.3f}; MSE vs real {r['mse_real']:.3f}, bias "
-                      f"{r['bias_real']:+.3f}")
-        if args.png:
-            print(f"  calibration picture: {args.png}")
-        return 0
-
-    return _wrap(go)
-
-
 # --- learn belief: the card-location model ------------------------------------------------
 BELIEF_DESCRIPTION = """\
-Train the card-location model (search/card_location.py) of --game (Setback or Euchre): for
-every card a seat cannot see, the probability that each other seat holds it, or that nobody
-does (Setback: never dealt; Euchre: the kitty), given the seat's whole view (its hand, the bids
-or calls in order, every card played and by whom, the tricks' winners, the score).
+Train the card-location model (search/card_location.py) of --game: for every card a seat
+cannot see, the probability that each other seat holds it, or that nobody does, given the
+seat's whole view (its hand, the bids or calls in order, every card played and by whom, the
+tricks' winners, the score).
+{games}
 
-1. Data: --games games (Setback to 11, Euchre to 10) between the players of --players (the
-   game's tournament players; every ordered pairing equally often, self-play included); every
-   decision of every seat is one position, labelled with the true holder of each hidden card.
-   Written in chunks of --chunk games to FILE.run/.
+1. Data: --games games between the players of --players (the game's tournament players;
+   every ordered pairing equally often, self-play included); every decision of every seat is
+   one position, labelled with the true holder of each hidden card. Written in chunks of
+   --chunk games to FILE.run/.
 2. A share --heldout of the deals (chosen by --seed) is held out whole; uniform's log-loss on
    it (the exact marginals of a layout drawn uniformly among those consistent with the hand
    sizes and voids) is the line to beat.
@@ -290,25 +80,35 @@ chunk) must match the run's; --for and --epochs may grow."""
 
 def _register_belief(actions) -> None:
     """The `learn belief` action."""
-    from cli.arguments import duration, positive_float, unit_interval
+    from cli.arguments import (duration, non_negative_float, non_negative_int, positive_float,
+                               positive_int, seed, unit_interval)
 
+    import textwrap
+
+    from cli.game_words import declared, either, title
+
+    words = declared("BELIEF")  # the games whose card-location features are built
+    games = (f"The games: {either(title(g) for g in words)}; nobody is "
+             f"{either(w['nobody'] + ' in ' + title(g) for g, w in words.items())}.")
+    description = BELIEF_DESCRIPTION.format(games=textwrap.fill(games, 96))
     bel = actions.add_parser("belief", help="train the card-location model (who holds each "
                              "hidden card) on games of a population of players",
-                             description=BELIEF_DESCRIPTION,
+                             description=description,
                              formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
     bel.add_argument("--players", required=True, metavar="SPEC[,SPEC...]",
                      help="the population whose games make the data, comma-separated player "
-                          "specs of the game's tournament (Setback: db:PATH, search:db:PATH, "
-                          "heuristic, random, ...; Euchre: heuristic, db:PATH, "
-                          "search[OPTIONS]:db:PATH, ismcts, random); a piece naming no player "
-                          "kind continues the spec before it, so db:a.db,bid=heuristic stays "
-                          "one player")
+                          "specs of the game's tournament ("
+                          + "; ".join(f"{title(g)}: {w['players']}" for g, w in words.items())
+                          + "); a piece naming no player kind continues the spec before it, "
+                          "so db:a.db,bid=heuristic stays one player")
     bel.add_argument("--out", "-o", required=True, metavar="FILE",
                      help="the model file to write (its run directory FILE.run/ and the "
                           "learning curve go beside it)")
     bel.add_argument("--games", type=positive_int, default=2000, metavar="N",
-                     help="games to generate (default 2000; a Setback game to 11 gives about "
-                          "140 positions, a Euchre game to 10 about 300)")
+                     help="games to generate (default 2000; "
+                          + ", ".join(f"{registry.words(g, 'GAME')} gives about "
+                                      f"{w['positions']} positions" for g, w in words.items())
+                          + ")")
     bel.add_argument("--for", dest="budget", type=duration, metavar="DURATION",
                      help="training budget in CPU time of this process, over all reruns "
                           "(20s, 10m, 2h; data generation not counted); without it, "
@@ -340,18 +140,6 @@ def _register_belief(actions) -> None:
     _end_options(bel, "belief", run_belief)
 
 
-def non_negative_float(text: str) -> float:
-    """A float >= 0 (argparse type)."""
-    import argparse
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {text}")
-    return value
 
 
 # Tests set this to a function(epochs done) -> bool to interrupt a run after an epoch.
@@ -375,6 +163,8 @@ def belief_paths(out: str) -> dict:
 def run_belief(args) -> int:
     """Generate, train and write the card-location model (BELIEF_DESCRIPTION)."""
     from cli.errors import UserError
+
+    from cli.arguments import hidden_widths
 
     hidden = hidden_widths(args.hidden)
     if not 0.0 < args.heldout < 1.0:

@@ -35,6 +35,10 @@ are the games they take); `trainer`, the baseline `Stage` factory `(seed, batch,
 sampling)` of a game trained on its own abstract game (`games/NAME/train/game.py`; Setback's
 stages are `train.baseline`'s).
 
+A game's own actions of a shared command (`GameEntry.commands`, command -> module): the module's
+`register_<command>(actions, end_options)` adds them (`commands(command)` lists them; Setback's
+`learn generate|train|evaluate`, `games/setback/cli/learn_auction.py`).
+
 A game may be registered with its rules alone (`GameEntry.provides`), without a `key_codec`
 until it has an abstraction (Spades had its rules, `replay`, `error`, a heuristic and a
 tournament before its abstraction came). `names()` lists
@@ -51,8 +55,8 @@ player and a heuristic player, and its `TournamentGame` (`tournament --game`, `r
 
 The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's files are in one
 place, `games/NAME/` (`packages == ("games.NAME",)`: the rules at its top level, its
-abstraction, search, training, database, players and toolkit modules in the layer subpackages
-`games/NAME/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`). Outside its place,
+abstraction, search, training, database, players, toolkit modules and own commands in the layer
+subpackages `games/NAME/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`, `cli/`). Outside its place,
 the registry, `tests/` and `bench/`, a module may import a game only if the game's plug-in list
 names it (`tests/test_game_imports.py` parses every module's imports and names any other).
 `plugin` is the place (`games.NAME`, `games.NAME.*`) and that list, as dotted names or fnmatch
@@ -89,6 +93,8 @@ class GameEntry:
     packages: tuple = ()  # the game's own packages (dotted): only its plug-in imports them
     plugin: tuple = ()  # the modules allowed to import them (dotted names, fnmatch patterns)
     optional: dict = field(default_factory=dict)  # `simulate`, `evaluation`, `heuristic`
+    # a shared command -> the game's module adding its own actions to it (`commands`)
+    commands: dict = field(default_factory=dict)
 
     def load(self, entry_point: str):
         """The object behind `entry_point` (importing its module on first use; a place
@@ -113,7 +119,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            scoring: str, replay: str, error: str, key_codec: str | None, packages: tuple,
            plugin: tuple, simulate: str | None = None,
            evaluation: str | None = None, heuristic: str | None = None,
-           tournament: str | None = None, trainer: str | None = None) -> GameEntry:
+           tournament: str | None = None, trainer: str | None = None,
+           commands: dict | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -127,7 +134,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
                      {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation),
                                         ("heuristic", heuristic), ("tournament", tournament),
                                         ("trainer", trainer))
-                      if v})
+                      if v}, dict(commands or {}))
 
 
 # The modules outside a game's place (`games/<game>/`, which its entry's `packages` names and
@@ -154,8 +161,8 @@ SETBACK_PLUGIN = (
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",
-    # commands that are Setback's alone (its layouts, its stages, its learned auction evaluator)
-    "cli.train", "cli.learn",
+    # the command of Setback's stages (its layouts, warm starts, best response, distill)
+    "cli.train",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
@@ -169,6 +176,7 @@ GAMES = {
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
                tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
+               commands={"learn": "games.setback.cli.learn_auction"},
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",
@@ -197,6 +205,13 @@ GAMES = {
     )
 }
 DEFAULT_GAME = "setback"
+
+
+def commands(command: str) -> list[str]:
+    """The modules of the registered games that add their own actions to the shared `command`
+    (`learn`: Setback's auction evaluator), in the registry's order; each has
+    `register_<command>(actions, end_options)`."""
+    return [entry.commands[command] for entry in GAMES.values() if command in entry.commands]
 
 # The program's (and the distribution's) name: the product is named after its first game, and
 # every message, file format and metric name that says the program's name takes it from here,

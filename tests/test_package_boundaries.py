@@ -4,7 +4,7 @@ public function and class of those packages is documented.
 
 A game's files are in one place, `games/<game>/` (docs/design.md): its top level is the rules
 and the declarations (the `games` layer), and its subpackages mirror the layers
-(`games/<game>/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`), each obeying its
+(`games/<game>/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`, `cli/`), each obeying its
 layer's rule: a module's layer, and the layer of every module it imports, is its top-level
 package, except inside a game's place, where it is the layer subpackage's (`layer_of`)."""
 
@@ -19,7 +19,7 @@ from games import registry
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # the layer subpackages of a game's place, `games/<game>/<layer>/`
-GAME_LAYERS = ("abstraction", "search", "train", "db", "play", "envs")
+GAME_LAYERS = ("abstraction", "search", "train", "db", "play", "envs", "cli")
 # layer -> the layers it must not import
 FORBIDDEN = {
     "cfr": ("games", "abstraction", "train", "db", "cli", "play"),

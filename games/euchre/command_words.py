@@ -58,3 +58,9 @@ SIMULATE_STICK = ("the dealer may pass in the second round: a hand where all fou
                   "not played (counted)")
 
 EXPLOIT = "a database of a Euchre export"  # exploit's target (db:PATH)
+
+# learn belief: the card-location model's words (who "nobody" is, the players its data can
+# come from, the positions a game gives)
+BELIEF = {"nobody": "the kitty",
+          "players": "heuristic, db:PATH, search[OPTIONS]:db:PATH, ismcts, random",
+          "positions": 300}

@@ -101,3 +101,8 @@ SIMULATE = ("games to 11 (dealer rotation from South, the tie rule), printing ga
 EXPLOIT = ("a table db:PATH (Setback), or a Setback policy network net:FILE[,sample] (`train "
            "distill`), modelled by its own probabilities")
 NET = True  # its players include a policy network (`net:FILE`, `train distill`)
+
+# learn belief: the card-location model's words (who "nobody" is, the players its data can
+# come from, the positions a game gives)
+BELIEF = {"nobody": "never dealt", "players": "db:PATH, search:db:PATH, heuristic, random, ...",
+          "positions": 140}
