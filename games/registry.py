@@ -151,9 +151,9 @@ SETBACK_PLUGIN = (
     # features (with Euchre's in its place)
     "search.inference", "search.pimc", "search.card_location", "search.card_location_training",
     # players of `play/` over Setback's views and specs: the search player (shared with the net
-    # player), the inference measurement, the composite and gap-filling players, the
-    # card-location model's data (Setback's games and Euchre's)
-    "play.inference_eval", "play.composite", "play.gap_filled", "play.search_player",
+    # player), the inference measurement, the card-location model's data (Setback's games and
+    # Euchre's)
+    "play.inference_eval", "play.search_player",
     "play.belief_data",
     # the distill stage: Setback's today (its view features, its net player); a second game
     # would declare its features in its place

@@ -5,7 +5,7 @@ SDS bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMC
 (`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
 (`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
-`PLAYER,bid=BIDDER` (`play/composite.py`). And `oracle[,bid=SPEC]` (`games/setback/play/oracle.py`),
+`PLAYER,bid=BIDDER` (`games/setback/play/composite.py`). And `oracle[,bid=SPEC]` (`games/setback/play/oracle.py`),
 which SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
 `rating`, never a default; it takes its `bid=` itself and cannot sit inside another player.
 
@@ -68,6 +68,17 @@ KINDS = {
 }
 
 
+# Setback's wrappers of two players: `SPEC,bid=BIDDER` and `db:PATH,gaps=BIDDER`
+COMPOSITE = "games.setback.play.composite:CompositePlayer"
+GAP_FILLED = "games.setback.play.gap_filled:GapFilledPlayer"
+
+
+def _loaded(place: str):
+    """The object at `place` ("module:attribute"), its module imported on first use."""
+    module, _, attribute = place.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
 class PlayerSpecError(ValueError):
     """A player name that cannot be turned into a player."""
 
@@ -103,7 +114,7 @@ def _is_oracle(text: str) -> bool:
 
 def _make_composite(text: str, base: str, bid_spec: str, seed: int):
     """`base` playing the cards, `bid_spec` bidding, named `text`."""
-    from play.composite import CompositePlayer
+    CompositePlayer = _loaded(COMPOSITE)
 
     if _is_oracle(bid_spec):
         raise PlayerSpecError(f"{text!r}: the oracle sees every hand and cannot bid for "
@@ -121,7 +132,7 @@ def _make_composite(text: str, base: str, bid_spec: str, seed: int):
 def _make_gap_filled(text: str, seed: int):
     """`db:PATH,gaps=BIDDER`: the database player, its auction fallbacks bid by BIDDER (split
     at the first `,gaps=`; BIDDER is the rest, so it may hold commas: `gaps=nn:m.nn,expected`)."""
-    from play.gap_filled import GapFilledPlayer
+    GapFilledPlayer = _loaded(GAP_FILLED)
 
     base, _, gaps_spec = text.partition(GAPS_OPTION)
     if not gaps_spec.strip():
@@ -137,8 +148,7 @@ def _make_gap_filled(text: str, seed: int):
 
 def _make_kind(kind: str, text: str, seed: int):
     """The player of a registered kind (`KINDS`), its factory imported on first use."""
-    module, _, factory = KINDS[kind].partition(":")
-    return getattr(importlib.import_module(module), factory)(text, seed)
+    return _loaded(KINDS[kind])(text, seed)
 
 
 def _make_single(text: str, seed: int):

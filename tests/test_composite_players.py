@@ -1,4 +1,4 @@
-"""`PLAYER,bid=BIDDER` (play/composite.py, play/player_spec.py): the composite bids exactly
+"""`PLAYER,bid=BIDDER` (games/setback/play/composite.py, play/player_spec.py): the composite bids exactly
 like its bidder and plays the cards (the pitch included) exactly like its base player, for
 every player kind; the tournament shows its whole spec; bad specs are one clear line."""
 
@@ -11,7 +11,7 @@ from db.synthetic import write_table
 from games.setback import state as S
 from games.setback.api import Deal, format_move
 from games.setback.view import SeatView
-from play.composite import CompositePlayer
+from games.setback.play.composite import CompositePlayer
 from play.player_spec import PlayerSpecError, make_player
 from play.tournament import run_tournament
 

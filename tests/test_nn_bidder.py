@@ -1,5 +1,5 @@
 """The learned bidder `nn:MODEL` (games/setback/play/nn_bidder.py) and the database player's gaps
-filled by a bidder (`db:PATH,gaps=BIDDER`, play/gap_filled.py): the bid follows the values it is
+filled by a bidder (`db:PATH,gaps=BIDDER`, games/setback/play/gap_filled.py): the bid follows the values it is
 given, the score-aware value is the win probability, the spec grammar, refused model files, and the
 gap filler answering only the fallbacks."""
 
@@ -13,7 +13,7 @@ import pytest
 from games.setback import state as S
 from games.setback.rules import BID_MOVE, apply_bid
 from games.setback.view import SeatView
-from play.gap_filled import GapFilledPlayer
+from games.setback.play.gap_filled import GapFilledPlayer
 from games.setback.play.nn_bidder import NnPlayer, make_nn_player, parse_nn_spec
 from play.player_spec import PlayerSpecError, make_player
 from games.setback.play.learn_data import save_model
