@@ -31,12 +31,11 @@ import zipfile
 
 import numpy as np
 
-from types import SimpleNamespace
-
+from games.registry import DEFAULT_GAME
 from games.rng import stream_seed
 from games.scaffold.view import ask
 from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove
-from search.card_location import game_features
+from search.card_location import game_features, view_record
 from search.card_location_training import ROW_FIELDS
 
 DATA_VERSION = 3
@@ -88,33 +87,15 @@ def pairing(game: int, count: int) -> tuple[int, int]:
     return game % count, (game // count) % count
 
 
-def _setback_deals():
-    """Setback's game loop pieces (`generate_games`)."""
-    from games.setback.game import FIRST_DEALER, game_winner, next_dealer
-    from games.setback.rules import apply_move, is_legal
-    from games.setback.scoring import deal_score, is_exhausted
-    from games.setback.view import SeatView
-    from play.tournament import deal_state
-
-    def points(state):
-        relative = deal_score(state)
-        return int(relative[0]), int(relative[1])
-
-    return SimpleNamespace(deal=deal_state, view=SeatView, apply_move=apply_move,
-                           is_legal=is_legal, is_over=is_exhausted, points=points,
-                           game_winner=game_winner, next_dealer=next_dealer,
-                           first_dealer=FIRST_DEALER)
-
-
 def generate_games(players: list, seed: int, first: int, count: int,
                    max_deals: int = DEFAULT_MAX_DEALS, progress=None,
-                   game: str = "setback") -> dict:
+                   game: str = DEFAULT_GAME) -> dict:
     """The labelled positions of games first..first+count-1 of `game` (module docstring);
     `players`: one (East-West, North-South) pair of player objects per population member (two
     objects so a self-play game reseeds each side on its own). `progress(1)` after each game.
     Returns the row arrays (`CHUNK_FIELDS`)."""
     k = game_features(game)
-    loop = k.deals() if k.deals is not None else _setback_deals()
+    loop = k.deals()
     rows = {name: [] for name in CHUNK_FIELDS}
     for g in range(first, first + count):
         ew, ns = pairing(g, len(players))
@@ -132,7 +113,7 @@ def generate_games(players: list, seed: int, first: int, count: int,
                 view = loop.view.of(state, dealer, (score[0], score[1]), history)
                 seat = view.seat
                 player = teams[(dealer + seat) % 2]
-                record, tricks = k.view_record(view.state, view.history)
+                record, tricks = view_record(k, view.state, view.history)
                 us, them = view.score_us_them
                 rows["states"].append(view.state)
                 rows["seats"].append(seat)
@@ -176,14 +157,15 @@ def _arrays(rows: dict, k) -> dict:
             "dealer": np.array(rows["dealer"], np.int8)}
 
 
-def row_moves(moves: np.ndarray, game: str = "setback") -> np.ndarray:
-    """The moves of a data row's "moves" field without the padding (int64): Setback's moves
-    are all >= 0 (older chunks pad them with -1); Euchre's keep its hidden discard, -1."""
+def row_moves(moves: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """The moves of a data row's "moves" field without the padding (int64): a game whose
+    histories hold no hidden move (`hidden_moves`: Euchre's discard, -1) keeps the moves >= 0
+    (Setback's chunks from before Euchre joined pad with -1)."""
     moves = np.asarray(moves, np.int64)
-    return moves[moves >= 0] if game == "setback" else moves[moves != PAD]
+    return moves[moves != PAD] if game_features(game).hidden_moves else moves[moves >= 0]
 
 
-def make_population(specs: list[str], seed: int, game: str = "setback") -> list:
+def make_population(specs: list[str], seed: int, game: str = DEFAULT_GAME) -> list:
     """One (East-West, North-South) pair of `game`'s players for each spec (its tournament's
     grammar; PlayerSpecError, one line, on a bad spec)."""
     from play.tournament import tournament_game
@@ -211,18 +193,16 @@ def split_by_deal(data: dict, heldout: float, seed: int) -> tuple[np.ndarray, np
     return np.nonzero(~mask)[0], np.nonzero(mask)[0]
 
 
-def phase_of(states: np.ndarray, game: str = "setback") -> np.ndarray:
-    """The phase bucket of each row of `game`'s states (`phase_names(game)`; Setback: 0
-    auction, 1 tricks 1-2, 2 tricks 3-4, 3 tricks 5-6, the trick being played)."""
+def phase_of(states: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """The phase bucket of each row of `game`'s states (`phase_names(game)`: the bids or calls,
+    then the tricks in pairs)."""
     return game_features(game).phase_of(states)
 
 
-def phase_names(game: str = "setback") -> tuple:
+def phase_names(game: str = DEFAULT_GAME) -> tuple:
     """The names of `phase_of`'s buckets."""
     return game_features(game).phase_names
 
-
-PHASE_NAMES = phase_names("setback")
 
 
 def concat(chunks: list) -> dict:
