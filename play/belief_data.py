@@ -31,6 +31,7 @@ import zipfile
 
 import numpy as np
 
+from games import registry
 from games.registry import DEFAULT_GAME
 from games.rng import stream_seed
 from games.scaffold.view import ask
@@ -95,7 +96,9 @@ def generate_games(players: list, seed: int, first: int, count: int,
     objects so a self-play game reseeds each side on its own). `progress(1)` after each game.
     Returns the row arrays (`CHUNK_FIELDS`)."""
     k = game_features(game)
-    loop = k.deals()
+    entry, table = registry.get(game), registry.declaration(game, "game")
+    view_of, apply_move, is_legal = (registry.declaration(game, "view").SeatView.of,
+                                     entry.load("apply_move"), entry.load("is_legal"))
     rows = {name: [] for name in CHUNK_FIELDS}
     for g in range(first, first + count):
         ew, ns = pairing(g, len(players))
@@ -105,12 +108,12 @@ def generate_games(players: list, seed: int, first: int, count: int,
             if hasattr(player, "seed"):
                 player.seed(int(stream_seed(game_seed, PLAYER_SEED_BASE + index)))
         score = [0, 0]
-        dealer = loop.first_dealer
+        dealer = table.FIRST_DEALER
         for deal in range(max_deals):
-            state = loop.deal(game_seed, deal)
+            state = k.deal(game_seed, deal)
             history: list[int] = []
-            while not loop.is_over(state):
-                view = loop.view.of(state, dealer, (score[0], score[1]), history)
+            while not k.is_over(state):
+                view = view_of(state, dealer, (score[0], score[1]), history)
                 seat = view.seat
                 player = teams[(dealer + seat) % 2]
                 record, tricks = view_record(k, view.state, view.history)
@@ -127,16 +130,16 @@ def generate_games(players: list, seed: int, first: int, count: int,
                                                                    len(history)))
                 rows["dealer"].append(dealer)
                 move = ask(player, state, view)
-                if not loop.is_legal(state, move):
+                if not is_legal(state, move):
                     raise IllegalMove(f"{player.name} chose the illegal move {move}")
-                loop.apply_move(state, move)
+                apply_move(state, move)
                 history.append(move)
-            relative = loop.points(state)
+            relative = k.points(state)
             for rel_team in (0, 1):
                 score[(rel_team + dealer) % 2] += int(relative[rel_team])
-            if loop.game_winner(score[0], score[1]) >= 0:
+            if table.game_winner(score[0], score[1]) >= 0:
                 break
-            dealer = loop.next_dealer(dealer)
+            dealer = table.next_dealer(dealer)
         if progress is not None:
             progress(1)
     return _arrays(rows, k)

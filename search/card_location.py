@@ -99,9 +99,11 @@ class Declaration:
     `public_record(history, view_state, record, tricks_won)` (fills the record of a hand's
     moves), `constraints` and `suit_masks` (`games/<game>/public.py`'s hooks).
     The data's pieces: `phase_of(states)` (a phase bucket a row), `phase_names`,
-    `trump_cards(state)` (the trumps' mask once known, else 0), `deals()` (the game loop's
-    pieces for `play.belief_data`), `hidden_moves` (a hand's history may hold -1, a move its
-    seat did not see: Euchre's discard)."""
+    `trump_cards(state)` (the trumps' mask once known, else 0), what `play.belief_data`'s game
+    loop needs beyond the registry's rules: `deal(game_seed, index)` (a hand's first state, as
+    the game's matches deal it), `is_over(state)` (the hand is done), `points(state)` (its
+    points by team relative to the dealer), and `hidden_moves` (a hand's history may hold -1,
+    a move its seat did not see: Euchre's discard)."""
 
     name: str
     n_cards: int
@@ -121,7 +123,9 @@ class Declaration:
     phase_of: object
     phase_names: tuple
     trump_cards: object
-    deals: object
+    deal: object
+    is_over: object
+    points: object
     hidden_moves: bool = False
 
 
@@ -132,6 +136,25 @@ def game_features(game: str) -> Declaration:
     if game not in known:
         raise ValueError(f"card-location models exist for {', '.join(known)}, not {game}")
     return registry.get(game).load("card_location")
+
+
+# --- features every game's layout has -------------------------------------------------------
+@njit(cache=True, nogil=True)
+def seat_features(hand, seat, tricks_won, needs, voids, slots, hand_size, out, f_needs,
+                  f_tricks, f_voids):
+    """Into a game's feature vector `out`, by seat r relative to the viewer `seat`: the cards
+    it still holds (`out[f_needs + r]`: its `needs`, the viewer's own `hand`) and the tricks it
+    took (`out[f_tricks + r]`), over `hand_size` (a float), and the voids it has shown
+    (`out[f_voids + 4 r + slots[suit]]`, `slots` the game's suit order)."""
+    for r in range(4):
+        out[f_tricks + r] = tricks_won[(seat + r) % 4] / hand_size
+        if r > 0:
+            out[f_needs + r] = needs[r - 1] / hand_size
+            for suit in range(4):
+                if voids[r - 1] >> suit & 1:
+                    out[f_voids + 4 * r + slots[suit]] = 1.0
+        else:
+            out[f_needs] = popcount(hand) / hand_size
 
 
 # --- the hard facts and the labels, from the world sampler's constraints ---------------------

@@ -1,10 +1,10 @@
-"""Euchre's card-location model (its declaration games/euchre/search/card_location.py through the
-game-generic search/card_location.py, issue 47 part 2): the hard facts on its probabilities, the world
-weights against a slow Python sum, the exact uniform marginals against uniform draws, a model
-trained seconds on a game whose play reveals hidden cards beating uniform, Euchre's and
-Setback's models refused by each other's search in one line, `learn belief --game euchre`
-resuming bit for bit, and Euchre search with `belief=model` playing legal moves on worlds that
-agree with the view.
+"""Euchre's card-location model (its declaration games/euchre/search/card_location.py through
+the game-generic search/card_location.py, issue 47 part 2): the hard facts on its
+probabilities, the world weights against a slow Python sum, the exact uniform marginals
+against uniform draws, a model trained seconds on a game whose play reveals hidden cards
+beating uniform, Euchre's and Setback's models refused by each other's search in one line,
+`learn belief --game euchre` resuming bit for bit, and Euchre search with `belief=model`
+playing legal moves on worlds that agree with the view.
 
 Positions come from short games of fast Python players (`generate_games`), so the model tests
 need no strategy table; the search test uses tests/test_euchre_search.py's random table."""

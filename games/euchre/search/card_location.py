@@ -3,10 +3,10 @@ seat's view says, encoded for the network; the hard facts of who may hold each h
 the world sampler's (`games.euchre.public`: effective suits, the upcard's fate).
 
 The holder columns are the model's, relative to the viewer: 0 the seat to its left, 1 its
-partner, 2 its right, 3 (`UNDEALT`, the kitty) the cards no seat holds: the three never dealt and, once the
-dealer picked the upcard up, its discard (known to the dealer alone). The upcard is public
-(turned down: out of play; ordered up: in the dealer's hand until played), so it is never a
-hidden card; nor is the dealer's own discard to the dealer.
+partner, 2 its right, 3 (`UNDEALT`, the kitty) the cards no seat holds: the three never dealt
+and, once the dealer picked the upcard up, its discard (known to the dealer alone). The upcard
+is public (turned down: out of play; ordered up: in the dealer's hand until played), so it is
+never a hidden card; nor is the dealer's own discard to the dealer.
 
 The view is encoded (`euchre_features`, the F_* layout) with the suits renamed so that the
 reference suit (trump once named, the upcard's suit before) is suit slot 0 and its colour-mate
@@ -28,20 +28,18 @@ and the card is of the upcard's suit, passed in the second round while the card 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 from numba import njit
 
-from games.bits import popcount
 from games.euchre import public
 from games.euchre import state as S
 from games.euchre.cards import card_rank, card_suit, effective_suit, power
-from games.euchre.rules import apply_move, is_legal
+from games.euchre.rules import apply_move
+from games.euchre.scoring import is_over
 from games.euchre.state import (ALONE, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES,
                                 OUT, PHASE, PHASE_DISCARD, PHASE_PLAY, PLAYED, TO_ACT, TRICK,
                                 TRICK_NUMBER, TRUMP, UPCARD, WINNING)
-from search.card_location import Declaration, encode_rows
+from search.card_location import Declaration, encode_rows, seat_features
 from games.euchre.search.worlds import constraints, ordered_up
 
 N_CARDS = 24
@@ -221,14 +219,8 @@ def euchre_features(view_state, seat, record, tricks_won, us, them, out):
         first, second = _calls(view_state, s)
         out[F_CALLS + 6 * r + first] = 1.0
         out[F_CALLS + 6 * r + 3 + second] = 1.0
-        out[F_TRICKS + r] = tricks_won[s] / 5.0
-        if r > 0:
-            out[F_NEEDS + r] = needs[r - 1] / 5.0
-            for suit in range(4):
-                if voids[r - 1] >> suit & 1:
-                    out[F_VOIDS + 4 * r + slot[suit]] = 1.0
-        else:
-            out[F_NEEDS] = popcount(view_state[HAND + seat]) / 5.0
+    seat_features(view_state[HAND + seat], seat, tricks_won, needs, voids, slot, 5.0, out,
+                  F_NEEDS, F_TRICKS, F_VOIDS)
     if view_state[MAKER] >= 0:
         out[F_MAKER + (view_state[MAKER] - seat) % 4] = 1.0
         if view_state[ALONE] == 1:
@@ -341,20 +333,10 @@ def hand_points(state) -> tuple:
     return int(a), int(b)
 
 
-def _deals():
-    """The game loop's pieces for Euchre."""
-    from games.euchre.game import FIRST_DEALER, game_winner, next_dealer
-    from games.euchre.scoring import is_over
-    from games.euchre.view import SeatView
-
-    return SimpleNamespace(deal=deal, view=SeatView, apply_move=apply_move, is_legal=is_legal,
-                           is_over=is_over, points=hand_points, game_winner=game_winner,
-                           next_dealer=next_dealer, first_dealer=FIRST_DEALER)
-
-
 GAME = Declaration(
     name="euchre", n_cards=N_CARDS, n_features=N_FEATURES, n_pair=N_PAIR, layout=LAYOUT,
     columns=COLUMNS, record_rows=RECORD, state_size=S.STATE_SIZE, max_moves=MAX_MOVES,
     played_field=PLAYED, size=public.SIZE, encode=encode_batch, public_record=record_of,
     constraints=public.constraints, suit_masks=public.suit_masks, phase_of=phase_of,
-    phase_names=PHASE_NAMES, trump_cards=trump_cards, deals=_deals, hidden_moves=True)
+    phase_names=PHASE_NAMES, trump_cards=trump_cards, deal=deal, is_over=is_over,
+    points=hand_points, hidden_moves=True)

@@ -14,14 +14,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
+from games.bits import lowest_bit
 from games.setback import public
 from games.setback.cards import card_suit
 from games.setback.rules import BID_MOVE, beats
+from games.setback.scoring import is_exhausted
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
                                  PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
                                  TRICK_NUMBER, TRUMP, WINNING)
-from search.card_location import Declaration, encode_rows
+from search.card_location import Declaration, encode_rows, seat_features
 from games.setback.search.sampler import constraints
 
 N_CARDS = 52
@@ -180,14 +181,8 @@ def setback_features(view_state, seat, record, tricks_won, us, them, out):
         _put_cards(record[R_PLAYED, s], slots, out, F_PLAYED + 52 * r)
         bid = view_state[BID + s]
         out[F_BIDS + 5 * r + (0 if bid < 0 else 1 if bid == 0 else bid)] = 1.0
-        out[F_TRICKS + r] = tricks_won[s] / 6.0
-        if r > 0:
-            out[F_NEEDS + r] = needs[r - 1] / 6.0
-            for suit in range(4):
-                if voids[r - 1] >> suit & 1:
-                    out[F_VOIDS + 4 * r + slots[suit]] = 1.0
-        else:
-            out[F_NEEDS] = popcount(view_state[HAND + seat]) / 6.0
+    seat_features(view_state[HAND + seat], seat, tricks_won, needs, voids, slots, 6.0, out,
+                  F_NEEDS, F_TRICKS, F_VOIDS)
     if view_state[HIGH_BIDDER] >= 0:
         out[F_HIGH + (view_state[HIGH_BIDDER] - seat) % 4] = 1.0
     out[F_POSITION + seat] = 1.0
@@ -290,20 +285,6 @@ def deal_points(state) -> tuple:
     return int(relative[0]), int(relative[1])
 
 
-def deals():
-    """The game loop's pieces for the data (`play.belief_data.generate_games`)."""
-    from types import SimpleNamespace
-
-    from games.setback.game import FIRST_DEALER, game_winner, next_dealer
-    from games.setback.rules import apply_move, is_legal
-    from games.setback.scoring import is_exhausted
-    from games.setback.view import SeatView
-
-    return SimpleNamespace(deal=deal, view=SeatView, apply_move=apply_move, is_legal=is_legal,
-                           is_over=is_exhausted, points=deal_points, game_winner=game_winner,
-                           next_dealer=next_dealer, first_dealer=FIRST_DEALER)
-
-
 GAME = Declaration(
     name="setback", n_cards=N_CARDS, n_features=N_FEATURES, n_pair=N_PAIR, layout=LAYOUT,
     columns=("left", "partner", "right", "undealt"), record_rows=RECORD,
@@ -311,4 +292,4 @@ GAME = Declaration(
     encode=encode_batch, public_record=record_of, constraints=public.constraints,
     suit_masks=public.suit_masks, phase_of=phase_of,
     phase_names=("auction", "tricks 1-2", "tricks 3-4", "tricks 5-6"),
-    trump_cards=trump_cards, deals=deals)
+    trump_cards=trump_cards, deal=deal, is_over=is_exhausted, points=deal_points)
