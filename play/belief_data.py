@@ -32,7 +32,6 @@ import zipfile
 import numpy as np
 
 from games import registry
-from games.registry import DEFAULT_GAME
 from games.rng import stream_seed
 from games.scaffold.view import ask
 from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove
@@ -90,7 +89,7 @@ def pairing(game: int, count: int) -> tuple[int, int]:
 
 def generate_games(players: list, seed: int, first: int, count: int,
                    max_deals: int = DEFAULT_MAX_DEALS, progress=None,
-                   game: str = DEFAULT_GAME) -> dict:
+                   game: str = registry.DEFAULT_GAME) -> dict:
     """The labelled positions of games first..first+count-1 of `game` (module docstring);
     `players`: one (East-West, North-South) pair of player objects per population member (two
     objects so a self-play game reseeds each side on its own). `progress(1)` after each game.
@@ -160,15 +159,15 @@ def _arrays(rows: dict, k) -> dict:
             "dealer": np.array(rows["dealer"], np.int8)}
 
 
-def row_moves(moves: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+def row_moves(moves: np.ndarray, game: str = registry.DEFAULT_GAME) -> np.ndarray:
     """The moves of a data row's "moves" field without the padding (int64): a game whose
-    histories hold no hidden move (`hidden_moves`: Euchre's discard, -1) keeps the moves >= 0
-    (Setback's chunks from before Euchre joined pad with -1)."""
+    histories may hold a hidden move (`hidden_moves`: Euchre's discard, -1) drops only `PAD`,
+    the others keep the moves >= 0 (Setback's chunks from before Euchre joined pad with -1)."""
     moves = np.asarray(moves, np.int64)
     return moves[moves != PAD] if game_features(game).hidden_moves else moves[moves >= 0]
 
 
-def make_population(specs: list[str], seed: int, game: str = DEFAULT_GAME) -> list:
+def make_population(specs: list[str], seed: int, game: str = registry.DEFAULT_GAME) -> list:
     """One (East-West, North-South) pair of `game`'s players for each spec (its tournament's
     grammar; PlayerSpecError, one line, on a bad spec)."""
     from play.tournament import tournament_game
@@ -196,13 +195,13 @@ def split_by_deal(data: dict, heldout: float, seed: int) -> tuple[np.ndarray, np
     return np.nonzero(~mask)[0], np.nonzero(mask)[0]
 
 
-def phase_of(states: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+def phase_of(states: np.ndarray, game: str = registry.DEFAULT_GAME) -> np.ndarray:
     """The phase bucket of each row of `game`'s states (`phase_names(game)`: the bids or calls,
     then the tricks in pairs)."""
     return game_features(game).phase_of(states)
 
 
-def phase_names(game: str = DEFAULT_GAME) -> tuple:
+def phase_names(game: str = registry.DEFAULT_GAME) -> tuple:
     """The names of `phase_of`'s buckets."""
     return game_features(game).phase_names
 

@@ -65,7 +65,7 @@ def encode(data: dict, rows, with_targets: bool = True, game: str = DEFAULT_GAME
 
 
 def _logits(mlp: MLP, pair_weights, x, pairs):
-    """(the network's logits plus the pair terms [n, 52, 4], the layers' activations)."""
+    """(the network's logits plus the pair terms [n, cards, 4], the layers' activations)."""
     z, acts = mlp.logits(x)
     z = z.copy()
     z[:, :, :3] += pairs @ pair_weights
@@ -73,7 +73,7 @@ def _logits(mlp: MLP, pair_weights, x, pairs):
 
 
 def masked_probs(mlp: MLP, pair_weights, x, pairs, allowed) -> np.ndarray:
-    """float64[n, 52, 4]: each group's softmax over its allowed holders (0 elsewhere; rows of
+    """float64[n, cards, 4]: each group's softmax over its allowed holders (0 elsewhere; rows of
     seen cards all 0)."""
     z, _ = _logits(mlp, pair_weights, x, pairs)
     return _masked_softmax(z, allowed)
