@@ -2,9 +2,9 @@
 a population of players, each labelled with the true holder of every hidden card.
 
 `generate_games(players, seed, first, count, game=...)`: game k (k = first..first+count-1) is
-a game (Setback to 11, dealt as `play.tournament.play_game` deals it; Euchre to 10, hand d
-dealt as `games.euchre.match.deal_hand` deals it from the game's seed; deal d of game k is the
-same whoever plays) between two players of the population: the pairing k mod P^2 (P players)
+a game (to the game's target; deal d dealt by the registry's `random_deal` from the game's
+stream seed, as `play.tournament.play_game` deals Setback and `games.euchre.match.deal_hand`
+Euchre, so deal d of game k is the same whoever plays) between two players of the population: the pairing k mod P^2 (P players)
 puts player (k mod P) on East-West and player (k div P mod P) on North-South, so every ordered
 pairing (self-play included) comes up equally often. At every decision (a bid, call or card)
 the acting seat's view is one row: the view's state, the seat, who played which card and who
@@ -32,7 +32,7 @@ import zipfile
 import numpy as np
 
 from games import registry
-from games.rng import stream_seed
+from games.rng import new_rng, stream_seed
 from games.scaffold.view import ask
 from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove
 from search.card_location import game_features, view_record
@@ -96,8 +96,9 @@ def generate_games(players: list, seed: int, first: int, count: int,
     Returns the row arrays (`CHUNK_FIELDS`)."""
     k = game_features(game)
     entry, table = registry.get(game), registry.declaration(game, "game")
-    view_of, apply_move, is_legal = (registry.declaration(game, "view").SeatView.of,
-                                     entry.load("apply_move"), entry.load("is_legal"))
+    view_of = registry.declaration(game, "view").SeatView.of
+    new_state, random_deal, apply_move, is_legal = (
+        entry.load(name) for name in ("new_state", "random_deal", "apply_move", "is_legal"))
     rows = {name: [] for name in CHUNK_FIELDS}
     for g in range(first, first + count):
         ew, ns = pairing(g, len(players))
@@ -109,7 +110,8 @@ def generate_games(players: list, seed: int, first: int, count: int,
         score = [0, 0]
         dealer = table.FIRST_DEALER
         for deal in range(max_deals):
-            state = k.deal(game_seed, deal)
+            state = new_state()
+            random_deal(new_rng(int(stream_seed(game_seed, np.uint64(deal)))), state)
             history: list[int] = []
             while not k.is_over(state):
                 view = view_of(state, dealer, (score[0], score[1]), history)

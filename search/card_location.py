@@ -100,9 +100,8 @@ class Declaration:
     moves), `constraints` and `suit_masks` (`games/<game>/public.py`'s hooks).
     The data's pieces: `phase_of(states)` (a phase bucket a row), `phase_names`,
     `trump_cards(state)` (the trumps' mask once known, else 0), what `play.belief_data`'s game
-    loop needs beyond the registry's rules: `deal(game_seed, index)` (a hand's first state, as
-    the game's matches deal it), `is_over(state)` (the hand is done), `points(state)` (its
-    points by team relative to the dealer), and `hidden_moves` (a hand's history may hold -1,
+    loop needs beyond the registry's rules: `is_over(state)` (the hand is done; Setback's ends
+    once its score is settled), `points(state)` (its points by team relative to the dealer), and `hidden_moves` (a hand's history may hold -1,
     a move its seat did not see: Euchre's discard)."""
 
     name: str
@@ -123,7 +122,6 @@ class Declaration:
     phase_of: object
     phase_names: tuple
     trump_cards: object
-    deal: object
     is_over: object
     points: object
     hidden_moves: bool = False

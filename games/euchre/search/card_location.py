@@ -35,7 +35,7 @@ from games.euchre import public
 from games.euchre import state as S
 from games.euchre.cards import card_rank, card_suit, effective_suit, power
 from games.euchre.rules import apply_move
-from games.euchre.scoring import is_over
+from games.euchre.scoring import hand_score, is_over
 from games.euchre.state import (ALONE, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES,
                                 OUT, PHASE, PHASE_DISCARD, PHASE_PLAY, PLAYED, TO_ACT, TRICK,
                                 TRICK_NUMBER, TRUMP, UPCARD, WINNING)
@@ -315,20 +315,8 @@ def trump_cards(state) -> int:
     return 0 if trump < 0 else int(effective_suit_mask(trump, trump))
 
 
-# --- the hands that make the data (`play.belief_data.generate_games`) -----------------------
-def deal(game_seed, index: int) -> np.ndarray:
-    """Hand `index` of the game of seed `game_seed` (relative to its dealer), as
-    `games.euchre.match.deal_hand` deals it."""
-    from games.euchre.api import Hand
-    from games.rng import stream_seed
-
-    return Hand.random(int(stream_seed(np.uint64(game_seed), np.uint64(index)))).state.copy()
-
-
 def hand_points(state) -> tuple:
     """The finished hand's points by team relative to the dealer."""
-    from games.euchre.scoring import hand_score
-
     a, b = hand_score(state)
     return int(a), int(b)
 
@@ -338,5 +326,5 @@ GAME = Declaration(
     columns=COLUMNS, record_rows=RECORD, state_size=S.STATE_SIZE, max_moves=MAX_MOVES,
     played_field=PLAYED, size=public.SIZE, encode=encode_batch, public_record=record_of,
     constraints=public.constraints, suit_masks=public.suit_masks, phase_of=phase_of,
-    phase_names=PHASE_NAMES, trump_cards=trump_cards, deal=deal, is_over=is_over,
-    points=hand_points, hidden_moves=True)
+    phase_names=PHASE_NAMES, trump_cards=trump_cards, is_over=is_over, points=hand_points,
+    hidden_moves=True)

@@ -18,7 +18,7 @@ from games.bits import lowest_bit
 from games.setback import public
 from games.setback.cards import card_suit
 from games.setback.rules import BID_MOVE, beats
-from games.setback.scoring import is_exhausted
+from games.setback.scoring import deal_score, is_exhausted
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
                                  PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
                                  TRICK_NUMBER, TRUMP, WINNING)
@@ -267,20 +267,8 @@ def trump_cards(state) -> int:
     return 0 if trump < 0 else 0x1FFF << (13 * trump)
 
 
-def deal(game_seed, index: int) -> np.ndarray:
-    """Deal `index` of the game of seed `game_seed`, as `play.tournament.deal_state` deals it."""
-    from games.rng import new_rng, stream_seed
-    from games.setback.state import new_state, random_deal
-
-    state = new_state()
-    random_deal(new_rng(int(stream_seed(np.uint64(game_seed), index))), state)
-    return state
-
-
 def deal_points(state) -> tuple:
     """The finished deal's points by team relative to the dealer."""
-    from games.setback.scoring import deal_score
-
     relative = deal_score(state)
     return int(relative[0]), int(relative[1])
 
@@ -292,4 +280,4 @@ GAME = Declaration(
     encode=encode_batch, public_record=record_of, constraints=public.constraints,
     suit_masks=public.suit_masks, phase_of=phase_of,
     phase_names=("auction", "tricks 1-2", "tricks 3-4", "tricks 5-6"),
-    trump_cards=trump_cards, deal=deal, is_over=is_exhausted, points=deal_points)
+    trump_cards=trump_cards, is_over=is_exhausted, points=deal_points)
