@@ -68,7 +68,7 @@ import numpy as np
 from numba import njit
 
 from games import registry
-from games.bits import popcount
+from games.bits import lowest_bit, popcount
 from search import model_file
 from search.mlp import MLP, forward3
 
@@ -137,6 +137,16 @@ def game_features(game: str) -> Declaration:
 
 
 # --- features every game's layout has -------------------------------------------------------
+@njit(cache=True, nogil=True)
+def put_cards(mask, slots, suit_size, out, base):
+    """Set `out[base + slots[suit] * suit_size + rank]` for every card (suit * suit_size +
+    rank) of `mask`: the cards in the game's suit order (`slots[suit]`, its place)."""
+    while mask:
+        card = lowest_bit(mask)
+        out[base + slots[card // suit_size] * suit_size + card % suit_size] = 1.0
+        mask &= mask - 1
+
+
 @njit(cache=True, nogil=True)
 def seat_features(hand, seat, tricks_won, needs, voids, slots, hand_size, out, f_needs,
                   f_tricks, f_voids):

@@ -39,7 +39,7 @@ from games.euchre.scoring import hand_score, is_over
 from games.euchre.state import (ALONE, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES,
                                 OUT, PHASE, PHASE_DISCARD, PHASE_PLAY, PLAYED, TO_ACT, TRICK,
                                 TRICK_NUMBER, TRUMP, UPCARD, WINNING)
-from search.card_location import Declaration, encode_rows, seat_features
+from search.card_location import Declaration, encode_rows, put_cards, seat_features
 from games.euchre.search.worlds import constraints, ordered_up
 
 N_CARDS = 24
@@ -151,12 +151,11 @@ def record_of(history, view_state, record, tricks_won) -> None:
 
 
 @njit(cache=True, nogil=True)
-def card_order(view_state, order):
-    """`order[card]`: the card's group in the network: its suit's slot (the reference suit,
-    trump or the upcard's, first; its colour-mate second) times six plus its rank."""
+def suit_slots(view_state, slots):
+    """`slots[suit]`: the suit's place in the network's order: the reference suit (trump or
+    the upcard's) first, its colour-mate second, the others after."""
     trump = view_state[TRUMP]
     ref = trump if trump >= 0 else card_suit(view_state[UPCARD])
-    slots = np.empty(4, np.int64)
     k = 2
     for s in range(4):
         if s == ref:
@@ -166,16 +165,16 @@ def card_order(view_state, order):
         else:
             slots[s] = k
             k += 1
-    for card in range(N_CARDS):
-        order[card] = slots[card_suit(card)] * 6 + card_rank(card)
 
 
 @njit(cache=True, nogil=True)
-def _put(mask, order, out, base):
-    """Set `out[base + order[c]]` for every card c of `mask`."""
+def card_order(view_state, order):
+    """`order[card]`: the card's group in the network: its suit's slot (`suit_slots`) times six
+    plus its rank."""
+    slots = np.empty(4, np.int64)
+    suit_slots(view_state, slots)
     for card in range(N_CARDS):
-        if mask >> card & 1:
-            out[base + order[card]] = 1.0
+        order[card] = slots[card_suit(card)] * 6 + card_rank(card)
 
 
 @njit(cache=True, nogil=True)
@@ -200,22 +199,19 @@ def euchre_features(view_state, seat, record, tricks_won, us, them, out):
     `tricks_won` from `public_record`, `us`/`them` the game score from the seat's side."""
     for i in range(N_FEATURES):
         out[i] = 0.0
-    order = np.empty(N_CARDS, np.int64)
-    card_order(view_state, order)
+    slot = np.empty(4, np.int64)
+    suit_slots(view_state, slot)
     trump = view_state[TRUMP]
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     constraints(view_state, seat, True, needs, voids)
-    _put(view_state[HAND + seat], order, out, F_HAND)
-    _put(np.int64(1) << view_state[UPCARD], order, out, F_UPCARD)
+    put_cards(view_state[HAND + seat], slot, 6, out, F_HAND)
+    put_cards(np.int64(1) << view_state[UPCARD], slot, 6, out, F_UPCARD)
     if seat == 0 and view_state[DISCARD] >= 0:
-        _put(np.int64(1) << view_state[DISCARD], order, out, F_DISCARD)
-    slot = np.empty(4, np.int64)
-    for s in range(4):
-        slot[s] = order[6 * s] // 6
+        put_cards(np.int64(1) << view_state[DISCARD], slot, 6, out, F_DISCARD)
     for r in range(4):
         s = (seat + r) % 4
-        _put(record[R_PLAYED, s], order, out, F_PLAYED + N_CARDS * r)
+        put_cards(record[R_PLAYED, s], slot, 6, out, F_PLAYED + N_CARDS * r)
         first, second = _calls(view_state, s)
         out[F_CALLS + 6 * r + first] = 1.0
         out[F_CALLS + 6 * r + 3 + second] = 1.0

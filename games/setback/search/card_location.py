@@ -14,7 +14,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit
 from games.setback import public
 from games.setback.cards import card_suit
 from games.setback.rules import BID_MOVE, beats
@@ -22,7 +21,7 @@ from games.setback.scoring import deal_score, is_exhausted
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
                                  PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
                                  TRICK_NUMBER, TRUMP, WINNING)
-from search.card_location import Declaration, encode_rows, seat_features
+from search.card_location import Declaration, encode_rows, put_cards, seat_features
 from games.setback.search.sampler import constraints
 
 N_CARDS = 52
@@ -155,14 +154,6 @@ def slot_card(card, slots):
 
 
 @njit(cache=True)
-def _put_cards(mask, slots, out, base):
-    """Set `out[base + slot_card(c)]` for every card c of `mask`."""
-    while mask:
-        out[base + slot_card(lowest_bit(mask), slots)] = 1.0
-        mask &= mask - 1
-
-
-@njit(cache=True)
 def setback_features(view_state, seat, record, tricks_won, us, them, out):
     """Encode `seat`'s view into `out` (float64[N_FEATURES], the layout in the F_* constants):
     `view_state` the seat's Setback state, `record`/`tricks_won` from `public_record` (by
@@ -175,10 +166,10 @@ def setback_features(view_state, seat, record, tricks_won, us, them, out):
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     constraints(view_state, seat, True, needs, voids)
-    _put_cards(view_state[HAND + seat], slots, out, F_HAND)
+    put_cards(view_state[HAND + seat], slots, 13, out, F_HAND)
     for r in range(4):
         s = (seat + r) % 4
-        _put_cards(record[R_PLAYED, s], slots, out, F_PLAYED + 52 * r)
+        put_cards(record[R_PLAYED, s], slots, 13, out, F_PLAYED + 52 * r)
         bid = view_state[BID + s]
         out[F_BIDS + 5 * r + (0 if bid < 0 else 1 if bid == 0 else bid)] = 1.0
     seat_features(view_state[HAND + seat], seat, tricks_won, needs, voids, slots, 6.0, out,
