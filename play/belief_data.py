@@ -4,14 +4,14 @@ a population of players, each labelled with the true holder of every hidden card
 `generate_games(players, seed, first, count, game=...)`: game k (k = first..first+count-1) is
 a game (to the game's target; deal d dealt by the registry's `random_deal` from the game's
 stream seed, as `play.tournament.play_game` deals Setback and `games.euchre.match.deal_hand`
-Euchre, so deal d of game k is the same whoever plays) between two players of the population: the pairing k mod P^2 (P players)
-puts player (k mod P) on East-West and player (k div P mod P) on North-South, so every ordered
-pairing (self-play included) comes up equally often. At every decision (a bid, call or card)
-the acting seat's view is one row: the view's state, the seat, who played which card and who
-won each trick (the game's `public_record` of the deal's moves), the game score from the
-seat's side, and the four true hands (the labels). The game and deal index of each row are
-kept for the held-out split, which is by deal (`split_by_deal`): positions of one deal never
-fall on both sides.
+Euchre, so deal d of game k is the same whoever plays) between two players of the population:
+the pairing k mod P^2 (P players) puts player (k mod P) on East-West and player (k div P
+mod P) on North-South, so every ordered pairing (self-play included) comes up equally often.
+At every decision (a bid, call or card) the acting seat's view is one row: the view's state,
+the seat, who played which card and who won each trick (the game's `public_record` of the
+deal's moves), the game score from the seat's side, and the four true hands (the labels).
+The game and deal index of each row are kept for the held-out split, which is by deal
+(`split_by_deal`): positions of one deal never fall on both sides.
 
 Players are named by specs (the game's tournament grammar: `play.player_spec` for Setback,
 `games.euchre.play.tournament` for Euchre); `parse_population` splits a comma-separated
@@ -35,7 +35,7 @@ from games import registry
 from games.rng import new_rng, stream_seed
 from games.scaffold.view import ask
 from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove
-from search.card_location import game_features, view_record
+from search.card_location import RECORD, game_features, view_record
 from search.card_location_training import ROW_FIELDS
 
 DATA_VERSION = 3
@@ -151,7 +151,7 @@ def _arrays(rows: dict, k) -> dict:
     n = len(rows["seats"])
     return {"states": np.array(rows["states"], np.int64).reshape(n, k.state_size),
             "seats": np.array(rows["seats"], np.int8),
-            "records": np.array(rows["records"], np.int64).reshape(n, k.record_rows, 4),
+            "records": np.array(rows["records"], np.int64).reshape(n, RECORD, 4),
             "tricks_won": np.array(rows["tricks_won"], np.int8).reshape(n, 4),
             "scores": np.array(rows["scores"], np.int16).reshape(n, 2),
             "hands": np.array(rows["hands"], np.int64).reshape(n, 4),

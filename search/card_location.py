@@ -79,7 +79,10 @@ HAND_FIELD = 0  # state[HAND_FIELD + seat] is the seat's hand in every game's st
 
 HOLDERS = 4  # columns: left (+1), partner (+2), right (+3), undealt
 UNDEALT = 3
-R_PLAYED = 0  # a public record's row 0: the cards each seat played (every game's)
+# a game's public record of a hand's moves (its `public_record`), by seat relative to the dealer:
+# the cards each seat played, let pass (evidence it holds none above) and led
+RECORD = 3
+R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
 
 
 class ModelFileError(ValueError):
@@ -91,18 +94,18 @@ class Declaration:
     """What the model needs of a game (its `games/<game>/search/card_location.py`'s `GAME`).
 
     Sizes: `n_cards`, `n_features` (the feature layout `layout`, recorded in model files),
-    `n_pair` (pair features), `columns` (the holder columns' names), `record_rows` (rows of
-    its public record, row `R_PLAYED` the cards played), `state_size`, `max_moves` (a hand's
-    moves at most), `played_field` (the state's field of the cards played), `size` (the world
-    sampler's bound on a seat's hidden cards, `public.SIZE`).
+    `n_pair` (pair features), `columns` (the holder columns' names), `state_size`, `max_moves`
+    (a hand's moves at most), `played_field` (the state's field of the cards played), `size`
+    (the world sampler's bound on a seat's hidden cards, `public.SIZE`).
     Kernels: `encode` (its compiled wrapper of `encode_rows`: `encode(rows, out)`),
     `public_record(history, view_state, record, tricks_won)` (fills the record of a hand's
     moves), `constraints` and `suit_masks` (`games/<game>/public.py`'s hooks).
     The data's pieces: `phase_of(states)` (a phase bucket a row), `phase_names`,
     `trump_cards(state)` (the trumps' mask once known, else 0), what `play.belief_data`'s game
     loop needs beyond the registry's rules: `is_over(state)` (the hand is done; Setback's ends
-    once its score is settled), `points(state)` (its points by team relative to the dealer), and `hidden_moves` (a hand's history may hold -1,
-    a move its seat did not see: Euchre's discard)."""
+    once its score is settled), `points(state)` (its points by team relative to the dealer),
+    and `hidden_moves` (a hand's history may hold -1, a move its seat did not see: Euchre's
+    discard)."""
 
     name: str
     n_cards: int
@@ -110,7 +113,6 @@ class Declaration:
     n_pair: int
     layout: str
     columns: tuple
-    record_rows: int
     state_size: int
     max_moves: int
     played_field: int
@@ -163,6 +165,35 @@ def seat_features(hand, seat, tricks_won, needs, voids, slots, hand_size, out, f
                     out[f_voids + 4 * r + slots[suit]] = 1.0
         else:
             out[f_needs] = popcount(hand) / hand_size
+
+
+@njit(cache=True, nogil=True)
+def play_pairs(record, seat, suit_of, strength, out, higher, lower, same, led, ducked):
+    """Clear a game's pair features `out` (float64[cards, 3, its pair features]) and set those
+    every game's card play gives: for each card (its suit `suit_of[card]` and its `strength` in
+    it) and seat seat+1+i, `out[card, i, higher]` 1 when the seat played a stronger card of the
+    card's suit, `lower` a weaker one, `same` any, `led` led one, `ducked` let the card pass
+    (`record`: the game's public record, rows `R_PLAYED`, `R_DUCKED`, `R_LED`)."""
+    out[:] = 0.0
+    top, bottom, shown = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64)
+    for i in range(3):
+        s = (seat + 1 + i) % 4
+        for u in range(4):
+            top[u], bottom[u], shown[u] = -1, 1 << 30, 0
+        mask = record[R_PLAYED, s]
+        while mask:
+            c = lowest_bit(mask)
+            top[suit_of[c]] = max(top[suit_of[c]], strength[c])
+            bottom[suit_of[c]] = min(bottom[suit_of[c]], strength[c])
+            shown[suit_of[c]] |= record[R_LED, s] >> c & 1
+            mask &= mask - 1
+        for card in range(out.shape[0]):
+            u, own = suit_of[card], strength[card]
+            out[card, i, higher] = 1.0 if top[u] > own else 0.0
+            out[card, i, lower] = 1.0 if bottom[u] < own else 0.0
+            out[card, i, same] = 1.0 if top[u] >= 0 else 0.0
+            out[card, i, led] = 1.0 if shown[u] else 0.0
+            out[card, i, ducked] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
 
 
 # --- the hard facts and the labels, from the world sampler's constraints ---------------------
@@ -302,7 +333,7 @@ def view_record(k: Declaration, view_state, history) -> tuple:
     """(record, tricks_won) of a view of game `k` and its hand's history (the game's
     `public_record`); ValueError when the history does not hold the cards played in the view."""
     hist = np.asarray(history, np.int64)
-    record = np.zeros((k.record_rows, 4), np.int64)  # per call: threads may share the model
+    record = np.zeros((RECORD, 4), np.int64)  # per call: threads may share the model
     tricks = np.zeros(4, np.int64)
     k.public_record(hist, np.asarray(view_state, np.int64), record, tricks)
     if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[k.played_field]):

@@ -39,7 +39,8 @@ from games.euchre.scoring import hand_score, is_over
 from games.euchre.state import (ALONE, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES,
                                 OUT, PHASE, PHASE_DISCARD, PHASE_PLAY, PLAYED, TO_ACT, TRICK,
                                 TRICK_NUMBER, TRUMP, UPCARD, WINNING)
-from search.card_location import Declaration, encode_rows, put_cards, seat_features
+from search.card_location import (RECORD, R_DUCKED, R_LED, R_PLAYED, Declaration,
+                                  encode_rows, play_pairs, put_cards, seat_features)
 from games.euchre.search.worlds import constraints, ordered_up
 
 N_CARDS = 24
@@ -48,8 +49,6 @@ COLUMNS = ("left", "partner", "right", "kitty")
 MAX_MOVES = 32  # a hand's moves: eight calls, the discard, alone, twenty cards
 PHASE_NAMES = ("calls", "tricks 1-2", "tricks 3-4", "trick 5")
 
-RECORD = 3  # rows of the public record (as Setback's): played, ducked, led
-R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
 
 F_HAND = 0  # 24: the viewer's hand
 F_PLAYED = 24  # 4 x 24: the cards seat r played this hand
@@ -253,33 +252,22 @@ def pair_features(view_state, seat, record, out):
     trump = view_state[TRUMP]
     up_suit = card_suit(view_state[UPCARD])
     maker = view_state[MAKER]
+    suit_of, strength = np.empty(N_CARDS, np.int64), np.empty(N_CARDS, np.int64)
     for card in range(N_CARDS):
-        suit = _suit_of(card, trump)
-        is_trump = trump >= 0 and suit == trump
-        rank = power(card, trump, suit) if trump >= 0 else card_rank(card)
+        suit_of[card] = _suit_of(card, trump)
+        strength[card] = power(card, trump, suit_of[card]) if trump >= 0 else card_rank(card)
+    play_pairs(record, seat, suit_of, strength, out, P_HIGHER, P_LOWER, P_SUIT, P_LED_SUIT,
+               P_DUCKED)
+    for card in range(N_CARDS):
+        is_trump = trump >= 0 and suit_of[card] == trump
         for i in range(3):
             s = (seat + 1 + i) % 4
-            for k in range(N_PAIR):
-                out[card, i, k] = 0.0
-            higher = lower = same = led = False
-            for c in range(N_CARDS):
-                if (record[R_PLAYED, s] >> c & 1) and _suit_of(c, trump) == suit:
-                    same = True
-                    other = power(c, trump, suit) if trump >= 0 else card_rank(c)
-                    higher = higher or other > rank
-                    lower = lower or other < rank
-                    led = led or (record[R_LED, s] >> c & 1) == 1
-            out[card, i, P_HIGHER] = 1.0 if higher else 0.0
-            out[card, i, P_LOWER] = 1.0 if lower else 0.0
-            out[card, i, P_SUIT] = 1.0 if same else 0.0
-            out[card, i, P_LED_SUIT] = 1.0 if led else 0.0
-            out[card, i, P_DUCKED] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
             first, second = _calls(view_state, s)
             if s == maker:
                 out[card, i, P_MAKER] = 1.0
                 if is_trump:
                     out[card, i, P_MAKER_TRUMP] = 1.0
-                    out[card, i, P_MAKER_HIGH] = 1.0 if rank >= 25 else 0.0
+                    out[card, i, P_MAKER_HIGH] = 1.0 if strength[card] >= 25 else 0.0
                     out[card, i, P_ALONE] = 1.0 if view_state[ALONE] == 1 else 0.0
             if first == 1 and _suit_of(card, up_suit) == up_suit:
                 out[card, i, P_PASSED_UP] = 1.0
@@ -319,8 +307,8 @@ def hand_points(state) -> tuple:
 
 GAME = Declaration(
     name="euchre", n_cards=N_CARDS, n_features=N_FEATURES, n_pair=N_PAIR, layout=LAYOUT,
-    columns=COLUMNS, record_rows=RECORD, state_size=S.STATE_SIZE, max_moves=MAX_MOVES,
-    played_field=PLAYED, size=public.SIZE, encode=encode_batch, public_record=record_of,
+    columns=COLUMNS, state_size=S.STATE_SIZE, max_moves=MAX_MOVES, played_field=PLAYED,
+    size=public.SIZE, encode=encode_batch, public_record=record_of,
     constraints=public.constraints, suit_masks=public.suit_masks, phase_of=phase_of,
     phase_names=PHASE_NAMES, trump_cards=trump_cards, is_over=is_over, points=hand_points,
     hidden_moves=True)

@@ -21,7 +21,8 @@ from games.setback.scoring import deal_score, is_exhausted
 from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
                                  PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
                                  TRICK_NUMBER, TRUMP, WINNING)
-from search.card_location import Declaration, encode_rows, put_cards, seat_features
+from search.card_location import (RECORD, R_DUCKED, R_LED, R_PLAYED, Declaration,
+                                  encode_rows, play_pairs, put_cards, seat_features)
 from games.setback.search.sampler import constraints
 
 N_CARDS = 52
@@ -59,11 +60,8 @@ P_DUCKED = 8  # the seat let the card pass (`public_record`'s R_DUCKED)
 P_LED_SUIT = 9  # the seat led a card of the card's suit
 N_PAIR = 10
 
+
 # --- the view's public record -------------------------------------------------------------
-RECORD = 3  # rows of a public record: the cards each seat played, ducked, led
-R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
-
-
 @njit(cache=True)
 def public_record(history, n_moves, record, tricks_won):
     """What the deal's moves `history[:n_moves]` (engine moves from the first bid) say beyond
@@ -198,30 +196,20 @@ def pair_features(view_state, seat, record, out):
     (the P_* constants) of `card` and the seat `seat + 1 + i`."""
     trump = view_state[TRUMP]
     high = view_state[HIGH_BIDDER]
+    cards = np.arange(N_CARDS)
+    play_pairs(record, seat, cards // 13, cards % 13, out, P_HIGHER, P_LOWER, P_SUIT,
+               P_LED_SUIT, P_DUCKED)
     for card in range(N_CARDS):
-        suit = card // 13
-        rank = card % 13
-        is_trump = suit == trump
         for i in range(3):
             s = (seat + 1 + i) % 4
-            suit_played = (record[R_PLAYED, s] >> (13 * suit)) & 0x1FFF
-            for k in range(N_PAIR):
-                out[card, i, k] = 0.0
-            out[card, i, P_HIGHER] = 1.0 if suit_played >> (rank + 1) else 0.0
-            out[card, i, P_LOWER] = 1.0 if suit_played & ((1 << rank) - 1) else 0.0
-            out[card, i, P_SUIT] = 1.0 if suit_played else 0.0
-            out[card, i, P_DUCKED] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
-            out[card, i, P_LED_SUIT] = 1.0 if (record[R_LED, s] >> (13 * suit)) & 0x1FFF else 0.0
             bidder = s == high
             out[card, i, P_BIDDER] = 1.0 if bidder else 0.0
-            if is_trump:
+            if card // 13 == trump:
                 out[card, i, P_BIDDER_TRUMP] = 1.0 if bidder else 0.0
-                out[card, i, P_BIDDER_HIGH] = 1.0 if bidder and rank >= 9 else 0.0
+                out[card, i, P_BIDDER_HIGH] = 1.0 if bidder and card % 13 >= 9 else 0.0
                 bid = view_state[BID + s]
                 out[card, i, P_BID_TRUMP] = bid / 4.0 if bid > 0 else 0.0
                 out[card, i, P_PASSED_TRUMP] = 1.0 if bid == 0 else 0.0
-
-
 
 
 @njit(cache=True, nogil=True)
@@ -266,9 +254,8 @@ def deal_points(state) -> tuple:
 
 GAME = Declaration(
     name="setback", n_cards=N_CARDS, n_features=N_FEATURES, n_pair=N_PAIR, layout=LAYOUT,
-    columns=("left", "partner", "right", "undealt"), record_rows=RECORD,
-    state_size=STATE_SIZE, max_moves=4 + 24, played_field=PLAYED, size=public.SIZE,
-    encode=encode_batch, public_record=record_of, constraints=public.constraints,
-    suit_masks=public.suit_masks, phase_of=phase_of,
+    columns=("left", "partner", "right", "undealt"), state_size=STATE_SIZE, max_moves=4 + 24,
+    played_field=PLAYED, size=public.SIZE, encode=encode_batch, public_record=record_of,
+    constraints=public.constraints, suit_masks=public.suit_masks, phase_of=phase_of,
     phase_names=("auction", "tricks 1-2", "tricks 3-4", "tricks 5-6"),
     trump_cards=trump_cards, is_over=is_exhausted, points=deal_points)
