@@ -174,7 +174,6 @@ def play_pairs(record, seat, suit_of, strength, out, higher, lower, same, led, d
     it) and seat seat+1+i, `out[card, i, higher]` 1 when the seat played a stronger card of the
     card's suit, `lower` a weaker one, `same` any, `led` led one, `ducked` let the card pass
     (`record`: the game's public record, rows `R_PLAYED`, `R_DUCKED`, `R_LED`)."""
-    out[:] = 0.0
     top, bottom, shown = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64)
     for i in range(3):
         s = (seat + 1 + i) % 4
@@ -189,6 +188,8 @@ def play_pairs(record, seat, suit_of, strength, out, higher, lower, same, led, d
             mask &= mask - 1
         for card in range(out.shape[0]):
             u, own = suit_of[card], strength[card]
+            for k in range(out.shape[2]):
+                out[card, i, k] = 0.0
             out[card, i, higher] = 1.0 if top[u] > own else 0.0
             out[card, i, lower] = 1.0 if bottom[u] < own else 0.0
             out[card, i, same] = 1.0 if top[u] >= 0 else 0.0
