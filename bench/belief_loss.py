@@ -44,8 +44,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games.setback import state as S  # noqa: E402
 from play.belief_data import (close_population, generate_games,  # noqa: E402
                               make_population, parse_population, row_moves)
-from search.card_location import (HAND_FIELD, HOLDERS, UNDEALT, game_features,  # noqa: E402
-                                  load_model)
+from search.card_location import (HAND_FIELD, HOLDERS, UNDEALT, allowed_holders,  # noqa: E402
+                                  game_features, holder_targets, load_model)
+from search.card_location_training import uniform_probs  # noqa: E402
 
 N_CARDS = 52  # Setback's cards: the Setback-only beliefs below
 
@@ -75,7 +76,7 @@ def uniform_belief(args):
 
     def belief(state, seat, record, tricks_won, score, moves, dealer):
         out = np.empty((k.n_cards, HOLDERS))
-        k.uniform(state, np.int64(seat), out)
+        uniform_probs(k, state, seat, out)
         return out
     return belief
 
@@ -86,7 +87,6 @@ def sampled_uniform_belief(worlds: int, seed: int):
     pseudo-world spread over the holders the facts allow (a card never seen with a holder
     keeps a little probability)."""
     from games.rng import new_rng
-    from search.card_location import allowed_holders
     from games.setback.search.worlds import consistent_worlds
 
     rng = new_rng(seed)
@@ -96,7 +96,7 @@ def sampled_uniform_belief(worlds: int, seed: int):
     def belief(state, seat, record, tricks_won, score, moves, dealer):
         drawn, _ = consistent_worlds(state, np.int64(seat), rng, True, states)
         p = marginals_from_worlds(states[:drawn], np.ones(drawn), seat)
-        allowed_holders(state, np.int64(seat), allowed)
+        allowed_holders(game_features("setback"), state, seat, allowed)
         spread = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
         return (drawn * p * allowed + spread) / (drawn + 1)
     return belief
@@ -105,16 +105,9 @@ def sampled_uniform_belief(worlds: int, seed: int):
 def model_belief(path: str, fit: int | None = None, game: str = "setback"):
     """The belief of a `game` model file (its own fitting, or `fit` iterations)."""
     model = load_model(path, game)
-    k = model.kernels
-    w, b = model.mlp.weights, model.mlp.biases
-    iterations = model.fit if fit is None else fit
 
     def belief(state, seat, record, tricks_won, score, moves, dealer):
-        out = np.empty((k.n_cards, HOLDERS))
-        k.log_probs(state, np.int64(seat), record, tricks_won, np.int64(score[0]),
-                    np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
-                    model.pair_weights, np.int64(iterations), out)
-        return np.exp(out)
+        return np.exp(model.record_log_probs(state, seat, record, tricks_won, score, fit))
     return belief
 
 
@@ -143,7 +136,7 @@ def euchre_policy_belief(policy: str, temper: float, pool: int, seed: int):
             np.zeros(states.shape[0])
         w = np.exp(log_w - log_w.max())
         p = marginals_from_worlds(states, w, seat, k.n_cards)
-        k.allowed(state, np.int64(seat), allowed)
+        allowed_holders(k, state, seat, allowed)
         spread = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
         n = states.shape[0]
         return (p * allowed + spread / n) / (1 + 1 / n)
@@ -156,7 +149,6 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
     `temper`, smoothed like the sampled uniform (one pseudo-world over the allowed holders)."""
     from db.policy_arrays import load_policy_arrays
     from games.rng import new_rng
-    from search.card_location import allowed_holders
     from search.inference import cards_played_by
     from games.setback import public, rules
     from play.likelihood import world_log_weights
@@ -180,7 +172,7 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
                           drawn)
         w = np.exp(temper * (log_w[:drawn] - log_w[:drawn].max()))
         p = marginals_from_worlds(states[:drawn], w, seat)
-        allowed_holders(state, np.int64(seat), allowed)
+        allowed_holders(game_features("setback"), state, seat, allowed)
         spread = allowed / np.maximum(allowed.sum(axis=1, keepdims=True), 1)
         return (p * allowed + spread / drawn) / (1 + 1 / drawn)
     return belief
@@ -212,7 +204,7 @@ def measure(data: dict, beliefs: dict, limit: int, game: str = "setback") -> dic
     everything, trumps_row = len(rows) - 2, len(rows) - 1
     for i in range(n):
         state, seat = data["states"][i], int(data["seats"][i])
-        k.targets(state, np.int64(seat), data["hands"][i], target)
+        holder_targets(k, state, seat, data["hands"][i], target)
         hidden = target.sum(axis=1) > 0
         truth = target[hidden].argmax(axis=1)
         trump_mask = k.trump_cards(state)

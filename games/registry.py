@@ -33,7 +33,10 @@ grammar, its report): what the one tournament loop (`play.tournament.run_tournam
 `tournament` and `rating` commands and the results store need of it (`names(("tournament",))`
 are the games they take); `trainer`, the baseline `Stage` factory `(seed, batch, algorithm,
 sampling)` of a game trained on its own abstract game (`games/NAME/train/game.py`; Setback's
-stages are `train.baseline`'s).
+stages are `train.baseline`'s); `card_location`, the game's declaration to the learned
+card-location model (`search.card_location.Declaration`, in `games/NAME/search/card_location.py`:
+its features, card order, pair features and public record; `names(("card_location",))` are the
+games `learn belief` and `belief=model:` take).
 
 A game's own actions of a shared command (`GameEntry.commands`, command -> module): the module's
 `register_<command>(actions, end_options)` adds them (`commands(command)` lists them; Setback's
@@ -120,7 +123,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            plugin: tuple, simulate: str | None = None,
            evaluation: str | None = None, heuristic: str | None = None,
            tournament: str | None = None, trainer: str | None = None,
-           commands: dict | None = None) -> GameEntry:
+           card_location: str | None = None, commands: dict | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -133,7 +136,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
                      tuple(packages) + tuple(f"{p}.*" for p in packages) + tuple(plugin),
                      {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation),
                                         ("heuristic", heuristic), ("tournament", tournament),
-                                        ("trainer", trainer))
+                                        ("trainer", trainer),
+                                        ("card_location", card_location))
                       if v}, dict(commands or {}))
 
 
@@ -147,14 +151,11 @@ SETBACK_PLUGIN = (
     # bootstrap stages
     "db.player", "play.tournament", "train.baseline", "train.bootstrap",
     # search written for Setback, not yet split into a shared part and Setback's: the PIMC
-    # search and inference (used by its net player), the card-location model on Setback's
-    # features (with Euchre's in its place)
-    "search.inference", "search.pimc", "search.card_location", "search.card_location_training",
+    # search and inference (used by its net player)
+    "search.inference", "search.pimc",
     # players of `play/` over Setback's views and specs: the search player (shared with the net
-    # player), the inference measurement, the card-location model's data (Setback's games and
-    # Euchre's)
+    # player), the inference measurement
     "play.inference_eval", "play.search_player",
-    "play.belief_data",
     # the distill stage: Setback's today (its view features, its net player); a second game
     # would declare its features in its place
     "train.distill",
@@ -176,6 +177,7 @@ GAMES = {
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
                tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
+               card_location="games.setback.search.card_location:GAME",
                commands={"learn": "games.setback.cli.learn_auction"},
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),
@@ -190,6 +192,7 @@ GAMES = {
                heuristic="games.euchre.play.heuristic:EuchreHeuristicPlayer",
                tournament="games.euchre.play.tournament:TOURNAMENT",
                trainer="games.euchre.train.game:euchre_baseline_stage",
+               card_location="games.euchre.search.card_location:GAME",
                packages=("games.euchre",),
                plugin=EUCHRE_PLUGIN),
         _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (not simulated yet)",

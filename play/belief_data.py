@@ -2,16 +2,16 @@
 a population of players, each labelled with the true holder of every hidden card.
 
 `generate_games(players, seed, first, count, game=...)`: game k (k = first..first+count-1) is
-a game (Setback to 11, dealt as `play.tournament.play_game` deals it; Euchre to 10, hand d
-dealt as `games.euchre.match.deal_hand` deals it from the game's seed; deal d of game k is the
-same whoever plays) between two players of the population: the pairing k mod P^2 (P players)
-puts player (k mod P) on East-West and player (k div P mod P) on North-South, so every ordered
-pairing (self-play included) comes up equally often. At every decision (a bid, call or card)
-the acting seat's view is one row: the view's state, the seat, who played which card and who
-won each trick (the game's `public_record` of the deal's moves), the game score from the
-seat's side, and the four true hands (the labels). The game and deal index of each row are
-kept for the held-out split, which is by deal (`split_by_deal`): positions of one deal never
-fall on both sides.
+a game (to the game's target; deal d dealt by the registry's `random_deal` from the game's
+stream seed, as `play.tournament.play_game` deals Setback and `games.euchre.match.deal_hand`
+Euchre, so deal d of game k is the same whoever plays) between two players of the population:
+the pairing k mod P^2 (P players) puts player (k mod P) on East-West and player (k div P
+mod P) on North-South, so every ordered pairing (self-play included) comes up equally often.
+At every decision (a bid, call or card) the acting seat's view is one row: the view's state,
+the seat, who played which card and who won each trick (the game's `public_record` of the
+deal's moves), the game score from the seat's side, and the four true hands (the labels).
+The game and deal index of each row are kept for the held-out split, which is by deal
+(`split_by_deal`): positions of one deal never fall on both sides.
 
 Players are named by specs (the game's tournament grammar: `play.player_spec` for Setback,
 `games.euchre.play.tournament` for Euchre); `parse_population` splits a comma-separated
@@ -31,12 +31,11 @@ import zipfile
 
 import numpy as np
 
-from types import SimpleNamespace
-
-from games.rng import stream_seed
+from games import registry
+from games.rng import new_rng, stream_seed
 from games.scaffold.view import ask
 from play.tournament import DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove
-from search.card_location import game_features
+from search.card_location import RECORD, game_features, view_record
 from search.card_location_training import ROW_FIELDS
 
 DATA_VERSION = 3
@@ -88,33 +87,18 @@ def pairing(game: int, count: int) -> tuple[int, int]:
     return game % count, (game // count) % count
 
 
-def _setback_deals():
-    """Setback's game loop pieces (`generate_games`)."""
-    from games.setback.game import FIRST_DEALER, game_winner, next_dealer
-    from games.setback.rules import apply_move, is_legal
-    from games.setback.scoring import deal_score, is_exhausted
-    from games.setback.view import SeatView
-    from play.tournament import deal_state
-
-    def points(state):
-        relative = deal_score(state)
-        return int(relative[0]), int(relative[1])
-
-    return SimpleNamespace(deal=deal_state, view=SeatView, apply_move=apply_move,
-                           is_legal=is_legal, is_over=is_exhausted, points=points,
-                           game_winner=game_winner, next_dealer=next_dealer,
-                           first_dealer=FIRST_DEALER)
-
-
 def generate_games(players: list, seed: int, first: int, count: int,
                    max_deals: int = DEFAULT_MAX_DEALS, progress=None,
-                   game: str = "setback") -> dict:
+                   game: str = registry.DEFAULT_GAME) -> dict:
     """The labelled positions of games first..first+count-1 of `game` (module docstring);
     `players`: one (East-West, North-South) pair of player objects per population member (two
     objects so a self-play game reseeds each side on its own). `progress(1)` after each game.
     Returns the row arrays (`CHUNK_FIELDS`)."""
     k = game_features(game)
-    loop = k.deals() if k.deals is not None else _setback_deals()
+    entry, table = registry.get(game), registry.declaration(game, "game")
+    view_of = registry.declaration(game, "view").SeatView.of
+    new_state, random_deal, apply_move, is_legal = (
+        entry.load(name) for name in ("new_state", "random_deal", "apply_move", "is_legal"))
     rows = {name: [] for name in CHUNK_FIELDS}
     for g in range(first, first + count):
         ew, ns = pairing(g, len(players))
@@ -124,15 +108,16 @@ def generate_games(players: list, seed: int, first: int, count: int,
             if hasattr(player, "seed"):
                 player.seed(int(stream_seed(game_seed, PLAYER_SEED_BASE + index)))
         score = [0, 0]
-        dealer = loop.first_dealer
+        dealer = table.FIRST_DEALER
         for deal in range(max_deals):
-            state = loop.deal(game_seed, deal)
+            state = new_state()
+            random_deal(new_rng(int(stream_seed(game_seed, np.uint64(deal)))), state)
             history: list[int] = []
-            while not loop.is_over(state):
-                view = loop.view.of(state, dealer, (score[0], score[1]), history)
+            while not k.is_over(state):
+                view = view_of(state, dealer, (score[0], score[1]), history)
                 seat = view.seat
                 player = teams[(dealer + seat) % 2]
-                record, tricks = k.view_record(view.state, view.history)
+                record, tricks = view_record(k, view.state, view.history)
                 us, them = view.score_us_them
                 rows["states"].append(view.state)
                 rows["seats"].append(seat)
@@ -146,16 +131,16 @@ def generate_games(players: list, seed: int, first: int, count: int,
                                                                    len(history)))
                 rows["dealer"].append(dealer)
                 move = ask(player, state, view)
-                if not loop.is_legal(state, move):
+                if not is_legal(state, move):
                     raise IllegalMove(f"{player.name} chose the illegal move {move}")
-                loop.apply_move(state, move)
+                apply_move(state, move)
                 history.append(move)
-            relative = loop.points(state)
+            relative = k.points(state)
             for rel_team in (0, 1):
                 score[(rel_team + dealer) % 2] += int(relative[rel_team])
-            if loop.game_winner(score[0], score[1]) >= 0:
+            if table.game_winner(score[0], score[1]) >= 0:
                 break
-            dealer = loop.next_dealer(dealer)
+            dealer = table.next_dealer(dealer)
         if progress is not None:
             progress(1)
     return _arrays(rows, k)
@@ -166,7 +151,7 @@ def _arrays(rows: dict, k) -> dict:
     n = len(rows["seats"])
     return {"states": np.array(rows["states"], np.int64).reshape(n, k.state_size),
             "seats": np.array(rows["seats"], np.int8),
-            "records": np.array(rows["records"], np.int64).reshape(n, k.record_rows, 4),
+            "records": np.array(rows["records"], np.int64).reshape(n, RECORD, 4),
             "tricks_won": np.array(rows["tricks_won"], np.int8).reshape(n, 4),
             "scores": np.array(rows["scores"], np.int16).reshape(n, 2),
             "hands": np.array(rows["hands"], np.int64).reshape(n, 4),
@@ -176,14 +161,15 @@ def _arrays(rows: dict, k) -> dict:
             "dealer": np.array(rows["dealer"], np.int8)}
 
 
-def row_moves(moves: np.ndarray, game: str = "setback") -> np.ndarray:
-    """The moves of a data row's "moves" field without the padding (int64): Setback's moves
-    are all >= 0 (older chunks pad them with -1); Euchre's keep its hidden discard, -1."""
+def row_moves(moves: np.ndarray, game: str = registry.DEFAULT_GAME) -> np.ndarray:
+    """The moves of a data row's "moves" field without the padding (int64): a game whose
+    histories may hold a hidden move (`hidden_moves`: Euchre's discard, -1) drops only `PAD`,
+    the others keep the moves >= 0 (Setback's chunks from before Euchre joined pad with -1)."""
     moves = np.asarray(moves, np.int64)
-    return moves[moves >= 0] if game == "setback" else moves[moves != PAD]
+    return moves[moves != PAD] if game_features(game).hidden_moves else moves[moves >= 0]
 
 
-def make_population(specs: list[str], seed: int, game: str = "setback") -> list:
+def make_population(specs: list[str], seed: int, game: str = registry.DEFAULT_GAME) -> list:
     """One (East-West, North-South) pair of `game`'s players for each spec (its tournament's
     grammar; PlayerSpecError, one line, on a bad spec)."""
     from play.tournament import tournament_game
@@ -211,18 +197,16 @@ def split_by_deal(data: dict, heldout: float, seed: int) -> tuple[np.ndarray, np
     return np.nonzero(~mask)[0], np.nonzero(mask)[0]
 
 
-def phase_of(states: np.ndarray, game: str = "setback") -> np.ndarray:
-    """The phase bucket of each row of `game`'s states (`phase_names(game)`; Setback: 0
-    auction, 1 tricks 1-2, 2 tricks 3-4, 3 tricks 5-6, the trick being played)."""
+def phase_of(states: np.ndarray, game: str = registry.DEFAULT_GAME) -> np.ndarray:
+    """The phase bucket of each row of `game`'s states (`phase_names(game)`: the bids or calls,
+    then the tricks in pairs)."""
     return game_features(game).phase_of(states)
 
 
-def phase_names(game: str = "setback") -> tuple:
+def phase_names(game: str = registry.DEFAULT_GAME) -> tuple:
     """The names of `phase_of`'s buckets."""
     return game_features(game).phase_names
 
-
-PHASE_NAMES = phase_names("setback")
 
 
 def concat(chunks: list) -> dict:

@@ -2,12 +2,16 @@
 other seat holds it, or that nobody does (Setback: never dealt; Euchre: the kitty) (Solinas,
 Rebstock and Buro 2019, "Improving Search with Supervised Learning in Trick-Based Card Games").
 
-Game-generic: a game brings its features (`game_features(game)`: Setback's are in this module,
-Euchre's in `games.euchre.search.card_location`), and the network, the hard facts, the fitting, the
-world weights, the file and the training (`search.card_location_training`) are shared. A game's kernels are cached numba functions of
-plain arrays (a kernel handed functions as arguments would compile again in every process):
-its `describe` fills one position's features, card groups, facts, pair features and holder
-totals, and the shared `network_log_probs` and `network_order` do the rest.
+Game-generic: it names no game. A game declares its features in its place
+(`games/<game>/search/card_location.py`, a `Declaration` named by its registry entry's
+`card_location`; `game_features(game)` reads it): the feature columns of a seat's view, each
+card's group in the network, the pair features, its public record of the bids or calls and
+cards (`public_record`), and the compiled `encode` wrapper that hands those kernels to the
+shared `encode_rows` (numba's cache cannot keep a kernel taking functions when it is called
+from Python, so the game's wrapper calls it). The hard facts come from the same hooks the one
+world sampler reads (`games/<game>/public.py`'s `constraints` and `suit_masks`); the network,
+the fitting, the world weights, the file and the training (`search.card_location_training`)
+are shared.
 
 What the model sees (a seat's whole view): its hand, the bids or calls in order, every card
 played and by whom, how many tricks each seat has won, the voids shown, the current trick, and
@@ -21,17 +25,17 @@ three undealt and the dealer's discard). The rows of the cards the seat sees (it
 cards played, Euchre's upcard) are all 0.0: they add nothing to a world's weight. In a row of a
 hidden card, the probabilities (`exp`) sum to one over the holders that may hold it, and are
 exactly zero (log -inf) where a seat has shown a void in the card's suit or holds no more
-cards (the hard facts of the game's world sampler).
+cards (the hard facts of the game's world sampler: `hard_facts`).
 
 How it is computed:
-1. The game's features (Setback: `setback_features`) encode the view, with the suits renamed
-   so trump is suit 0 once it is known (a Jack of trump is the same card whatever the suit, so
-   the network learns it once); the game's `order` gives each card its group in that order.
+1. The game's features encode the view, with the suits renamed so trump is suit 0 once it is
+   known (a Jack of trump is the same card whatever the suit, so the network learns it once);
+   the game's card order gives each card its group in that order.
 2. A two-hidden-layer ReLU network (`search.mlp.MLP`, the numba forward pass `forward3`) gives
    one softmax per card (grouped softmax: one group of 4 classes a card); to each card's logit
-   for a seat it adds a few pair features (`pair_features`: the seat played a higher card of
-   the suit, holds the contract and the card is trump, ...) times weights shared by every card,
-   so what a seat's play says about a card is learnt once for all cards.
+   for a seat it adds a few pair features (the seat played a higher card of the suit, holds
+   the contract and the card is trump, ...) times weights shared by every card, so what a
+   seat's play says about a card is learnt once for all cards.
 3. The hard facts: the probabilities of the holders a card cannot have are zeroed and the rest
    renormalised (`apply_facts`). Optionally (`fit` iterations, the model file's default) the
    matrix is then fitted by iterative proportional fitting (`fit_marginals`) so each seat's
@@ -39,16 +43,15 @@ How it is computed:
 
 For search (`belief=model`): `world_log_weights(log_probs, worlds, seat, out)` is the numba
 kernel giving each full-deal world (int64 rows of the game's state, hands at `state[seat]` in
-both games) the sum over the cards of log p(card -> its holder in that world), the seen
+every game) the sum over the cards of log p(card -> its holder in that world), the seen
 cards' rows adding 0: the log-probability of the world under the model's card marginals (a
 product of marginals, not a joint: the usual independence proposal). A world where a card sits
 with a holder the facts forbid gets -inf. Worlds drawn uniformly among the consistent layouts
-(`games.setback.search.worlds.consistent_worlds`, `games.euchre.search.worlds.consistent_worlds`)
-all have the same proposal probability, so `exp(out - max(out))`, normalised, are their importance
-weights under the model. With the model as the proposal that policy weights refine
-(`belief=model+policy`), a world drawn in proportion to the model has the posterior weight
-policy likelihood / model probability: its policy log-weight minus `out` (adding the two
-would count the evidence twice).
+(the game's `consistent_worlds`) all have the same proposal probability, so `exp(out -
+max(out))`, normalised, are their importance weights under the model. With the model as the
+proposal that policy weights refine (`belief=model+policy`), a world drawn in proportion to
+the model has the posterior weight policy likelihood / model probability: its policy
+log-weight minus `out` (adding the two would count the evidence twice).
 
 Model files (`model_bytes`, `load_model`): a magic line, a JSON header (format, version, game,
 the feature layout's name and size, the holders, the network's sizes, the training metadata, a
@@ -59,267 +62,166 @@ layout, a newer version or a damaged file is refused with `ModelFileError` in on
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
+from games import registry
 from games.bits import lowest_bit, popcount
-from games.setback.cards import card_suit
-from games.setback.rules import BID_MOVE, beats
-from games.setback.state import (BID, HAND, HIGH_BID, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE,
-                                 PHASE_AUCTION, PLAYED, STATE_SIZE, TRICK,
-                                 TRICK_NUMBER, TRUMP, WINNING)
 from search import model_file
 from search.mlp import MLP, forward3
-from games.setback.search.sampler import ALL_CARDS, constraints
 
-MAGIC = b"SETBACK-CFR-CARD-LOCATION\n"
+MAGIC = registry.PROGRAM.upper().encode() + b"-CARD-LOCATION\n"
 FORMAT = "card-location"
 FORMAT_VERSION = 1
 HAND_FIELD = 0  # state[HAND_FIELD + seat] is the seat's hand in every game's state
 
-N_CARDS = 52
 HOLDERS = 4  # columns: left (+1), partner (+2), right (+3), undealt
 UNDEALT = 3
-LAYOUT = "setback-v3"  # the name of the feature layout below; a model records it
-
-# Feature layout (float64[N_FEATURES]); "r" is a seat relative to the viewer (0 = itself),
-# cards are in trump-first suit order (`suit_slots`).
-F_HAND = 0  # 52: the viewer's hand
-F_PLAYED = 52  # 4 x 52: the cards seat r played this deal
-F_BIDS = 260  # 4 x 5: seat r's bid: not yet, pass, 2, 3, 4
-F_HIGH = 280  # 4: who holds the contract (the high bidder so far)
-F_POSITION = 284  # 4: the viewer's seat from the dealer (0 = dealer)
-F_VOIDS = 288  # 4 x 4: seat r has shown a void in suit slot k
-F_NEEDS = 304  # 4: cards seat r still holds / 6
-F_TRICKS = 308  # 4: tricks seat r has won / 6
-F_LEADER = 312  # 4: who led the current trick (when a card is on the table)
-F_WINNING = 316  # 4: who is winning the current trick
-F_LED = 320  # 4: the suit slot led to the current trick
-F_FLAGS = 324  # trump known, auction, tricks done / 6, cards in trick / 3, us / 11,
-#                them / 11, high bid / 4
-N_FEATURES = 331
-
-# Pair features: for each card and each other seat, the same few facts whatever the card, each
-# with ONE weight shared by all 52 cards (added to the card's logit for that seat), so what a
-# seat's play says about a card is learnt once for every card, from little data:
-P_HIGHER = 0  # the seat played a higher card of the card's suit
-P_LOWER = 1  # the seat played a lower card of the card's suit
-P_SUIT = 2  # the seat played a card of the card's suit
-P_BIDDER = 3  # the seat holds the contract (high bidder so far)
-P_BIDDER_TRUMP = 4  # ... and the card is trump
-P_BIDDER_HIGH = 5  # ... and the card is trump, Jack or higher
-P_BID_TRUMP = 6  # the seat's bid / 4 when the card is trump
-P_PASSED_TRUMP = 7  # the seat passed and the card is trump
-P_DUCKED = 8  # the seat let the card pass (`public_record`'s R_DUCKED)
-P_LED_SUIT = 9  # the seat led a card of the card's suit
-N_PAIR = 10
+# a game's public record of a hand's moves (its `public_record`), by seat relative to the dealer:
+# the cards each seat played, let pass (evidence it holds none above) and led
+RECORD = 3
+R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
 
 
 class ModelFileError(ValueError):
     """A card-location model file that cannot be used; one line."""
 
 
-# --- the view's public record -------------------------------------------------------------
-RECORD = 3  # rows of a public record: the cards each seat played, ducked, led
-R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
+@dataclass(frozen=True)
+class Declaration:
+    """What the model needs of a game (its `games/<game>/search/card_location.py`'s `GAME`).
+
+    Sizes: `n_cards`, `n_features` (the feature layout `layout`, recorded in model files),
+    `n_pair` (pair features), `columns` (the holder columns' names), `state_size`, `max_moves`
+    (a hand's moves at most), `played_field` (the state's field of the cards played), `size`
+    (the world sampler's bound on a seat's hidden cards, `public.SIZE`).
+    Kernels: `encode` (its compiled wrapper of `encode_rows`: `encode(rows, out)`),
+    `public_record(history, view_state, record, tricks_won)` (fills the record of a hand's
+    moves), `constraints` and `suit_masks` (`games/<game>/public.py`'s hooks).
+    The data's pieces: `phase_of(states)` (a phase bucket a row), `phase_names`,
+    `trump_cards(state)` (the trumps' mask once known, else 0), what `play.belief_data`'s game
+    loop needs beyond the registry's rules: `is_over(state)` (the hand is done; Setback's ends
+    once its score is settled), `points(state)` (its points by team relative to the dealer),
+    and `hidden_moves` (a hand's history may hold -1, a move its seat did not see: Euchre's
+    discard)."""
+
+    name: str
+    n_cards: int
+    n_features: int
+    n_pair: int
+    layout: str
+    columns: tuple
+    state_size: int
+    max_moves: int
+    played_field: int
+    size: int
+    encode: object
+    public_record: object
+    constraints: object
+    suit_masks: object
+    phase_of: object
+    phase_names: tuple
+    trump_cards: object
+    is_over: object
+    points: object
+    hidden_moves: bool = False
 
 
-@njit(cache=True)
-def public_record(history, n_moves, record, tricks_won):
-    """What the deal's moves `history[:n_moves]` (engine moves from the first bid) say beyond
-    the state, by seat relative to the dealer: `record[R_PLAYED, s]` the cards seat s played,
-    `record[R_LED, s]` the cards it led, `record[R_DUCKED, s]` the cards it let pass: when it
-    followed the suit led under the winning card while the other side was winning, the cards
-    of that suit above the winning one; when it played neither the suit led nor trump while
-    the other side was winning, the trumps above the winning card (every trump if no trump
-    was played). A seat holding those would usually have played one: evidence, not a fact.
-    `tricks_won[s]`: the tricks it took. The state has the cards played and each team's
-    captures but not these; the history has them (every Setback move is public)."""
-    for s in range(4):
-        for k in range(RECORD):
-            record[k, s] = 0
-        tricks_won[s] = 0
-    to_act = 1  # the dealer's left bids first
-    high = -1
-    bids = 0
-    trump = -1
-    in_trick = 0
-    best = -1
-    winner = -1
-    led = -1
-    for i in range(n_moves):
-        move = history[i]
-        if move >= BID_MOVE:
-            if move - BID_MOVE != 0:
-                high = to_act
-            bids += 1
-            to_act = high if bids == 4 else (to_act + 1) % 4
-            continue
-        record[R_PLAYED, to_act] |= np.int64(1) << move
-        if trump < 0:
-            trump = card_suit(move)
-        if in_trick == 0:
-            record[R_LED, to_act] |= np.int64(1) << move
-            led = card_suit(move)
-            best = move
-            winner = to_act
-        else:
-            if winner % 2 != to_act % 2 and not beats(move, best, trump):
-                best_suit = card_suit(best)
-                above = suit_cards_above(best)
-                if card_suit(move) == led and best_suit == led:
-                    record[R_DUCKED, to_act] |= above
-                elif card_suit(move) != led and card_suit(move) != trump:
-                    record[R_DUCKED, to_act] |= above if best_suit == trump else \
-                        np.int64(0x1FFF) << (13 * trump)
-            if beats(move, best, trump):
-                best = move
-                winner = to_act
-        in_trick += 1
-        if in_trick == 4:
-            tricks_won[winner] += 1
-            to_act = winner
-            in_trick = 0
-        else:
-            to_act = (to_act + 1) % 4
+def game_features(game: str) -> Declaration:
+    """What the model needs of `game` (its `Declaration`, named by its registry entry's
+    `card_location`); ValueError (one line) for a game without one."""
+    known = registry.names(("card_location",))
+    if game not in known:
+        raise ValueError(f"card-location models exist for {', '.join(known)}, not {game}")
+    return registry.get(game).load("card_location")
 
 
-@njit(cache=True, inline="always")
-def suit_cards_above(card):
-    """The cards of `card`'s suit ranked above it."""
-    rank = card % 13
-    return ((np.int64(0x1FFF) >> (rank + 1)) << (rank + 1)) << (13 * (card // 13))
-
-
-# --- features -----------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def suit_slots(trump, slots):
-    """`slots[suit]`: the suit's place in the model's order: trump first once it is known,
-    then the others in their natural order; the natural order before."""
-    k = 1
-    for s in range(4):
-        if trump < 0:
-            slots[s] = s
-        elif s == trump:
-            slots[s] = 0
-        else:
-            slots[s] = k
-            k += 1
-
-
-@njit(cache=True, inline="always")
-def slot_card(card, slots):
-    """The card's index in the model's suit order (its group)."""
-    return slots[card // 13] * 13 + card % 13
-
-
-@njit(cache=True)
-def _put_cards(mask, slots, out, base):
-    """Set `out[base + slot_card(c)]` for every card c of `mask`."""
+# --- features every game's layout has -------------------------------------------------------
+@njit(cache=True, nogil=True)
+def put_cards(mask, slots, suit_size, out, base):
+    """Set `out[base + slots[suit] * suit_size + rank]` for every card (suit * suit_size +
+    rank) of `mask`: the cards in the game's suit order (`slots[suit]`, its place)."""
     while mask:
-        out[base + slot_card(lowest_bit(mask), slots)] = 1.0
+        card = lowest_bit(mask)
+        out[base + slots[card // suit_size] * suit_size + card % suit_size] = 1.0
         mask &= mask - 1
 
 
-@njit(cache=True)
-def setback_features(view_state, seat, record, tricks_won, us, them, out):
-    """Encode `seat`'s view into `out` (float64[N_FEATURES], the layout in the F_* constants):
-    `view_state` the seat's Setback state, `record`/`tricks_won` from `public_record` (by
-    seat relative to the dealer), `us`/`them` the game score of the seat's team and the other."""
-    for i in range(N_FEATURES):
-        out[i] = 0.0
-    slots = np.empty(4, np.int64)
-    trump = view_state[TRUMP]
-    suit_slots(trump, slots)
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    constraints(view_state, seat, True, needs, voids)
-    _put_cards(view_state[HAND + seat], slots, out, F_HAND)
+@njit(cache=True, nogil=True)
+def seat_features(hand, seat, tricks_won, needs, voids, slots, hand_size, out, f_needs,
+                  f_tricks, f_voids):
+    """Into a game's feature vector `out`, by seat r relative to the viewer `seat`: the cards
+    it still holds (`out[f_needs + r]`: its `needs`, the viewer's own `hand`) and the tricks it
+    took (`out[f_tricks + r]`), over `hand_size` (a float), and the voids it has shown
+    (`out[f_voids + 4 r + slots[suit]]`, `slots` the game's suit order)."""
     for r in range(4):
-        s = (seat + r) % 4
-        _put_cards(record[R_PLAYED, s], slots, out, F_PLAYED + 52 * r)
-        bid = view_state[BID + s]
-        out[F_BIDS + 5 * r + (0 if bid < 0 else 1 if bid == 0 else bid)] = 1.0
-        out[F_TRICKS + r] = tricks_won[s] / 6.0
+        out[f_tricks + r] = tricks_won[(seat + r) % 4] / hand_size
         if r > 0:
-            out[F_NEEDS + r] = needs[r - 1] / 6.0
+            out[f_needs + r] = needs[r - 1] / hand_size
             for suit in range(4):
                 if voids[r - 1] >> suit & 1:
-                    out[F_VOIDS + 4 * r + slots[suit]] = 1.0
+                    out[f_voids + 4 * r + slots[suit]] = 1.0
         else:
-            out[F_NEEDS] = popcount(view_state[HAND + seat]) / 6.0
-    if view_state[HIGH_BIDDER] >= 0:
-        out[F_HIGH + (view_state[HIGH_BIDDER] - seat) % 4] = 1.0
-    out[F_POSITION + seat] = 1.0
-    n_in = view_state[N_IN_TRICK]
-    if view_state[PHASE] != PHASE_AUCTION and n_in > 0:
-        leader = view_state[LEADER]
-        out[F_LEADER + (leader - seat) % 4] = 1.0
-        out[F_WINNING + (leader + view_state[WINNING] - seat) % 4] = 1.0
-        out[F_LED + slots[view_state[TRICK] // 13]] = 1.0
-    out[F_FLAGS] = 1.0 if trump >= 0 else 0.0
-    out[F_FLAGS + 1] = 1.0 if view_state[PHASE] == PHASE_AUCTION else 0.0
-    out[F_FLAGS + 2] = view_state[TRICK_NUMBER] / 6.0
-    out[F_FLAGS + 3] = n_in / 3.0
-    out[F_FLAGS + 4] = min(max(us, -11), 11) / 11.0
-    out[F_FLAGS + 5] = min(max(them, -11), 11) / 11.0
-    out[F_FLAGS + 6] = view_state[HIGH_BID] / 4.0
+            out[f_needs] = popcount(hand) / hand_size
 
 
-@njit(cache=True)
-def pair_features(view_state, seat, record, out):
-    """`out[card, i, k]` (float64[N_CARDS, 3, N_PAIR], engine card order): pair feature k
-    (the P_* constants) of `card` and the seat `seat + 1 + i`."""
-    trump = view_state[TRUMP]
-    high = view_state[HIGH_BIDDER]
-    for card in range(N_CARDS):
-        suit = card // 13
-        rank = card % 13
-        is_trump = suit == trump
-        for i in range(3):
-            s = (seat + 1 + i) % 4
-            suit_played = (record[R_PLAYED, s] >> (13 * suit)) & 0x1FFF
-            for k in range(N_PAIR):
+@njit(cache=True, nogil=True)
+def play_pairs(record, seat, suit_of, strength, out, higher, lower, same, led, ducked):
+    """Clear a game's pair features `out` (float64[cards, 3, its pair features]) and set those
+    every game's card play gives: for each card (its suit `suit_of[card]` and its `strength` in
+    it) and seat seat+1+i, `out[card, i, higher]` 1 when the seat played a stronger card of the
+    card's suit, `lower` a weaker one, `same` any, `led` led one, `ducked` let the card pass
+    (`record`: the game's public record, rows `R_PLAYED`, `R_DUCKED`, `R_LED`)."""
+    top, bottom, shown = np.empty(4, np.int64), np.empty(4, np.int64), np.empty(4, np.int64)
+    for i in range(3):
+        s = (seat + 1 + i) % 4
+        for u in range(4):
+            top[u], bottom[u], shown[u] = -1, 1 << 30, 0
+        mask = record[R_PLAYED, s]
+        while mask:
+            c = lowest_bit(mask)
+            top[suit_of[c]] = max(top[suit_of[c]], strength[c])
+            bottom[suit_of[c]] = min(bottom[suit_of[c]], strength[c])
+            shown[suit_of[c]] |= record[R_LED, s] >> c & 1
+            mask &= mask - 1
+        for card in range(out.shape[0]):
+            u, own = suit_of[card], strength[card]
+            for k in range(out.shape[2]):
                 out[card, i, k] = 0.0
-            out[card, i, P_HIGHER] = 1.0 if suit_played >> (rank + 1) else 0.0
-            out[card, i, P_LOWER] = 1.0 if suit_played & ((1 << rank) - 1) else 0.0
-            out[card, i, P_SUIT] = 1.0 if suit_played else 0.0
-            out[card, i, P_DUCKED] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
-            out[card, i, P_LED_SUIT] = 1.0 if (record[R_LED, s] >> (13 * suit)) & 0x1FFF else 0.0
-            bidder = s == high
-            out[card, i, P_BIDDER] = 1.0 if bidder else 0.0
-            if is_trump:
-                out[card, i, P_BIDDER_TRUMP] = 1.0 if bidder else 0.0
-                out[card, i, P_BIDDER_HIGH] = 1.0 if bidder and rank >= 9 else 0.0
-                bid = view_state[BID + s]
-                out[card, i, P_BID_TRUMP] = bid / 4.0 if bid > 0 else 0.0
-                out[card, i, P_PASSED_TRUMP] = 1.0 if bid == 0 else 0.0
+            out[card, i, higher] = 1.0 if top[u] > own else 0.0
+            out[card, i, lower] = 1.0 if bottom[u] < own else 0.0
+            out[card, i, same] = 1.0 if top[u] >= 0 else 0.0
+            out[card, i, led] = 1.0 if shown[u] else 0.0
+            out[card, i, ducked] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
 
 
-@njit(cache=True)
-def allowed_holders(view_state, seat, allowed):
-    """The hard facts: `allowed[card, h]` True where holder column h (module docstring) may
-    hold the hidden `card`: a seat that still holds cards and has shown no void in its suit,
-    or the undealt cards. Rows of the cards `seat` sees are all False. Returns the hidden
-    cards' mask."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    unseen = constraints(view_state, seat, True, needs, voids)
-    for card in range(N_CARDS):
+# --- the hard facts and the labels, from the world sampler's constraints ---------------------
+@njit(cache=True, nogil=True)
+def hard_facts(unseen, needs, voids, suits, allowed):
+    """`allowed[card, h]` True where holder column h may hold the hidden `card` (`unseen`): a
+    seat that still holds hidden cards (`needs`) and has shown no void (`voids`) in the card's
+    suit (`suits`: four card masks), or nobody (`UNDEALT`). Rows of seen cards all False."""
+    for card in range(allowed.shape[0]):
         hidden = (unseen >> card) & 1
-        suit = card // 13
+        suit = 0
+        for s in range(4):
+            if suits[s] >> card & 1:
+                suit = s
         for i in range(3):
             allowed[card, i] = hidden == 1 and needs[i] > 0 and not (voids[i] >> suit & 1)
         allowed[card, UNDEALT] = hidden == 1
-    return unseen
 
 
-@njit(cache=True)
-def holder_targets(view_state, seat, hands, target):
-    """`target[card, h]` = 1 where holder column h truly holds the hidden `card` (`hands`: the
-    four current hands by seat relative to the dealer), 0 elsewhere (rows of seen cards all 0)."""
-    hidden_targets(ALL_CARDS & ~(view_state[HAND + seat] | view_state[PLAYED]), seat, hands,
-                   target)
+@njit(cache=True, nogil=True)
+def holder_totals(unseen, needs, out):
+    """The hidden cards each holder column holds: each other seat's `needs`, nobody the rest."""
+    rest = popcount(unseen)
+    for i in range(3):
+        out[i] = needs[i]
+        rest -= needs[i]
+    out[UNDEALT] = rest
 
 
 @njit(cache=True, nogil=True)
@@ -338,37 +240,31 @@ def hidden_targets(unseen, seat, hands, target):
         target[card, column] = 1.0
 
 
-@njit(cache=True, nogil=True)
-def setback_card_order(view_state, order):
-    """`order[card]`: the card's group in the network (`slot_card`: trump first)."""
-    slots = np.empty(4, np.int64)
-    suit_slots(view_state[TRUMP], slots)
-    for card in range(N_CARDS):
-        order[card] = slot_card(card, slots)
+def position_facts(k: Declaration, view_state, seat: int) -> tuple:
+    """(unseen, needs, voids, suits) of `seat`'s view: the game's `constraints` (voids shown)
+    and `suit_masks`, from Python."""
+    needs, voids, holds = (np.zeros(3, np.int64) for _ in range(3))
+    suits = np.zeros(4, np.int64)
+    state = np.asarray(view_state, np.int64)
+    unseen = k.constraints(state, np.int64(seat), True, 0, needs, voids, holds)
+    k.suit_masks(state, suits)
+    return unseen, needs, voids, suits
 
 
-@njit(cache=True, nogil=True)
-def setback_describe(view_state, seat, record, tricks_won, us, them, x, order, allowed, pf,
-                     totals):
-    """Everything the network needs of one Setback position (`describe` of the module
-    docstring): the features `x`, each card's group `order`, the hard facts `allowed`, the pair
-    features `pf` (engine card order) and the holders' `totals` (`column_totals`)."""
-    setback_features(view_state, seat, record, tricks_won, us, them, x)
-    setback_card_order(view_state, order)
-    allowed_holders(view_state, seat, allowed)
-    pair_features(view_state, seat, record, pf)
-    column_totals(view_state, seat, totals)
+def allowed_holders(k: Declaration, view_state, seat: int, allowed) -> None:
+    """The hard facts of `seat`'s view into `allowed` (bool[cards, HOLDERS], `hard_facts`)."""
+    unseen, needs, voids, suits = position_facts(k, view_state, seat)
+    hard_facts(unseen, needs, voids, suits, allowed)
 
 
-@njit(cache=True, nogil=True)
-def position_buffers(n_cards, n_features, n_pair):
-    """Empty arrays for one position of a game's `describe`: (x, order, allowed, pf, totals,
-    target)."""
-    return (np.empty(n_features, np.float64), np.empty(n_cards, np.int64),
-            np.zeros((n_cards, HOLDERS), np.bool_), np.zeros((n_cards, 3, n_pair), np.float64),
-            np.empty(HOLDERS, np.float64), np.zeros((n_cards, HOLDERS), np.float64))
+def holder_targets(k: Declaration, view_state, seat: int, hands, target) -> None:
+    """`target[card, h]` = 1 where holder column h truly holds the card hidden from `seat`
+    (`hands`: the four current hands by seat relative to the dealer), 0 elsewhere."""
+    unseen, _, _, _ = position_facts(k, view_state, seat)
+    hidden_targets(unseen, np.int64(seat), np.asarray(hands, np.int64), target)
 
 
+# --- positions into the network's inputs ----------------------------------------------------
 @njit(cache=True, nogil=True)
 def network_order(i, order, allowed, pf, target, pairs, allowed_out, target_out):
     """Row i of a batch in the network's card order: `pairs[i]`, `allowed_out[i]` and (when
@@ -382,24 +278,73 @@ def network_order(i, order, allowed, pf, target, pairs, allowed_out, target_out)
                 target_out[i, g, h] = target[card, h]
 
 
-@njit(cache=True)
-def encode_batch(states, seats, records, tricks_won, scores, hands, x, pairs, allowed, target,
-                 totals):
-    """Rows i of a Setback data set into the network's inputs `x[i]` (float64[N_FEATURES])
-    and, in the model's card order (trump first, the network's groups), `pairs[i]` (the pair
-    features), `allowed[i]` (the hard facts), `target[i]` (the true holders, from `hands[i]`;
-    pass a 0-row `hands` and `target` to skip) and `totals[i]` (`column_totals`)."""
-    _, order, a, pf, _, t = position_buffers(N_CARDS, N_FEATURES, N_PAIR)
+# inlined into the game's wrapper: a hook reaching a compiled (not inlined) callee as an argument
+# is a pointer to its Python object, which numba's cache cannot keep ("dynamic globals")
+@njit(cache=True, nogil=True, inline="always")
+def encode_rows(features, card_order, pair_features, constraints, suit_masks, rows, out):
+    """A game's data rows into the network's inputs. `rows`: (states, seats, records,
+    tricks_won, scores [n, 2] (us, them), hands: the true hands, 0 rows to skip the targets);
+    `out`: (x [n, features], order [n, cards]: each card's group, and in that order pairs
+    [n, cards, 3, pair features], allowed [n, cards, HOLDERS] (`hard_facts`), target (0 rows
+    to skip), totals [n, HOLDERS] (`holder_totals`)). The hooks: the game's `features(state,
+    seat, record, tricks_won, us, them, x)`, `card_order(state, order)`, `pair_features(state,
+    seat, record, pf)` (engine card order) and its public `constraints` and `suit_masks`.
+    Called only from the game's compiled `encode` wrapper (module docstring)."""
+    states, seats, records, tricks_won, scores, hands = rows
+    x, order, pairs, allowed, target, totals = out
+    n_cards = allowed.shape[1]
+    pf = np.zeros((n_cards, 3, pairs.shape[3]), np.float64)
+    facts = np.zeros((n_cards, HOLDERS), np.bool_)
+    truth = np.zeros((n_cards, HOLDERS), np.float64)
+    needs, voids, holds = np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64)
+    suits = np.zeros(4, np.int64)
     for i in range(states.shape[0]):
-        setback_describe(states[i], seats[i], records[i], tricks_won[i], scores[i, 0],
-                         scores[i, 1], x[i], order, a, pf, totals[i])
+        state, seat = states[i], seats[i]
+        features(state, seat, records[i], tricks_won[i], scores[i, 0], scores[i, 1], x[i])
+        card_order(state, order[i])
+        pair_features(state, seat, records[i], pf)
+        unseen = constraints(state, seat, True, 0, needs, voids, holds)
+        suit_masks(state, suits)
+        hard_facts(unseen, needs, voids, suits, facts)
+        holder_totals(unseen, needs, totals[i])
         if hands.shape[0] > 0:
-            holder_targets(states[i], seats[i], hands[i], t)
-        network_order(i, order, a, pf, t, pairs, allowed, target)
+            hidden_targets(unseen, seat, hands[i], truth)
+        network_order(i, order[i], facts, pf, truth, pairs, allowed, target)
+
+
+def encode_positions(k: Declaration, states, seats, records, tricks_won, scores,
+                     hands=None) -> tuple:
+    """(x, order, pairs, allowed, target, totals) of positions of game `k` (`encode_rows`);
+    `hands` None: no targets (0 rows)."""
+    n = len(states)
+    x = np.empty((n, k.n_features), np.float64)
+    order = np.empty((n, k.n_cards), np.int64)
+    pairs = np.zeros((n, k.n_cards, 3, k.n_pair), np.float64)
+    allowed = np.zeros((n, k.n_cards, HOLDERS), np.bool_)
+    target = np.zeros((0 if hands is None else n, k.n_cards, HOLDERS), np.float64)
+    totals = np.zeros((n, HOLDERS), np.float64)
+    truth = np.zeros((0, 4), np.int64) if hands is None else np.asarray(hands, np.int64)
+    k.encode((np.asarray(states, np.int64), np.asarray(seats, np.int64),
+              np.asarray(records, np.int64), np.asarray(tricks_won, np.int64),
+              np.asarray(scores, np.int64), truth), (x, order, pairs, allowed, target, totals))
+    return x, order, pairs, allowed, target, totals
+
+
+def view_record(k: Declaration, view_state, history) -> tuple:
+    """(record, tricks_won) of a view of game `k` and its hand's history (the game's
+    `public_record`); ValueError when the history does not hold the cards played in the view."""
+    hist = np.asarray(history, np.int64)
+    record = np.zeros((RECORD, 4), np.int64)  # per call: threads may share the model
+    tricks = np.zeros(4, np.int64)
+    k.public_record(hist, np.asarray(view_state, np.int64), record, tricks)
+    if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[k.played_field]):
+        raise ValueError("the history does not hold the cards played in the view: pass the "
+                         "hand's moves (SeatView.history)")
+    return record, tricks
 
 
 # --- the hard facts on the network's output -------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def apply_facts(probs, allowed):
     """Zero the holders a card cannot have and renormalise each hidden card's row over the
     others (rows with no allowed holder, the seen cards, become all 0)."""
@@ -413,7 +358,7 @@ def apply_facts(probs, allowed):
             probs[card, h] = probs[card, h] / total if total > 0.0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fit_marginals(probs, allowed, column_totals, iterations):
     """Iterative proportional fitting of a [cards, holders] probability matrix whose zero
     pattern is `allowed`: scale each column to `column_totals[h]` (the hidden cards holder h
@@ -440,69 +385,45 @@ def fit_marginals(probs, allowed, column_totals, iterations):
                     probs[c, h] /= total
 
 
-@njit(cache=True)
-def column_totals(view_state, seat, out):
-    """The hidden cards each holder column holds: the cards each other seat still holds, and
-    the undealt rest (Setback: hidden cards less the seats' needs)."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    unseen = constraints(view_state, seat, True, needs, voids)
-    rest = popcount(unseen)
-    for i in range(3):
-        out[i] = needs[i]
-        rest -= needs[i]
-    out[UNDEALT] = rest
-
-
 @njit(cache=True, nogil=True)
-def network_log_probs(x, order, allowed, pf, totals, w1, b1, w2, b2, w3, b3, pair_weights,
+def network_log_probs(x, order, pairs, allowed, totals, w1, b1, w2, b2, w3, b3, pair_weights,
                       iterations, out):
-    """The network on one described position (a game's `describe`: features `x`, card groups
-    `order`, facts `allowed`, pair features `pf`, holder `totals`): its logits plus the pair
-    features times `pair_weights`, the hard facts, `iterations` of fitting; `out`
-    float64[cards, HOLDERS] gets the log-probabilities by engine card (module docstring: seen
-    cards' rows 0.0, forbidden holders -inf)."""
+    """The network on one encoded position (a row of `encode_rows`: features `x`, card groups
+    `order`, and in that order pair features `pairs` and facts `allowed`; holder `totals`):
+    its logits plus the pair features times `pair_weights`, the hard facts, `iterations` of
+    fitting; `out` float64[cards, HOLDERS] gets the log-probabilities by engine card (module
+    docstring: seen cards' rows 0.0, forbidden holders -inf)."""
     n_cards = out.shape[0]
     grouped = np.empty((n_cards, HOLDERS), np.float64)
     forward3(x, w1, b1, w2, b2, w3, b3, n_cards, HOLDERS, grouped)
     probs = np.empty((n_cards, HOLDERS), np.float64)
+    facts = np.empty((n_cards, HOLDERS), np.bool_)  # engine order: the fitting sums in it
     for card in range(n_cards):
         g = order[card]
         for h in range(HOLDERS):
             probs[card, h] = grouped[g, h]
+            facts[card, h] = allowed[g, h]
         # softmax(z + a) is softmax(z) scaled by exp(a), renormalised (apply_facts)
         for i in range(3):
             a = 0.0
             for k in range(pair_weights.size):
-                a += pf[card, i, k] * pair_weights[k]
+                a += pairs[g, i, k] * pair_weights[k]
             probs[card, i] *= np.exp(a)
-    apply_facts(probs, allowed)
+    apply_facts(probs, facts)
     if iterations > 0:
-        fit_marginals(probs, allowed, totals, iterations)
+        fit_marginals(probs, facts, totals, iterations)
     for card in range(n_cards):
         seen = True
         for h in range(HOLDERS):
-            if allowed[card, h]:
+            if facts[card, h]:
                 seen = False
         for h in range(HOLDERS):
             if seen:
                 out[card, h] = 0.0
-            elif allowed[card, h] and probs[card, h] > 0.0:
+            elif facts[card, h] and probs[card, h] > 0.0:
                 out[card, h] = np.log(probs[card, h])
             else:
                 out[card, h] = -np.inf
-
-
-@njit(cache=True, nogil=True)
-def position_log_probs(view_state, seat, record, tricks_won, us, them, w1, b1, w2, b2, w3, b3,
-                       pair_weights, iterations, out):
-    """The whole model on one Setback position (`setback_describe`, `network_log_probs`);
-    `out` float64[N_CARDS, HOLDERS] (module docstring)."""
-    x, order, allowed, pf, totals, _ = position_buffers(N_CARDS, N_FEATURES, N_PAIR)
-    setback_describe(view_state, seat, record, tricks_won, us, them, x, order, allowed, pf,
-                     totals)
-    network_log_probs(x, order, allowed, pf, totals, w1, b1, w2, b2, w3, b3, pair_weights,
-                      iterations, out)
 
 
 @njit(cache=True, nogil=True)
@@ -532,60 +453,12 @@ def fit_rows(probs, allowed, totals, iterations):
         fit_marginals(probs[i], allowed[i], totals[i], iterations)
 
 
-def setback_view_record(view_state, history) -> tuple:
-    """(record, tricks_won) of a Setback view and its deal's history (`public_record`);
-    ValueError when the history does not hold the cards played in the view."""
-    hist = np.asarray(history, np.int64)
-    record = np.zeros((RECORD, 4), np.int64)  # per call: threads may share the model
-    tricks = np.zeros(4, np.int64)
-    public_record(hist, hist.size, record, tricks)
-    if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[PLAYED]):
-        raise ValueError("the history does not hold the cards played in the view: pass "
-                         "the deal's moves (SeatView.history)")
-    return record, tricks
-
-
-def setback_phase_of(states: np.ndarray) -> np.ndarray:
-    """The phase bucket of each row: 0 auction, 1 tricks 1-2, 2 tricks 3-4, 3 tricks 5-6 (the
-    trick being played)."""
-    auction = states[:, PHASE] == PHASE_AUCTION
-    return np.where(auction, 0, 1 + np.minimum(states[:, TRICK_NUMBER], 5) // 2)
-
-
-def setback_trumps(state) -> int:
-    """The mask of the trumps once trump is known, 0 before."""
-    trump = int(state[TRUMP])
-    return 0 if trump < 0 else 0x1FFF << (13 * trump)
-
-
-# Each game's kernels, named as "module:attribute" and imported on first use (a registry names
-# its kinds and never imports them: the games' modules import this one).
-FEATURES = {"setback": "search.card_location_training:SETBACK",
-            "euchre": "games.euchre.search.card_location:GAME"}
-
-
-def game_features(game: str):
-    """What the model needs of `game` (a namespace: `name`, `n_cards`, `n_features`, `n_pair`,
-    `layout`, `columns`, `record_rows`, `state_size`, `max_moves`, the numba kernels
-    `features`, `pairs`, `allowed`, `targets`, `order`, `totals`, `uniform` and the cached
-    ones `encode` (a batch, as `encode_batch`) and `log_probs` (a position, as
-    `position_log_probs`), and `view_record`, `phase_of`,
-    `phase_names`, `trump_cards`, `deals` (the game loop's pieces, for the data; None:
-    Setback's, `play.belief_data`)); ValueError (one line) for a game without them."""
-    import importlib
-
-    if game not in FEATURES:
-        raise ValueError(f"card-location models exist for {', '.join(FEATURES)}, not {game}")
-    module, _, name = FEATURES[game].partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
 # --- the model object and its file --------------------------------------------------------
 class CardLocationModel:
     """A trained card-location network for one game (`game`), with the header's metadata
     (`meta`) and the number of fitting iterations applied after the facts (`fit`)."""
 
-    def __init__(self, mlp: MLP, pair_weights=None, game: str = "setback",
+    def __init__(self, mlp: MLP, pair_weights=None, game: str = registry.DEFAULT_GAME,
                  meta: dict | None = None, fit: int = 0):
         self.kernels = game_features(game)
         k = self.kernels
@@ -604,13 +477,21 @@ class CardLocationModel:
         (`view_state`, the hand's `history` of moves from the first bid or call, the game
         `score` as (the seat's team, the other)); columns relative to `seat` (module
         docstring)."""
+        record, tricks = view_record(self.kernels, view_state, history)
+        return self.record_log_probs(view_state, seat, record, tricks, score)
+
+    def record_log_probs(self, view_state, seat: int, record, tricks_won, score=(0, 0),
+                         fit: int | None = None) -> np.ndarray:
+        """`log_probs` of a view whose public record (`record`, `tricks_won`: the game's
+        `public_record`) is known, with `fit` fitting iterations (the model's by default)."""
         k = self.kernels
-        record, tricks = k.view_record(view_state, history)
+        x, order, pairs, allowed, _, totals = encode_positions(
+            k, [view_state], [seat], [record], [tricks_won], [score])
         out = np.empty((k.n_cards, HOLDERS), np.float64)
         w, b = self.mlp.weights, self.mlp.biases
-        k.log_probs(np.asarray(view_state, np.int64), np.int64(seat), record, tricks,
-                    np.int64(score[0]), np.int64(score[1]), w[0], b[0], w[1], b[1], w[2], b[2],
-                    self.pair_weights, np.int64(self.fit), out)
+        network_log_probs(x[0], order[0], pairs[0], allowed[0], totals[0], w[0], b[0], w[1],
+                          b[1], w[2], b[2], self.pair_weights,
+                          np.int64(self.fit if fit is None else fit), out)
         return out
 
     def log_probs_view(self, view) -> np.ndarray:
@@ -631,11 +512,11 @@ def model_bytes(model: CardLocationModel) -> bytes:
     return model_file.model_bytes(MAGIC, header, arrays)
 
 
-def load_model(path: str, game: str = "setback") -> CardLocationModel:
+def load_model(path: str, game: str = registry.DEFAULT_GAME) -> CardLocationModel:
     """The card-location model of file `path` for `game`; `ModelFileError` in one line if the
     file is missing, not such a model, newer, damaged, or of another game or feature layout."""
     header, f = model_file.read(path, MAGIC, FORMAT, FORMAT_VERSION, game,
-                                "card-location model", "`setback-cfr learn belief`",
+                                "card-location model", f"`{registry.PROGRAM} learn belief`",
                                 ModelFileError)
     k = game_features(game)
     if header.get("layout") != k.layout or header.get("features") != k.n_features or \

@@ -12,15 +12,15 @@ curve, the seconds spent) is one `TrainingState`; `state_bytes`/`state_from_byte
 a checkpoint and back exactly. Epoch e's row order comes from a generator seeded by (seed, e)
 only, so an interrupted run resumed from its last epoch's checkpoint continues bit for bit.
 
-Data: a dict of row arrays (`ROW_FIELDS`): `states` int64[n, STATE_SIZE] (the seat's view),
-`seats`, `records` int64[n, RECORD, 4] and `tricks_won` (`card_location.public_record`, by
+Data: a dict of row arrays (`ROW_FIELDS`): `states` int64[n, state size] (the seat's view),
+`seats`, `records` int64[n, record rows, 4] and `tricks_won` (the game's `public_record`, by
 seat relative to the dealer), `scores` [n, 2] (us, them), `hands` int64[n, 4] (the true current
 hands: the labels).
 
 Uniform (the yardstick): `uniform_probs` gives the exact marginals of a layout drawn uniformly
-among those consistent with the hand sizes and voids shown (`games.setback.search.sampler`'s count,
-run forwards and backwards over the suits): p(card of suit s -> seat i) = E[cards of s seat i
-gets] / hidden cards of s.
+among those consistent with the hand sizes and voids shown (the one world sampler's count,
+`search.world_sampler.layout_table`, run forwards and backwards over the game's suits):
+p(card of suit s -> seat i) = E[cards of s seat i gets] / hidden cards of s.
 """
 
 from __future__ import annotations
@@ -30,17 +30,16 @@ import json
 import time
 import zipfile
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import numpy as np
 from numba import njit
 
 from games.bits import popcount
-from games.setback.cards import suit_mask
+from games.registry import DEFAULT_GAME
 from search import card_location as C
-from search.card_location import HOLDERS, N_CARDS, UNDEALT, game_features
+from search.card_location import HOLDERS, UNDEALT, game_features
 from search.mlp import MLP, softmax
-from games.setback.search.sampler import NEED, binomial_table, constraints, layout_table
+from search.world_sampler import binomial_table, layout_table
 
 ROW_FIELDS = ("states", "seats", "records", "tricks_won", "scores", "hands")
 STATE_VERSION = 1
@@ -51,31 +50,22 @@ ADAM = (0.9, 0.999, 1e-8)
 PAIR_RATE = 30.0
 
 
-def encode(data: dict, rows, with_targets: bool = True, game: str = "setback",
+def encode(data: dict, rows, with_targets: bool = True, game: str = DEFAULT_GAME,
            totals: bool = False):
     """(x float64[n, features], pairs float64[n, cards, 3, pair features], allowed
     bool[n, cards, 4], target float64[n, cards, 4]) of the rows `rows` (indices) of `data`, a
     data set of `game`, in the network's card order; with `totals`, also each row's holder
-    totals float64[n, 4] (`column_totals`, what the fitting needs)."""
-    k = game_features(game)
+    totals float64[n, 4] (`card_location.holder_totals`, what the fitting needs)."""
     rows = np.asarray(rows)
-    n = rows.size
-    x = np.empty((n, k.n_features), np.float64)
-    pairs = np.zeros((n, k.n_cards, 3, k.n_pair), np.float64)
-    allowed = np.zeros((n, k.n_cards, HOLDERS), np.bool_)
-    target = np.zeros((n, k.n_cards, HOLDERS), np.float64)
-    holders = np.zeros((n, HOLDERS), np.float64)
-    hands = data["hands"][rows] if with_targets else np.zeros((0, 4), np.int64)
-    if not with_targets:
-        target = target[:0]
-    k.encode(data["states"][rows], data["seats"][rows].astype(np.int64), data["records"][rows],
-             data["tricks_won"][rows].astype(np.int64), data["scores"][rows].astype(np.int64),
-             hands, x, pairs, allowed, target, holders)
+    x, _, pairs, allowed, target, holders = C.encode_positions(
+        game_features(game), data["states"][rows], data["seats"][rows], data["records"][rows],
+        data["tricks_won"][rows], data["scores"][rows],
+        data["hands"][rows] if with_targets else None)
     return (x, pairs, allowed, target, holders) if totals else (x, pairs, allowed, target)
 
 
 def _logits(mlp: MLP, pair_weights, x, pairs):
-    """(the network's logits plus the pair terms [n, 52, 4], the layers' activations)."""
+    """(the network's logits plus the pair terms [n, cards, 4], the layers' activations)."""
     z, acts = mlp.logits(x)
     z = z.copy()
     z[:, :, :3] += pairs @ pair_weights
@@ -83,7 +73,7 @@ def _logits(mlp: MLP, pair_weights, x, pairs):
 
 
 def masked_probs(mlp: MLP, pair_weights, x, pairs, allowed) -> np.ndarray:
-    """float64[n, 52, 4]: each group's softmax over its allowed holders (0 elsewhere; rows of
+    """float64[n, cards, 4]: each group's softmax over its allowed holders (0 elsewhere; rows of
     seen cards all 0)."""
     z, _ = _logits(mlp, pair_weights, x, pairs)
     return _masked_softmax(z, allowed)
@@ -120,7 +110,7 @@ def loss_and_gradients(mlp: MLP, pair_weights, x, pairs, allowed,
 
 
 def row_log_losses(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0,
-                   batch: int = 2048, game: str = "setback") -> tuple[np.ndarray, np.ndarray]:
+                   batch: int = 2048, game: str = DEFAULT_GAME) -> tuple[np.ndarray, np.ndarray]:
     """Per row of `rows` of `game`'s `data`: (summed log-loss of the true holders, hidden
     cards) under the network with the facts applied and then `fit` iterations of
     `card_location.fit_marginals`."""
@@ -141,7 +131,7 @@ def row_log_losses(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0,
 
 
 def log_loss(mlp: MLP, pair_weights, data: dict, rows, fit: int = 0,
-             game: str = "setback") -> tuple[float, int]:
+             game: str = DEFAULT_GAME) -> tuple[float, int]:
     """(mean log-loss in nats per hidden card, hidden cards) of the network with the facts
     applied (and `fit` fitting iterations) on `rows` of `game`'s `data`."""
     losses, cards = row_log_losses(mlp, pair_weights, data, rows, fit, game=game)
@@ -167,7 +157,7 @@ class TrainingState:
 
     @classmethod
     def create(cls, hidden: tuple, seed: int, info: dict | None = None,
-               game: str = "setback") -> "TrainingState":
+               game: str = DEFAULT_GAME) -> "TrainingState":
         """A fresh state of a `game` network: He-initialised weights from `seed`, zero
         moments."""
         k = game_features(game)
@@ -180,7 +170,7 @@ class TrainingState:
     @property
     def game(self) -> str:
         """The game whose features the network learns."""
-        return self.info.get("game", "setback")
+        return self.info.get("game", DEFAULT_GAME)
 
     def parameters(self) -> list:
         """The network's arrays (`MLP.parameters`) then the pair weights."""
@@ -281,40 +271,37 @@ class Clock:
 
 
 # --- the uniform yardstick ----------------------------------------------------------------
-@njit(cache=True, nogil=True)
-def uniform_probs(view_state, seat, out):
-    """`out[card, h]`: the exact probability that holder column h holds the hidden `card` when
-    the layout is uniform among those consistent with the hand sizes and voids shown (module
-    docstring); rows of seen cards all 0 (`uniform_marginals` of Setback's constraints)."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    unseen = constraints(view_state, seat, True, needs, voids)
-    uniform_marginals(unseen, needs, voids, out)
+def uniform_probs(k, view_state, seat: int, out) -> None:
+    """`out[card, h]`: the exact probability that holder column h holds the hidden `card` of
+    game `k`'s view when the layout is uniform among those consistent with the hand sizes and
+    voids shown (module docstring); rows of seen cards all 0."""
+    unseen, needs, voids, suits = C.position_facts(k, view_state, seat)
+    uniform_marginals(unseen, suits, needs, voids, k.size, out)
 
 
 @njit(cache=True, nogil=True)
-def uniform_marginals(unseen, needs, voids, out):
-    """`out[card, h]` (float64[52, 4]) for the hidden cards `unseen` in 13-card suit blocks,
-    three seats needing `needs` of them with the suit voids `voids`, the rest nobody's: each
-    card's probability of each holder, the layout uniform among the consistent ones. Forward
-    counts of the suits before s times `layout_table`'s counts of the suits after:
-    E[k_i,s] = sum over the cards each seat got before s and the k_i it gets in s of k_i x
-    ways, over all layouts."""
-    table = layout_table(unseen, needs, voids)
+def uniform_marginals(unseen, suits, needs, voids, size, out):
+    """`out[card, h]` for the hidden cards `unseen` in the suits `suits` (four card masks),
+    three seats needing `needs` of them (each below `size`) with the suit voids `voids`, the
+    rest nobody's: each card's probability of each holder, the layout uniform among the
+    consistent ones. Forward counts of the suits before s times `layout_table`'s counts of the
+    suits after: E[k_i,s] = sum over the cards each seat got before s and the k_i it gets in s
+    of k_i x ways, over all layouts."""
+    table = layout_table(unseen, suits, needs, voids, size)
     binom = binomial_table()
     total = table[0, needs[0], needs[1], needs[2]]
-    forward = np.zeros((NEED, NEED, NEED), np.float64)
+    forward = np.zeros((size, size, size), np.float64)
     forward[0, 0, 0] = 1.0
-    for card in range(N_CARDS):
+    for card in range(out.shape[0]):
         for h in range(HOLDERS):
             out[card, h] = 0.0
     for suit in range(4):
-        m = popcount(unseen & suit_mask(suit))
+        m = popcount(unseen & suits[suit])
         cap = np.empty(3, np.int64)
         for i in range(3):
-            cap[i] = 0 if voids[i] >> suit & 1 else NEED - 1
+            cap[i] = 0 if voids[i] >> suit & 1 else size - 1
         expect = np.zeros(3, np.float64)
-        nxt = np.zeros((NEED, NEED, NEED), np.float64)
+        nxt = np.zeros((size, size, size), np.float64)
         for a in range(needs[0] + 1):
             for b in range(needs[1] + 1):
                 for c in range(needs[2] + 1):
@@ -336,8 +323,8 @@ def uniform_marginals(unseen, needs, voids, out):
         forward = nxt
         if m == 0 or total <= 0.0:
             continue
-        for card in range(13 * suit, 13 * suit + 13):
-            if not (unseen >> card) & 1:
+        for card in range(out.shape[0]):
+            if not (unseen & suits[suit]) >> card & 1:
                 continue
             rest = 1.0
             for i in range(3):
@@ -346,7 +333,7 @@ def uniform_marginals(unseen, needs, voids, out):
             out[card, UNDEALT] = max(rest, 0.0)
 
 
-def uniform_log_loss(data: dict, rows, game: str = "setback") -> tuple[np.ndarray, np.ndarray]:
+def uniform_log_loss(data: dict, rows, game: str = DEFAULT_GAME) -> tuple[np.ndarray, np.ndarray]:
     """Per row of `rows` of `game`'s `data`: (summed log-loss of the true holders under the
     game's exact uniform marginals, hidden cards)."""
     k = game_features(game)
@@ -358,23 +345,10 @@ def uniform_log_loss(data: dict, rows, game: str = "setback") -> tuple[np.ndarra
     for j, i in enumerate(rows):
         st = data["states"][i]
         seat = np.int64(data["seats"][i])
-        k.uniform(st, seat, probs)
-        k.targets(st, seat, data["hands"][i], target)
+        uniform_probs(k, st, seat, probs)
+        C.holder_targets(k, st, seat, data["hands"][i], target)
         hit = target > 0
         losses[j] = -float(np.log(probs[hit]).sum())
         cards[j] = int(hit.sum())
     return losses, cards
 
-
-# Setback's kernels for the game-generic model (`card_location.game_features("setback")`)
-SETBACK = SimpleNamespace(
-    name="setback", n_cards=N_CARDS, n_features=C.N_FEATURES, n_pair=C.N_PAIR,
-    layout=C.LAYOUT, columns=("left", "partner", "right", "undealt"),
-    record_rows=C.RECORD, state_size=C.STATE_SIZE, max_moves=4 + 24,
-    features=C.setback_features, pairs=C.pair_features, allowed=C.allowed_holders,
-    targets=C.holder_targets, order=C.setback_card_order, totals=C.column_totals,
-    uniform=uniform_probs, encode=C.encode_batch, log_probs=C.position_log_probs,
-    view_record=C.setback_view_record,
-    phase_of=C.setback_phase_of,
-    phase_names=("auction", "tricks 1-2", "tricks 3-4", "tricks 5-6"),
-    trump_cards=C.setback_trumps, deals=None)

@@ -1,4 +1,5 @@
-"""The card-location model (search/card_location.py, issue 47 part 2): the hard facts on its
+"""The card-location model (search/card_location.py on Setback's declaration,
+games/setback/search/card_location.py; issue 47 part 2): the hard facts on its
 probabilities, `world_log_weights` against a slow Python sum, the exact uniform marginals
 against uniform draws, the model file refused in one line, a model trained a few seconds on a
 game whose play reveals hidden cards beating uniform, and `learn belief` resuming bit for bit.
@@ -15,9 +16,9 @@ from games.rng import new_rng
 from games.setback import state as S
 from games.setback.rules import BID_MOVE
 from play.belief_data import (generate_games, parse_population, phase_of, split_by_deal)
-from search.card_location import (HOLDERS, N_CARDS, RECORD, UNDEALT, CardLocationModel,
-                                  ModelFileError, load_model, model_bytes, public_record,
-                                  world_log_weights)
+from games.setback.search.card_location import GAME, N_CARDS, RECORD, public_record
+from search.card_location import (HOLDERS, UNDEALT, CardLocationModel, ModelFileError,
+                                  load_model, model_bytes, world_log_weights)
 from search.card_location_training import (TrainingState, row_log_losses, train_epoch,
                                            uniform_log_loss, uniform_probs)
 from games.setback.search.sampler import constraints, sample_worlds
@@ -73,19 +74,14 @@ def small_model(seed=0, fit=0):
 
 @pytest.mark.parametrize("fit", [0, 20])
 def test_probabilities_sum_to_one_over_the_seats_that_may_hold_each_card(games, fit):
-    from search.card_location import position_log_probs
-
     model = small_model(fit=fit)
-    w, b = model.mlp.weights, model.mlp.biases
     rows = np.linspace(0, games["seats"].size - 1, 300).astype(int)
-    out = np.empty((N_CARDS, HOLDERS))
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     checked_void = checked_full = 0
     for i in rows:
         state, seat = games["states"][i], int(games["seats"][i])
-        position_log_probs(state, seat, games["records"][i], games["tricks_won"][i].astype(
-            np.int64), 0, 0, w[0], b[0], w[1], b[1], w[2], b[2], model.pair_weights, fit, out)
+        out = model.record_log_probs(state, seat, games["records"][i], games["tricks_won"][i])
         unseen = constraints(state, seat, True, needs, voids)
         p = np.exp(out)
         for card in range(N_CARDS):
@@ -136,12 +132,8 @@ def test_world_log_weights_equal_a_slow_python_sum(games):
     checked = 0
     for i in np.linspace(0, games["seats"].size - 1, 25).astype(int):
         state, seat = games["states"][i], int(games["seats"][i])
-        w, b = model.mlp.weights, model.mlp.biases
-        lp = np.empty((N_CARDS, HOLDERS))
-        from search.card_location import position_log_probs
-
-        position_log_probs(state, seat, games["records"][i], games["tricks_won"][i].astype(
-            np.int64), 1, 2, w[0], b[0], w[1], b[1], w[2], b[2], model.pair_weights, 5, lp)
+        lp = model.record_log_probs(state, seat, games["records"][i], games["tricks_won"][i],
+                                    (1, 2))
         worlds = np.zeros((20, S.STATE_SIZE), np.int64)
         drawn, _ = consistent_worlds(state, seat, rng, True, worlds)
         worlds = worlds[:drawn]
@@ -168,12 +160,7 @@ def test_a_world_against_the_facts_weighs_minus_infinity(games):
     model = small_model()
     i = int(np.nonzero(games["states"][:, S.SHOWN_VOIDS] != 0)[0][0])
     state, seat = games["states"][i], int(games["seats"][i])
-    from search.card_location import position_log_probs
-
-    lp = np.empty((N_CARDS, HOLDERS))
-    w, b = model.mlp.weights, model.mlp.biases
-    position_log_probs(state, seat, games["records"][i], games["tricks_won"][i].astype(
-        np.int64), 0, 0, w[0], b[0], w[1], b[1], w[2], b[2], model.pair_weights, 0, lp)
+    lp = model.record_log_probs(state, seat, games["records"][i], games["tricks_won"][i])
     world = np.zeros((1, S.STATE_SIZE), np.int64)
     consistent_worlds(state, seat, new_rng(2), True, world)
     voids = int(state[S.SHOWN_VOIDS])
@@ -204,7 +191,7 @@ def test_uniform_marginals_are_exact_against_uniform_draws(games):
     probs = np.empty((N_CARDS, HOLDERS))
     for i in np.linspace(0, games["seats"].size - 1, 6).astype(int):
         state, seat = games["states"][i], int(games["seats"][i])
-        uniform_probs(state, seat, probs)
+        uniform_probs(GAME, state, seat, probs)
         hands = np.zeros((20000, 4), np.int64)
         assert sample_worlds(state, seat, rng, True, hands) == 20000
         for k in range(3):
@@ -230,7 +217,7 @@ def test_a_model_trained_seconds_on_a_revealing_game_beats_uniform():
     print(f"late positions: uniform {uniform:.4f}, model {model:.4f} nats a hidden card")
     assert model < 0.93 * uniform
     # the weight it learnt for "the seat played a higher card of this suit" rules the card out
-    from search.card_location import P_HIGHER
+    from games.setback.search.card_location import P_HIGHER
 
     assert state.pair[P_HIGHER] < -1.0
 
@@ -310,7 +297,7 @@ def test_learn_belief_refuses_bad_players_and_another_game(tmp_path, capsys):
 
 
 def test_public_record_names_who_played_led_and_let_pass_each_card():
-    from search.card_location import R_DUCKED, R_LED, R_PLAYED
+    from games.setback.search.card_location import R_DUCKED, R_LED, R_PLAYED
 
     spade = lambda rank: 39 + rank - 2  # noqa: E731 (the rank's spade: 2..14)
     # everyone passes but the dealer (seat 0), who bids Two and leads the Five of spades
@@ -342,3 +329,19 @@ def test_learn_belief_refuses_a_damaged_checkpoint_or_chunk_in_one_line(tmp_path
     (tmp_path / "m.model.run" / "chunk-0000000.npz").write_bytes(b"not numpy")
     status, _, err = run_cli(capsys, BELIEF + ["--out", out])
     assert status == 2 and "not a belief data file" in err and err.count("\n") == 1
+
+
+def test_each_game_declares_its_card_location_features_in_its_place():
+    """The registry names each game's declaration (`card_location`), in the game's place; the
+    shared module reads it from there and refuses a game without one in one line."""
+    from games import registry
+    from search.card_location import game_features
+
+    games = registry.names(("card_location",))
+    assert games == ("setback", "euchre")
+    for game in games:
+        k = game_features(game)
+        assert k.name == game and k.encode.__module__ == f"games.{game}.search.card_location"
+    with pytest.raises(ValueError) as exc:
+        game_features("spades")
+    assert str(exc.value) == "card-location models exist for setback, euchre, not spades"

@@ -1,10 +1,10 @@
-"""Euchre's card-location model (games/euchre/search/card_location.py through the game-generic
-search/card_location.py, issue 47 part 2): the hard facts on its probabilities, the world
-weights against a slow Python sum, the exact uniform marginals against uniform draws, a model
-trained seconds on a game whose play reveals hidden cards beating uniform, Euchre's and
-Setback's models refused by each other's search in one line, `learn belief --game euchre`
-resuming bit for bit, and Euchre search with `belief=model` playing legal moves on worlds that
-agree with the view.
+"""Euchre's card-location model (its declaration games/euchre/search/card_location.py through
+the game-generic search/card_location.py, issue 47 part 2): the hard facts on its
+probabilities, the world weights against a slow Python sum, the exact uniform marginals
+against uniform draws, a model trained seconds on a game whose play reveals hidden cards
+beating uniform, Euchre's and Setback's models refused by each other's search in one line,
+`learn belief --game euchre` resuming bit for bit, and Euchre search with `belief=model`
+playing legal moves on worlds that agree with the view.
 
 Positions come from short games of fast Python players (`generate_games`), so the model tests
 need no strategy table; the search test uses tests/test_euchre_search.py's random table."""
@@ -20,10 +20,10 @@ from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE
 from games.rng import new_rng
 from play.belief_data import generate_games, phase_of, split_by_deal
 from search.card_location import (HOLDERS, UNDEALT, CardLocationModel, ModelFileError,
-                                  game_features, load_model, model_bytes,
+                                  game_features, load_model, model_bytes, view_record,
                                   world_log_weights)
 from search.card_location_training import TrainingState, row_log_losses, train_epoch, \
-    uniform_log_loss
+    uniform_log_loss, uniform_probs
 from games.euchre.search.worlds import cards_played_by, consistent_worlds, constraints
 from tests.cli_runner import run_cli
 from tests.test_card_location import RandomCards as RandomMoves  # any game's legal moves
@@ -70,13 +70,9 @@ def small_model(seed=0, fit=0):
 
 
 def log_probs(model, data, i, fit):
-    """The model's log-probabilities at row i of `data` (Euchre's `position_log_probs`)."""
-    w, b = model.mlp.weights, model.mlp.biases
-    out = np.empty((K.n_cards, HOLDERS))
-    K.log_probs(data["states"][i], np.int64(data["seats"][i]), data["records"][i],
-                data["tricks_won"][i].astype(np.int64), 0, 0, w[0], b[0], w[1], b[1], w[2],
-                b[2], model.pair_weights, np.int64(fit), out)
-    return out
+    """The model's log-probabilities at row i of `data` (its recorded public record)."""
+    return model.record_log_probs(data["states"][i], int(data["seats"][i]), data["records"][i],
+                                  data["tricks_won"][i], (0, 0), fit)
 
 
 @pytest.mark.parametrize("fit", [0, 20])
@@ -152,7 +148,7 @@ def test_uniform_marginals_are_exact_against_uniform_draws(games):
         state, seat = games["states"][i], int(games["seats"][i])
         moves = games["moves"][i]
         view = SeatView(state, seat, 0, (0, 0), tuple(int(m) for m in moves[moves != -2]))
-        K.uniform(state, np.int64(seat), probs)
+        uniform_probs(K, state, seat, probs)
         worlds = np.zeros((20000, E.STATE_SIZE), np.int64)
         consistent_worlds(state, seat, cards_played_by(view), rng, True, worlds)
         for k in range(3):
@@ -258,7 +254,7 @@ def test_public_record_names_who_played_and_led_each_card_and_took_each_trick():
     played and led and the tricks each took; a history short of the view's cards is refused."""
     from games.euchre.rules import apply_move
     from games.euchre.view import SeatView
-    from games.euchre.search.card_location import R_LED, R_PLAYED, view_record
+    from games.euchre.search.card_location import R_LED, R_PLAYED
     from test_euchre_search import random_positions
 
     checked = 0
@@ -266,7 +262,7 @@ def test_public_record_names_who_played_and_led_each_card_and_took_each_trick():
         if state[E.PHASE] != E.PHASE_PLAY or not state[E.PLAYED]:
             continue
         view = SeatView.of(state, 0, (0, 0), history)
-        record, tricks = view_record(view.state, view.history)
+        record, tricks = view_record(K, view.state, view.history)
         played, led = np.zeros(4, np.int64), np.zeros(4, np.int64)
         taken = np.zeros(4, np.int64)
         replay = E.new_state()
@@ -288,7 +284,7 @@ def test_public_record_names_who_played_and_led_each_card_and_took_each_trick():
     assert checked >= 20
     cards = [i for i, m in enumerate(last.history) if 0 <= m < 24]
     with pytest.raises(ValueError, match="history"):
-        view_record(last.state, last.history[:cards[-1]])
+        view_record(K, last.state, last.history[:cards[-1]])
 
 
 BELIEF = ["learn", "belief", "--game", "euchre", "--players", "random", "--games", "2",

@@ -1,11 +1,12 @@
-"""Euchre's features for the learned card-location model (`search.card_location`): what a seat's
-view says, encoded for the network, and the hard facts of who may hold each hidden card.
+"""Euchre's declaration to the learned card-location model (`search.card_location`): what a
+seat's view says, encoded for the network; the hard facts of who may hold each hidden card are
+the world sampler's (`games.euchre.public`: effective suits, the upcard's fate).
 
 The holder columns are the model's, relative to the viewer: 0 the seat to its left, 1 its
-partner, 2 its right, 3 (`KITTY`) the cards no seat holds: the three never dealt and, once the
-dealer picked the upcard up, its discard (known to the dealer alone). The upcard is public
-(turned down: out of play; ordered up: in the dealer's hand until played), so it is never a
-hidden card; nor is the dealer's own discard to the dealer.
+partner, 2 its right, 3 (`UNDEALT`, the kitty) the cards no seat holds: the three never dealt
+and, once the dealer picked the upcard up, its discard (known to the dealer alone). The upcard
+is public (turned down: out of play; ordered up: in the dealer's hand until played), so it is
+never a hidden card; nor is the dealer's own discard to the dealer.
 
 The view is encoded (`euchre_features`, the F_* layout) with the suits renamed so that the
 reference suit (trump once named, the upcard's suit before) is suit slot 0 and its colour-mate
@@ -22,38 +23,32 @@ or the Ace of trump), went alone, passed the upcard's suit in the first round, i
 and the card is of the upcard's suit, passed in the second round while the card is trump.
 
 `GAME` gathers what the game-generic model, its training, its data and the benchmark need
-(`search.card_location.game_features` names it).
+(the registry's `card_location` names it).
 """
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 from numba import njit
 
-from games.bits import popcount
+from games.euchre import public
 from games.euchre import state as S
 from games.euchre.cards import card_rank, card_suit, effective_suit, power
-from games.euchre.rules import apply_move, is_legal
+from games.euchre.rules import apply_move
+from games.euchre.scoring import hand_score, is_over
 from games.euchre.state import (ALONE, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES,
                                 OUT, PHASE, PHASE_DISCARD, PHASE_PLAY, PLAYED, TO_ACT, TRICK,
                                 TRICK_NUMBER, TRUMP, UPCARD, WINNING)
-from search.card_location import (hidden_targets, network_log_probs, network_order,
-                                  position_buffers)
-from search.card_location_training import uniform_marginals
-from games.euchre.search.worlds import _suit_masks, _to_blocks, constraints, ordered_up
+from search.card_location import (RECORD, R_DUCKED, R_LED, R_PLAYED, Declaration,
+                                  encode_rows, play_pairs, put_cards, seat_features)
+from games.euchre.search.worlds import constraints, ordered_up
 
 N_CARDS = 24
-HOLDERS = 4
-KITTY = 3
 LAYOUT = "euchre-v1"
 COLUMNS = ("left", "partner", "right", "kitty")
 MAX_MOVES = 32  # a hand's moves: eight calls, the discard, alone, twenty cards
 PHASE_NAMES = ("calls", "tricks 1-2", "tricks 3-4", "trick 5")
 
-RECORD = 3  # rows of the public record (as Setback's): played, ducked, led
-R_PLAYED, R_DUCKED, R_LED = 0, 1, 2
 
 F_HAND = 0  # 24: the viewer's hand
 F_PLAYED = 24  # 4 x 24: the cards seat r played this hand
@@ -149,26 +144,17 @@ def public_record(history, n_moves, upcard, record, tricks_won):
             tricks_won[state[LEADER]] += 1
 
 
-def view_record(view_state, history) -> tuple:
-    """(record, tricks_won) of a view and its hand's history (`public_record`); ValueError when
-    the history does not hold the cards played in the view."""
-    hist = np.asarray(history, np.int64)
-    record = np.zeros((RECORD, 4), np.int64)
-    tricks = np.zeros(4, np.int64)
-    public_record(hist, hist.size, np.int64(view_state[UPCARD]), record, tricks)
-    if int(np.bitwise_or.reduce(record[R_PLAYED])) != int(view_state[PLAYED]):
-        raise ValueError("the history does not hold the cards played in the view: pass the "
-                         "hand's moves (SeatView.history)")
-    return record, tricks
+def record_of(history, view_state, record, tricks_won) -> None:
+    """`public_record` of a hand's whole `history` (the upcard from the view)."""
+    public_record(history, history.size, np.int64(view_state[UPCARD]), record, tricks_won)
 
 
 @njit(cache=True, nogil=True)
-def card_order(view_state, order):
-    """`order[card]`: the card's group in the network: its suit's slot (the reference suit,
-    trump or the upcard's, first; its colour-mate second) times six plus its rank."""
+def suit_slots(view_state, slots):
+    """`slots[suit]`: the suit's place in the network's order: the reference suit (trump or
+    the upcard's) first, its colour-mate second, the others after."""
     trump = view_state[TRUMP]
     ref = trump if trump >= 0 else card_suit(view_state[UPCARD])
-    slots = np.empty(4, np.int64)
     k = 2
     for s in range(4):
         if s == ref:
@@ -178,16 +164,16 @@ def card_order(view_state, order):
         else:
             slots[s] = k
             k += 1
-    for card in range(N_CARDS):
-        order[card] = slots[card_suit(card)] * 6 + card_rank(card)
 
 
 @njit(cache=True, nogil=True)
-def _put(mask, order, out, base):
-    """Set `out[base + order[c]]` for every card c of `mask`."""
+def card_order(view_state, order):
+    """`order[card]`: the card's group in the network: its suit's slot (`suit_slots`) times six
+    plus its rank."""
+    slots = np.empty(4, np.int64)
+    suit_slots(view_state, slots)
     for card in range(N_CARDS):
-        if mask >> card & 1:
-            out[base + order[card]] = 1.0
+        order[card] = slots[card_suit(card)] * 6 + card_rank(card)
 
 
 @njit(cache=True, nogil=True)
@@ -212,33 +198,24 @@ def euchre_features(view_state, seat, record, tricks_won, us, them, out):
     `tricks_won` from `public_record`, `us`/`them` the game score from the seat's side."""
     for i in range(N_FEATURES):
         out[i] = 0.0
-    order = np.empty(N_CARDS, np.int64)
-    card_order(view_state, order)
+    slot = np.empty(4, np.int64)
+    suit_slots(view_state, slot)
     trump = view_state[TRUMP]
     needs = np.zeros(3, np.int64)
     voids = np.zeros(3, np.int64)
     constraints(view_state, seat, True, needs, voids)
-    _put(view_state[HAND + seat], order, out, F_HAND)
-    _put(np.int64(1) << view_state[UPCARD], order, out, F_UPCARD)
+    put_cards(view_state[HAND + seat], slot, 6, out, F_HAND)
+    put_cards(np.int64(1) << view_state[UPCARD], slot, 6, out, F_UPCARD)
     if seat == 0 and view_state[DISCARD] >= 0:
-        _put(np.int64(1) << view_state[DISCARD], order, out, F_DISCARD)
-    slot = np.empty(4, np.int64)
-    for s in range(4):
-        slot[s] = order[6 * s] // 6
+        put_cards(np.int64(1) << view_state[DISCARD], slot, 6, out, F_DISCARD)
     for r in range(4):
         s = (seat + r) % 4
-        _put(record[R_PLAYED, s], order, out, F_PLAYED + N_CARDS * r)
+        put_cards(record[R_PLAYED, s], slot, 6, out, F_PLAYED + N_CARDS * r)
         first, second = _calls(view_state, s)
         out[F_CALLS + 6 * r + first] = 1.0
         out[F_CALLS + 6 * r + 3 + second] = 1.0
-        out[F_TRICKS + r] = tricks_won[s] / 5.0
-        if r > 0:
-            out[F_NEEDS + r] = needs[r - 1] / 5.0
-            for suit in range(4):
-                if voids[r - 1] >> suit & 1:
-                    out[F_VOIDS + 4 * r + slot[suit]] = 1.0
-        else:
-            out[F_NEEDS] = popcount(view_state[HAND + seat]) / 5.0
+    seat_features(view_state[HAND + seat], seat, tricks_won, needs, voids, slot, 5.0, out,
+                  F_NEEDS, F_TRICKS, F_VOIDS)
     if view_state[MAKER] >= 0:
         out[F_MAKER + (view_state[MAKER] - seat) % 4] = 1.0
         if view_state[ALONE] == 1:
@@ -275,33 +252,22 @@ def pair_features(view_state, seat, record, out):
     trump = view_state[TRUMP]
     up_suit = card_suit(view_state[UPCARD])
     maker = view_state[MAKER]
+    suit_of, strength = np.empty(N_CARDS, np.int64), np.empty(N_CARDS, np.int64)
     for card in range(N_CARDS):
-        suit = _suit_of(card, trump)
-        is_trump = trump >= 0 and suit == trump
-        rank = power(card, trump, suit) if trump >= 0 else card_rank(card)
+        suit_of[card] = _suit_of(card, trump)
+        strength[card] = power(card, trump, suit_of[card]) if trump >= 0 else card_rank(card)
+    play_pairs(record, seat, suit_of, strength, out, P_HIGHER, P_LOWER, P_SUIT, P_LED_SUIT,
+               P_DUCKED)
+    for card in range(N_CARDS):
+        is_trump = trump >= 0 and suit_of[card] == trump
         for i in range(3):
             s = (seat + 1 + i) % 4
-            for k in range(N_PAIR):
-                out[card, i, k] = 0.0
-            higher = lower = same = led = False
-            for c in range(N_CARDS):
-                if (record[R_PLAYED, s] >> c & 1) and _suit_of(c, trump) == suit:
-                    same = True
-                    other = power(c, trump, suit) if trump >= 0 else card_rank(c)
-                    higher = higher or other > rank
-                    lower = lower or other < rank
-                    led = led or (record[R_LED, s] >> c & 1) == 1
-            out[card, i, P_HIGHER] = 1.0 if higher else 0.0
-            out[card, i, P_LOWER] = 1.0 if lower else 0.0
-            out[card, i, P_SUIT] = 1.0 if same else 0.0
-            out[card, i, P_LED_SUIT] = 1.0 if led else 0.0
-            out[card, i, P_DUCKED] = 1.0 if record[R_DUCKED, s] >> card & 1 else 0.0
             first, second = _calls(view_state, s)
             if s == maker:
                 out[card, i, P_MAKER] = 1.0
                 if is_trump:
                     out[card, i, P_MAKER_TRUMP] = 1.0
-                    out[card, i, P_MAKER_HIGH] = 1.0 if rank >= 25 else 0.0
+                    out[card, i, P_MAKER_HIGH] = 1.0 if strength[card] >= 25 else 0.0
                     out[card, i, P_ALONE] = 1.0 if view_state[ALONE] == 1 else 0.0
             if first == 1 and _suit_of(card, up_suit) == up_suit:
                 out[card, i, P_PASSED_UP] = 1.0
@@ -312,99 +278,10 @@ def pair_features(view_state, seat, record, out):
 
 
 @njit(cache=True, nogil=True)
-def allowed_holders(view_state, seat, allowed):
-    """The hard facts: `allowed[card, h]` True where holder column h may hold the hidden `card`
-    (a seat that still holds hidden cards and has shown no void in the card's effective suit;
-    the kitty always). Rows of the cards `seat` sees are all False. Returns the hidden mask."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    unseen = constraints(view_state, seat, True, needs, voids)
-    trump = view_state[TRUMP]
-    for card in range(N_CARDS):
-        hidden = (unseen >> card) & 1
-        suit = _suit_of(card, trump)
-        for i in range(3):
-            allowed[card, i] = hidden == 1 and needs[i] > 0 and not (voids[i] >> suit & 1)
-        allowed[card, KITTY] = hidden == 1
-    return unseen
-
-
-@njit(cache=True, nogil=True)
-def holder_targets(view_state, seat, hands, target):
-    """`target[card, h]` = 1 where holder column h truly holds the hidden `card` (`hands`: the
-    four current hands by seat relative to the dealer; a card in none is the kitty's)."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    hidden_targets(constraints(view_state, seat, False, needs, voids), seat, hands, target)
-
-
-@njit(cache=True, nogil=True)
-def column_totals(view_state, seat, out):
-    """The hidden cards each holder column holds: each other seat's count, the kitty the rest."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    rest = popcount(constraints(view_state, seat, True, needs, voids))
-    for i in range(3):
-        out[i] = needs[i]
-        rest -= needs[i]
-    out[KITTY] = rest
-
-
-@njit(cache=True, nogil=True)
-def uniform_probs(view_state, seat, out):
-    """`out[card, h]`: the exact probability that holder h holds the hidden `card` when the
-    layout is uniform among those consistent with the hand sizes and voids (as
-    `games.euchre.search.worlds` draws them): Setback's marginals (`uniform_marginals`) over the
-    cards renumbered by effective suit into 13-card blocks, mapped back."""
-    needs = np.zeros(3, np.int64)
-    voids = np.zeros(3, np.int64)
-    masks = np.zeros(4, np.int64)
-    _suit_masks(view_state[TRUMP], masks)
-    unseen = constraints(view_state, seat, True, needs, voids)
-    blocks = np.zeros((52, HOLDERS), np.float64)
-    uniform_marginals(_to_blocks(unseen, masks), needs, voids, blocks)
-    for s in range(4):
-        i = 0
-        for card in range(N_CARDS):
-            if masks[s] >> card & 1:
-                for h in range(HOLDERS):
-                    out[card, h] = blocks[13 * s + i, h]
-                i += 1
-
-
-@njit(cache=True, nogil=True)
-def describe(view_state, seat, record, tricks_won, us, them, x, order, allowed, pf, totals):
-    """Everything the network needs of one Euchre position (`card_location`'s module
-    docstring): features, card groups, facts, pair features (engine order), holder totals."""
-    euchre_features(view_state, seat, record, tricks_won, us, them, x)
-    card_order(view_state, order)
-    allowed_holders(view_state, seat, allowed)
-    pair_features(view_state, seat, record, pf)
-    column_totals(view_state, seat, totals)
-
-
-@njit(cache=True)
-def encode_batch(states, seats, records, tricks_won, scores, hands, x, pairs, allowed, target,
-                 totals):
-    """Rows of a Euchre data set in the network's order (`card_location.encode_batch`'s
-    contract)."""
-    _, order, a, pf, _, t = position_buffers(N_CARDS, N_FEATURES, N_PAIR)
-    for i in range(states.shape[0]):
-        describe(states[i], seats[i], records[i], tricks_won[i], scores[i, 0], scores[i, 1],
-                 x[i], order, a, pf, totals[i])
-        if hands.shape[0] > 0:
-            holder_targets(states[i], seats[i], hands[i], t)
-        network_order(i, order, a, pf, t, pairs, allowed, target)
-
-
-@njit(cache=True, nogil=True)
-def position_log_probs(view_state, seat, record, tricks_won, us, them, w1, b1, w2, b2, w3, b3,
-                       pair_weights, iterations, out):
-    """The whole model on one Euchre position (`describe`, `card_location.network_log_probs`)."""
-    x, order, allowed, pf, totals, _ = position_buffers(N_CARDS, N_FEATURES, N_PAIR)
-    describe(view_state, seat, record, tricks_won, us, them, x, order, allowed, pf, totals)
-    network_log_probs(x, order, allowed, pf, totals, w1, b1, w2, b2, w3, b3, pair_weights,
-                      iterations, out)
+def encode_batch(rows, out):
+    """Rows of a Euchre data set into the network's inputs (`card_location.encode_rows`)."""
+    encode_rows(euchre_features, card_order, pair_features, public.constraints,
+                public.suit_masks, rows, out)
 
 
 def phase_of(states: np.ndarray) -> np.ndarray:
@@ -422,40 +299,16 @@ def trump_cards(state) -> int:
     return 0 if trump < 0 else int(effective_suit_mask(trump, trump))
 
 
-# --- the hands that make the data (`play.belief_data.generate_games`) -----------------------
-def deal(game_seed, index: int) -> np.ndarray:
-    """Hand `index` of the game of seed `game_seed` (relative to its dealer), as
-    `games.euchre.match.deal_hand` deals it."""
-    from games.euchre.api import Hand
-    from games.rng import stream_seed
-
-    return Hand.random(int(stream_seed(np.uint64(game_seed), np.uint64(index)))).state.copy()
-
-
 def hand_points(state) -> tuple:
     """The finished hand's points by team relative to the dealer."""
-    from games.euchre.scoring import hand_score
-
     a, b = hand_score(state)
     return int(a), int(b)
 
 
-def _deals():
-    """The game loop's pieces for Euchre."""
-    from games.euchre.game import FIRST_DEALER, game_winner, next_dealer
-    from games.euchre.scoring import is_over
-    from games.euchre.view import SeatView
-
-    return SimpleNamespace(deal=deal, view=SeatView, apply_move=apply_move, is_legal=is_legal,
-                           is_over=is_over, points=hand_points, game_winner=game_winner,
-                           next_dealer=next_dealer, first_dealer=FIRST_DEALER)
-
-
-GAME = SimpleNamespace(
+GAME = Declaration(
     name="euchre", n_cards=N_CARDS, n_features=N_FEATURES, n_pair=N_PAIR, layout=LAYOUT,
-    columns=COLUMNS, record_rows=RECORD, state_size=S.STATE_SIZE, max_moves=MAX_MOVES,
-    features=euchre_features, pairs=pair_features, allowed=allowed_holders,
-    targets=holder_targets, order=card_order, totals=column_totals, uniform=uniform_probs,
-    encode=encode_batch, log_probs=position_log_probs,
-    view_record=view_record, phase_of=phase_of, phase_names=PHASE_NAMES,
-    trump_cards=trump_cards, deals=_deals, upcard=UPCARD)
+    columns=COLUMNS, state_size=S.STATE_SIZE, max_moves=MAX_MOVES, played_field=PLAYED,
+    size=public.SIZE, encode=encode_batch, public_record=record_of,
+    constraints=public.constraints, suit_masks=public.suit_masks, phase_of=phase_of,
+    phase_names=PHASE_NAMES, trump_cards=trump_cards, is_over=is_over, points=hand_points,
+    hidden_moves=True)

@@ -16,35 +16,8 @@ import numpy as np
 from numba import njit
 
 from games.euchre import public
-from games.euchre.cards import effective_suit_mask, suit_mask
 from games.euchre.public import ordered_up  # noqa: F401 (re-exported)
 from search import world_sampler
-
-N_CARDS = 24
-BLOCK = 13  # the Setback sampler's cards a suit (the card-location model's marginals)
-
-
-@njit(cache=True, nogil=True)
-def _suit_masks(trump, out):
-    """The four suits' card masks: effective suits once trump is named, printed ones before."""
-    for s in range(4):
-        out[s] = effective_suit_mask(s, trump) if trump >= 0 else suit_mask(s)
-
-
-@njit(cache=True, nogil=True)
-def _to_blocks(mask, masks):
-    """`mask` (Euchre cards) renumbered into Setback's 13-card suit blocks (what the
-    card-location model's Setback marginals read): the i-th card (ascending) of suit s becomes
-    bit 13 s + i."""
-    out = np.int64(0)
-    for s in range(4):
-        i = 0
-        for card in range(N_CARDS):
-            if masks[s] >> card & 1:
-                if mask >> card & 1:
-                    out |= np.int64(1) << (BLOCK * s + i)
-                i += 1
-    return out
 
 
 @njit(cache=True, nogil=True)

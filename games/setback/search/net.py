@@ -3,7 +3,7 @@ moves as output slots, and the numba kernels that play with the network: one dec
 (`net_decision`), a rollout to the end of the deal (`net_play_out`) and the rollout values of
 candidate moves over worlds (`net_world_move_values`, what `search:net:FILE` runs).
 
-The features are the card-location model's (`search.card_location.setback_features`, layout
+The features are the card-location model's (`card_location.setback_features`, layout
 `setback-v3`): the seat's hand, every card played and by whom, the bids, the contract, the
 voids shown, the tricks each seat won, the current trick, the score; suits renamed trump first
 once trump is known, so the network learns "the Jack of trump" once whatever the suit. The
@@ -25,8 +25,8 @@ from games.rng import next_u64, stream_seed
 from games.setback.rules import BID_MOVE, apply_move, legal_moves
 from games.setback.scoring import is_exhausted, score_difference
 from games.setback.state import TO_ACT, TRUMP
-from search.card_location import (LAYOUT, N_FEATURES, RECORD, public_record, setback_features,
-                                  slot_card, suit_slots)
+from games.setback.search.card_location import (LAYOUT, N_FEATURES, RECORD, public_record,
+                                                setback_features, slot_card, suit_slots)
 from search.policy_net import net_forward
 from games.setback.search.worlds import deal_of_world
 
