@@ -38,11 +38,13 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   without trumps, short of suits it tops; the other side's sure trump tricks.
 - Move order (`ordered_moves`): leads by DDS's weights (`_lead_key_trump`,
   `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
-  positions); in a trick the cheapest card that wins and holds against the opponent still to
-  play, else the cheapest card (so the second hand plays low when its partner, last, beats
-  whatever comes). A good first move makes the refutation of the others cheap. At a trick's
-  start the lead that last proved the leader's side's bound there, kept in the transposition
-  entry, goes first (the next test searches the same positions with another target).
+  positions); in a trick DDS's weights for the second, third and fourth hand
+  (`_follow_weight`): the cheapest card that wins and holds, low when the partner wins anyway
+  or the card cannot matter, the third hand forcing out the fourth's top card cheaply,
+  discards from long suits and not from a bare top card or a guarded second card, no ruff of
+  a partner's sure trick. A good first move makes the refutation of the others cheap. At a
+  trick's start the lead that last proved the leader's side's bound there, kept in the
+  transposition entry, goes first (the next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks. Once a
   card failed, its suit's cards below every card that decided the answers so far are skipped
@@ -451,51 +453,257 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
             else:
                 key = _lead_key_trump(hands, seat, card, everyone, trump)
         else:
-            key = _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump)
+            key = -_follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump,
+                                  everyone | trick_mask)
         _insert(row, n, card, key)
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
-    """The sort key of a card played to a trick under way. The next seat, when it is still to
-    play, is an opponent: its strongest card for this trick (`threat`) says whether a card
-    holds the trick. Partner holding it safely, or the second hand's partner sure to beat the
-    lead and the threat: the cheapest card. Else a card that wins and holds against the
-    threat first (the cheapest), then the cheapest cards, then winners the threat could still
-    beat; ruffs that lose or take a safe partner's trick last."""
+def _dds_rank(cards):
+    """DDS's rank (2..14) of the highest card of a 13-bit group, 0 when it is empty."""
+    return highest_bit(cards) + 2 if cards != 0 else 0
+
+
+@njit(cache=True, inline="always")
+def _dds_low(cards):
+    """DDS's rank (2..14) of the lowest card of a 13-bit group, 0 when it is empty."""
+    return lowest_bit(cards) + 2 if cards != 0 else 0
+
+
+@njit(cache=True, inline="always")
+def _discard_shape(hands, seat, suit, live):
+    """(length, holds the suit's top card, holds its second card) of `seat` in `suit`
+    (`live`: the cards still in play, the trick's included): discarding from a long suit is
+    cheap, from a bare top card or a guarded second card costly."""
+    mine = _suit_of(hands[seat], suit)
+    rest = _suit_of(live, suit)
+    top = highest_bit(rest)
+    rest ^= np.int64(1) << top
+    second = highest_bit(rest) if rest != 0 else -1
+    return (popcount(mine), (mine >> top) & 1 == 1,
+            second >= 0 and (mine >> second) & 1 == 1)
+
+
+@njit(cache=True, inline="always")
+def _cheapest_over(mine, live, floor):
+    """The rank of the lowest of `mine`'s searched cards (a card standing for the run of its
+    hand's cards below it with no other live card between) above rank `floor`, or -1: the
+    card that beats `floor` as cheaply as the search can."""
+    above = mine & ~((np.int64(2) << floor) - 1) if floor >= 0 else mine
+    if above == 0:
+        return -1
+    card = lowest_bit(above)
+    # climb to the top of its run: the card the move list keeps
+    while True:
+        over = live & ~((np.int64(2) << card) - 1)
+        if over == 0 or not (mine >> lowest_bit(over)) & 1:
+            return card
+        card = lowest_bit(over)
+
+
+@njit(cache=True, inline="always")
+def _second_best_top(cards, live):
+    """The highest card of `cards` below their top run (the run of their highest cards with
+    no other live card between), -1 when they are one run: the card a defender keeps after
+    its top one is forced out."""
+    if cards == 0:
+        return -1
+    card = highest_bit(cards)
+    while True:
+        below = live & ((np.int64(1) << card) - 1)
+        if below == 0:
+            return -1
+        nxt = highest_bit(below)
+        if not (cards >> nxt) & 1:
+            rest = cards & ((np.int64(1) << nxt) - 1)
+            return highest_bit(rest) if rest != 0 else -1
+        card = nxt
+
+
+@njit(cache=True, inline="always")
+def _follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump, live):
+    """DDS's weight (higher first) of a card played to a trick under way (`live`: the cards in
+    the hands and in the trick). Following suit: a card that wins the trick and holds it, the
+    cheapest such first; a card that cannot matter, low; the second hand low when its partner
+    wins anyway; the third hand forcing out the fourth hand's top card as cheaply as it can.
+    Discarding: from long suits, not from a bare top card or a guarded second card; ruffing
+    only what the partner does not win already, over the next hand's trumps if it can."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
-    threat = -1
-    if n_in_trick < 3:
-        opponent = hands[(seat + 1) & 3]
-        if _suit_of(opponent, led) != 0:
-            threat = led * N_RANKS + highest_bit(_suit_of(opponent, led))
-        elif trump != NO_TRUMP and _suit_of(opponent, trump) != 0:
-            threat = trump * N_RANKS + highest_bit(_suit_of(opponent, trump))
-    ruff = suit == trump and led != trump
-    wins = _beats(card, best, trump)
-    holds = wins and (threat < 0 or not _beats(threat, card, trump))
-    if (winner & 1) == (seat & 1) and (threat < 0 or not _beats(threat, best, trump)):
-        return 40 + rank if ruff else (rank if suit == led else 20 + rank)
+    r = rank + 2
+    suit_live = _suit_of(live, suit)
+    rel_rank = 1 + popcount(suit_live >> (rank + 1))
+    below = suit_live & ((np.int64(1) << rank) - 1)
+    sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1 == 1
+    trumps = trump != NO_TRUMP and _suit_of(live, trump) != 0
+    leader = (seat - n_in_trick) & 3
+    b = best - (best // N_RANKS) * N_RANKS + 2  # the winning card so far, DDS's rank
+    best_ruff = trump != NO_TRUMP and best // N_RANKS == trump and led != trump
+    follows = suit == led
+    count, top_mine, second_mine = _discard_shape(hands, seat, suit, live)
+    kx = count == 2 and second_mine
     if n_in_trick == 1:
-        # second hand: when the partner, last to play, beats the lead and the threat whatever
-        # they play, the cheapest card (second hand low)
-        last = hands[(seat + 2) & 3]
-        cover = -1
-        if _suit_of(last, led) != 0:
-            cover = led * N_RANKS + highest_bit(_suit_of(last, led))
-        elif trump != NO_TRUMP and _suit_of(last, trump) != 0:
-            cover = trump * N_RANKS + highest_bit(_suit_of(last, trump))
-        if cover >= 0 and _beats(cover, best, trump) and (
-                threat < 0 or not _beats(threat, cover, trump)):
-            return 40 + rank if ruff else (rank if suit == led else 20 + rank)
-    if holds:
-        return rank
-    if wins:
-        return 30 + rank
-    return 45 + rank if ruff else 20 + rank
+        third = (seat + 1) & 3
+        fourth = seat ^ 2
+        max3 = _dds_rank(_suit_of(hands[third], led))
+        maxp = _dds_rank(_suit_of(hands[fourth], led))
+        min3 = _dds_low(_suit_of(hands[third], led))
+        minp = _dds_low(_suit_of(hands[fourth], led))
+        trumps3 = _suit_of(hands[third], trump) if trumps else np.int64(0)
+        trumps4 = _suit_of(hands[fourth], trump) if trumps else np.int64(0)
+        if follows and trumps:
+            ruff3 = max3 == 0 and trumps3 != 0
+            if led == trump:
+                win = (maxp > b and maxp > max3) or (r > b and r > max3)
+            elif r > b and r > max3:
+                win = not ruff3 or (maxp == 0 and trumps4 > trumps3)
+            elif maxp > b and maxp > max3:
+                win = not ruff3
+            elif b > maxp and b > max3 and b > r:
+                win = maxp == 0 and trumps4 != 0 and (not ruff3 or trumps4 > trumps3)
+            else:
+                win = maxp == 0 and trumps4 != 0
+            if win:
+                if min3 > r:
+                    return 40 + rel_rank
+                if maxp > b and _suit_of(hands[leader], led) > _suit_of(hands[fourth], led):
+                    return 41 + rel_rank
+                if r > b:
+                    if r < maxp:
+                        return 78 - r
+                    if r > max3:
+                        return 73 - r
+                    return 62 - r if sequence else 49 - r
+                return 47 - r if maxp > 0 else 40 - r
+            if r < min3 or r < minp:
+                return -9 + rel_rank
+            if r < b:
+                return -16 + rel_rank
+            return 22 - r if sequence else 10 - r
+        if follows:
+            if maxp > b and maxp > max3:
+                return -r
+            if r > b and r > max3:
+                return 81 - r
+            if min3 > r or minp > r:
+                return -3 + rel_rank
+            if r < b:
+                return -11 + rel_rank
+            return 10 + rel_rank if sequence else 13 - r
+        partner_wins = _suit_of(hands[fourth], led) > (
+            _suit_of(hands[third], led) | (np.int64(1) << (b - 2)))
+        if trumps:
+            if led == trump or suit != trump:
+                high = led == trump and partner_wins
+                if led != trump:
+                    if max3 != 0:
+                        high = partner_wins or (maxp == 0 and trumps4 != 0)
+                    else:
+                        high = (maxp == 0 and trumps4 > trumps3) or (
+                            trumps3 == 0 and _suit_of(hands[fourth], led) >> (b - 2) != 0)
+                if high:
+                    return -r + (60 if led != trump else 0) + (count << 6) // 44
+                return -r + (-2 if led != trump else 0) + (count << 6) // 36 - (4 if kx else 0)
+            if max3 != 0 or (maxp == 0 and trumps4 != 0 and trumps4 > trumps3) or \
+                    (np.int64(1) << rank) > trumps3:
+                return 24 - r + (count << 6) // 44
+            return 15 - r + (count << 6) // 36 - (4 if kx else 0)
+        if partner_wins:
+            add = (count << 6) // 23 - (2 if kx else (3 if count == 1 and top_mine else 0))
+        else:
+            add = (count << 6) // 33 - (6 if kx else (8 if count == 1 and top_mine else 0))
+        return -r + add
+    if n_in_trick == 2:
+        fourth = (seat + 1) & 3
+        cards4 = _suit_of(hands[fourth], led)
+        max4 = _dds_rank(cards4)
+        min4 = _dds_low(cards4)
+        mine = _suit_of(hands[seat], led)
+        max3 = _dds_rank(mine)
+        lead_wins = winner == leader
+        if follows:
+            low = -r
+            if trumps and led != trump and best_ruff:
+                return low
+            if lead_wins and b > max4:
+                if trumps and led != trump and max4 == 0:
+                    return low
+                if not trumps and _suit_of(hands[leader], led) == 0:
+                    # partner's card was bare and this hand holds the top: overtake when the
+                    # run then outlasts the defenders' cards
+                    everything = _suit_of(live, led)
+                    if (mine >> highest_bit(everything)) & 1:
+                        opp = max(popcount(cards4) - 1,
+                                  popcount(_suit_of(hands[(seat + 3) & 3], led)))
+                        runs = _top_run(mine, everything & ~(np.int64(1) << (b - 2)))
+                        if opp <= popcount(runs) - 1 and \
+                                rank == _cheapest_over(mine, everything, b - 2):
+                            return low + 20
+                return low
+            if max3 < min4 or max3 < b:
+                return low
+            if trumps and led != trump and not lead_wins and max4 == 0:
+                return 20 - r if r > b else low
+            weight = 58 if trumps and max3 > max4 else 60
+            if trumps and max3 > max4 and led != trump and lead_wins:
+                weight_win = r > max4
+            else:
+                weight_win = r > b and r > max4
+            w = weight - r if weight_win else low
+            if (trumps and max3 <= max4) or (not trumps and max4 > max3 and max4 > b):
+                second4 = _second_best_top(cards4, _suit_of(live, led))
+                if second4 >= 0:
+                    if second4 + 2 > b:
+                        if rank == _cheapest_over(mine, _suit_of(live, led), second4):
+                            w += 20
+                    elif winner == (seat + 3) & 3:
+                        if rank == _cheapest_over(mine, _suit_of(live, led), b - 2):
+                            w += 20
+            return w
+        if not trumps:
+            return -r + (count << 6) // 24 - (4 if kx or (count == 1 and top_mine) else 0)
+        if led == trump or suit != trump:
+            return -r + (count << 6) // 40
+        trumps4 = _suit_of(hands[fourth], trump)
+        if lead_wins and b > max4 and (max4 != 0 or trumps4 == 0):
+            return -r - 50
+        if best_ruff and r < b:
+            return -32 + rel_rank + (count << 6) // 40
+        add = (count << 6) // 50
+        if lead_wins:
+            if max4 != 0:
+                # don't ruff the partner's king: the second card of the suit is its
+                rest = _suit_of(live, led)
+                rest ^= np.int64(1) << highest_bit(rest)
+                second = highest_bit(rest) if rest != 0 else -1
+                held = second >= 0 and (second == b - 2 or (
+                    _suit_of(hands[leader], led) >> second) & 1 == 1)
+                return (36 if held else 48) - r + add
+            return (48 if (np.int64(1) << rank) > trumps4 else -12) - r + add
+        if max4 != 0:
+            return 72 - r + add
+        return (48 if (np.int64(1) << rank) > trumps4 else 36) - r + add
+    partner_wins = winner == seat ^ 2
+    if follows:
+        if partner_wins or (led != trump and best_ruff):
+            return -r
+        return 30 - r if r > b else -r
+    if not trumps:
+        return -r + (count << 6) // 27 - (6 if kx else (8 if count == 1 and top_mine else 0))
+    val = (count << 6) // 24 - (2 if kx else 0)
+    if led == trump:
+        return -r + val
+    if partner_wins:
+        return (2 if suit == trump else 25) - r + val
+    if best_ruff:
+        if suit == trump:
+            return 33 + rel_rank if r > b else -13 + rel_rank
+        return 14 - r + val
+    if suit == trump:
+        return 33 + rel_rank
+    return 14 - r + val
 
 
 @njit(cache=True, inline="always")
