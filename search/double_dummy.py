@@ -353,6 +353,17 @@ def _later_tricks(hands, leader, trump, left, wanted):
         if wanted < left:
             return -1
         everyone = hands[0] | hands[1] | hands[2] | hands[3]
+        # every suit the leader can lead topped by an opponent: they take that trick
+        tops = np.int64(0)
+        for suit in range(N_SUITS):
+            if _suit_of(hands[leader], suit) != 0:
+                top = N_RANKS * suit + highest_bit(_suit_of(everyone, suit))
+                if _holder(hands, top) & 1 == side:
+                    tops = -1
+                    break
+                tops |= np.int64(1) << top
+        if tops >= 0:
+            return tops
         total = 0
         cards = np.int64(0)
         for suit in range(N_SUITS):
