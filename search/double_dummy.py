@@ -1007,33 +1007,45 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
 
 @njit(cache=True)
 def _second_hand(hands, trump, frame, stats):
-    """After the lead: -1, or the answer when the last hand to play holds the top card of the
-    suit led (so its side wins the trick, nobody able to ruff it) and, without a trump suit,
-    then cashes its runs of top cards (the one it won with gone) as the next leader. Its side
-    needs `need` tricks (side 0) or `left - need + 1` (side 1) of those to decide; the cards
-    used go to frame[F_REL]."""
+    """After the lead: -1, or the answer when the second hand's side surely wins the trick
+    (DDS's second-hand quick tricks): one of its hands can ruff the suit led and the third
+    hand cannot, or its highest card of the suit beats the card led and the third hand's (and
+    the third hand cannot ruff); without a trump suit the hand winning it then cashes its runs
+    of top cards (the one it won with gone) as the next leader. The side needs `need` tricks
+    (side 0) or `left - need + 1` (side 1) of those to decide; the cards used go to
+    frame[F_REL] (none for a ruff: the lengths decide it)."""
     leader = frame[F_LEADER]
-    last = (leader + 3) & 3
+    second = (leader + 1) & 3
+    third = leader ^ 2
+    fourth = (leader + 3) & 3
     led = frame[F_LED]
-    mine = _suit_of(hands[last], led)
-    if mine == 0:
+    side_trumps = trump != NO_TRUMP and led != trump
+    third_ruffs = side_trumps and _suit_of(hands[third], led) == 0 and \
+        _suit_of(hands[third], trump) != 0
+    if third_ruffs:
         return -1
-    top = highest_bit(mine)
-    if top < frame[F_BEST] - N_RANKS * led:
-        return -1  # the led card is higher (nothing else of the suit is in the trick yet)
-    others = _suit_of(hands[leader ^ 2] | hands[(leader + 1) & 3], led)
-    if others >> top != 0:
+    wanted = frame[F_NEED] if second & 1 == 0 else frame[F_LEFT] - frame[F_NEED] + 1
+    if side_trumps and ((_suit_of(hands[second], led) == 0
+                         and _suit_of(hands[second], trump) != 0)
+                        or (_suit_of(hands[fourth], led) == 0
+                            and _suit_of(hands[fourth], trump) != 0)):
+        if wanted > 1:
+            return -1
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = 0
+        return 1 if second & 1 == 0 else 0
+    ours = _suit_of(hands[second] | hands[fourth], led)
+    if ours == 0:
         return -1
-    partner_of_leader = hands[leader ^ 2]
-    if trump != NO_TRUMP and led != trump and _suit_of(partner_of_leader, led) == 0 and \
-            _suit_of(partner_of_leader, trump) != 0:
-        return -1  # the third hand could ruff
-    wanted = frame[F_NEED] if last & 1 == 0 else frame[F_LEFT] - frame[F_NEED] + 1
+    top = highest_bit(ours)
+    if top < frame[F_BEST] - N_RANKS * led or _suit_of(hands[third], led) >> top != 0:
+        return -1
+    winner = second if (_suit_of(hands[second], led) >> top) & 1 else fourth
     sure = 1
     cards = np.int64(1) << (N_RANKS * led + top)
     if trump == NO_TRUMP and sure < wanted:
         # the same hand then leads: its runs, less the card it took this trick with
-        rest = hands[last] ^ cards
+        rest = hands[winner] ^ cards
         everyone = (hands[0] | hands[1] | hands[2] | hands[3]) ^ cards
         for suit in range(N_SUITS):
             if sure >= wanted:
@@ -1046,7 +1058,7 @@ def _second_hand(hands, trump, frame, stats):
         return -1
     stats[S_QUICK_CUTS] += 1
     frame[F_REL] = cards
-    return 1 if last & 1 == 0 else 0
+    return 1 if second & 1 == 0 else 0
 
 
 @njit(cache=True)
