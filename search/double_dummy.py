@@ -79,7 +79,9 @@ F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describ
 F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
 F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
 F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth trying here
-FRAME_SIZE = F_FLOOR + 4
+F_KILLER = F_FLOOR + 4  # a trick's start: 1 + the last lead that refuted at this depth, or 0
+FRAME_SIZE = F_KILLER + 1
+KILLER_BONUS = 55  # DDS's weight for the lead that last refuted at the same depth
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
@@ -1173,6 +1175,23 @@ def _hint_first(row, n, card):
 
 
 @njit(cache=True, inline="always")
+def _promote(row, n, card):
+    """Raise `card`'s weight by KILLER_BONUS among the first n moves of `row` (keys
+    ascending in row[MOVE_SLOTS:]) if it is there: the lead that refuted the last sibling
+    position at this depth likely refutes this one too (DDS's best move)."""
+    for j in range(n):
+        if row[j] == card:
+            key = row[MOVE_SLOTS + j] - KILLER_BONUS
+            while j > 0 and row[MOVE_SLOTS + j - 1] > key:
+                row[j] = row[j - 1]
+                row[MOVE_SLOTS + j] = row[MOVE_SLOTS + j - 1]
+                j -= 1
+            row[j] = card
+            row[MOVE_SLOTS + j] = key
+            return
+
+
+@njit(cache=True, inline="always")
 def _cover_sequences(hand, everyone, trick_mask, rel):
     """`rel` widened for a node where every move of `hand` failed. The search tried one card
     of each run of the hand's cards with no other live card between them (the highest), as
@@ -1257,8 +1276,11 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                                                frame[F_BEST], frame[F_WINNER],
                                                frame[F_TRICK_MASK], trump, trump_last,
                                                moves[depth])
-                if frame[F_IN_TRICK] == 0 and frame[F_HINT] >= 0:
-                    _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
+                if frame[F_IN_TRICK] == 0:
+                    if frame[F_KILLER] > 0:
+                        _promote(moves[depth], frame[F_COUNT], frame[F_KILLER] - 1)
+                    if frame[F_HINT] >= 0:
+                        _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
                 frame[F_INDEX] = 0
                 frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
@@ -1288,6 +1310,8 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
             # the answer is reused
             rel = _cover_sequences(hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
                                    frame[F_TRICK_MASK], rel)
+        elif frame[F_IN_TRICK] == 0:
+            frame[F_KILLER] = moves[depth, frame[F_INDEX] - 1] + 1
         if frame[F_STORE]:
             # the leader's side proved its bound with the last lead tried: keep it as a hint
             lead = moves[depth, frame[F_INDEX] - 1] if result == (seat & 1 == 0) else -1
