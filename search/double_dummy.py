@@ -43,8 +43,10 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   or the card cannot matter, the third hand forcing out the fourth's top card cheaply,
   discards from long suits and not from a bare top card or a guarded second card, no ruff of
   a partner's sure trick. A good first move makes the refutation of the others cheap. At a
-  trick's start the lead that last proved the leader's side's bound there, kept in the
-  transposition entry, goes first (the next test searches the same positions with another target).
+  trick's start two leads gain weight (`_promote`, DDS's best moves): the one that last
+  refuted at the same depth (F_KILLER) and the one that last proved the leader's side's bound
+  there, kept in the transposition entry (the next test searches the same positions with
+  another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks. Once a
   card failed, its suit's cards below every card that decided the answers so far are skipped
@@ -82,6 +84,7 @@ F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth 
 F_KILLER = F_FLOOR + 4  # a trick's start: 1 + the last lead that refuted at this depth, or 0
 FRAME_SIZE = F_KILLER + 1
 KILLER_BONUS = 55  # DDS's weight for the lead that last refuted at the same depth
+HINT_BONUS = 18  # DDS's weight for the lead a matching transposition entry names
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
@@ -923,7 +926,7 @@ def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
     that decided it (the entry's top cards) in frame[F_REL]. Undecided, frame[F_HINT] gets
-    the lead a matching entry names (the lead to try first)."""
+    the lead a matching entry names (a lead to try early, `_promote`)."""
     frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
@@ -1161,27 +1164,14 @@ def _play(hands, trump, frames, moves, depth):
 
 
 @njit(cache=True, inline="always")
-def _hint_first(row, n, card):
-    """Move `card` to the front of the first n moves of `row` if it is among them (a lead
-    that proved a bound here before is likely to again: the MTD(f) tests search the same
-    positions with another target)."""
+def _promote(row, n, card, bonus):
+    """Raise `card`'s weight by `bonus` among the first n moves of `row` (keys ascending in
+    row[MOVE_SLOTS:]) if it is there: the lead that refuted the last position searched at
+    this depth, or the one a transposition entry names, likely refutes this one too (DDS's
+    best moves; put first outright they cost more nodes than they save)."""
     for j in range(n):
         if row[j] == card:
-            while j > 0:
-                row[j] = row[j - 1]
-                j -= 1
-            row[0] = card
-            return
-
-
-@njit(cache=True, inline="always")
-def _promote(row, n, card):
-    """Raise `card`'s weight by KILLER_BONUS among the first n moves of `row` (keys
-    ascending in row[MOVE_SLOTS:]) if it is there: the lead that refuted the last sibling
-    position at this depth likely refutes this one too (DDS's best move)."""
-    for j in range(n):
-        if row[j] == card:
-            key = row[MOVE_SLOTS + j] - KILLER_BONUS
+            key = row[MOVE_SLOTS + j] - bonus
             while j > 0 and row[MOVE_SLOTS + j - 1] > key:
                 row[j] = row[j - 1]
                 row[MOVE_SLOTS + j] = row[MOVE_SLOTS + j - 1]
@@ -1278,9 +1268,9 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                                                moves[depth])
                 if frame[F_IN_TRICK] == 0:
                     if frame[F_KILLER] > 0:
-                        _promote(moves[depth], frame[F_COUNT], frame[F_KILLER] - 1)
+                        _promote(moves[depth], frame[F_COUNT], frame[F_KILLER] - 1, KILLER_BONUS)
                     if frame[F_HINT] >= 0:
-                        _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
+                        _promote(moves[depth], frame[F_COUNT], frame[F_HINT], HINT_BONUS)
                 frame[F_INDEX] = 0
                 frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
