@@ -312,6 +312,35 @@ def entry_tricks(hands, leader, trump, trump_last, wanted):
 
 
 @njit(cache=True)
+def _partner_ruff(hands, leader, trump):
+    """The cards that make a trick sure for the leader's side by a ruff of the partner's
+    (DDS's quick tricks): a side suit the leader holds and the partner has none of, holding
+    a trump, and each opponent either follows it or cannot ruff over the partner (its top
+    trump: then it decides); -1 when there is no such suit."""
+    partner = leader ^ 2
+    mates = _suit_of(hands[partner], trump)
+    if mates == 0:
+        return -1
+    for suit in range(N_SUITS):
+        if suit == trump or _suit_of(hands[leader], suit) == 0 or \
+                _suit_of(hands[partner], suit) != 0:
+            continue
+        cards = np.int64(0)
+        ok = True
+        for opponent in ((leader + 1) & 3, (leader + 3) & 3):
+            theirs = _suit_of(hands[opponent], trump)
+            if _suit_of(hands[opponent], suit) != 0 or theirs == 0:
+                continue
+            if theirs > mates:
+                ok = False
+                break
+            cards = np.int64(1) << (N_RANKS * trump + highest_bit(mates))
+        if ok:
+            return cards
+    return -1
+
+
+@njit(cache=True)
 def master_trumps(hands, side, trump):
     """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
     those trumps. A trump above every trump of the other side wins the trick it is played
@@ -980,6 +1009,12 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
         return 1 if leader & 1 == 0 else 0
+    if wanted == 1 and trump != NO_TRUMP:
+        cards = _partner_ruff(hands, leader, trump)
+        if cards >= 0:
+            stats[S_QUICK_CUTS] += 1
+            frame[F_REL] = cards
+            return 1 if leader & 1 == 0 else 0
     if trump != NO_TRUMP:
         # each side's master trumps win tricks whoever leads (see `master_trumps`)
         sure, cards = master_trumps(hands, 0, trump)
