@@ -31,11 +31,13 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   every leader and every deal with the same trump can use it.
 - Sure tricks, which often answer a test without a move: at a trick's start the leader's
   runs of top cards (`quick_tricks`), else a low card led to the partner's top card and the
-  partner's runs (`entry_tricks`) and, with a trump suit, each side's master trumps
-  (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
-  (`_second_hand`).
+  partner's runs (`entry_tricks`), a ruff of the partner's when one trick decides
+  (`_partner_ruff`) and, with a trump suit, each side's master trumps (`master_trumps`);
+  after the lead, the second hand's side winning the trick by a ruff or by its top card of
+  the suit, and the winner's runs after it (`_second_hand`).
 - "Later tricks" (`_later_tricks`, DDS's bounds): a side on lead that needs every trick
-  without trumps, short of suits it tops; the other side's sure trump tricks.
+  without trumps, short of suits it tops or whose leader can only lead a suit an opponent
+  tops; the other side's sure trump tricks.
 - Move order (`ordered_moves`): leads by DDS's weights (`_lead_key_trump`,
   `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
   positions); in a trick DDS's weights for the second, third and fourth hand
@@ -373,9 +375,10 @@ def _later_tricks(hands, leader, trump, left, wanted):
     """DDS's "later tricks" bounds at a trick's start: the cards that show the leader's side
     cannot take `wanted` of the `left` tricks (the ranks that decide it; 0 when the lengths
     alone do), or -1 when these rules do not show it. Without trumps: needing every trick, it
-    cannot when the suits whose top card it holds are shorter in all (each at the longer of
-    its two hands) than the tricks left: it leads every trick, so the other side keeps a
-    top card of another suit. With trumps the other side's trumps take tricks: as many as
+    cannot when an opponent holds the top card of every suit its leader holds (those top
+    cards decide), nor when the suits whose top card it holds are shorter in all (each at the
+    longer of its two hands) than the tricks left: it leads every trick, so the other side
+    keeps a top card of another suit. With trumps the other side's trumps take tricks: as many as
     its longer trump hand when the leader's side has none; one with the top trump, two with
     the top two when one of its hands holding them has another; one with the second trump
     guarded, sitting after the top trump's hand or with the third trump on its side."""
