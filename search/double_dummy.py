@@ -31,18 +31,24 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   every leader and every deal with the same trump can use it.
 - Sure tricks, which often answer a test without a move: at a trick's start the leader's
   runs of top cards (`quick_tricks`), else a low card led to the partner's top card and the
-  partner's runs (`entry_tricks`) and, with a trump suit, each side's master trumps
-  (`master_trumps`); after the lead, the last hand's top card of the suit led and its runs
-  (`_second_hand`).
+  partner's runs (`entry_tricks`), a ruff of the partner's when one trick decides
+  (`_partner_ruff`) and, with a trump suit, each side's master trumps (`master_trumps`);
+  after the lead, the second hand's side winning the trick by a ruff or by its top card of
+  the suit, and the winner's runs after it (`_second_hand`).
 - "Later tricks" (`_later_tricks`, DDS's bounds): a side on lead that needs every trick
-  without trumps, short of suits it tops; the other side's sure trump tricks.
+  without trumps, short of suits it tops or whose leader can only lead a suit an opponent
+  tops; the other side's sure trump tricks.
 - Move order (`ordered_moves`): leads by DDS's weights (`_lead_key_trump`,
   `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
-  positions); in a trick the cheapest card that wins and holds against the opponent still to
-  play, else the cheapest card (so the second hand plays low when its partner, last, beats
-  whatever comes). A good first move makes the refutation of the others cheap. At a trick's
-  start the lead that last proved the leader's side's bound there, kept in the transposition
-  entry, goes first (the next test searches the same positions with another target).
+  positions); in a trick DDS's weights for the second, third and fourth hand
+  (`_follow_weight`): the cheapest card that wins and holds, low when the partner wins anyway
+  or the card cannot matter, the third hand forcing out the fourth's top card cheaply,
+  discards from long suits and not from a bare top card or a guarded second card, no ruff of
+  a partner's sure trick. A good first move makes the refutation of the others cheap. At a
+  trick's start two leads gain weight (`_promote`, DDS's best moves): the one that last
+  refuted at the same depth (F_KILLER) and the one that last proved the leader's side's bound
+  there, kept in the transposition entry (the next test searches the same positions with
+  another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks. Once a
   card failed, its suit's cards below every card that decided the answers so far are skipped
@@ -77,7 +83,10 @@ F_CODE = 17  # F_CODE + suit: the owners of the suit's remaining cards (`describ
 F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
 F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
 F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth trying here
-FRAME_SIZE = F_FLOOR + 4
+F_KILLER = F_FLOOR + 4  # a trick's start: 1 + the last lead that refuted at this depth, or 0
+FRAME_SIZE = F_KILLER + 1
+KILLER_BONUS = 55  # DDS's weight for the lead that last refuted at the same depth
+HINT_BONUS = 18  # DDS's weight for the lead a matching transposition entry names
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
@@ -305,6 +314,35 @@ def entry_tricks(hands, leader, trump, trump_last, wanted):
 
 
 @njit(cache=True)
+def _partner_ruff(hands, leader, trump):
+    """The cards that make a trick sure for the leader's side by a ruff of the partner's
+    (DDS's quick tricks): a side suit the leader holds and the partner has none of, holding
+    a trump, and each opponent either follows it or cannot ruff over the partner (its top
+    trump: then it decides); -1 when there is no such suit."""
+    partner = leader ^ 2
+    mates = _suit_of(hands[partner], trump)
+    if mates == 0:
+        return -1
+    for suit in range(N_SUITS):
+        if suit == trump or _suit_of(hands[leader], suit) == 0 or \
+                _suit_of(hands[partner], suit) != 0:
+            continue
+        cards = np.int64(0)
+        ok = True
+        for opponent in ((leader + 1) & 3, (leader + 3) & 3):
+            theirs = _suit_of(hands[opponent], trump)
+            if _suit_of(hands[opponent], suit) != 0 or theirs == 0:
+                continue
+            if theirs > mates:
+                ok = False
+                break
+            cards = np.int64(1) << (N_RANKS * trump + highest_bit(mates))
+        if ok:
+            return cards
+    return -1
+
+
+@njit(cache=True)
 def master_trumps(hands, side, trump):
     """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
     those trumps. A trump above every trump of the other side wins the trick it is played
@@ -337,9 +375,10 @@ def _later_tricks(hands, leader, trump, left, wanted):
     """DDS's "later tricks" bounds at a trick's start: the cards that show the leader's side
     cannot take `wanted` of the `left` tricks (the ranks that decide it; 0 when the lengths
     alone do), or -1 when these rules do not show it. Without trumps: needing every trick, it
-    cannot when the suits whose top card it holds are shorter in all (each at the longer of
-    its two hands) than the tricks left: it leads every trick, so the other side keeps a
-    top card of another suit. With trumps the other side's trumps take tricks: as many as
+    cannot when an opponent holds the top card of every suit its leader holds (those top
+    cards decide), nor when the suits whose top card it holds are shorter in all (each at the
+    longer of its two hands) than the tricks left: it leads every trick, so the other side
+    keeps a top card of another suit. With trumps the other side's trumps take tricks: as many as
     its longer trump hand when the leader's side has none; one with the top trump, two with
     the top two when one of its hands holding them has another; one with the second trump
     guarded, sitting after the top trump's hand or with the third trump on its side."""
@@ -351,6 +390,17 @@ def _later_tricks(hands, leader, trump, left, wanted):
         if wanted < left:
             return -1
         everyone = hands[0] | hands[1] | hands[2] | hands[3]
+        # every suit the leader can lead topped by an opponent: they take that trick
+        tops = np.int64(0)
+        for suit in range(N_SUITS):
+            if _suit_of(hands[leader], suit) != 0:
+                top = N_RANKS * suit + highest_bit(_suit_of(everyone, suit))
+                if _holder(hands, top) & 1 == side:
+                    tops = -1
+                    break
+                tops |= np.int64(1) << top
+        if tops >= 0:
+            return tops
         total = 0
         cards = np.int64(0)
         for suit in range(N_SUITS):
@@ -451,51 +501,257 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
             else:
                 key = _lead_key_trump(hands, seat, card, everyone, trump)
         else:
-            key = _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump)
+            key = -_follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump,
+                                  everyone | trick_mask)
         _insert(row, n, card, key)
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _follow_key(hands, seat, n_in_trick, card, led, best, winner, trump):
-    """The sort key of a card played to a trick under way. The next seat, when it is still to
-    play, is an opponent: its strongest card for this trick (`threat`) says whether a card
-    holds the trick. Partner holding it safely, or the second hand's partner sure to beat the
-    lead and the threat: the cheapest card. Else a card that wins and holds against the
-    threat first (the cheapest), then the cheapest cards, then winners the threat could still
-    beat; ruffs that lose or take a safe partner's trick last."""
+def _dds_rank(cards):
+    """DDS's rank (2..14) of the highest card of a 13-bit group, 0 when it is empty."""
+    return highest_bit(cards) + 2 if cards != 0 else 0
+
+
+@njit(cache=True, inline="always")
+def _dds_low(cards):
+    """DDS's rank (2..14) of the lowest card of a 13-bit group, 0 when it is empty."""
+    return lowest_bit(cards) + 2 if cards != 0 else 0
+
+
+@njit(cache=True, inline="always")
+def _discard_shape(hands, seat, suit, live):
+    """(length, holds the suit's top card, holds its second card) of `seat` in `suit`
+    (`live`: the cards still in play, the trick's included): discarding from a long suit is
+    cheap, from a bare top card or a guarded second card costly."""
+    mine = _suit_of(hands[seat], suit)
+    rest = _suit_of(live, suit)
+    top = highest_bit(rest)
+    rest ^= np.int64(1) << top
+    second = highest_bit(rest) if rest != 0 else -1
+    return (popcount(mine), (mine >> top) & 1 == 1,
+            second >= 0 and (mine >> second) & 1 == 1)
+
+
+@njit(cache=True, inline="always")
+def _cheapest_over(mine, live, floor):
+    """The rank of the lowest of `mine`'s searched cards (a card standing for the run of its
+    hand's cards below it with no other live card between) above rank `floor`, or -1: the
+    card that beats `floor` as cheaply as the search can."""
+    above = mine & ~((np.int64(2) << floor) - 1) if floor >= 0 else mine
+    if above == 0:
+        return -1
+    card = lowest_bit(above)
+    # climb to the top of its run: the card the move list keeps
+    while True:
+        over = live & ~((np.int64(2) << card) - 1)
+        if over == 0 or not (mine >> lowest_bit(over)) & 1:
+            return card
+        card = lowest_bit(over)
+
+
+@njit(cache=True, inline="always")
+def _second_best_top(cards, live):
+    """The highest card of `cards` below their top run (the run of their highest cards with
+    no other live card between), -1 when they are one run: the card a defender keeps after
+    its top one is forced out."""
+    if cards == 0:
+        return -1
+    card = highest_bit(cards)
+    while True:
+        below = live & ((np.int64(1) << card) - 1)
+        if below == 0:
+            return -1
+        nxt = highest_bit(below)
+        if not (cards >> nxt) & 1:
+            rest = cards & ((np.int64(1) << nxt) - 1)
+            return highest_bit(rest) if rest != 0 else -1
+        card = nxt
+
+
+@njit(cache=True, inline="always")
+def _follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump, live):
+    """DDS's weight (higher first) of a card played to a trick under way (`live`: the cards in
+    the hands and in the trick). Following suit: a card that wins the trick and holds it, the
+    cheapest such first; a card that cannot matter, low; the second hand low when its partner
+    wins anyway; the third hand forcing out the fourth hand's top card as cheaply as it can.
+    Discarding: from long suits, not from a bare top card or a guarded second card; ruffing
+    only what the partner does not win already, over the next hand's trumps if it can."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
-    threat = -1
-    if n_in_trick < 3:
-        opponent = hands[(seat + 1) & 3]
-        if _suit_of(opponent, led) != 0:
-            threat = led * N_RANKS + highest_bit(_suit_of(opponent, led))
-        elif trump != NO_TRUMP and _suit_of(opponent, trump) != 0:
-            threat = trump * N_RANKS + highest_bit(_suit_of(opponent, trump))
-    ruff = suit == trump and led != trump
-    wins = _beats(card, best, trump)
-    holds = wins and (threat < 0 or not _beats(threat, card, trump))
-    if (winner & 1) == (seat & 1) and (threat < 0 or not _beats(threat, best, trump)):
-        return 40 + rank if ruff else (rank if suit == led else 20 + rank)
+    r = rank + 2
+    suit_live = _suit_of(live, suit)
+    rel_rank = 1 + popcount(suit_live >> (rank + 1))
+    below = suit_live & ((np.int64(1) << rank) - 1)
+    sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1 == 1
+    trumps = trump != NO_TRUMP and _suit_of(live, trump) != 0
+    leader = (seat - n_in_trick) & 3
+    b = best - (best // N_RANKS) * N_RANKS + 2  # the winning card so far, DDS's rank
+    best_ruff = trump != NO_TRUMP and best // N_RANKS == trump and led != trump
+    follows = suit == led
+    count, top_mine, second_mine = _discard_shape(hands, seat, suit, live)
+    kx = count == 2 and second_mine
     if n_in_trick == 1:
-        # second hand: when the partner, last to play, beats the lead and the threat whatever
-        # they play, the cheapest card (second hand low)
-        last = hands[(seat + 2) & 3]
-        cover = -1
-        if _suit_of(last, led) != 0:
-            cover = led * N_RANKS + highest_bit(_suit_of(last, led))
-        elif trump != NO_TRUMP and _suit_of(last, trump) != 0:
-            cover = trump * N_RANKS + highest_bit(_suit_of(last, trump))
-        if cover >= 0 and _beats(cover, best, trump) and (
-                threat < 0 or not _beats(threat, cover, trump)):
-            return 40 + rank if ruff else (rank if suit == led else 20 + rank)
-    if holds:
-        return rank
-    if wins:
-        return 30 + rank
-    return 45 + rank if ruff else 20 + rank
+        third = (seat + 1) & 3
+        fourth = seat ^ 2
+        max3 = _dds_rank(_suit_of(hands[third], led))
+        maxp = _dds_rank(_suit_of(hands[fourth], led))
+        min3 = _dds_low(_suit_of(hands[third], led))
+        minp = _dds_low(_suit_of(hands[fourth], led))
+        trumps3 = _suit_of(hands[third], trump) if trumps else np.int64(0)
+        trumps4 = _suit_of(hands[fourth], trump) if trumps else np.int64(0)
+        if follows and trumps:
+            ruff3 = max3 == 0 and trumps3 != 0
+            if led == trump:
+                win = (maxp > b and maxp > max3) or (r > b and r > max3)
+            elif r > b and r > max3:
+                win = not ruff3 or (maxp == 0 and trumps4 > trumps3)
+            elif maxp > b and maxp > max3:
+                win = not ruff3
+            elif b > maxp and b > max3 and b > r:
+                win = maxp == 0 and trumps4 != 0 and (not ruff3 or trumps4 > trumps3)
+            else:
+                win = maxp == 0 and trumps4 != 0
+            if win:
+                if min3 > r:
+                    return 40 + rel_rank
+                if maxp > b and _suit_of(hands[leader], led) > _suit_of(hands[fourth], led):
+                    return 41 + rel_rank
+                if r > b:
+                    if r < maxp:
+                        return 78 - r
+                    if r > max3:
+                        return 73 - r
+                    return 62 - r if sequence else 49 - r
+                return 47 - r if maxp > 0 else 40 - r
+            if r < min3 or r < minp:
+                return -9 + rel_rank
+            if r < b:
+                return -16 + rel_rank
+            return 22 - r if sequence else 10 - r
+        if follows:
+            if maxp > b and maxp > max3:
+                return -r
+            if r > b and r > max3:
+                return 81 - r
+            if min3 > r or minp > r:
+                return -3 + rel_rank
+            if r < b:
+                return -11 + rel_rank
+            return 10 + rel_rank if sequence else 13 - r
+        partner_wins = _suit_of(hands[fourth], led) > (
+            _suit_of(hands[third], led) | (np.int64(1) << (b - 2)))
+        if trumps:
+            if led == trump or suit != trump:
+                high = led == trump and partner_wins
+                if led != trump:
+                    if max3 != 0:
+                        high = partner_wins or (maxp == 0 and trumps4 != 0)
+                    else:
+                        high = (maxp == 0 and trumps4 > trumps3) or (
+                            trumps3 == 0 and _suit_of(hands[fourth], led) >> (b - 2) != 0)
+                if high:
+                    return -r + (60 if led != trump else 0) + (count << 6) // 44
+                return -r + (-2 if led != trump else 0) + (count << 6) // 36 - (4 if kx else 0)
+            if max3 != 0 or (maxp == 0 and trumps4 != 0 and trumps4 > trumps3) or \
+                    (np.int64(1) << rank) > trumps3:
+                return 24 - r + (count << 6) // 44
+            return 15 - r + (count << 6) // 36 - (4 if kx else 0)
+        if partner_wins:
+            add = (count << 6) // 23 - (2 if kx else (3 if count == 1 and top_mine else 0))
+        else:
+            add = (count << 6) // 33 - (6 if kx else (8 if count == 1 and top_mine else 0))
+        return -r + add
+    if n_in_trick == 2:
+        fourth = (seat + 1) & 3
+        cards4 = _suit_of(hands[fourth], led)
+        max4 = _dds_rank(cards4)
+        min4 = _dds_low(cards4)
+        mine = _suit_of(hands[seat], led)
+        max3 = _dds_rank(mine)
+        lead_wins = winner == leader
+        if follows:
+            low = -r
+            if trumps and led != trump and best_ruff:
+                return low
+            if lead_wins and b > max4:
+                if trumps and led != trump and max4 == 0:
+                    return low
+                if not trumps and _suit_of(hands[leader], led) == 0:
+                    # partner's card was bare and this hand holds the top: overtake when the
+                    # run then outlasts the defenders' cards
+                    everything = _suit_of(live, led)
+                    if (mine >> highest_bit(everything)) & 1:
+                        opp = max(popcount(cards4) - 1,
+                                  popcount(_suit_of(hands[(seat + 3) & 3], led)))
+                        runs = _top_run(mine, everything & ~(np.int64(1) << (b - 2)))
+                        if opp <= popcount(runs) - 1 and \
+                                rank == _cheapest_over(mine, everything, b - 2):
+                            return low + 20
+                return low
+            if max3 < min4 or max3 < b:
+                return low
+            if trumps and led != trump and not lead_wins and max4 == 0:
+                return 20 - r if r > b else low
+            weight = 58 if trumps and max3 > max4 else 60
+            if trumps and max3 > max4 and led != trump and lead_wins:
+                weight_win = r > max4
+            else:
+                weight_win = r > b and r > max4
+            w = weight - r if weight_win else low
+            if (trumps and max3 <= max4) or (not trumps and max4 > max3 and max4 > b):
+                second4 = _second_best_top(cards4, _suit_of(live, led))
+                if second4 >= 0:
+                    if second4 + 2 > b:
+                        if rank == _cheapest_over(mine, _suit_of(live, led), second4):
+                            w += 20
+                    elif winner == (seat + 3) & 3:
+                        if rank == _cheapest_over(mine, _suit_of(live, led), b - 2):
+                            w += 20
+            return w
+        if not trumps:
+            return -r + (count << 6) // 24 - (4 if kx or (count == 1 and top_mine) else 0)
+        if led == trump or suit != trump:
+            return -r + (count << 6) // 40
+        trumps4 = _suit_of(hands[fourth], trump)
+        if lead_wins and b > max4 and (max4 != 0 or trumps4 == 0):
+            return -r - 50
+        if best_ruff and r < b:
+            return -32 + rel_rank + (count << 6) // 40
+        add = (count << 6) // 50
+        if lead_wins:
+            if max4 != 0:
+                # don't ruff the partner's king: the second card of the suit is its
+                rest = _suit_of(live, led)
+                rest ^= np.int64(1) << highest_bit(rest)
+                second = highest_bit(rest) if rest != 0 else -1
+                held = second >= 0 and (second == b - 2 or (
+                    _suit_of(hands[leader], led) >> second) & 1 == 1)
+                return (36 if held else 48) - r + add
+            return (48 if (np.int64(1) << rank) > trumps4 else -12) - r + add
+        if max4 != 0:
+            return 72 - r + add
+        return (48 if (np.int64(1) << rank) > trumps4 else 36) - r + add
+    partner_wins = winner == seat ^ 2
+    if follows:
+        if partner_wins or (led != trump and best_ruff):
+            return -r
+        return 30 - r if r > b else -r
+    if not trumps:
+        return -r + (count << 6) // 27 - (6 if kx else (8 if count == 1 and top_mine else 0))
+    val = (count << 6) // 24 - (2 if kx else 0)
+    if led == trump:
+        return -r + val
+    if partner_wins:
+        return (2 if suit == trump else 25) - r + val
+    if best_ruff:
+        if suit == trump:
+            return 33 + rel_rank if r > b else -13 + rel_rank
+        return 14 - r + val
+    if suit == trump:
+        return 33 + rel_rank
+    return 14 - r + val
 
 
 @njit(cache=True, inline="always")
@@ -702,7 +958,7 @@ def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
     that decided it (the entry's top cards) in frame[F_REL]. Undecided, frame[F_HINT] gets
-    the lead a matching entry names (the lead to try first)."""
+    the lead a matching entry names (a lead to try early, `_promote`)."""
     frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
@@ -756,6 +1012,12 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
         return 1 if leader & 1 == 0 else 0
+    if wanted == 1 and trump != NO_TRUMP:
+        cards = _partner_ruff(hands, leader, trump)
+        if cards >= 0:
+            stats[S_QUICK_CUTS] += 1
+            frame[F_REL] = cards
+            return 1 if leader & 1 == 0 else 0
     if trump != NO_TRUMP:
         # each side's master trumps win tricks whoever leads (see `master_trumps`)
         sure, cards = master_trumps(hands, 0, trump)
@@ -788,33 +1050,45 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
 
 @njit(cache=True)
 def _second_hand(hands, trump, frame, stats):
-    """After the lead: -1, or the answer when the last hand to play holds the top card of the
-    suit led (so its side wins the trick, nobody able to ruff it) and, without a trump suit,
-    then cashes its runs of top cards (the one it won with gone) as the next leader. Its side
-    needs `need` tricks (side 0) or `left - need + 1` (side 1) of those to decide; the cards
-    used go to frame[F_REL]."""
+    """After the lead: -1, or the answer when the second hand's side surely wins the trick
+    (DDS's second-hand quick tricks): one of its hands can ruff the suit led and the third
+    hand cannot, or its highest card of the suit beats the card led and the third hand's (and
+    the third hand cannot ruff); without a trump suit the hand winning it then cashes its runs
+    of top cards (the one it won with gone) as the next leader. The side needs `need` tricks
+    (side 0) or `left - need + 1` (side 1) of those to decide; the cards used go to
+    frame[F_REL] (none for a ruff: the lengths decide it)."""
     leader = frame[F_LEADER]
-    last = (leader + 3) & 3
+    second = (leader + 1) & 3
+    third = leader ^ 2
+    fourth = (leader + 3) & 3
     led = frame[F_LED]
-    mine = _suit_of(hands[last], led)
-    if mine == 0:
+    side_trumps = trump != NO_TRUMP and led != trump
+    third_ruffs = side_trumps and _suit_of(hands[third], led) == 0 and \
+        _suit_of(hands[third], trump) != 0
+    if third_ruffs:
         return -1
-    top = highest_bit(mine)
-    if top < frame[F_BEST] - N_RANKS * led:
-        return -1  # the led card is higher (nothing else of the suit is in the trick yet)
-    others = _suit_of(hands[leader ^ 2] | hands[(leader + 1) & 3], led)
-    if others >> top != 0:
+    wanted = frame[F_NEED] if second & 1 == 0 else frame[F_LEFT] - frame[F_NEED] + 1
+    if side_trumps and ((_suit_of(hands[second], led) == 0
+                         and _suit_of(hands[second], trump) != 0)
+                        or (_suit_of(hands[fourth], led) == 0
+                            and _suit_of(hands[fourth], trump) != 0)):
+        if wanted > 1:
+            return -1
+        stats[S_QUICK_CUTS] += 1
+        frame[F_REL] = 0
+        return 1 if second & 1 == 0 else 0
+    ours = _suit_of(hands[second] | hands[fourth], led)
+    if ours == 0:
         return -1
-    partner_of_leader = hands[leader ^ 2]
-    if trump != NO_TRUMP and led != trump and _suit_of(partner_of_leader, led) == 0 and \
-            _suit_of(partner_of_leader, trump) != 0:
-        return -1  # the third hand could ruff
-    wanted = frame[F_NEED] if last & 1 == 0 else frame[F_LEFT] - frame[F_NEED] + 1
+    top = highest_bit(ours)
+    if top < frame[F_BEST] - N_RANKS * led or _suit_of(hands[third], led) >> top != 0:
+        return -1
+    winner = second if (_suit_of(hands[second], led) >> top) & 1 else fourth
     sure = 1
     cards = np.int64(1) << (N_RANKS * led + top)
     if trump == NO_TRUMP and sure < wanted:
         # the same hand then leads: its runs, less the card it took this trick with
-        rest = hands[last] ^ cards
+        rest = hands[winner] ^ cards
         everyone = (hands[0] | hands[1] | hands[2] | hands[3]) ^ cards
         for suit in range(N_SUITS):
             if sure >= wanted:
@@ -827,7 +1101,7 @@ def _second_hand(hands, trump, frame, stats):
         return -1
     stats[S_QUICK_CUTS] += 1
     frame[F_REL] = cards
-    return 1 if last & 1 == 0 else 0
+    return 1 if second & 1 == 0 else 0
 
 
 @njit(cache=True)
@@ -928,16 +1202,20 @@ def _play(hands, trump, frames, moves, depth):
 
 
 @njit(cache=True, inline="always")
-def _hint_first(row, n, card):
-    """Move `card` to the front of the first n moves of `row` if it is among them (a lead
-    that proved a bound here before is likely to again: the MTD(f) tests search the same
-    positions with another target)."""
+def _promote(row, n, card, bonus):
+    """Raise `card`'s weight by `bonus` among the first n moves of `row` (keys ascending in
+    row[MOVE_SLOTS:]) if it is there: the lead that refuted the last position searched at
+    this depth, or the one a transposition entry names, likely refutes this one too (DDS's
+    best moves; put first outright they cost more nodes than they save)."""
     for j in range(n):
         if row[j] == card:
-            while j > 0:
+            key = row[MOVE_SLOTS + j] - bonus
+            while j > 0 and row[MOVE_SLOTS + j - 1] > key:
                 row[j] = row[j - 1]
+                row[MOVE_SLOTS + j] = row[MOVE_SLOTS + j - 1]
                 j -= 1
-            row[0] = card
+            row[j] = card
+            row[MOVE_SLOTS + j] = key
             return
 
 
@@ -1026,8 +1304,11 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                                                frame[F_BEST], frame[F_WINNER],
                                                frame[F_TRICK_MASK], trump, trump_last,
                                                moves[depth])
-                if frame[F_IN_TRICK] == 0 and frame[F_HINT] >= 0:
-                    _hint_first(moves[depth], frame[F_COUNT], frame[F_HINT])
+                if frame[F_IN_TRICK] == 0:
+                    if frame[F_KILLER] > 0:
+                        _promote(moves[depth], frame[F_COUNT], frame[F_KILLER] - 1, KILLER_BONUS)
+                    if frame[F_HINT] >= 0:
+                        _promote(moves[depth], frame[F_COUNT], frame[F_HINT], HINT_BONUS)
                 frame[F_INDEX] = 0
                 frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
@@ -1057,6 +1338,8 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
             # the answer is reused
             rel = _cover_sequences(hands[seat], hands[0] | hands[1] | hands[2] | hands[3],
                                    frame[F_TRICK_MASK], rel)
+        elif frame[F_IN_TRICK] == 0:
+            frame[F_KILLER] = moves[depth, frame[F_INDEX] - 1] + 1
         if frame[F_STORE]:
             # the leader's side proved its bound with the last lead tried: keep it as a hint
             lead = moves[depth, frame[F_INDEX] - 1] if result == (seat & 1 == 0) else -1
