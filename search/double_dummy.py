@@ -45,10 +45,10 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   or the card cannot matter, the third hand forcing out the fourth's top card cheaply,
   discards from long suits and not from a bare top card or a guarded second card, no ruff of
   a partner's sure trick. A good first move makes the refutation of the others cheap. At a
-  trick's start two leads gain weight (`_promote`, DDS's best moves): the one that last
-  refuted at the same depth (F_KILLER) and the one that last proved the leader's side's bound
-  there, kept in the transposition entry (the next test searches the same positions with
-  another target).
+  trick's start two leads gain weight (DDS's best moves, its bonuses by the branch of the
+  lead weights: more for a lead that wins the trick): the one that last refuted at the same
+  depth (F_KILLER) and the one that last proved the leader's side's bound there, kept in the
+  transposition entry (the next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks. Once a
   card failed, its suit's cards below every card that decided the answers so far are skipped
@@ -481,6 +481,15 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
     cards less equivalent ones (the higher of two stands for both), ordered to refute the
     other side at once: a sure or cheapest winner first, then the cheapest cards; ruffing a
     partner's trick or a losing ruff last."""
+    return _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
+                          trump_last, row, -1, -1)
+
+
+@njit(cache=True, inline="always")
+def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, trump_last,
+                   row, killer, hint):
+    """`ordered_moves`, the leads `killer` (the last to refute at this depth) and `hint` (a
+    matching entry's) weighted up as DDS's best moves (-1: none)."""
     hand = hands[seat]
     legal = legal_cards(hand, n_in_trick, led, trump, trump_last)
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
@@ -497,9 +506,9 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
             continue  # the next card up is mine too: it stands for this one
         if n_in_trick == 0:
             if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
-                key = _lead_key_no_trump(hands, seat, card, everyone)
+                key = _lead_key_no_trump(hands, seat, card, everyone, killer, hint)
             else:
-                key = _lead_key_trump(hands, seat, card, everyone, trump)
+                key = _lead_key_trump(hands, seat, card, everyone, trump, killer, hint)
         else:
             key = -_follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump,
                                   everyone | trick_mask)
@@ -787,13 +796,15 @@ def _lead_view(hands, seat, card, everyone, scale):
 
 
 @njit(cache=True, inline="always")
-def _lead_key_no_trump(hands, seat, card, everyone):
+def _lead_key_no_trump(hands, seat, card, everyone, killer, hint):
     """The sort key of a lead with no trump left, DDS's weights (lower first): a suit the
     opponents hold few cards of (fewer replies to search); the leader's side's winners first,
     more so when the second best card is not an opponent's guarded card; else a suit whose
     top card an opponent holds bare, or whose next cards the leader's side holds, or led
     through the next opponent's top card towards the partner's second best; never towards
-    the last opponent's top or second card."""
+    the last opponent's top or second card. The lead that last refuted at this depth
+    (`killer`) or that a matching entry names (`hint`) gains DDS's bonus, larger for a lead
+    that wins the trick."""
     (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
      second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 19)
     if _suit_of(hands[partner], suit) == 0:
@@ -806,9 +817,11 @@ def _lead_key_no_trump(hands, seat, card, everyone):
                 weight -= 1
         elif second_seat == lho:
             weight += 22 if count_lho != 1 else 16
+        weight += 126 if card == killer else (32 if card == hint else 0)
         if (second_seat != lho or count_lho == 1) and (second_seat != rho or count_rho == 1):
             return -(weight + 45 + rel_rank)
         return -(weight + 18 + rel_rank)
+    weight += 47 if card == killer else (19 if card == hint else 0)
     if first_seat == rho or second_seat == rho:
         if count_rho != 1:
             weight -= 10
@@ -840,12 +853,14 @@ def _top_trump(hand, trump):
 
 
 @njit(cache=True, inline="always")
-def _lead_key_trump(hands, seat, card, everyone, trump):
+def _lead_key_trump(hands, seat, card, everyone, trump, killer, hint):
     """The sort key of a lead with trumps left, DDS's weights (lower first): a suit the
     opponents hold few cards of; not one an opponent can ruff, one the partner can; a lead
     that wins the trick (a top card nobody can ruff, towards the partner's winner or ruff)
     first, more so when the side also holds the second card; never towards the last
-    opponent's top or second card."""
+    opponent's top or second card. The lead that last refuted at this depth (`killer`) gains
+    DDS's bonus, and so does, when the lead wins the trick, the one a matching entry names
+    (`hint`)."""
     (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
      second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 13)
     count = popcount(_suit_of(hands[seat], suit))
@@ -899,6 +914,7 @@ def _lead_key_trump(hands, seat, card, everyone, trump):
     sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1
     bare_top = (count_lho == 1 and first_seat == lho) or (count_rho == 1 and first_seat == rho)
     if wins:
+        weight += KILLER_BONUS if card == killer else (HINT_BONUS if card == hint else 0)
         if bare_top:
             return -(weight + 35 + rel_rank)
         if first_seat == seat:
@@ -912,6 +928,8 @@ def _lead_key_trump(hands, seat, card, everyone, trump):
         if sequence and rank == second:
             return -(weight + 40)
         return -(weight + (22 if sequence else 11) + rel_rank)
+    if card == killer:
+        weight += HINT_BONUS
     if second_seat == partner and third_seat == partner:
         weight += 20
     elif (second_seat == seat and third_seat == partner and count_partner > 1) or (
@@ -958,7 +976,7 @@ def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
     that decided it (the entry's top cards) in frame[F_REL]. Undecided, frame[F_HINT] gets
-    the lead a matching entry names (a lead to try early, `_promote`)."""
+    the lead a matching entry names (a lead weighted up, `_ordered_moves`)."""
     frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
@@ -1202,24 +1220,6 @@ def _play(hands, trump, frames, moves, depth):
 
 
 @njit(cache=True, inline="always")
-def _promote(row, n, card, bonus):
-    """Raise `card`'s weight by `bonus` among the first n moves of `row` (keys ascending in
-    row[MOVE_SLOTS:]) if it is there: the lead that refuted the last position searched at
-    this depth, or the one a transposition entry names, likely refutes this one too (DDS's
-    best moves; put first outright they cost more nodes than they save)."""
-    for j in range(n):
-        if row[j] == card:
-            key = row[MOVE_SLOTS + j] - bonus
-            while j > 0 and row[MOVE_SLOTS + j - 1] > key:
-                row[j] = row[j - 1]
-                row[MOVE_SLOTS + j] = row[MOVE_SLOTS + j - 1]
-                j -= 1
-            row[j] = card
-            row[MOVE_SLOTS + j] = key
-            return
-
-
-@njit(cache=True, inline="always")
 def _cover_sequences(hand, everyone, trick_mask, rel):
     """`rel` widened for a node where every move of `hand` failed. The search tried one card
     of each run of the hand's cards with no other live card between them (the highest), as
@@ -1300,15 +1300,13 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                 entering = False
             else:
                 seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
-                frame[F_COUNT] = ordered_moves(hands, seat, frame[F_IN_TRICK], frame[F_LED],
-                                               frame[F_BEST], frame[F_WINNER],
-                                               frame[F_TRICK_MASK], trump, trump_last,
-                                               moves[depth])
+                killer, hint = -1, -1
                 if frame[F_IN_TRICK] == 0:
-                    if frame[F_KILLER] > 0:
-                        _promote(moves[depth], frame[F_COUNT], frame[F_KILLER] - 1, KILLER_BONUS)
-                    if frame[F_HINT] >= 0:
-                        _promote(moves[depth], frame[F_COUNT], frame[F_HINT], HINT_BONUS)
+                    killer, hint = frame[F_KILLER] - 1, frame[F_HINT]
+                frame[F_COUNT] = _ordered_moves(hands, seat, frame[F_IN_TRICK], frame[F_LED],
+                                                frame[F_BEST], frame[F_WINNER],
+                                                frame[F_TRICK_MASK], trump, trump_last,
+                                                moves[depth], killer, hint)
                 frame[F_INDEX] = 0
                 frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
