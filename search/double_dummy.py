@@ -236,7 +236,9 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
     fewer, the more positions a stored answer covers). In each suit the run of the highest
-    remaining cards it holds wins, one after the other (the leader keeps the lead). Against
+    remaining cards it holds wins, one after the other (the leader keeps the lead), and once
+    a whole run is cashed, its lower cards too when no other hand held more cards of the suit
+    than the run (`_length_winners`). Against
     trumps only its top trumps count, unless they draw every trump the opponents hold: then
     its side-suit tops win too (nobody can ruff). With `trump_last` (a trump may be led only
     by a hand holding nothing else) it cannot draw them first while it holds another suit:
@@ -257,16 +259,40 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
         if opp_trumps > 0:
             cards = trump_run  # every trump of the run: it is what stops the ruffs
             runs ^= trump_run
+    count = popcount(cards)
+    if cards != 0:
+        count += _length_winners(hands, leader, trump, count)
     # the longest runs first, each only as far as still wanted
-    while popcount(cards) < wanted and runs != 0:
+    while count < wanted and runs != 0:
         longest = np.int64(0)
+        longest_suit = 0
         for suit in range(N_SUITS):
             run = runs & (SUIT_BITS << (N_RANKS * suit))
             if popcount(run) > popcount(longest):
                 longest = run
+                longest_suit = suit
         runs ^= longest
-        cards |= _top_of(longest, wanted - popcount(cards))
-    return popcount(cards), cards
+        take = min(popcount(longest), wanted - count)
+        cards |= _top_of(longest, take)
+        count += take
+        if take == popcount(longest) and not (trump_last and longest_suit == trump):
+            count += _length_winners(hands, leader, longest_suit, take)
+    return count, cards
+
+
+@njit(cache=True, inline="always")
+def _length_winners(hands, leader, suit, run):
+    """The leader's cards of `suit` below its `run` top cards that win once the run is cashed
+    (DDS's quick tricks by length): every other hand's cards of the suit fall under the run
+    (none holds more than `run`), so the rest of the leader's cards are the suit's only ones
+    left. The lengths alone decide it (the run's cards are named already); 0 otherwise."""
+    own = popcount(_suit_of(hands[leader], suit))
+    if own <= run:
+        return 0
+    for seat in range(1, 4):
+        if popcount(_suit_of(hands[(leader + seat) & 3], suit)) > run:
+            return 0
+    return own - run
 
 
 @njit(cache=True)
