@@ -232,7 +232,7 @@ def _top_of(cards, n):
 
 
 @njit(cache=True)
-def quick_tricks(hands, leader, trump, trump_last, wanted):
+def quick_tricks(hands, leader, trump, trump_last, wanted, entry_suit):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
     fewer, the more positions a stored answer covers). In each suit the run of the highest
@@ -242,7 +242,9 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
     trumps only its top trumps count, unless they draw every trump the opponents hold: then
     its side-suit tops win too (nobody can ruff). With `trump_last` (a trump may be led only
     by a hand holding nothing else) it cannot draw them first while it holds another suit:
-    then only its top trumps count (each wins the trick it falls on, whoever leads)."""
+    then only its top trumps count (each wins the trick it falls on, whoever leads), and the
+    side suits' rounds every hand with a trump must follow (`_followed_runs`; `entry_suit`:
+    a suit whose trick the opponents have just followed, `entry_tricks`, or -1)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     runs = np.int64(0)
     for suit in range(N_SUITS):
@@ -255,7 +257,8 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
                          popcount(_suit_of(hands[(leader + 3) & 3], trump)))
         if popcount(trump_run) < opp_trumps or (opp_trumps > 0 and trump_last and (
                 hands[leader] & ~(SUIT_BITS << (N_RANKS * trump))) != 0):
-            return min(popcount(trump_run), wanted), _top_of(trump_run, wanted)
+            return _followed_runs(hands, leader, trump, runs, _top_of(trump_run, wanted),
+                                  wanted, entry_suit)
         if opp_trumps > 0:
             cards = trump_run  # every trump of the run: it is what stops the ruffs
             runs ^= trump_run
@@ -277,6 +280,37 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
         count += take
         if take == popcount(longest) and not (trump_last and longest_suit == trump):
             count += _length_winners(hands, leader, longest_suit, take)
+    return count, cards
+
+
+@njit(cache=True, inline="always")
+def _followed_runs(hands, leader, trump, runs, cards, wanted, entry_suit):
+    """`quick_tricks` while the opponents keep trumps: the leader's top trumps (`cards`) win
+    whatever trick they fall on, and of each side suit's run as many rounds as every other
+    hand holding a trump must follow (DDS's quick tricks against trumps): nobody can ruff
+    them, and as those hands follow every round they discard nothing from the other suits.
+    The opponents' cards of `entry_suit` count one fewer (one fell on the entry trick but is
+    still in their hands)."""
+    count = popcount(cards)
+    for suit in range(N_SUITS):
+        if count >= wanted:
+            break
+        if suit == trump:
+            continue
+        run = runs & (SUIT_BITS << (N_RANKS * suit))
+        safe = popcount(run)
+        for seat in range(1, 4):
+            other = hands[(leader + seat) & 3]
+            if _suit_of(other, trump) != 0:
+                held = popcount(_suit_of(other, suit))
+                if suit == entry_suit and seat != 2:
+                    held -= 1
+                safe = min(safe, held)
+        if safe <= 0:
+            continue
+        take = min(safe, wanted - count)
+        cards |= _top_of(run, take)
+        count += take
     return count, cards
 
 
@@ -328,7 +362,7 @@ def entry_tricks(hands, leader, trump, trump_last, wanted):
         low = np.int64(1) << (N_RANKS * suit + lowest_bit(mine))
         hands[partner] ^= entry
         hands[leader] ^= low
-        more, cards = quick_tricks(hands, partner, trump, trump_last, wanted - 1)
+        more, cards = quick_tricks(hands, partner, trump, trump_last, wanted - 1, suit)
         hands[partner] ^= entry
         hands[leader] ^= low
         if 1 + more > best:
@@ -1046,7 +1080,7 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide: its
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
-    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted)
+    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted, -1)
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
