@@ -45,10 +45,10 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
   or the card cannot matter, the third hand forcing out the fourth's top card cheaply,
   discards from long suits and not from a bare top card or a guarded second card, no ruff of
   a partner's sure trick. A good first move makes the refutation of the others cheap. At a
-  trick's start two leads gain weight (`_promote`, DDS's best moves): the one that last
-  refuted at the same depth (F_KILLER) and the one that last proved the leader's side's bound
-  there, kept in the transposition entry (the next test searches the same positions with
-  another target).
+  trick's start two leads gain weight (DDS's best moves, its bonuses by the branch of the
+  lead weights: more for a lead that wins the trick): the one that last refuted at the same
+  depth (F_KILLER) and the one that last proved the leader's side's bound there, kept in the
+  transposition entry (the next test searches the same positions with another target).
 - Equivalent cards: of two cards of one hand in one suit with no other seat's live card (nor
   a card of the trick) between them, only one is searched; they take the same tricks. Once a
   card failed, its suit's cards below every card that decided the answers so far are skipped
@@ -232,15 +232,19 @@ def _top_of(cards, n):
 
 
 @njit(cache=True)
-def quick_tricks(hands, leader, trump, trump_last, wanted):
+def quick_tricks(hands, leader, trump, trump_last, wanted, entry_suit):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
     fewer, the more positions a stored answer covers). In each suit the run of the highest
-    remaining cards it holds wins, one after the other (the leader keeps the lead). Against
+    remaining cards it holds wins, one after the other (the leader keeps the lead), and once
+    a whole run is cashed, its lower cards too when no other hand held more cards of the suit
+    than the run (`_length_winners`). Against
     trumps only its top trumps count, unless they draw every trump the opponents hold: then
     its side-suit tops win too (nobody can ruff). With `trump_last` (a trump may be led only
     by a hand holding nothing else) it cannot draw them first while it holds another suit:
-    then only its top trumps count (each wins the trick it falls on, whoever leads)."""
+    then only its top trumps count (each wins the trick it falls on, whoever leads), and the
+    side suits' rounds every hand with a trump must follow (`_followed_runs`; `entry_suit`:
+    a suit whose trick the opponents have just followed, `entry_tricks`, or -1)."""
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
     runs = np.int64(0)
     for suit in range(N_SUITS):
@@ -253,20 +257,76 @@ def quick_tricks(hands, leader, trump, trump_last, wanted):
                          popcount(_suit_of(hands[(leader + 3) & 3], trump)))
         if popcount(trump_run) < opp_trumps or (opp_trumps > 0 and trump_last and (
                 hands[leader] & ~(SUIT_BITS << (N_RANKS * trump))) != 0):
-            return min(popcount(trump_run), wanted), _top_of(trump_run, wanted)
+            return _followed_runs(hands, leader, trump, runs, _top_of(trump_run, wanted),
+                                  wanted, entry_suit)
         if opp_trumps > 0:
             cards = trump_run  # every trump of the run: it is what stops the ruffs
             runs ^= trump_run
+    count = popcount(cards)
+    if cards != 0:
+        count += _length_winners(hands, leader, trump, count)
     # the longest runs first, each only as far as still wanted
-    while popcount(cards) < wanted and runs != 0:
+    while count < wanted and runs != 0:
         longest = np.int64(0)
+        longest_suit = 0
         for suit in range(N_SUITS):
             run = runs & (SUIT_BITS << (N_RANKS * suit))
             if popcount(run) > popcount(longest):
                 longest = run
+                longest_suit = suit
         runs ^= longest
-        cards |= _top_of(longest, wanted - popcount(cards))
-    return popcount(cards), cards
+        take = min(popcount(longest), wanted - count)
+        cards |= _top_of(longest, take)
+        count += take
+        if take == popcount(longest) and not (trump_last and longest_suit == trump):
+            count += _length_winners(hands, leader, longest_suit, take)
+    return count, cards
+
+
+@njit(cache=True, inline="always")
+def _followed_runs(hands, leader, trump, runs, cards, wanted, entry_suit):
+    """`quick_tricks` while the opponents keep trumps: the leader's top trumps (`cards`) win
+    whatever trick they fall on, and of each side suit's run as many rounds as every other
+    hand holding a trump must follow (DDS's quick tricks against trumps): nobody can ruff
+    them, and as those hands follow every round they discard nothing from the other suits.
+    The opponents' cards of `entry_suit` count one fewer (one fell on the entry trick but is
+    still in their hands)."""
+    count = popcount(cards)
+    for suit in range(N_SUITS):
+        if count >= wanted:
+            break
+        if suit == trump:
+            continue
+        run = runs & (SUIT_BITS << (N_RANKS * suit))
+        safe = popcount(run)
+        for seat in range(1, 4):
+            other = hands[(leader + seat) & 3]
+            if _suit_of(other, trump) != 0:
+                held = popcount(_suit_of(other, suit))
+                if suit == entry_suit and seat != 2:
+                    held -= 1
+                safe = min(safe, held)
+        if safe <= 0:
+            continue
+        take = min(safe, wanted - count)
+        cards |= _top_of(run, take)
+        count += take
+    return count, cards
+
+
+@njit(cache=True, inline="always")
+def _length_winners(hands, leader, suit, run):
+    """The leader's cards of `suit` below its `run` top cards that win once the run is cashed
+    (DDS's quick tricks by length): every other hand's cards of the suit fall under the run
+    (none holds more than `run`), so the rest of the leader's cards are the suit's only ones
+    left. The lengths alone decide it (the run's cards are named already); 0 otherwise."""
+    own = popcount(_suit_of(hands[leader], suit))
+    if own <= run:
+        return 0
+    for seat in range(1, 4):
+        if popcount(_suit_of(hands[(leader + seat) & 3], suit)) > run:
+            return 0
+    return own - run
 
 
 @njit(cache=True)
@@ -302,7 +362,7 @@ def entry_tricks(hands, leader, trump, trump_last, wanted):
         low = np.int64(1) << (N_RANKS * suit + lowest_bit(mine))
         hands[partner] ^= entry
         hands[leader] ^= low
-        more, cards = quick_tricks(hands, partner, trump, trump_last, wanted - 1)
+        more, cards = quick_tricks(hands, partner, trump, trump_last, wanted - 1, suit)
         hands[partner] ^= entry
         hands[leader] ^= low
         if 1 + more > best:
@@ -481,6 +541,15 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
     cards less equivalent ones (the higher of two stands for both), ordered to refute the
     other side at once: a sure or cheapest winner first, then the cheapest cards; ruffing a
     partner's trick or a losing ruff last."""
+    return _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
+                          trump_last, row, -1, -1)
+
+
+@njit(cache=True, inline="always")
+def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, trump_last,
+                   row, killer, hint):
+    """`ordered_moves`, the leads `killer` (the last to refute at this depth) and `hint` (a
+    matching entry's) weighted up as DDS's best moves (-1: none)."""
     hand = hands[seat]
     legal = legal_cards(hand, n_in_trick, led, trump, trump_last)
     everyone = hands[0] | hands[1] | hands[2] | hands[3]
@@ -497,9 +566,9 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
             continue  # the next card up is mine too: it stands for this one
         if n_in_trick == 0:
             if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
-                key = _lead_key_no_trump(hands, seat, card, everyone)
+                key = _lead_key_no_trump(hands, seat, card, everyone, killer, hint)
             else:
-                key = _lead_key_trump(hands, seat, card, everyone, trump)
+                key = _lead_key_trump(hands, seat, card, everyone, trump, killer, hint)
         else:
             key = -_follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump,
                                   everyone | trick_mask)
@@ -787,13 +856,15 @@ def _lead_view(hands, seat, card, everyone, scale):
 
 
 @njit(cache=True, inline="always")
-def _lead_key_no_trump(hands, seat, card, everyone):
+def _lead_key_no_trump(hands, seat, card, everyone, killer, hint):
     """The sort key of a lead with no trump left, DDS's weights (lower first): a suit the
     opponents hold few cards of (fewer replies to search); the leader's side's winners first,
     more so when the second best card is not an opponent's guarded card; else a suit whose
     top card an opponent holds bare, or whose next cards the leader's side holds, or led
     through the next opponent's top card towards the partner's second best; never towards
-    the last opponent's top or second card."""
+    the last opponent's top or second card. The lead that last refuted at this depth
+    (`killer`) or that a matching entry names (`hint`) gains DDS's bonus, larger for a lead
+    that wins the trick."""
     (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
      second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 19)
     if _suit_of(hands[partner], suit) == 0:
@@ -806,9 +877,11 @@ def _lead_key_no_trump(hands, seat, card, everyone):
                 weight -= 1
         elif second_seat == lho:
             weight += 22 if count_lho != 1 else 16
+        weight += 126 if card == killer else (32 if card == hint else 0)
         if (second_seat != lho or count_lho == 1) and (second_seat != rho or count_rho == 1):
             return -(weight + 45 + rel_rank)
         return -(weight + 18 + rel_rank)
+    weight += 47 if card == killer else (19 if card == hint else 0)
     if first_seat == rho or second_seat == rho:
         if count_rho != 1:
             weight -= 10
@@ -840,12 +913,14 @@ def _top_trump(hand, trump):
 
 
 @njit(cache=True, inline="always")
-def _lead_key_trump(hands, seat, card, everyone, trump):
+def _lead_key_trump(hands, seat, card, everyone, trump, killer, hint):
     """The sort key of a lead with trumps left, DDS's weights (lower first): a suit the
     opponents hold few cards of; not one an opponent can ruff, one the partner can; a lead
     that wins the trick (a top card nobody can ruff, towards the partner's winner or ruff)
     first, more so when the side also holds the second card; never towards the last
-    opponent's top or second card."""
+    opponent's top or second card. The lead that last refuted at this depth (`killer`) gains
+    DDS's bonus, and so does, when the lead wins the trick, the one a matching entry names
+    (`hint`)."""
     (suit, rank, rest, lho, partner, rho, count_lho, count_rho, weight, rel_rank, first,
      second, first_seat, second_seat, third_seat) = _lead_view(hands, seat, card, everyone, 13)
     count = popcount(_suit_of(hands[seat], suit))
@@ -899,6 +974,7 @@ def _lead_key_trump(hands, seat, card, everyone, trump):
     sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1
     bare_top = (count_lho == 1 and first_seat == lho) or (count_rho == 1 and first_seat == rho)
     if wins:
+        weight += KILLER_BONUS if card == killer else (HINT_BONUS if card == hint else 0)
         if bare_top:
             return -(weight + 35 + rel_rank)
         if first_seat == seat:
@@ -912,6 +988,8 @@ def _lead_key_trump(hands, seat, card, everyone, trump):
         if sequence and rank == second:
             return -(weight + 40)
         return -(weight + (22 if sequence else 11) + rel_rank)
+    if card == killer:
+        weight += HINT_BONUS
     if second_seat == partner and third_seat == partner:
         weight += 20
     elif (second_seat == seat and third_seat == partner and count_partner > 1) or (
@@ -958,7 +1036,7 @@ def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
     that decided it (the entry's top cards) in frame[F_REL]. Undecided, frame[F_HINT] gets
-    the lead a matching entry names (a lead to try early, `_promote`)."""
+    the lead a matching entry names (a lead weighted up, `_ordered_moves`)."""
     frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
@@ -1002,7 +1080,7 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide: its
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
-    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted)
+    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted, -1)
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
@@ -1202,24 +1280,6 @@ def _play(hands, trump, frames, moves, depth):
 
 
 @njit(cache=True, inline="always")
-def _promote(row, n, card, bonus):
-    """Raise `card`'s weight by `bonus` among the first n moves of `row` (keys ascending in
-    row[MOVE_SLOTS:]) if it is there: the lead that refuted the last position searched at
-    this depth, or the one a transposition entry names, likely refutes this one too (DDS's
-    best moves; put first outright they cost more nodes than they save)."""
-    for j in range(n):
-        if row[j] == card:
-            key = row[MOVE_SLOTS + j] - bonus
-            while j > 0 and row[MOVE_SLOTS + j - 1] > key:
-                row[j] = row[j - 1]
-                row[MOVE_SLOTS + j] = row[MOVE_SLOTS + j - 1]
-                j -= 1
-            row[j] = card
-            row[MOVE_SLOTS + j] = key
-            return
-
-
-@njit(cache=True, inline="always")
 def _cover_sequences(hand, everyone, trick_mask, rel):
     """`rel` widened for a node where every move of `hand` failed. The search tried one card
     of each run of the hand's cards with no other live card between them (the highest), as
@@ -1300,15 +1360,13 @@ def search(hands, trump, trump_last, need, tt, moves, frames, stats):
                 entering = False
             else:
                 seat = (frame[F_LEADER] + frame[F_IN_TRICK]) & 3
-                frame[F_COUNT] = ordered_moves(hands, seat, frame[F_IN_TRICK], frame[F_LED],
-                                               frame[F_BEST], frame[F_WINNER],
-                                               frame[F_TRICK_MASK], trump, trump_last,
-                                               moves[depth])
+                killer, hint = -1, -1
                 if frame[F_IN_TRICK] == 0:
-                    if frame[F_KILLER] > 0:
-                        _promote(moves[depth], frame[F_COUNT], frame[F_KILLER] - 1, KILLER_BONUS)
-                    if frame[F_HINT] >= 0:
-                        _promote(moves[depth], frame[F_COUNT], frame[F_HINT], HINT_BONUS)
+                    killer, hint = frame[F_KILLER] - 1, frame[F_HINT]
+                frame[F_COUNT] = _ordered_moves(hands, seat, frame[F_IN_TRICK], frame[F_LED],
+                                                frame[F_BEST], frame[F_WINNER],
+                                                frame[F_TRICK_MASK], trump, trump_last,
+                                                moves[depth], killer, hint)
                 frame[F_INDEX] = 0
                 frame[F_FLOOR:F_FLOOR + N_SUITS] = -1
                 _play(hands, trump, frames, moves, depth)
