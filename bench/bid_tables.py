@@ -67,7 +67,7 @@ def _python_heuristic(deals: int, seed: int):
 
 def belief(args) -> None:
     """Print the first-trick inference table with the tables."""
-    from play.inference_eval import evaluate, format_table
+    from games.setback.play.inference_eval import evaluate, format_table
 
     result = evaluate(args.policy, args.positions, args.seed, args.worlds, tables=args.tables,
                       first_trick=True, progress=True, exact=True)

@@ -1,5 +1,6 @@
 """`setback-cfr inference`: how well uniform, voids-only and policy-weighted beliefs about the
-hidden hands match the truth, on self-play positions (`play/inference_eval.py`)."""
+hidden hands match the truth, on self-play positions (the game's `inference` entry point:
+Setback's `games/setback/play/inference_eval.py`)."""
 
 from __future__ import annotations
 
@@ -67,8 +68,10 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     """Run the measurement and print the table."""
-    from play.inference_eval import evaluate, format_table
+    from games import registry
     from play.player_spec import PlayerSpecError
+
+    measurement = registry.get(args.game).load("inference")  # the game's own measurement
 
     if not args.policy.lower().startswith(("db:", "strategy:")):
         raise UserError("--policy must be db:PATH or strategy:PATH[,PATH...]")
@@ -80,11 +83,11 @@ def run(args) -> int:
         if not os.path.isfile(args.tables):
             raise UserError(f"--tables {args.tables!r}: no such bid tables file")
     try:
-        result = evaluate(args.policy, args.positions, args.seed, args.worlds, args.floor,
+        result = measurement.evaluate(args.policy, args.positions, args.seed, args.worlds, args.floor,
                           progress=not args.json, tables=args.tables,
                           first_trick=args.first_trick, exact=args.exact,
                           exact_hits=args.exact_hits, exact_samples=args.exact_samples)
     except PlayerSpecError as exc:
         raise UserError(str(exc)) from None
-    print(json.dumps(result) if args.json else format_table(result))
+    print(json.dumps(result) if args.json else measurement.format_table(result))
     return 0

@@ -36,7 +36,9 @@ sampling)` of a game trained on its own abstract game (`games/NAME/train/game.py
 stages are `train.baseline`'s); `card_location`, the game's declaration to the learned
 card-location model (`search.card_location.Declaration`, in `games/NAME/search/card_location.py`:
 its features, card order, pair features and public record; `names(("card_location",))` are the
-games `learn belief` and `belief=model:` take).
+games `learn belief` and `belief=model:` take); `inference`, the module of the game's
+inference measurement (`evaluate(...)`, `format_table(result)`: how well beliefs over the hidden
+hands match the truth, `setback-cfr inference`; Setback's `games/setback/play/inference_eval.py`).
 
 A game's own actions of a shared command (`GameEntry.commands`, command -> module): the module's
 `register_<command>(actions, end_options)` adds them (`commands(command)` lists them; Setback's
@@ -123,7 +125,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            plugin: tuple, simulate: str | None = None,
            evaluation: str | None = None, heuristic: str | None = None,
            tournament: str | None = None, trainer: str | None = None,
-           card_location: str | None = None, commands: dict | None = None) -> GameEntry:
+           card_location: str | None = None, inference: str | None = None,
+           commands: dict | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -137,7 +140,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
                      {k: v for k, v in (("simulate", simulate), ("evaluation", evaluation),
                                         ("heuristic", heuristic), ("tournament", tournament),
                                         ("trainer", trainer),
-                                        ("card_location", card_location))
+                                        ("card_location", card_location),
+                                        ("inference", inference))
                       if v}, dict(commands or {}))
 
 
@@ -153,9 +157,8 @@ SETBACK_PLUGIN = (
     # search written for Setback, not yet split into a shared part and Setback's: the PIMC
     # search and inference (used by its net player)
     "search.inference", "search.pimc",
-    # players of `play/` over Setback's views and specs: the search player (shared with the net
-    # player), the inference measurement
-    "play.inference_eval", "play.search_player",
+    # the search player of `play/` over Setback's views and specs (shared with the net player)
+    "play.search_player",
     # the distill stage: Setback's today (its view features, its net player); a second game
     # would declare its features in its place
     "train.distill",
@@ -178,6 +181,7 @@ GAMES = {
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
                tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
                card_location="games.setback.search.card_location:GAME",
+               inference="games.setback.play.inference_eval",
                commands={"learn": "games.setback.cli.learn_auction"},
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),
