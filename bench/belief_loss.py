@@ -149,7 +149,7 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
     `temper`, smoothed like the sampled uniform (one pseudo-world over the allowed holders)."""
     from db.policy_arrays import load_policy_arrays
     from games.rng import new_rng
-    from search.inference import cards_played_by
+    from games.setback.search.inference import cards_played_by
     from games.setback import public, rules
     from play.likelihood import world_log_weights
     from search.likelihood import POLICY

@@ -76,7 +76,7 @@ def pimc_times(deals: int, worlds: int, threads: int | None = None) -> np.ndarra
     from games.setback.view import SeatView
     from play.player_spec import make_player
 
-    from search.pimc import WorldSearch
+    from games.setback.search.world_search import WorldSearch
 
     player = make_player(f"pimc:{worlds}")
     if threads is not None:
@@ -114,7 +114,7 @@ def main() -> None:
     brute_ratio(args.brute)
     pimc_times(1, 2)  # load the kernels from numba's cache before timing
     print("3. pimc decision time (card decisions with two or more legal cards)")
-    from search.pimc import usable_cpus
+    from search.cpus import usable_cpus
 
     cpus = usable_cpus()
     for worlds in (int(w) for w in args.worlds.split(",")):

@@ -154,9 +154,6 @@ SETBACK_PLUGIN = (
     # and layouts), the tournament loop with Setback's `TournamentGame`, the baseline and
     # bootstrap stages
     "db.player", "play.tournament", "train.baseline", "train.bootstrap",
-    # search written for Setback, not yet split into a shared part and Setback's: the PIMC
-    # search and inference (used by its net player)
-    "search.inference", "search.pimc",
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
     # the distill stage: Setback's today (its view features, its net player); a second game

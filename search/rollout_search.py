@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from search.pimc import usable_cpus
+from search.cpus import usable_cpus
 from search.rollout import world_move_outcomes, world_move_values
 
 ROUND = 16  # worlds a thread plays between two looks at the clock (~1 ms of rollouts)

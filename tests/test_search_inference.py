@@ -15,8 +15,8 @@ from games.setback import state as S
 from games.setback.rules import MAX_MOVES, apply_move, legal_moves
 from games.setback.view import SeatView
 from games.setback.play.policy_model import PolicyModel
-from search.inference import cards_played_by, log_weight, log_weights, normalized
-from search.pimc import WorldSearch
+from games.setback.search.inference import cards_played_by, log_weight, log_weights, normalized
+from games.setback.search.world_search import WorldSearch
 
 
 def constant_model(state, move, us, them):

@@ -1,7 +1,7 @@
 """`search[belief=policy]` (issue 47, part 1): every world of a pool weighed by the blueprint's
 probability of every move the modelled seats made, bids, calls and cards, in both games.
 
-The weights are checked against slow Python replays (Setback: `search.inference.log_weight`
+The weights are checked against slow Python replays (Setback: `games.setback.search.inference.log_weight`
 with `games.setback.play.policy_model.PolicyModel`, the older, independent reading of a table as a
 model of the players; Euchre: the database read key by key); the resampled worlds against the view
 and every public fact; the decisions against the thread count. The blueprint is the random table of
@@ -51,9 +51,9 @@ def played_deals(n_deals: int, seed: int):
 
 def slow_log_weight(world, history, observer, model, modelled_parity):
     """The blueprint's log-probability of the modelled seats' moves in `world`, replayed in
-    Python (`search.inference.others_moves`) and read through `PolicyModel`; the opponents
+    Python (`games.setback.search.inference.others_moves`) and read through `PolicyModel`; the opponents
     only when `modelled_parity` is 1."""
-    from search.inference import cards_played_by, others_moves
+    from games.setback.search.inference import cards_played_by, others_moves
 
     played = cards_played_by(history)
     hands = [int(world[S.HAND + s]) for s in range(4)]
@@ -74,7 +74,7 @@ def test_setback_policy_weights_equal_a_slow_python_replay(blueprint, evidence):
     no abstract action plays, or below the floor: the floor; a missing key: uniform)."""
     from db.player import DatabasePlayer
     from games.setback.play.policy_model import PolicyModel
-    from search.inference import cards_played_by
+    from games.setback.search.inference import cards_played_by
 
     arrays = load_policy_arrays("db:" + blueprint["db"])
     functions = layout_game(arrays.layout).addresses
@@ -160,7 +160,7 @@ def test_setback_policy_decisions_are_the_same_for_one_and_two_threads(blueprint
 def test_the_policy_belief_reads_the_cards_the_bids_belief_ignores(blueprint):  # noqa: F811
     """Once cards are played they weigh the worlds too: on the same pool, the policy weights
     rank the worlds otherwise than the bids-only weights at most play positions."""
-    from search.inference import cards_played_by
+    from games.setback.search.inference import cards_played_by
     arrays = load_policy_arrays("db:" + blueprint["db"])
     functions = layout_game(arrays.layout).addresses
     states = np.zeros((32, S.STATE_SIZE), np.int64)

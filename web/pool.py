@@ -9,7 +9,7 @@ view) never waits behind a bot's thinking.
 
 **Why threads, not processes.** The bots' time goes to numba kernels compiled with `nogil=True`
 (the rollouts of `search/rollout.py`, the worlds of `games/setback/search/worlds.py` and
-`games/euchre/search/worlds.py`, the solver of `search/pimc.py`): they release the GIL, so two
+`games/euchre/search/worlds.py`, the solver of `games/setback/search/world_search.py`): they release the GIL, so two
 threads search on two cores at once (tests/test_web_pool.py checks every such kernel is `nogil`
 and that a search decision spends most of its time inside them: 73 % of it in the rollout
 kernels alone on a tiny table, more on a real one whose rollouts are longer). A game's table is
@@ -66,7 +66,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 
-from search.pimc import usable_cpus
+from search.cpus import usable_cpus
 
 DEFAULT_MAX_WAIT = 0.15  # seconds an admitted request may expect to wait for a worker
 DEFAULT_MAX_BACKLOG = 256  # admitted requests at most, whatever the estimate

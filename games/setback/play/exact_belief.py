@@ -28,8 +28,8 @@ import math
 import numpy as np
 
 from games.setback.view import SeatView
-from search.inference import others_moves
-from search.pimc import WorldSearch
+from games.setback.search.inference import others_moves
+from games.setback.search.world_search import WorldSearch
 
 CHUNK = 1000  # layouts drawn per round (fixed, so a seed gives the same rounds)
 
@@ -40,7 +40,7 @@ class NotDeterministic(ValueError):
 
 def reproduces(player, hands, played, history, observer: int, dealer: int, upto: int) -> bool:
     """Whether `player`, holding the layout `hands` (current hands by seat, `played` the cards
-    each seat played in `history`: `search.inference.cards_played_by`), makes every move of
+    each seat played in `history`: `games.setback.search.inference.cards_played_by`), makes every move of
     `history[:upto]` of the seats other than `observer` (the deal started at game score 0-0)."""
     for index, state, move in others_moves(hands, played, history, observer, upto=upto):
         if int(player.choose(SeatView.of(state, dealer, (0, 0), history[:index]))) != move:

@@ -8,7 +8,7 @@ been played; the seat to act there is the observer. Three beliefs about the othe
   sizes (the voids shown ignored);
 - voids: the same, also respecting the voids shown (what `pimc` samples);
 - policy: the voids belief reweighted by the policy's probability of the other seats' moves
-  (what `pimc-pi` uses; `search.inference`);
+  (what `pimc-pi` uses; `games.setback.search.inference`);
 - bids: the voids belief reweighted by the policy's probability of the bids only, from the
   policy's arrays (what `search[belief=bids]:POLICY` resamples by, untempered;
   `games/setback/search/worlds.py`);
@@ -42,9 +42,9 @@ from games.rng import stream_seed
 from games.setback import state as S
 from games.setback.rules import apply_move
 from games.setback.view import SeatView
-from search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight, log_weights
-from search.inference import cards_played_by, normalized
-from search.pimc import WorldSearch
+from games.setback.search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight, log_weights
+from games.setback.search.inference import cards_played_by, normalized
+from games.setback.search.world_search import WorldSearch
 from games.setback.play.pimc import TABLES_SKIP
 from games.setback.search.sampler import log_layouts
 

@@ -138,7 +138,7 @@ class NetRolloutSearch(RolloutSearch):
     rollout context `(history, scores by team relative to the dealer)` instead."""
 
     def __init__(self, net, greedy: bool = False, threads: int | None = None):
-        from search.pimc import usable_cpus
+        from search.cpus import usable_cpus
 
         self.net = net
         self.weights = tuple(net.parameters())
@@ -190,7 +190,7 @@ class NetSearchPlayer(SearchPlayer):
     def _log_weights(self, view, states, history, out) -> None:
         """`belief=policy`: each world's log-probability of the modelled seats' moves under
         the network (`net_policy_log_weights`), the pool split among the search's threads."""
-        from search.inference import cards_played_by
+        from games.setback.search.inference import cards_played_by
 
         played_by = cards_played_by(history)
         us, them = view.score_us_them

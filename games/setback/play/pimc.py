@@ -6,7 +6,7 @@ hidden cards are drawn uniformly among those consistent with the seat's view (it
 cards played, the voids shown, the hand sizes), every legal card is solved exactly in each world
 (`games.setback.search.solver`, the baseline payoff from the seat's team's side), and the card with
 the best mean value is played (ties: the lowest card). `pimc-pi` weights each world by the
-probability that the policy would have made the other seats' moves seen so far (`search.inference`,
+probability that the policy would have made the other seats' moves seen so far (`games.setback.search.inference`,
 `games.setback.play.policy_model`); that needs the deal's history in the view (`SeatView.history`,
 which the tournament supplies); without it the weights are uniform.
 
@@ -29,8 +29,8 @@ import numpy as np
 
 from games.setback import state as S
 from games.setback.search.bid_tables import applies
-from search.inference import DEFAULT_FLOOR, log_weights, normalized
-from search.pimc import WorldSearch
+from games.setback.search.inference import DEFAULT_FLOOR, log_weights, normalized
+from games.setback.search.world_search import WorldSearch
 
 DEFAULT_WORLDS = 20
 TABLES_SKIP = 5  # the four bids and the pitch: the bid tables' evidence

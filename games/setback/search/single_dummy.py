@@ -32,7 +32,7 @@ lock); measured by
 `bench/sds_strength.py --calibrate`, see `games/setback/play/sds.py`).
 
 The hot work is the solver's (numba, `contract_values`, without the GIL on one thread per CPU,
-as `search.pimc` does); the auction's continuation and the bookkeeping are small numpy/Python.
+as `games.setback.search.world_search` does); the auction's continuation and the bookkeeping are small numpy/Python.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from games.rng import new_rng
 from games.setback import state as S
 from games.setback.cards import JACK, make_card, suit_mask
 from games.setback.rules import BID_MOVE, apply_bid, apply_card
-from search.pimc import usable_cpus
+from search.cpus import usable_cpus
 from games.setback.search.sampler import sample_worlds
 from games.setback.search.solver import STATE_SIZE, Solver, _begin, _mtd, _search
 

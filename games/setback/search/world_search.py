@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -18,6 +17,7 @@ from games.rng import new_rng
 from games.setback.state import HIGH_BIDDER, STATE_SIZE
 from games.setback.search.sampler import sample_worlds, world_state
 from games.setback.search.solver import MAX_CARDS, Solver, solve_moves
+from search.cpus import usable_cpus
 
 
 @njit(cache=True, nogil=True)
@@ -35,13 +35,6 @@ def world_values(view_state, seat, hands, first, step, stack, moves, frames, tt,
         for i in range(n):
             values_out[w, i] *= sign
     return n
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (all of the machine's where the OS cannot say)."""
-    if hasattr(os, "sched_getaffinity"):  # Linux
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 class WorldSearch:
