@@ -83,10 +83,11 @@ def run(args) -> int:
         if not os.path.isfile(args.tables):
             raise UserError(f"--tables {args.tables!r}: no such bid tables file")
     try:
-        result = measurement.evaluate(args.policy, args.positions, args.seed, args.worlds, args.floor,
-                          progress=not args.json, tables=args.tables,
-                          first_trick=args.first_trick, exact=args.exact,
-                          exact_hits=args.exact_hits, exact_samples=args.exact_samples)
+        result = measurement.evaluate(args.policy, args.positions, args.seed, args.worlds,
+                                      args.floor, progress=not args.json, tables=args.tables,
+                                      first_trick=args.first_trick, exact=args.exact,
+                                      exact_hits=args.exact_hits,
+                                      exact_samples=args.exact_samples)
     except PlayerSpecError as exc:
         raise UserError(str(exc)) from None
     print(json.dumps(result) if args.json else measurement.format_table(result))

@@ -58,16 +58,15 @@ Beyond these entry points a game brings (see docs/games/adding-a-game.md): its a
 for the trainer (`games/<game>/train/game.py`, chosen by `train baseline --game`), a database
 player and a heuristic player, and its `TournamentGame` (`tournament --game`, `rating --game`).
 
-The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's files are in one
-place, `games/NAME/` (`packages == ("games.NAME",)`: the rules at its top level, its
-abstraction, search, training, database, players, toolkit modules and own commands in the layer
-subpackages `games/NAME/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`, `cli/`). Outside its place,
-the registry, `tests/` and `bench/`, a module may import a game only if the game's plug-in list
-names it (`tests/test_game_imports.py` parses every module's imports and names any other).
+The plug-in's extent (`GameEntry.packages`, `GameEntry.plugin`): a game's files are in one place,
+`games/NAME/` (`packages == ("games.NAME",)`: the rules at its top level, its abstraction, search,
+training, database, players, toolkit modules and own commands in the layer subpackages
+`games/NAME/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`, `cli/`). Outside its
+place, the registry, `tests/` and `bench/`, a module may import a game only if the game's plug-in
+list names it (`tests/test_game_imports.py` parses every module's imports and names any other).
 `plugin` is the place (`games.NAME`, `games.NAME.*`) and that list, as dotted names or fnmatch
-patterns: honestly, every module outside the place that is still bound to the game today, with
-the reason. Euchre's and Spades' lists are empty; Setback's is long (the framework grew around
-it).
+patterns: honestly, every module outside the place that is still bound to the game today, with the
+reason. Euchre's and Spades' lists are empty; Setback's is long (the framework grew around it).
 `cfr/` imports no game at all.
 """
 
@@ -216,6 +215,7 @@ def commands(command: str) -> list[str]:
     (`learn`: Setback's auction evaluator), in the registry's order; each has
     `register_<command>(actions, end_options)`."""
     return [entry.commands[command] for entry in GAMES.values() if command in entry.commands]
+
 
 # The program's (and the distribution's) name: the product is named after its first game, and
 # every message, file format and metric name that says the program's name takes it from here,

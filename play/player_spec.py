@@ -5,7 +5,8 @@ SDS bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMC
 (`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
 (`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
-`PLAYER,bid=BIDDER` (`games/setback/play/composite.py`). And `oracle[,bid=SPEC]` (`games/setback/play/oracle.py`),
+`PLAYER,bid=BIDDER` (`games/setback/play/composite.py`). And `oracle[,bid=SPEC]`
+(`games/setback/play/oracle.py`),
 which SEES EVERY HAND (double-dummy card play on the true deal): a ceiling for `tournament` and
 `rating`, never a default; it takes its `bid=` itself and cannot sit inside another player.
 

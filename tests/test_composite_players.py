@@ -1,5 +1,5 @@
-"""`PLAYER,bid=BIDDER` (games/setback/play/composite.py, play/player_spec.py): the composite bids exactly
-like its bidder and plays the cards (the pitch included) exactly like its base player, for
+"""`PLAYER,bid=BIDDER` (games/setback/play/composite.py, play/player_spec.py): the composite bids
+exactly like its bidder and plays the cards (the pitch included) exactly like its base player, for
 every player kind; the tournament shows its whole spec; bad specs are one clear line."""
 
 import numpy as np

@@ -1,7 +1,7 @@
 """The learned bidder `nn:MODEL` (games/setback/play/nn_bidder.py) and the database player's gaps
-filled by a bidder (`db:PATH,gaps=BIDDER`, games/setback/play/gap_filled.py): the bid follows the values it is
-given, the score-aware value is the win probability, the spec grammar, refused model files, and the
-gap filler answering only the fallbacks."""
+filled by a bidder (`db:PATH,gaps=BIDDER`, games/setback/play/gap_filled.py): the bid follows the
+values it is given, the score-aware value is the win probability, the spec grammar, refused model
+files, and the gap filler answering only the fallbacks."""
 
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 abstraction depends on `games/` only, a game's rules know nothing above them; and every
 public function and class of those packages is documented.
 
-A game's files are in one place, `games/<game>/` (docs/design.md): its top level is the rules
-and the declarations (the `games` layer), and its subpackages mirror the layers
-(`games/<game>/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`, `cli/`), each obeying its
-layer's rule: a module's layer, and the layer of every module it imports, is its top-level
+A game's files are in one place, `games/<game>/` (docs/design.md): its top level is the rules and
+the declarations (the `games` layer), and its subpackages mirror the layers
+(`games/<game>/abstraction/`, `search/`, `train/`, `db/`, `play/`, `envs/`, `cli/`), each obeying
+its layer's rule: a module's layer, and the layer of every module it imports, is its top-level
 package, except inside a game's place, where it is the layer subpackage's (`layer_of`)."""
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """`search[belief=policy]` (issue 47, part 1): every world of a pool weighed by the blueprint's
 probability of every move the modelled seats made, bids, calls and cards, in both games.
 
-The weights are checked against slow Python replays (Setback: `games.setback.search.inference.log_weight`
-with `games.setback.play.policy_model.PolicyModel`, the older, independent reading of a table as a
-model of the players; Euchre: the database read key by key); the resampled worlds against the view
-and every public fact; the decisions against the thread count. The blueprint is the random table of
-tests/test_search_rollout.py (no strength is claimed for it); Euchre's are in
-tests/test_euchre_policy_belief.py."""
+The weights are checked against slow Python replays (Setback:
+`games.setback.search.inference.log_weight` with `games.setback.play.policy_model.PolicyModel`, the
+older, independent reading of a table as a model of the players; Euchre: the database read key by
+key); the resampled worlds against the view and every public fact; the decisions against the thread
+count. The blueprint is the random table of tests/test_search_rollout.py (no strength is claimed
+for it); Euchre's are in tests/test_euchre_policy_belief.py."""
 
 import math
 
@@ -51,8 +51,8 @@ def played_deals(n_deals: int, seed: int):
 
 def slow_log_weight(world, history, observer, model, modelled_parity):
     """The blueprint's log-probability of the modelled seats' moves in `world`, replayed in
-    Python (`games.setback.search.inference.others_moves`) and read through `PolicyModel`; the opponents
-    only when `modelled_parity` is 1."""
+    Python (`games.setback.search.inference.others_moves`) and read through `PolicyModel`; the
+    opponents only when `modelled_parity` is 1."""
     from games.setback.search.inference import cards_played_by, others_moves
 
     played = cards_played_by(history)

@@ -9,15 +9,15 @@ view) never waits behind a bot's thinking.
 
 **Why threads, not processes.** The bots' time goes to numba kernels compiled with `nogil=True`
 (the rollouts of `search/rollout.py`, the worlds of `games/setback/search/worlds.py` and
-`games/euchre/search/worlds.py`, the solver of `games/setback/search/world_search.py`): they release the GIL, so two
-threads search on two cores at once (tests/test_web_pool.py checks every such kernel is `nogil`
-and that a search decision spends most of its time inside them: 73 % of it in the rollout
-kernels alone on a tiny table, more on a real one whose rollouts are longer). A game's table is
-live Python state that a process pool would have to ship across (or rebuild from the file) at
-every move, and each process would hold its own copy of the blueprint's arrays (hundreds of MB
-for a real table; threads share one, `play.search_options.shared_arrays`). What holds the GIL
-(a database bot's SQLite lookups and Python, the tables' bookkeeping) is short, and the loop
-gets the GIL back at every switch interval.
+`games/euchre/search/worlds.py`, the solver of `games/setback/search/world_search.py`): they
+release the GIL, so two threads search on two cores at once (tests/test_web_pool.py checks every
+such kernel is `nogil` and that a search decision spends most of its time inside them: 73 % of it
+in the rollout kernels alone on a tiny table, more on a real one whose rollouts are longer). A
+game's table is live Python state that a process pool would have to ship across (or rebuild from
+the file) at every move, and each process would hold its own copy of the blueprint's arrays
+(hundreds of MB for a real table; threads share one, `play.search_options.shared_arrays`). What
+holds the GIL (a database bot's SQLite lookups and Python, the tables' bookkeeping) is short, and
+the loop gets the GIL back at every switch interval.
 
 **Cores.** `workers` defaults to the CPUs this process may use (`usable_cpus`): one decision in
 flight a core. A search bot has its own rollout threads (`threads=`, default also every CPU),

@@ -40,8 +40,9 @@ class NotDeterministic(ValueError):
 
 def reproduces(player, hands, played, history, observer: int, dealer: int, upto: int) -> bool:
     """Whether `player`, holding the layout `hands` (current hands by seat, `played` the cards
-    each seat played in `history`: `games.setback.search.inference.cards_played_by`), makes every move of
-    `history[:upto]` of the seats other than `observer` (the deal started at game score 0-0)."""
+    each seat played in `history`: `games.setback.search.inference.cards_played_by`), makes every
+    move of `history[:upto]` of the seats other than `observer` (the deal started at game score
+    0-0)."""
     for index, state, move in others_moves(hands, played, history, observer, upto=upto):
         if int(player.choose(SeatView.of(state, dealer, (0, 0), history[:index]))) != move:
             return False  # most layouts fail at the first bid: stop there

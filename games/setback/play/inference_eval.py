@@ -42,8 +42,9 @@ from games.rng import stream_seed
 from games.setback import state as S
 from games.setback.rules import apply_move
 from games.setback.view import SeatView
-from games.setback.search.inference import DEFAULT_FLOOR, effective_sample_size, log_weight, log_weights
-from games.setback.search.inference import cards_played_by, normalized
+from games.setback.search.inference import (DEFAULT_FLOOR, cards_played_by,
+                                            effective_sample_size, log_weight, log_weights,
+                                            normalized)
 from games.setback.search.world_search import WorldSearch
 from games.setback.play.pimc import TABLES_SKIP
 from games.setback.search.sampler import log_layouts

@@ -32,7 +32,8 @@ lock); measured by
 `bench/sds_strength.py --calibrate`, see `games/setback/play/sds.py`).
 
 The hot work is the solver's (numba, `contract_values`, without the GIL on one thread per CPU,
-as `games.setback.search.world_search` does); the auction's continuation and the bookkeeping are small numpy/Python.
+as `games.setback.search.world_search` does); the auction's continuation and the bookkeeping
+are small numpy/Python.
 """
 
 from __future__ import annotations
