@@ -33,8 +33,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.search_strength import pair_scores, paired_difference  # noqa: E402
 from play.tournament import pair_interval, run_tournament  # noqa: E402
-from train.distill import (RECORD_FIELDS, parse_hidden, play_chunk, soft_targets,  # noqa: E402
-                           training_rows)
+from games.setback.train.distill import (RECORD_FIELDS, parse_hidden,  # noqa: E402
+                                         play_chunk, soft_targets, training_rows)
 
 
 def load_round(directory: str) -> dict:
@@ -68,7 +68,7 @@ def imitation_records(strategy: str, games: int, workers: int, seed: int) -> dic
 
 def targeted(data: dict, target: str) -> dict:
     """The records with the targets `target` names: `onehot` as recorded, `soft:T` a softmax
-    of search's values at temperature T (`train.distill.soft_targets`)."""
+    of search's values at temperature T (`games.setback.train.distill.soft_targets`)."""
     if target == "onehot":
         return data
     if target.startswith("soft:"):

@@ -52,10 +52,10 @@ def run(args) -> int:
         raise UserError(f"--out {args.out}: export writes a strategy file, not a database; "
                         f"write {stem}.strategy, then `{PROGRAM} db load --db {args.out} "
                         f"{stem}.strategy`")
-    if RunDirectory(args.run).read_settings()["stage"] == "distill":
-        from train.distill import export_net
-
-        meta = export_net(args.run, args.out)
+    settings = RunDirectory(args.run).read_settings()
+    if settings["stage"] == "distill":  # the game's own stage (the registry's `distill`)
+        stage = registry.get(settings["settings"].get("game", registry.DEFAULT_GAME))
+        meta = stage.load("distill").export_net(args.run, args.out)
         print(f"wrote {args.out}: the policy network of round {meta['round']}, the newest "
               f"that passed its gate (or the newest) "
               f"({meta['window_decisions']:,} searched decisions in its window, "

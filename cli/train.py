@@ -712,10 +712,10 @@ def _register_distill(stages) -> None:
 
 
 def run_distill(args) -> int:
-    """Run `train distill` (train/distill.py)."""
+    """Run `train distill` (games/setback/train/distill.py)."""
     from tqdm import tqdm
 
-    from train.distill import Distill, ensure_base, prepare_run
+    from games.setback.train.distill import Distill, ensure_base, prepare_run
     from train.run_directory import RunDirectory
 
     options = {"searcher": args.searcher, "games": args.games, "imitate": args.imitate,
@@ -736,7 +736,7 @@ def run_distill(args) -> int:
         stage = Distill(args.run, settings, args.workers, not args.no_progress, tqdm.write)
         rounds = args.rounds
         if rounds is None and args.for_seconds is None:
-            from train.distill import rounds_done
+            from games.setback.train.distill import rounds_done
 
             rounds = rounds_done(args.run) + 1
         summary = stage.train(rounds, args.for_seconds, args.eval_every, args.eval_games,

@@ -38,7 +38,9 @@ card-location model (`search.card_location.Declaration`, in `games/NAME/search/c
 its features, card order, pair features and public record; `names(("card_location",))` are the
 games `learn belief` and `belief=model:` take); `inference`, the module of the game's
 inference measurement (`evaluate(...)`, `format_table(result)`: how well beliefs over the hidden
-hands match the truth, `setback-cfr inference`; Setback's `games/setback/play/inference_eval.py`).
+hands match the truth, `setback-cfr inference`; Setback's `games/setback/play/inference_eval.py`);
+`distill`, the module of the game's `train distill` stage (`export` writes a distill run's network
+with its `export_net`; Setback's `games/setback/train/distill.py`).
 
 A game's own actions of a shared command (`GameEntry.commands`, command -> module): the module's
 `register_<command>(actions, end_options)` adds them (`commands(command)` lists them; Setback's
@@ -125,7 +127,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            evaluation: str | None = None, heuristic: str | None = None,
            tournament: str | None = None, trainer: str | None = None,
            card_location: str | None = None, inference: str | None = None,
-           commands: dict | None = None) -> GameEntry:
+           distill: str | None = None, commands: dict | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -140,7 +142,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
                                         ("heuristic", heuristic), ("tournament", tournament),
                                         ("trainer", trainer),
                                         ("card_location", card_location),
-                                        ("inference", inference))
+                                        ("inference", inference), ("distill", distill))
                       if v}, dict(commands or {}))
 
 
@@ -155,9 +157,6 @@ SETBACK_PLUGIN = (
     "db.player", "play.tournament", "train.baseline", "train.bootstrap",
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
-    # the distill stage: Setback's today (its view features, its net player); a second game
-    # would declare its features in its place
-    "train.distill",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
     "db.policy_arrays",
@@ -178,6 +177,7 @@ GAMES = {
                tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
                card_location="games.setback.search.card_location:GAME",
                inference="games.setback.play.inference_eval",
+               distill="games.setback.train.distill",
                commands={"learn": "games.setback.cli.learn_auction"},
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),

@@ -96,7 +96,7 @@ def _net_file(tmp_path, **changes):
 
 
 def test_soft_targets_share_the_mass_between_moves_search_values_alike():
-    from train.distill import rows_to_arrays, soft_targets
+    from games.setback.train.distill import rows_to_arrays, soft_targets
 
     nan = float("nan")
     data = rows_to_arrays([
@@ -139,7 +139,7 @@ class _View:
 
 
 def test_refine_searches_again_only_where_the_two_best_moves_are_close():
-    from train.distill import RecordingPlayer, parse_refine
+    from games.setback.train.distill import RecordingPlayer, parse_refine
 
     assert parse_refine("") is None and parse_refine("0.25:2") == (0.25, 2)
     for bad in ("0.25", "0:2", "0.25:0", "x:2", "0.25:y"):
@@ -353,7 +353,7 @@ def test_the_browser_table_serves_a_network_and_its_why_panel(tmp_path):
 def test_a_damaged_or_foreign_chunk_is_refused_in_one_line(tmp_path):
     """A chunk of games that cannot be read, or of another format version, stops the fit with
     one line naming the file."""
-    from train.distill import _load_chunks, _npz_bytes, rows_to_arrays
+    from games.setback.train.distill import _load_chunks, _npz_bytes, rows_to_arrays
     from train.errors import RunError
 
     good = tmp_path / "chunk-00000.npz"
