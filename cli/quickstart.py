@@ -159,8 +159,8 @@ def run(args) -> int:
     from cli.tournament import tournament, write_png
     from db.loader import load_strategies
     from play.tournament import default_workers, format_summary
+    from games import registry
     from train.baseline import baseline_stage
-    from train.bootstrap import bootstrap_stage
     from train.evaluation import EvalOptions, Evaluation, format_eval_row
     from train.export import export_run
 
@@ -217,6 +217,8 @@ def run(args) -> int:
     boot = None
     if with_bootstrap:
         print(f"[2/7] bootstrap: training for {BOOTSTRAP_SHARE * budget:.0f} CPU-s")
+        # the default game's score-aware stage (the registry's `bootstrap`: Setback's)
+        bootstrap_stage = registry.get(registry.DEFAULT_GAME).load("bootstrap")
         boot = train_for(paths["bootstrap_run"],
                          bootstrap_stage(paths["baseline_run"], SEED, batch,
                                          BOOTSTRAP_ALGORITHM),

@@ -540,7 +540,7 @@ def _warm_start(args, run_dir, fine: str):
 def run_bootstrap(args) -> int:
     """Create or resume a bootstrap run on top of a baseline and train it."""
     from games.setback.train.baseline_policy import load_policy
-    from train.bootstrap import DEFAULTS, stage_from_policy
+    from games.setback.train.bootstrap import DEFAULTS, stage_from_policy
     from train.run_directory import RunDirectory
 
     run_dir = RunDirectory(args.run)

@@ -40,7 +40,9 @@ games `learn belief` and `belief=model:` take); `inference`, the module of the g
 inference measurement (`evaluate(...)`, `format_table(result)`: how well beliefs over the hidden
 hands match the truth, `setback-cfr inference`; Setback's `games/setback/play/inference_eval.py`);
 `distill`, the module of the game's `train distill` stage (`export` writes a distill run's network
-with its `export_net`; Setback's `games/setback/train/distill.py`).
+with its `export_net`; Setback's `games/setback/train/distill.py`); `bootstrap`, the factory of
+the game's score-aware stage on a baseline run (the quickstart's second step; Setback's
+`games/setback/train/bootstrap.py`).
 
 A game's own actions of a shared command (`GameEntry.commands`, command -> module): the module's
 `register_<command>(actions, end_options)` adds them (`commands(command)` lists them; Setback's
@@ -127,7 +129,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            evaluation: str | None = None, heuristic: str | None = None,
            tournament: str | None = None, trainer: str | None = None,
            card_location: str | None = None, inference: str | None = None,
-           distill: str | None = None, commands: dict | None = None) -> GameEntry:
+           distill: str | None = None, bootstrap: str | None = None,
+           commands: dict | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -142,7 +145,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
                                         ("heuristic", heuristic), ("tournament", tournament),
                                         ("trainer", trainer),
                                         ("card_location", card_location),
-                                        ("inference", inference), ("distill", distill))
+                                        ("inference", inference), ("distill", distill),
+                                        ("bootstrap", bootstrap))
                       if v}, dict(commands or {}))
 
 
@@ -152,9 +156,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
 # the framework grew around it, and its generic-named modules are moved as they are unbound.
 SETBACK_PLUGIN = (
     # shared layers' modules still holding Setback's own: the database player (Setback's keys
-    # and layouts), the tournament loop with Setback's `TournamentGame`, the baseline and
-    # bootstrap stages
-    "db.player", "play.tournament", "train.baseline", "train.bootstrap",
+    # and layouts), the tournament loop with Setback's `TournamentGame`, the baseline stage
+    "db.player", "play.tournament", "train.baseline",
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
@@ -178,6 +181,7 @@ GAMES = {
                card_location="games.setback.search.card_location:GAME",
                inference="games.setback.play.inference_eval",
                distill="games.setback.train.distill",
+               bootstrap="games.setback.train.bootstrap:bootstrap_stage",
                commands={"learn": "games.setback.cli.learn_auction"},
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),

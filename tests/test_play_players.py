@@ -23,7 +23,7 @@ def trained(tmp_path_factory):
     """A real (tiny) strategy: one baseline deal and a few hundred bootstrap episodes,
     exported and loaded, so the database players find real keys (and miss many)."""
     from train.baseline import baseline_stage
-    from train.bootstrap import bootstrap_stage
+    from games.setback.train.bootstrap import bootstrap_stage
     from train.export import export_run
     from train.run_directory import RunDirectory
     from train.runner import Trainer

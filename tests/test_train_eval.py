@@ -117,7 +117,7 @@ def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, c
 
 
 def test_a_bootstrap_is_evaluated_with_its_baseline(tmp_path, capsys):
-    from train.bootstrap import bootstrap_stage
+    from games.setback.train.bootstrap import bootstrap_stage
     from train.evaluation import EvalOptions, Evaluation, read_eval_log
 
     base, boot = tmp_path / "base", tmp_path / "boot"
