@@ -560,10 +560,15 @@ def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump
         card = lowest_bit(rest)
         rest &= rest - 1
         suit = card // N_RANKS
-        rank = card - suit * N_RANKS
         above = (live | hand) & (SUIT_BITS << (N_RANKS * suit)) & ~((np.int64(2) << card) - 1)
         if above != 0 and (hand >> lowest_bit(above)) & 1:
             continue  # the next card up is mine too: it stands for this one
+        row[n] = card
+        n += 1
+    if n < 2:
+        return n  # a forced move needs no weight
+    for i in range(n):
+        card = row[i]
         if n_in_trick == 0:
             if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
                 key = _lead_key_no_trump(hands, seat, card, everyone, killer, hint)
@@ -572,8 +577,7 @@ def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump
         else:
             key = -_follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump,
                                   everyone | trick_mask)
-        _insert(row, n, card, key)
-        n += 1
+        _insert(row, i, card, key)  # row[i] is read: the sorted prefix is row[:i]
     return n
 
 
