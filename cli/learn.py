@@ -87,7 +87,8 @@ def _register_belief(actions) -> None:
 
     from cli.game_words import declared, either, title
 
-    words = declared("BELIEF")  # the games whose card-location features are built
+    # the games with a card-location declaration (the registry's), in their own words
+    words = declared("BELIEF", registry.names(("card_location",)))
     games = (f"The games: {either(title(g) for g in words)}; nobody is "
              f"{either(w['nobody'] + ' in ' + title(g) for g, w in words.items())}.")
     description = BELIEF_DESCRIPTION.format(games=textwrap.fill(games, 96))

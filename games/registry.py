@@ -110,9 +110,7 @@ class GameEntry:
         place = self.entry_points.get(entry_point) or self.optional.get(entry_point)
         if place is None:
             raise UnknownGameError(f"game {self.name!r} has no entry point {entry_point!r}")
-        module, _, attribute = place.partition(":")
-        loaded = importlib.import_module(module)
-        return getattr(loaded, attribute) if attribute else loaded
+        return load_place(place)
 
     def provides(self, entry_point: str) -> bool:
         """Whether the game names `entry_point` (a rules-only game lacks `key_codec`)."""
@@ -121,6 +119,14 @@ class GameEntry:
     def rules(self) -> dict:
         """The rules engine entry points, loaded, by name."""
         return {name: self.load(name) for name in RULES_ENTRY_POINTS}
+
+
+def load_place(place: str):
+    """The object at the dotted `place` ("module:attribute"; "module" alone is the module),
+    its module imported now."""
+    module, _, attribute = place.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 def _entry(name: str, description: str, package: str, *, state: str, rules: str,

@@ -30,9 +30,9 @@ imported on first use, since each of them makes its bidder or card player throug
 
 from __future__ import annotations
 
-import importlib
 import os
 
+from games.registry import load_place
 from play.player_grammar import Grammar
 
 SPEC_HELP = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
@@ -74,12 +74,6 @@ COMPOSITE = "games.setback.play.composite:CompositePlayer"
 GAP_FILLED = "games.setback.play.gap_filled:GapFilledPlayer"
 
 
-def _loaded(place: str):
-    """The object at `place` ("module:attribute"), its module imported on first use."""
-    module, _, attribute = place.partition(":")
-    return getattr(importlib.import_module(module), attribute)
-
-
 class PlayerSpecError(ValueError):
     """A player name that cannot be turned into a player."""
 
@@ -115,7 +109,7 @@ def _is_oracle(text: str) -> bool:
 
 def _make_composite(text: str, base: str, bid_spec: str, seed: int):
     """`base` playing the cards, `bid_spec` bidding, named `text`."""
-    CompositePlayer = _loaded(COMPOSITE)
+    CompositePlayer = load_place(COMPOSITE)
 
     if _is_oracle(bid_spec):
         raise PlayerSpecError(f"{text!r}: the oracle sees every hand and cannot bid for "
@@ -133,7 +127,7 @@ def _make_composite(text: str, base: str, bid_spec: str, seed: int):
 def _make_gap_filled(text: str, seed: int):
     """`db:PATH,gaps=BIDDER`: the database player, its auction fallbacks bid by BIDDER (split
     at the first `,gaps=`; BIDDER is the rest, so it may hold commas: `gaps=nn:m.nn,expected`)."""
-    GapFilledPlayer = _loaded(GAP_FILLED)
+    GapFilledPlayer = load_place(GAP_FILLED)
 
     base, _, gaps_spec = text.partition(GAPS_OPTION)
     if not gaps_spec.strip():
@@ -149,7 +143,7 @@ def _make_gap_filled(text: str, seed: int):
 
 def _make_kind(kind: str, text: str, seed: int):
     """The player of a registered kind (`KINDS`), its factory imported on first use."""
-    return _loaded(KINDS[kind])(text, seed)
+    return load_place(KINDS[kind])(text, seed)
 
 
 def _make_single(text: str, seed: int):

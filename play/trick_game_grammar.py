@@ -32,12 +32,9 @@ def database_player(text: str, seed: int, game: str, error: type):
 
 def _loaded(place):
     """`place` itself, or the object a dotted "module:attribute" names (imported now)."""
-    if not isinstance(place, str):
-        return place
-    import importlib
+    from games.registry import load_place
 
-    module, _, attribute = place.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    return load_place(place) if isinstance(place, str) else place
 
 
 def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=None,

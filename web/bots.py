@@ -18,6 +18,8 @@ import importlib
 import threading
 from functools import lru_cache
 
+from games import registry  # plain data: imports no game
+
 
 def belief_by_seat(view, belief, format_card, nobody: str) -> list:
     """A search decision's `belief` (`play.search_base.SearchPlayerBase.belief_summary`: each
@@ -37,8 +39,7 @@ def belief_by_seat(view, belief, format_card, nobody: str) -> list:
 
 def load(place: str):
     """The object at the dotted place "module:attribute", imported now."""
-    module, _, attribute = place.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    return registry.load_place(place)
 
 
 class Bots:
