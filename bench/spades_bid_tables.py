@@ -161,7 +161,8 @@ def main(argv=None) -> None:
                         help="with --worlds: held-out positions (deal, observer; default 500)")
     args = parser.parse_args(argv)
 
-    from games.spades.play.bid_data import generate, heldout_lines, load
+    from games.spades.play.bid_data import generate, load
+    from play.bid_table_build import heldout_lines
     from games.spades.search.bid_tables import SpadesBidTables, heldout_losses
 
     start = time.perf_counter()

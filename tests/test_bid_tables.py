@@ -109,8 +109,8 @@ def test_probabilities_in_unit_interval_and_locations_sum_to_one(tables):
 def test_smoothing_never_gives_zero():
     counts = build_counts("heuristic", 500, seed=3)
     for prior in (1e-3, 1.0, 50.0):
-        pre_prob, post_prob, root = smooth(*counts, prior=prior)
-        assert np.all(pre_prob > 0) and np.all(post_prob > 0) and np.all(root > 0)
+        pre_prob, post_prob = smooth(*counts, prior=prior)
+        assert np.all(pre_prob > 0) and np.all(post_prob > 0)
     # a heuristic bidder never holds a trump above its pitch: count 0, probability still > 0
     seq = int(np.argmax(counts[3].sum(axis=1)))
     assert counts[2][seq, 5, 0, 12] == 0 and post_prob[seq, 5, 0, 12] > 0

@@ -65,10 +65,10 @@ from games.setback.state import (
     reset_deal,
     shuffle_top,
 )
-from play.bid_table_build import run_chunks
+from play.bid_table_build import run_deal_chunks
 from play.bid_table_file import BidTablesError, load_tables, save_tables
 from games.setback.play.heuristic import HIGH_VALUE, LOW_VALUE
-from search.bid_smoothing import shrink
+from search.bid_smoothing import back_off
 
 N_SEQ = 256
 N_RANKS = 13
@@ -339,18 +339,18 @@ _WORKER = {}
 
 
 def count_chunk(task):
-    """Counts of deals first..last-1 (a worker's task: spec, seed, first, last)."""
-    spec, seed, first, last = task
+    """Counts of deals first..first+n-1 (a worker's task: spec, seed, first, n)."""
+    spec, seed, first, n = task
     counts = empty_counts()
     if is_compiled_spec(spec):
-        count_heuristic(np.uint64(seed), first, last, *counts)
+        count_heuristic(np.uint64(seed), first, first + n, *counts)
         return counts
     player = _WORKER.get(spec)
     if player is None:
         from play.player_spec import make_player
 
         player = _WORKER[spec] = make_player(spec, seed)
-    for i in range(first, last):
+    for i in range(first, first + n):
         hands, seq, bidder, pitch = play_auction(player, seed, i)
         count_deal(hands, seq, bidder, pitch, *counts)
     return counts
@@ -364,67 +364,36 @@ def build_counts(spec: str, deals: int, seed: int = 0, workers: int = 1, chunk: 
 
     if chunk is None:
         chunk = 200_000 if is_compiled_spec(spec) else 500
-    tasks = [(spec, seed, first, min(first + chunk, deals)) for first in range(0, deals, chunk)]
     total = empty_counts()
     with tqdm(total=deals, unit="deal", disable=not progress, leave=False) as bar:
-        for task, counts in run_chunks(count_chunk, tasks, workers):
+        for counts in run_deal_chunks(count_chunk, (spec, seed), 0, deals, chunk, workers,
+                                      bar.update):
             for t, c in zip(total, counts):
                 t += c
-            bar.update(task[3] - task[2])
     return total
 
 
 # --- smoothing --------------------------------------------------------------------------------
 def smooth(pre, pre_deals, post, post_deals, prior: float = DEFAULT_PRIOR):
-    """(pre_prob, post_prob, pre_root): the smoothed probabilities of the module docstring;
-    `pre_root` is the all-deals pre marginal."""
+    """(pre_prob, post_prob): the smoothed probabilities of the module docstring, down its
+    back-off chains (`search.bid_smoothing.back_off`)."""
     klass, level = _groupings()
-    pre = pre.astype(np.float64)
-    post = post.astype(np.float64)
-    k = float(prior)
-    mult = np.ones(N_CELLS)
-    mult[13:] = 3.0
-
-    def p(n, deals, parent, m):
-        """The smoothed probability: `shrink` with this build's prior weight `k`."""
-        return shrink(n, deals, parent, k, m)
-
-    # pre: sequence <- class <- bid <- all <- 6/52
-    n_all = pre.sum(axis=0)
-    d_all = pre_deals.sum()
-    p_all = p(n_all, d_all, 6.0 / 52.0, 1.0)
-    n_lvl = np.zeros((4,) + pre.shape[1:])
-    d_lvl = np.zeros(4)
-    n_cls = np.zeros((13,) + pre.shape[1:])
-    d_cls = np.zeros(13)
-    np.add.at(n_lvl, level, pre)
-    np.add.at(d_lvl, level, pre_deals)
-    np.add.at(n_cls, klass, pre)
-    np.add.at(d_cls, klass, pre_deals)
-    p_lvl = p(n_lvl, d_lvl[:, None, None, None], p_all[None], 1.0)
     cls_level = np.zeros(13, np.int64)
     cls_level[klass] = level
-    p_cls = p(n_cls, d_cls[:, None, None, None], p_lvl[cls_level], 1.0)
-    pre_prob = p(pre, pre_deals[:, None, None, None], p_cls[klass], 1.0)
-    # post: (seq, pitch) <- (class, pitch) <- (bid, pitch) <- pitch <- all <- uniform
+    pre_prob = back_off(pre, pre_deals[:, None, None, None], (klass, cls_level), 6.0 / 52.0,
+                        prior)
+    # post contexts flattened to (context, pitch rank), the pitch rank kept at every level
+    pitch = np.arange(N_RANKS)
+    chain = (klass[:, None] * N_RANKS + pitch, cls_level[:, None] * N_RANKS + pitch,
+             np.tile(pitch, 4))
     uniform = np.full((N_LOC, N_CELLS), 6.0 / 52.0)
     uniform[UNDEALT] = 28.0 / 52.0
-    n_pitch = post.sum(axis=0)
-    d_pitch = post_deals.sum(axis=0).astype(np.float64)
-    root = p(n_pitch.sum(axis=0), d_pitch.sum(), uniform, mult)
-    p_pitch = p(n_pitch, d_pitch[:, None, None], root[None], mult)
-    n_lvl = np.zeros((4,) + post.shape[1:])
-    d_lvl = np.zeros((4, N_RANKS))
-    n_cls = np.zeros((13,) + post.shape[1:])
-    d_cls = np.zeros((13, N_RANKS))
-    np.add.at(n_lvl, level, post)
-    np.add.at(d_lvl, level, post_deals)
-    np.add.at(n_cls, klass, post)
-    np.add.at(d_cls, klass, post_deals)
-    p_lvl = p(n_lvl, d_lvl[:, :, None, None], p_pitch[None], mult)
-    p_cls = p(n_cls, d_cls[:, :, None, None], p_lvl[cls_level], mult)
-    post_prob = p(post, post_deals[:, :, None, None], p_cls[klass], mult)
-    return pre_prob, post_prob, p_all
+    trials = np.ones(N_CELLS)
+    trials[13:] = 3.0
+    post_prob = back_off(post.reshape((N_SEQ * N_RANKS,) + post.shape[2:]),
+                         post_deals.reshape(-1, 1, 1), [c.reshape(-1) for c in chain],
+                         uniform, prior, trials)
+    return pre_prob, post_prob.reshape(post.shape)
 
 
 # --- the tables object and its file -----------------------------------------------------------
@@ -436,7 +405,7 @@ class BidTables:
         self.pre, self.pre_deals, self.post, self.post_deals = pre, pre_deals, post, post_deals
         self.meta = dict(meta)
         if pre_prob is None or post_prob is None:
-            pre_prob, post_prob, _ = smooth(pre, pre_deals, post, post_deals,
+            pre_prob, post_prob = smooth(pre, pre_deals, post, post_deals,
                                             self.meta.get("prior", DEFAULT_PRIOR))
         self.pre_prob, self.post_prob = pre_prob, post_prob
 

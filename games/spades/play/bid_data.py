@@ -29,7 +29,7 @@ from games.spades import state as S
 from games.spades.rules import apply_move, is_legal
 from games.spades.view import SeatView
 from play.belief_data import close_population, parse_population
-from play.bid_table_build import run_chunks
+from play.bid_table_build import heldout_lines, run_deal_chunks
 from play.bid_table_file import BidTablesError, load_tables, save_tables
 from play.tournament import reseed
 from games.spades.search.bid_tables import N_BIDS, N_CELLS, N_CONTEXTS, SpadesBidTables
@@ -82,8 +82,8 @@ def generate_deals(players: list, seed: int, first: int, count: int, tricks: boo
 
 
 def _chunk(task) -> dict:
-    """One worker's chunk: (spec text, seed, first, count, tricks) -> its deals."""
-    text, seed, first, count, tricks = task
+    """One worker's chunk: (spec text, seed, tricks, first, count) -> its deals."""
+    text, seed, tricks, first, count = task
     _, players = make_population(text, seed)
     try:
         return generate_deals(players, seed, first, count, tricks)
@@ -93,21 +93,10 @@ def _chunk(task) -> dict:
 
 def generate(text: str, seed: int, first: int, count: int, tricks: bool = False,
              workers: int = 1, progress=None, chunk: int = 500) -> dict:
-    """`generate_deals` of the population `text`, in `workers` processes (the same deals for
-    any count: each deal reseeds its players)."""
-    if workers <= 1 or count <= chunk:
-        _, players = make_population(text, seed)
-        try:
-            return generate_deals(players, seed, first, count, tricks, progress)
-        finally:
-            close_population(players)
-    tasks = [(text, seed, f, min(chunk, first + count - f), tricks)
-             for f in range(first, first + count, chunk)]
-    parts = []
-    for task, part in run_chunks(_chunk, tasks, workers):
-        parts.append(part)
-        if progress is not None:
-            progress(task[3])
+    """`generate_deals` of the population `text` in chunks of `chunk` deals, over `workers`
+    processes (the same deals for any split: each deal reseeds its players)."""
+    parts = list(run_deal_chunks(_chunk, (text, seed, tricks), first, count, chunk, workers,
+                                 progress)) or [generate_deals([], seed, first, 0, tricks)]
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -200,21 +189,6 @@ def summary(tables: SpadesBidTables, args, seconds: float) -> list[str]:
     return [f"Spades bid tables: {args.deals:,} deals bid by {args.bidders} (seed {args.seed}"
             f"{', played out' if args.tricks else ''}), {args.deals * 4:,} bids, in "
             f"{seconds:.1f} s ({args.workers} worker(s)) -> {args.out}"] + heldout_lines(tables.meta)
-
-
-def heldout_lines(meta: dict) -> list[str]:
-    """The held-out figures of a Spades tables' `meta` as text lines."""
-    figures = meta.get("heldout")
-    if not figures:
-        return []
-    lines = [f"held out: {meta.get('heldout_deals', 0):,} deals, {figures['predictions']:,} "
-             "predictions (observer, bidder); log-loss in nats a prediction:",
-             f"  {'feature':14}{'uniform':>9}{'tables':>9}{'cut':>8}"]
-    for name, row in figures.items():
-        if isinstance(row, dict):
-            lines.append(f"  {name:14}{row['uniform']:9.4f}{row['tables']:9.4f}"
-                         f"{100 * row['cut']:7.1f}%")
-    return lines
 
 
 def show(tables: SpadesBidTables, args) -> tuple[dict, list[str]]:

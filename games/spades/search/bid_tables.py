@@ -58,7 +58,7 @@ from numba import njit
 
 from games.spades.cards import N_RANKS, SPADES
 from games.spades.state import BID, DEALT
-from search.bid_smoothing import shrink
+from search.bid_smoothing import back_off
 
 GROUPS = ("spades", "honours", "aces", "kings", "voids", "spades_honours", "tricks")
 SIZE = np.array([14, 8, 4, 4, 4, 14 * 8, 14], np.int64)
@@ -156,29 +156,22 @@ def _by_group(counts: np.ndarray) -> np.ndarray:
     return totals
 
 
-def _shrink(n: np.ndarray, parent: np.ndarray, prior: float) -> np.ndarray:
-    """(n + K p(parent)) / (N + K) per group (module docstring; `search.bid_smoothing`)."""
-    return shrink(n, _by_group(n), parent, prior)
-
-
 def uniform_cells() -> np.ndarray:
     """float64[N_CELLS]: each group uniform over its cells (the root of the smoothing)."""
     return np.concatenate([np.full(s, 1.0 / s) for s in SIZE])
 
 
 def smooth(counts: np.ndarray, prior: float = DEFAULT_PRIOR) -> tuple[np.ndarray, np.ndarray]:
-    """(prob[ctx, bid, cell], ctx_prob[ctx, cell]) of the module docstring from `counts`."""
-    counts = counts.astype(np.float64)
+    """(prob[ctx, bid, cell], ctx_prob[ctx, cell]) of the module docstring from `counts`, down
+    its chains (`search.bid_smoothing.back_off`, contexts (ctx, bid) flattened)."""
     ks = np.arange(N_CONTEXTS) // (PARTNER_BUCKETS * OPPONENT_BUCKETS)
-    by_k = np.zeros((4,) + counts.shape[1:])
-    np.add.at(by_k, ks, counts)
-    p_all = _shrink(counts.sum(axis=(0, 1)), uniform_cells(), prior)
-    p_bid = _shrink(counts.sum(axis=0), p_all[None], prior)
-    p_kbid = _shrink(by_k, p_bid[None], prior)
-    prob = _shrink(counts, p_kbid[ks], prior)
-    p_k = _shrink(by_k.sum(axis=1), p_all[None], prior)
-    ctx_prob = _shrink(counts.sum(axis=1), p_k[ks], prior)
-    return prob, ctx_prob
+    bids = np.arange(N_BIDS)
+    flat = counts.reshape(N_CONTEXTS * N_BIDS, N_CELLS)
+    prob = back_off(flat, _by_group(flat), ((ks[:, None] * N_BIDS + bids).reshape(-1),
+                                            np.tile(bids, 4)), uniform_cells(), prior)
+    by_ctx = counts.sum(axis=1)
+    ctx_prob = back_off(by_ctx, _by_group(by_ctx), (ks,), uniform_cells(), prior)
+    return prob.reshape(counts.shape), ctx_prob
 
 
 class SpadesBidTables:
