@@ -130,6 +130,19 @@ def load_tables(path: str, game: str, shapes: dict) -> tuple[dict, dict]:
     return meta, arrays
 
 
+def load_counts(path: str, game: str, tables_class):
+    """`game`'s tables of one `counts` array (`tables_class(counts, meta)`, its `shape()`, e.g.
+    a `search.feature_bid_tables.FeatureBidTables`) of the file `path`; negative counts or a
+    bad prior raise BidTablesError too."""
+    meta, arrays = load_tables(path, game, {"counts": tables_class.shape()})
+    counts = arrays["counts"]
+    prior = meta.get("prior", 20.0)
+    if (counts < 0).any() or not isinstance(prior, (int, float)) or not 0 < float(prior) <= 1e9:
+        raise BidTablesError(f"{path}: {game.capitalize()} bid tables with negative counts or a "
+                             "bad prior")
+    return tables_class(counts, meta)
+
+
 def tables_model(game: str):
     """The module of `game`'s tables (its declaration's `MODEL`): `load(path)`, `belief(tables,
     name, **options)`, and the command's `check_bidders`, `build_tables`, `summary`, `show`."""

@@ -30,9 +30,9 @@ from games.spades.rules import apply_move, is_legal
 from games.spades.view import SeatView
 from play.belief_data import close_population, parse_population
 from play.bid_table_build import heldout_lines, run_deal_chunks
-from play.bid_table_file import BidTablesError, load_tables, save_tables
+from play.bid_table_file import BidTablesError, load_counts, save_tables
 from play.tournament import reseed
-from games.spades.search.bid_tables import N_BIDS, N_CELLS, N_CONTEXTS, SpadesBidTables
+from games.spades.search.bid_tables import SpadesBidTables
 
 SpadesBidTablesError = BidTablesError  # the name the search player catches
 
@@ -125,21 +125,15 @@ def save(tables: SpadesBidTables, path: str) -> None:
 
 def load(path: str) -> SpadesBidTables:
     """Read a Spades bid tables file; anything else raises SpadesBidTablesError (one line)."""
-    meta, arrays = load_tables(path, "spades", {"counts": (N_CONTEXTS, N_BIDS, N_CELLS)})
-    counts = arrays["counts"]
-    prior = meta.get("prior", 20.0)
-    if (counts < 0).any() or not isinstance(prior, (int, float)) or not 0 < float(prior) <= 1e9:
-        raise SpadesBidTablesError(f"{path}: Spades bid tables with negative counts or a bad "
-                                   "prior")
-    return SpadesBidTables(counts, meta)
+    return load_counts(path, "spades", SpadesBidTables)
 
 
 def belief(tables: SpadesBidTables, name: str, groups=None):
     """The `games.spades.search.bid_tables.SpadesBidBelief` of `tables` (its default hand groups
     unless `groups` names some)."""
-    from games.spades.search.bid_tables import DEFAULT_BELIEF, SpadesBidBelief
+    from games.spades.search.bid_tables import SpadesBidBelief
 
-    return SpadesBidBelief(tables, tuple(groups or DEFAULT_BELIEF), name=name)
+    return SpadesBidBelief(tables, tuple(groups) if groups else None, name=name)
 
 
 def load_belief(path: str, groups=None):

@@ -18,28 +18,14 @@ Context of a bid: the bidder's place in the bidding order k (0 = the dealer's le
 dealer), its partner's bid if made (none, Nil, 1-2, 3, 4, 5, 6+) and the sum of its opponents'
 bids made (none, 0-2, 3-4, 5-6, 7+): `context(k, bids)`, 140 slots. Nil is bid 0; bids 0..13.
 
-Probabilities. `counts[ctx, bid, cell]`: positions (one a bid) whose bidder's hand had the cell's
-value. Every group's distribution is smoothed towards the same group one context coarser, with a
-prior worth K positions:
-
-    p(cell | context) = (n + K * p(cell | parent)) / (N + K)     (n count, N the group's total)
-
-down the chain (ctx, bid) -> (k, bid) -> bid -> all bids -> uniform over the group's cells, so
-each group's cells sum to one at every level and none is 0. `ctx_prob[ctx, cell]`, the same
-without the bid ((ctx) -> (k) -> all -> uniform), is the feature's distribution before the bid.
-
-Belief. A world (the hidden hands of the other three seats) seen from `observer` gets the
-log-weight sum over the bidders b != observer of, over the belief's groups g,
-
-    log p(f_g(hand_b) | bid_b, ctx_b) - log p(f_g(hand_b) | ctx_b)
-
-(`log_ratio`): by Bayes, P(bid | features, ctx) is proportional to p(f | bid, ctx) / p(f | ctx),
-and worlds dealt uniformly already carry the features' own frequency, so dividing by it keeps
-the prior from counting twice; the groups are taken as independent given the bid (naive Bayes),
-which counts the bid once a group, so the sum is scaled (`DEFAULT_SCALE`, measured).
-The observer's own bid is a constant in every world and left out, and so is a bid not made yet
-(the search also runs at the bids). Hands are the dealt hands (a world's `DEALT`: the cards held
-and those played).
+Probabilities and belief are `search.feature_bid_tables`' (this module is their layout):
+`counts[ctx, bid, cell]` counts positions (one a bid), smoothed per group with a prior worth K
+positions down (ctx, bid) -> (k, bid) -> bid -> all bids -> uniform (`COARSE`: ctx -> k), and
+`ctx_prob` down ctx -> k -> all -> uniform. A world seen from `observer` gets the sum, over the
+other bidders b whose bids are made and the belief's groups g, of
+log p(f_g(hand_b) | bid_b, ctx_b) - log p(f_g(hand_b) | ctx_b), hands being the dealt hands
+(a world's `DEALT`: the cards held and those played); the groups are taken as independent
+given the bid (naive Bayes), so the sum is scaled (`DEFAULT_SCALE`, measured).
 
 Measure (`heldout_losses`): from each observer seat of a held-out deal after the bidding, the
 log-loss of each other bidder's true feature value under uniform (the exact distribution when
@@ -52,13 +38,14 @@ to the spades the observer cannot see).
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 from numba import njit
 
 from games.spades.cards import N_RANKS, SPADES
-from games.spades.state import BID, DEALT
-from search.bid_smoothing import back_off
+from games.spades.state import BID, DEALT  # noqa: F401 (the layout's state fields)
+from search.feature_bid_tables import FeatureBidBelief, FeatureBidTables
 
 GROUPS = ("spades", "honours", "aces", "kings", "voids", "spades_honours", "tricks")
 SIZE = np.array([14, 8, 4, 4, 4, 14 * 8, 14], np.int64)
@@ -78,6 +65,7 @@ PARTNER_BUCKETS = 7  # none, Nil, 1-2, 3, 4, 5, 6+
 OPPONENT_BUCKETS = 5  # none, 0-2, 3-4, 5-6, 7+
 N_CONTEXTS = 4 * PARTNER_BUCKETS * OPPONENT_BUCKETS
 DEFAULT_PRIOR = 20.0
+COARSE = np.arange(N_CONTEXTS) // (PARTNER_BUCKETS * OPPONENT_BUCKETS)  # ctx -> k
 SUIT = np.int64((1 << N_RANKS) - 1)
 
 
@@ -147,61 +135,16 @@ def count_positions(hands, bids, tricks, counts):
                 counts[ctx, order[k], OFFSET[TRICKS] + tricks[i, seat]] += 1
 
 
-def _by_group(counts: np.ndarray) -> np.ndarray:
-    """Each cell's group total (N of the smoothing), same shape as `counts`."""
-    totals = np.zeros_like(counts, dtype=np.float64)
-    for g in range(N_GROUPS):
-        cells = slice(OFFSET[g], OFFSET[g] + SIZE[g])
-        totals[..., cells] = counts[..., cells].sum(axis=-1, keepdims=True)
-    return totals
+class SpadesBidTables(FeatureBidTables):
+    """Counts, smoothed probabilities and build settings of Spades' bid tables
+    (`search.feature_bid_tables`, this module its layout)."""
 
-
-def uniform_cells() -> np.ndarray:
-    """float64[N_CELLS]: each group uniform over its cells (the root of the smoothing)."""
-    return np.concatenate([np.full(s, 1.0 / s) for s in SIZE])
-
-
-def smooth(counts: np.ndarray, prior: float = DEFAULT_PRIOR) -> tuple[np.ndarray, np.ndarray]:
-    """(prob[ctx, bid, cell], ctx_prob[ctx, cell]) of the module docstring from `counts`, down
-    its chains (`search.bid_smoothing.back_off`, contexts (ctx, bid) flattened)."""
-    ks = np.arange(N_CONTEXTS) // (PARTNER_BUCKETS * OPPONENT_BUCKETS)
-    bids = np.arange(N_BIDS)
-    flat = counts.reshape(N_CONTEXTS * N_BIDS, N_CELLS)
-    prob = back_off(flat, _by_group(flat), ((ks[:, None] * N_BIDS + bids).reshape(-1),
-                                            np.tile(bids, 4)), uniform_cells(), prior)
-    by_ctx = counts.sum(axis=1)
-    ctx_prob = back_off(by_ctx, _by_group(by_ctx), (ks,), uniform_cells(), prior)
-    return prob.reshape(counts.shape), ctx_prob
-
-
-class SpadesBidTables:
-    """Counts, smoothed probabilities and build settings (`meta`) of Spades' bid tables;
-    `log_ratio[ctx, bid, cell]` = log prob - log ctx_prob (the belief's terms)."""
-
-    def __init__(self, counts: np.ndarray, meta: dict):
-        self.counts = np.asarray(counts, dtype=np.int64)
-        self.meta = dict(meta)
-        self.prob, self.ctx_prob = smooth(self.counts, float(self.meta.get("prior",
-                                                                            DEFAULT_PRIOR)))
-        self.log_ratio = np.log(self.prob) - np.log(self.ctx_prob)[:, None, :]
-
-    @classmethod
-    def count(cls, hands, bids, tricks, meta: dict) -> "SpadesBidTables":
-        """The tables of the deals (`count_positions`' arrays)."""
-        counts = np.zeros((N_CONTEXTS, N_BIDS, N_CELLS), np.int64)
-        count_positions(np.asarray(hands, np.int64), np.asarray(bids, np.int64),
-                        np.asarray(tricks, np.int64), counts)
-        return cls(counts, meta)
-
-    def arrays(self) -> dict:
-        """The stored arrays by name (`play.bid_table_file`): the counts."""
-        return {"counts": self.counts}
+    layout = sys.modules[__name__]
 
     def distribution(self, group: str, k: int, order_bids, bid: int) -> np.ndarray:
         """p(value of `group` | bid, context) for the k-th bidder after `order_bids`."""
-        g = GROUPS.index(group)
         ctx = context(k, np.asarray(list(order_bids) + [0] * 4, np.int64))
-        return self.prob[ctx, bid, OFFSET[g]:OFFSET[g] + SIZE[g]]
+        return self.prob[ctx, bid, self.group_cells(group)]
 
 
 # --- the belief ---------------------------------------------------------------------------------
@@ -229,40 +172,9 @@ def world_log_weights(log_ratio, dealt, bids, observer, groups, out):
         out[w] = total
 
 
-class SpadesBidBelief:
-    """The tables as the world log-weight function of Spades' search (module docstring; the
-    `log_weight` slot of `games.spades.play.search_player.SpadesSearchPlayer`): `groups` names the
-    hand groups used (default `DEFAULT_BELIEF`), `scale` multiplies the log-weight (default
-    `DEFAULT_SCALE`; the search's `temper=` multiplies it again)."""
-
-    def __init__(self, tables: SpadesBidTables, groups=DEFAULT_BELIEF,
-                 scale: float = DEFAULT_SCALE, name="bids"):
-        unknown = [g for g in groups if g not in GROUPS[:HAND_GROUPS]]
-        if unknown or not groups:
-            raise ValueError(f"belief groups must be among {', '.join(GROUPS[:HAND_GROUPS])}, "
-                             f"got {', '.join(groups) or 'none'}")
-        self.tables = tables
-        if not 0.0 < scale <= 1.0:
-            raise ValueError(f"belief scale must be in (0, 1], got {scale}")
-        self.groups = sum(1 << GROUPS.index(g) for g in groups)
-        self.scale = float(scale)
-        self.name = name
-
-    def log_weights(self, dealt, bids, observer: int) -> np.ndarray:
-        """float64[W]: each world's log-weight (times `scale`); `dealt[w, s]` the hand seat s
-        (relative to the dealer) was dealt in world w, `bids[s]` its bid (0 = Nil .. 13, -1 not
-        made yet), seen from `observer`."""
-        dealt = np.ascontiguousarray(dealt, dtype=np.int64).reshape(-1, 4)
-        out = np.zeros(dealt.shape[0])
-        world_log_weights(self.tables.log_ratio, dealt, np.asarray(bids, np.int64),
-                          int(observer), self.groups, out)
-        return out * self.scale
-
-    def __call__(self, view, states, out) -> None:
-        """The search's slot: `out[w]` = the log-weight of the full hand state `states[w]`
-        (its `DEALT` hands) for the seat of `view` (a `games.spades.view.SeatView`)."""
-        out[:] = self.log_weights(states[:, DEALT:DEALT + 4], view.state[BID:BID + 4],
-                                  view.seat)
+class SpadesBidBelief(FeatureBidBelief):
+    """The tables as the world log-weight function of Spades' search (the `log_weight` slot of
+    `games.spades.play.search_player.SpadesSearchPlayer`; `search.feature_bid_tables`)."""
 
 
 # --- measure: held-out log-loss against uniform ----------------------------------------------
