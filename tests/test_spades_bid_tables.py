@@ -17,7 +17,8 @@ from games.spades import state as S
 from games.spades.rules import apply_move, legal_moves
 from games.spades.play.bid_data import generate, load, save
 from games.spades.search.bid_tables import (
-    DEFAULT_BELIEF, DEFAULT_SCALE, GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET, SIZE, TRICKS,
+    DEFAULT_BELIEF, DEFAULT_SCALE, GROUPS, HAND_GROUPS, N_BIDS, N_CONTEXTS, OFFSET,
+    OPPONENT_BUCKETS, PARTNER_BUCKETS, SIZE, TRICKS,
     SpadesBidBelief, SpadesBidTables, heldout_losses, uniform_distribution)
 
 
@@ -67,6 +68,29 @@ def test_every_distribution_sums_to_one_and_none_is_zero(synthetic):
     assert (tables.prob > 0).all() and (tables.ctx_prob > 0).all()
     # tricks were never counted: the group is uniform everywhere
     np.testing.assert_allclose(tables.prob[..., OFFSET[TRICKS]:], 1.0 / 14)
+
+
+def test_smoothing_backs_off_down_the_documented_chain(synthetic):
+    """(ctx, bid) -> (place, bid) -> bid -> all -> uniform, each group out of its own total,
+    written out again for one context and bid (and ctx -> place -> all for ctx_prob)."""
+    tables = synthetic[0]
+    counts, k = tables.counts.astype(float), 5.0
+    ctx, bid, place = 40, 3, 40 // (PARTNER_BUCKETS * OPPONENT_BUCKETS)
+    same_place = np.arange(N_CONTEXTS) // (PARTNER_BUCKETS * OPPONENT_BUCKETS) == place
+    for g in range(len(GROUPS)):
+        cells = slice(OFFSET[g], OFFSET[g] + SIZE[g])
+
+        def step(n, parent):
+            return (n + k * parent) / (n.sum() + k)
+
+        p_all = step(counts[:, :, cells].sum(axis=(0, 1)), np.full(SIZE[g], 1.0 / SIZE[g]))
+        p_bid = step(counts[:, bid, cells].sum(axis=0), p_all)
+        p_place = step(counts[same_place, bid, cells].sum(axis=0), p_bid)
+        np.testing.assert_allclose(tables.prob[ctx, bid, cells],
+                                   step(counts[ctx, bid, cells], p_place), rtol=1e-12)
+        c_place = step(counts[same_place][:, :, cells].sum(axis=(0, 1)), p_all)
+        np.testing.assert_allclose(tables.ctx_prob[ctx, cells],
+                                   step(counts[ctx, :, cells].sum(axis=0), c_place), rtol=1e-12)
 
 
 def _by_hand_context(k: int, order) -> int:
