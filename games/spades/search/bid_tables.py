@@ -43,6 +43,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from games.bits import popcount
 from games.spades.cards import N_RANKS, SPADES
 from games.spades.state import BID, DEALT  # noqa: F401 (the layout's state fields)
 from search.feature_bid_tables import FeatureBidBelief, FeatureBidTables
@@ -70,20 +71,11 @@ SUIT = np.int64((1 << N_RANKS) - 1)
 
 
 @njit(cache=True)
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def hand_features(hand, out):
     """`out[g]` = the value of group g (module docstring) for the 52-bit `hand`; `out[TRICKS]`
     is left alone."""
     spades = (hand >> (N_RANKS * SPADES)) & SUIT
-    out[0] = _popcount(spades)
+    out[0] = popcount(spades)
     out[1] = (spades >> 12 & 1) * 4 + (spades >> 11 & 1) * 2 + (spades >> 10 & 1)
     aces = 0
     kings = 0
@@ -185,7 +177,7 @@ def _comb(n: int, k: int) -> float:
 def uniform_distribution(group: int, seen: int) -> np.ndarray:
     """The exact distribution of a bidder's value of hand group `group` when the 39 cards the
     observer (holding `seen`) cannot see are dealt uniformly, 13 to each other seat."""
-    hidden_in = [N_RANKS - _popcount(seen >> (N_RANKS * s) & SUIT) for s in range(4)]
+    hidden_in = [N_RANKS - popcount(seen >> (N_RANKS * s) & SUIT) for s in range(4)]
     total = _comb(39, 13)
     out = np.zeros(int(SIZE[group]))
     if group == 0:  # hypergeometric on the unseen spades
@@ -270,7 +262,7 @@ def heldout_losses(tables: SpadesBidTables, hands, bids) -> dict:
                     sums[name][1] -= math.log(post[feats[g]] / post.sum())
                 ratios.append(np.exp(tables.log_ratio[ctx[seat], bid[seat], :SIZE[0]]))
                 n += 1
-            joint = spades_joint(13 - _popcount(seen >> (N_RANKS * SPADES) & SUIT), ratios)
+            joint = spades_joint(13 - popcount(seen >> (N_RANKS * SPADES) & SUIT), ratios)
             for i in range(3):
                 sums["spades_joint"][0] -= math.log(base[0][truths[i]])
                 sums["spades_joint"][1] -= math.log(joint[i][truths[i]])
