@@ -25,6 +25,7 @@ import importlib
 
 import numpy as np
 
+from games.registry import load_place
 from games.rng import new_rng, stream_seed
 
 SEATS = "WNES"
@@ -182,8 +183,7 @@ class GameAdapter:
         which card is not in the state, so the others' `DEALT` is what they hold now. The
         draw is the game's `worlds` ("module:function", the signature of the search's
         `public_worlds`), imported on first use."""
-        module, _, name = self.worlds.partition(":")
-        draw = getattr(importlib.import_module(module), name)
+        draw = load_place(self.worlds)
         state = np.asarray(state, dtype=np.int64)
         out = np.empty((1, state.size), dtype=np.int64)
         drawn, _ = draw(state, int(seat), np.zeros(4, np.int64), int(extra_voids),

@@ -135,12 +135,11 @@ def make_search_player(text: str, seed: int = 0):
 
     options, policy = parse_options(text, PlayerSpecError, SPEC_FORM, "search:db:strategy.db")
     if policy.lower().startswith("net:"):
-        import importlib
+        from games.registry import load_place
 
         # named, not imported: Setback's net player (games/setback/play/net_player.py) builds
         # its search player on this module, so an import here would be a loop
-        module, _, factory = NET_SEARCH.partition(":")
-        return getattr(importlib.import_module(module), factory)(text, options, policy, seed)
+        return load_place(NET_SEARCH)(text, options, policy, seed)
     if not policy.lower().startswith(("db:", "strategy:")):
         raise PlayerSpecError(f"{text!r}: the policy must be db:PATH, strategy:PATH or "
                               f"net:FILE ({SPEC_FORM})")

@@ -51,8 +51,7 @@ class WebGame:
             raise UnknownWebGame(f"a web game has no {part!r}")
         made = {"table": "web.table_base:table_for", "bots": "web.bots:bots_for",
                 "decide": "web.position:decider"}[part]
-        module, _, attribute = made.partition(":")
-        return getattr(importlib.import_module(module), attribute)(look)
+        return registry.load_place(made)(look)
 
 
 def _web_games():
