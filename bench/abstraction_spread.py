@@ -132,7 +132,7 @@ def collect(args) -> list[dict]:
     from games.setback.scoring import is_exhausted
     from games.setback.view import SeatView
     from games.setback.play.heuristic import HeuristicPlayer
-    from play.random_player import RandomPlayer
+    from games.scaffold.match import RandomPlayer
     from play.tournament import deal_state
     from games.setback.search.solver import Solver
 

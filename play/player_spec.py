@@ -157,8 +157,8 @@ def _kind(kind: str):
 
 
 def _random(seed: int):
-    """The uniformly random player (`play.random_player`)."""
-    from play.random_player import RandomPlayer
+    """The uniformly random player (`games.scaffold.match`: every game's)."""
+    from games.scaffold.match import RandomPlayer
 
     return RandomPlayer(seed)
 

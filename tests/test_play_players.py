@@ -14,7 +14,7 @@ from games.setback.rules import apply_move
 from games.setback.view import SeatView
 from games.setback.play.heuristic import HeuristicPlayer, best_suit, cards_of, suit_value
 from play.player_spec import PlayerSpecError, make_player
-from play.random_player import RandomPlayer
+from games.scaffold.match import RandomPlayer
 from play.strategy_player import StrategyFilePlayer
 
 

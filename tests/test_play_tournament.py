@@ -10,7 +10,7 @@ from cli.main import main
 from games.setback import state as S
 from play import tournament as T
 from games.setback.play.heuristic import HeuristicPlayer
-from play.random_player import RandomPlayer
+from games.scaffold.match import RandomPlayer
 
 
 class Recorder:

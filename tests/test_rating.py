@@ -11,7 +11,7 @@ import pytest
 from cli_runner import run_cli
 from games.setback.play.heuristic import HeuristicPlayer
 from play.ladder import play_pairs, run_ladder
-from play.random_player import RandomPlayer
+from games.scaffold.match import RandomPlayer
 from play.rating import Match, RatingError, cycles, expected_score, fit, win_matrix
 from play.results_store import (ResultsStore, StoreError, file_fingerprint, fingerprint,
                                 referenced_files)

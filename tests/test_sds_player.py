@@ -11,7 +11,7 @@ from games.setback.view import SeatView
 from games.setback.play.evaluated_bidder import pitch_card
 from games.setback.play.heuristic import HeuristicPlayer
 from play.player_spec import PlayerSpecError
-from play.random_player import RandomPlayer
+from games.scaffold.match import RandomPlayer
 from games.setback.play.sds import SdsPlayer, make_sds_player
 from play.tournament import A_WON, B_WON, WINNER, play_game
 

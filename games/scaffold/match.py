@@ -5,8 +5,9 @@ game's `match.py` keeps only its deal and what a hand adds to the score.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from games.scaffold.table import SEAT_CHARS, TEAM_NAMES, next_dealer
 from games.scaffold.view import ask
@@ -74,17 +75,18 @@ def play_game(players: dict, seed: int, dealer: int, max_hands: int, deal, finis
 
 class RandomPlayer:
     """A player choosing uniformly among the legal moves (any game's view), from its own
-    seeded stream; `seed(s)` restarts it (the tournament does before every game)."""
+    seeded generator; `seed(s)` restarts it, which the tournament does before every game so
+    a game's moves do not depend on which worker played the games before it."""
 
     def __init__(self, seed: int = 0, name: str = "random"):
         self.name = name
         self.seed(seed)
 
     def seed(self, seed: int) -> None:
-        """Restart the stream."""
-        self._chooser = random.Random(int(seed))
+        """Restart the generator from `seed`."""
+        self.rng = np.random.default_rng(int(seed))
 
     def choose(self, view) -> int:
         """A uniformly random legal move."""
-        moves = view.legal_moves()
-        return int(moves[self._chooser.randrange(len(moves))])
+        legal = view.legal_moves()
+        return int(legal[self.rng.integers(legal.size)])
