@@ -44,10 +44,12 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
     `search` and `oracle` are `make(text, seed, make_player, error)` (`make_player` the
     grammar's own, for the player they build on), `ismcts` the game's `NativeGame`
     (`play.ismcts_player`), `trickster` `make(text, seed, error)`. Every such game has
-    `random`, `heuristic` (its registry entry's), `db:PATH[,sample]` (its keys' database
-    player, `db.plugin_player`, when it has a key codec) and the oracle of `play.trick_oracle`
-    on its `trick_play` declaration, with `oracle`'s options (a dict: `colon`, `exact_tricks`,
-    `node_limit`, `play_on`) where it gives some; a kind not declared is absent."""
+    `random`, `heuristic` (its registry entry's, when it has one), `db:PATH[,sample]` (its
+    keys' database player, `db.plugin_player`, when it has a key codec) and the oracle of
+    `play.trick_oracle` on its `trick_play` declaration, with `oracle`'s options (a dict:
+    `colon`, `exact_tricks`, `node_limit`, `play_on`) where it gives some; its bidder is the
+    heuristic, or `random` for a game without one (never asked in a game whose every decision
+    is a card); a kind not declared is absent."""
     from games import registry
     from games.scaffold.match import RandomPlayer
 
@@ -64,7 +66,7 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
 
         return make_trick_oracle_player(text, seed, make, error,
                                         registry.declaration(game, "trick_play"), f"{title} ",
-                                        **_loaded(oracle or {}))
+                                        **{"bidder": next(iter(plain)), **_loaded(oracle or {})})
 
     def database(text: str, seed: int):
         return database_player(text, seed, game, error)
@@ -86,8 +88,8 @@ def trick_game_grammar(game: str, title: str, error: type, help: str, *, search=
 
         return is_oracle_spec(text)
 
-    grammar = Grammar(title, error, help, kinds,
-                      {"random": RandomPlayer, "heuristic": heuristic},
-                      (is_oracle, make_oracle),
-                      missing)
+    # the oracle's default bidder: the first plain kind (the heuristic, where there is one)
+    plain = {"heuristic": heuristic} if entry.provides("heuristic") else {}
+    plain["random"] = RandomPlayer
+    grammar = Grammar(title, error, help, kinds, plain, (is_oracle, make_oracle), missing)
     return grammar

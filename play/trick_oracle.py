@@ -178,14 +178,15 @@ def split_oracle_spec(text: str, error, game: str = "",
 
 
 def make_trick_oracle_player(text: str, seed: int, make_player, error, trick_play,
-                             game: str = "", colon: bool = False, **options):
+                             game: str = "", colon: bool = False,
+                             bidder: str = DEFAULT_BIDDER, **options):
     """The oracle of a spec `oracle[,bid=SPEC]` (and `oracle:SPEC` when `colon`) for the game
     `trick_play` declares; `make_player(SPEC, seed)` makes the bidder (the game's player
-    grammar's); `error` (one line) for a bad spec; `game` names the game in the messages
-    (its name and a space); `options`: `TrickOraclePlayer`'s (`exact_tricks`, `node_limit`,
-    `play_on`)."""
+    grammar's; `bidder` the spec without `bid=`); `error` (one line) for a bad spec; `game`
+    names the game in the messages (its name and a space); `options`: `TrickOraclePlayer`'s
+    (`exact_tricks`, `node_limit`, `play_on`)."""
     name, bid_spec = split_oracle_spec(text, error, game, colon)
     if bid_spec is not None and is_oracle_spec(bid_spec):
         raise error(f"{name!r}: the oracle's bidder cannot be an oracle")
-    return TrickOraclePlayer(make_player(bid_spec or DEFAULT_BIDDER, seed), trick_play,
+    return TrickOraclePlayer(make_player(bid_spec or bidder, seed), trick_play,
                              name=name, **options)

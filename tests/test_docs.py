@@ -132,7 +132,8 @@ def test_the_tutorial_runs_in_a_clean_directory(tmp_path):
         path.write_text(content)
         if "/" not in title.group(1):
             scripts.append(path.name)
-    assert scripts == ["step1_play.py", "step2_train.py", "step3_solve.py", "step4_search.py"]
+    assert scripts == ["step1_play.py", "step2_train.py", "step3_solve.py", "step4_search.py",
+                       "step5_tournament.py", "step6_table.py"]
     for script in scripts:
         proc = subprocess.run([sys.executable, script], cwd=tmp_path, capture_output=True,
                               text=True, timeout=600)

@@ -2,7 +2,8 @@
 is given (never the full state, so no player can peek by accident).
 
 A game's `SeatView` subclasses it and names its engine (`state`: the module with the state
-fields `HAND`, `DEALT`, `TO_ACT`; `rules`: the module with `MAX_MOVES` and `legal_moves`);
+fields `HAND`, `TO_ACT` and `DEALT` where it keeps the hands as dealt; `rules`: the module
+with `MAX_MOVES` and `legal_moves`);
 `conceal` is where a game hides more than the other seats' cards (Euchre: the dealer's
 discard). Every player implements `Player`.
 """
@@ -19,7 +20,7 @@ import numpy as np
 class TableView:
     """The acting seat's view of a hand.
 
-    `state`: the engine state with every other seat's HAND and DEALT erased (and whatever else
+    `state`: the engine state with every other seat's HAND (and DEALT) erased (and whatever else
     the game's `conceal` hides); `seat`: the acting seat relative to the dealer; `dealer`: the
     dealer's absolute seat (0..3 = W N E S); `score`: the game score by absolute team (EW, NS)
     before this hand; `history`: the hand's moves so far (engine integers, in order, as the
@@ -44,10 +45,12 @@ class TableView:
         S = cls.engine_state
         seat = int(state[S.TO_ACT])
         hidden = state.copy()
+        # a game whose state keeps only the cards held (the tutorial's) has no DEALT to erase
+        fields = (S.HAND, S.DEALT) if hasattr(S, "DEALT") else (S.HAND,)
         for other in range(4):
             if other != seat:
-                hidden[S.HAND + other] = 0
-                hidden[S.DEALT + other] = 0
+                for at in fields:
+                    hidden[at + other] = 0
         moves = cls.conceal(state, hidden, seat, [int(m) for m in history])
         return cls(hidden, seat, int(dealer), (int(score[0]), int(score[1])), tuple(moves))
 
