@@ -102,7 +102,7 @@ def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, c
         assert got is not None and np.array_equal(got[0], probs) and got[1] == best, key
     # the evaluation's player builds the run's keys and finds them in the live table
     from play.tournament import play_game
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.evaluation import EvalOptions, Evaluation, make_opponent
 
     stage = baseline_stage(SEED, 4, abstraction=layout)
@@ -144,7 +144,7 @@ def test_a_bootstrap_is_evaluated_with_its_baseline(tmp_path, capsys):
 
 def test_evaluation_cpu_is_not_training_time(tmp_path):
     """The runner counts the batches' CPU only: an evaluation burning CPU adds nothing."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 
@@ -268,7 +268,7 @@ def test_warming_the_kernels_before_the_clock_changes_no_table(algorithm, iterat
                                                                monkeypatch):
     """`Trainer._warm` runs an episode on a throwaway table: the run's table is the one a
     trainer that never warmed reaches, bit for bit."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 
@@ -303,7 +303,7 @@ def test_a_trainer_run_again_warms_without_touching_memory_it_does_not_own(tmp_p
     the table it was traversed against; the last batch's entries would write past the
     throwaway table's arrays), and the run equals one trained in one go."""
     import train.runner as runner
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 

@@ -204,7 +204,7 @@ def best_response_stage(target: Target, seed: int, batch: int, sampling=None,
                         abstraction: str | None = None) -> Stage:
     """The best-response `Stage` against `target`: the learner's layout `abstraction`
     (default the target's), es-mccfr with `sampling` (default: a new run's options)."""
-    from train.baseline import layout_game, setback_settings
+    from games.setback.train.baseline import layout_game, setback_settings
 
     abstraction = abstraction or target.layout
     settings = setback_settings(seed, batch, "simultaneous", ES_MCCFR, sampling, abstraction,
