@@ -24,8 +24,9 @@ Optional entry points: `simulate`, a module with `simulate(seed, units, hands, s
 on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
 `ALWAYS_ENDS`), `summarize(stats, seconds, hands)` and `format_report(report, seed)`
 (`setback-cfr simulate --game NAME`);
-`evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
---eval-every M`); `heuristic`, the game's heuristic player class (built with no arguments):
+`evaluation`, the game's `train.evaluation.Evaluation` subclass (`train baseline --game NAME
+--eval-every M`; Setback's `games/setback/train/evaluation.py`); `heuristic`, the game's
+heuristic player class (built with no arguments):
 the fallback a database player needs for a key its database lacks, reached through the
 registry because the players of `play/` sit above `db/` in the data flow; `tournament`, the
 game's `play.tournament.TournamentGame` (how it plays a game or a single hand, its players'
@@ -171,8 +172,7 @@ SETBACK_PLUGIN = (
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
-    "db.policy_arrays",
+    "train.export", "db.database", "db.loader", "db.strategy_store", "db.policy_arrays",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
@@ -185,6 +185,7 @@ GAMES = {
                error="games.setback.errors:SetbackError",
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
+               evaluation="games.setback.train.evaluation:SetbackEvaluation",
                tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
                card_location="games.setback.search.card_location:GAME",
                inference="games.setback.play.inference_eval",
