@@ -18,7 +18,8 @@ What a game provides (the plug-in boundary, as far as it is built today):
   object: `game`, `kind_names`, `unknown`, `stage_kinds` (stage -> kinds its export holds),
   `key_kinds(texts)`, `action_names(text, n)`, `check_header(header)` (the recorded
   abstraction and version, refused in one line when this program's keys are others) and
-  `key_text(key)` (None when the text depends on a layout chosen per run)).
+  `key_text(key)` (None when the text depends on a layout chosen per run: then
+  `header_key_text(header)` gives the text of the layout a header records)).
 
 Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
 on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
@@ -172,7 +173,7 @@ SETBACK_PLUGIN = (
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "train.export", "db.database", "db.loader", "db.strategy_store", "db.policy_arrays",
+    "db.database", "db.loader", "db.strategy_store", "db.policy_arrays",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
