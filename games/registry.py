@@ -19,7 +19,8 @@ What a game provides (the plug-in boundary, as far as it is built today):
   `key_kinds(texts)`, `action_names(text, n)`, `check_header(header)` (the recorded
   abstraction and version, refused in one line when this program's keys are others) and
   `key_text(key)` (None when the text depends on a layout chosen per run: then
-  `header_key_text(header)` gives the text of the layout a header records)).
+  `header_key_text(header)` gives the text of the layout a header records, and
+  `header_layout(header)` the layout, which the game's database player reads)).
 
 Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
 on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
@@ -173,7 +174,7 @@ SETBACK_PLUGIN = (
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "db.database", "db.loader", "db.strategy_store", "db.policy_arrays",
+    "db.strategy_store", "db.policy_arrays",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place

@@ -39,11 +39,19 @@ class KeyCodec:
         return layout.abstraction, layout.version
 
     @staticmethod
+    def header_layout(header):
+        """The key layout `header` records (`layouts.Layout`: what Setback's database player
+        reads of a database's keys)."""
+        from games.setback.abstraction import layouts
+
+        return layouts.of_header(header)
+
+    @staticmethod
     def header_key_text(header):
         """The `key_text` of the key layout `header` records (`check_header` accepted it)."""
         from games.setback.abstraction import layouts
 
-        return layouts.load(layouts.of_header(header).name).key_text
+        return layouts.load(KeyCodec.header_layout(header).name).key_text
 
 
 KEY_CODEC = KeyCodec()
