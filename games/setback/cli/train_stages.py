@@ -1,12 +1,7 @@
-"""`train bootstrap | best-response | distill` and Setback's part of `train baseline`: the
-stages and options that are Setback's, which the shared `train` command (`cli/train.py`) adds
-through the registry's `commands` ("train" -> this module).
-
-What the shared command asks of a game's train module: `key_options(parser)` (its key-layout
-options, listed among every stage's common options), `baseline_options(parser)` (its options
-at the end of `train baseline`'s), `BASELINE_OPTIONS` (their names, refused for another game),
-`register_train(stages)` (its own stages) and `run_baseline(args, run_dir)` (its baseline, when
-`--game` is this game and the registry names no `trainer` for it).
+"""`train bootstrap | best-response | distill` and Setback's part of `train baseline` (its key
+layouts, warm start and baseline stage): Setback's train module, which the shared command
+(`cli/train.py`, whose docstring says what it asks of a game's module) adds through the
+registry's `commands["train"]`.
 """
 
 from __future__ import annotations

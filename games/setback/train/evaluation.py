@@ -1,14 +1,9 @@
 """Strength while training a Setback run (`train baseline|bootstrap --eval-every`): the shared
-evaluation (`train.evaluation.Evaluation`: its grid, rows and log) with Setback's players.
-
-The table is played as it is in memory by `db.player.DatabasePlayer` over a
-`train.evaluation.TableStore` read with the run's key layout
-(`games/setback/abstraction/layouts.py`), exactly the probabilities and best actions `export`
-then `db load` would store. A bootstrap run is played as `db load BASE BOOT` would combine it:
-its baseline (the run directory's checkpoint or the strategy file it was trained on) plus the
-live bootstrap table (`CombinedStore`). The games are `play.tournament.play_game` pairs to 11,
-duplicate, against the player SPEC (`play.player_spec`). The registry's `evaluation` entry point
-names `SetbackEvaluation`.
+`train.evaluation.Evaluation` (its grid, rows and log) with Setback's players, named by the
+registry's `evaluation`. The live table is played by `db.player.DatabasePlayer` through a
+`TableStore` read with the run's key layout, exactly as `export` then `db load` would store it;
+a bootstrap run with its baseline, as `db load BASE BOOT` combines them (`CombinedStore`); the
+games are `play.tournament.play_game` pairs to 11, duplicate, against the player SPEC.
 """
 
 from __future__ import annotations
