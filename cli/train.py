@@ -172,6 +172,19 @@ def common_options(parser, default_algorithm: str, *key_options) -> None:
 SAMPLING_OPTIONS = ("linear_weighting", "prune_threshold", "prune_probability")
 
 
+def chosen_settings(args, defaults: dict, recorded: dict, unit: str) -> dict:
+    """Seed, batch, algorithm and es-mccfr's sampling options (`sampling`) of a run: the
+    user's, else what the run (or its source) `recorded`, else `defaults`; more threads than a
+    batch has `unit`s (deals, hands) are refused."""
+    chosen = {name: getattr(args, name) if getattr(args, name) is not None
+              else recorded.get(name, defaults[name]) for name in ("seed", "batch", "algorithm")}
+    if args.ray is None and (args.workers or 1) > chosen["batch"]:
+        raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
+                        f"every worker needs at least one {unit} per batch (raise --batch)")
+    chosen["sampling"] = sampling(args, chosen["algorithm"], recorded)
+    return chosen
+
+
 def sampling(args, algorithm: str, recorded: dict):
     """es-mccfr's `SamplingOptions` (None for another algorithm): the user's flags, else what
     the run (or its source) recorded, sum_visits included, else a new run's; a flag given to
@@ -295,16 +308,9 @@ def run_plugin_baseline(args, run_dir, game: str) -> int:
     with run_dir.writer_lock():
         _game_of(args, run_dir)  # again, now that nobody else writes it
         recorded = run_dir.read_settings()["settings"] if run_dir.has_checkpoint() else {}
-        chosen = {name: getattr(args, name) if getattr(args, name) is not None
-                  else recorded.get(name, PLUGIN_DEFAULTS[name]) for name in ("seed", "batch",
-                                                                              "algorithm")}
-        if args.ray is None and (args.workers or 1) > chosen["batch"]:
-            raise UserError(f"--workers {args.workers} exceeds the batch size "
-                            f"{chosen['batch']}: every worker needs at least one hand per "
-                            "batch (raise --batch)")
-        chosen_sampling = sampling(args, chosen["algorithm"], recorded)
+        chosen = chosen_settings(args, PLUGIN_DEFAULTS, recorded, "hand")
         factory = functools.partial(stage_of, chosen["seed"], chosen["batch"],
-                                    chosen["algorithm"], chosen_sampling)
+                                    chosen["algorithm"], chosen["sampling"])
         return train_stage(args, factory(), run_dir, factory)
 
 

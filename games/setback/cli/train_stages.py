@@ -14,7 +14,7 @@ from cli.arguments import add_sampling_options, duration, non_negative_int, posi
 from cli.arguments import non_negative_float, positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
-from cli.train import common_options, sampling, train_stage
+from cli.train import chosen_settings, common_options, train_stage
 from games.setback.abstraction import layouts  # plain data: nothing compiled for --help
 
 # the dests of `baseline_options` and `key_options`: another game's baseline refuses them
@@ -172,16 +172,8 @@ def _settings(args, defaults: dict, run_dir, inherited: dict | None = None) -> d
     recorded = inherited or {}
     if run_dir.has_checkpoint():
         recorded = run_dir.read_settings()["settings"]
-    chosen = {}
-    for name in ("seed", "batch", "algorithm"):
-        value = getattr(args, name)
-        chosen[name] = value if value is not None else recorded.get(name, defaults[name])
-    chosen["abstraction"] = args.abstraction or _recorded_layout(recorded)
-    if args.ray is None and (args.workers or 1) > chosen["batch"]:
-        raise UserError(f"--workers {args.workers} exceeds the batch size {chosen['batch']}: "
-                        "every worker needs at least one deal per batch (raise --batch)")
-    chosen["sampling"] = sampling(args, chosen["algorithm"], recorded)
-    return chosen
+    abstraction = args.abstraction or _recorded_layout(recorded)
+    return {**chosen_settings(args, defaults, recorded, "deal"), "abstraction": abstraction}
 
 
 def _recorded_layout(settings: dict) -> str:
