@@ -110,7 +110,7 @@ def main(argv=None) -> int:
     from games.setback.view import SeatView
     from play.player_spec import PlayerSpecError, make_player
     from search.rollout_search import RolloutSearch
-    from train.baseline import layout_game
+    from games.setback.train.baseline import layout_game
 
     try:
         players = [make_player(f"search[worlds={args.worlds},threads={args.threads},{b}]:"

@@ -154,7 +154,7 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
     from play.likelihood import world_log_weights
     from search.likelihood import POLICY
     from games.setback.search.worlds import consistent_worlds
-    from train.baseline import layout_game
+    from games.setback.train.baseline import layout_game
 
     arrays = load_policy_arrays(table)
     functions = layout_game(arrays.layout).addresses

@@ -31,7 +31,7 @@ a = json.loads(sys.argv[1])
 if a["game"] == "euchre":
     from games.euchre.train.game import euchre_baseline_stage as make
 else:
-    from train.baseline import baseline_stage as make
+    from games.setback.train.baseline import baseline_stage as make
 tmp = tempfile.mkdtemp()
 warm = Trainer(RunDirectory(tmp + "/warm"), make(a["seed"] + 101, 1, algorithm=a["algorithm"]),
                workers=1, checkpoint_every=1e9, show_progress=False)

@@ -41,7 +41,7 @@ def main() -> None:
     if min(chunks + [args.deals, args.samples]) < 1:
         parser.error("--deals, --samples and every chunk size must be at least 1")
     from cfr.increment_log import ENTRIES
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import EpisodeWorker, Trainer
 

@@ -173,7 +173,7 @@ def train_entrant(job) -> list[dict]:
     (and writes to ENTRANT.json) one row per snapshot."""
     algorithm, abstraction, args = job
     name = entrant_name(algorithm, abstraction)
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.export import export_run
     from train.run_directory import RunDirectory
     from train.runner import Trainer
@@ -191,7 +191,7 @@ def train_entrant(job) -> list[dict]:
     if algorithm == "es-mccfr" and args.linear_weighting:
         import dataclasses
 
-        from train.baseline import new_run_sampling
+        from train.game_plugin import new_run_sampling
 
         sampling = dataclasses.replace(new_run_sampling(), linear=True)
     stage = baseline_stage(args.seed, args.batch, "simultaneous", algorithm, sampling,

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from train.baseline import baseline_stage  # noqa: E402
+from games.setback.train.baseline import baseline_stage  # noqa: E402
 from train.run_directory import RunDirectory  # noqa: E402
 from train.runner import Trainer  # noqa: E402
 

@@ -45,7 +45,7 @@ import tempfile
 # interface both the old and the new tree have.
 CHILD = r"""
 import json, os, resource, shutil, sys, tempfile, time
-from train.baseline import baseline_stage
+from games.setback.train.baseline import baseline_stage
 from train.run_directory import RunDirectory
 from train.runner import Trainer
 
@@ -231,7 +231,7 @@ def main() -> None:
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path.insert(0, here)
-    from train.baseline import DEFAULTS
+    from games.setback.train.baseline import DEFAULTS
     from train.algorithms import ALGORITHMS
 
     algorithm = args.algorithm or DEFAULTS["algorithm"]

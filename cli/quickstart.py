@@ -160,8 +160,7 @@ def run(args) -> int:
     from db.loader import load_strategies
     from play.tournament import default_workers, format_summary
     from games import registry
-    from train.baseline import baseline_stage
-    from train.evaluation import EvalOptions, Evaluation, format_eval_row
+    from train.evaluation import EvalOptions, format_eval_row, make_evaluation
     from train.export import export_run
 
     if args.minutes <= 0:
@@ -201,13 +200,15 @@ def run(args) -> int:
           f"thread{'s' if workers > 1 else ''} (batch {batch}), evaluated every "
           f"{base_seconds / EVAL_POINTS:.0f} CPU-s ({eval_pairs:,} duplicate pairs vs "
           f"{EVAL_OPPONENT}, on top of the budget)")
+    # the default game's baseline stage (the registry's `baseline`: Setback's)
+    baseline_stage = registry.get(registry.DEFAULT_GAME).load("baseline")
     stage = baseline_stage(SEED, batch, algorithm=BASELINE_ALGORITHM)
     # the grid a hair early, so the last evaluation falls on the budget's last batch
-    evaluation = Evaluation(paths["baseline_run"], stage,
-                            EvalOptions(base_seconds / EVAL_POINTS * (1 - 1e-9), eval_pairs,
-                                        EVAL_OPPONENT),
-                            show_progress=progress,
-                            report=lambda row: print("      " + format_eval_row(row)))
+    evaluation = make_evaluation(paths["baseline_run"], stage,
+                                 EvalOptions(base_seconds / EVAL_POINTS * (1 - 1e-9), eval_pairs,
+                                             EVAL_OPPONENT),
+                                 show_progress=progress,
+                                 report=lambda row: print("      " + format_eval_row(row)))
     base = train_for(paths["baseline_run"], stage, base_seconds, progress, workers,
                      evaluation)
     print(f"      {base['iteration']:,} deals, {base['infosets']:,} info sets, "

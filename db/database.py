@@ -24,9 +24,10 @@ import sqlite3
 
 import numpy as np
 
-from games.setback.abstraction import layouts
 from db.errors import DatabaseError
+from db.game_keys import codec_for
 from db.schema import FORMAT_NAME, SCHEMA_VERSION, metadata_table, stages_table, strategy_table
+from games.registry import DEFAULT_GAME, PROGRAM
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -47,7 +48,7 @@ def check_file(path: str) -> None:
     if size == 0:
         raise DatabaseError(f"{path}: empty file, not a strategy database")
     if not header.startswith(SQLITE_MAGIC):
-        raise DatabaseError(f"{path}: not a setback-cfr strategy database (not SQLite)")
+        raise DatabaseError(f"{path}: not a {PROGRAM} strategy database (not SQLite)")
     if len(header) < 100:
         raise DatabaseError(f"{path}: truncated strategy database ({size} bytes)")
     page_size = int.from_bytes(header[16:18], "big")
@@ -122,7 +123,7 @@ class StrategyDatabase:
     def _error(self, exc: Exception) -> DatabaseError:
         text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if "not a database" in text or "no such table" in text:
-            return DatabaseError(f"{self.path}: not a setback-cfr strategy database ({text})")
+            return DatabaseError(f"{self.path}: not a {PROGRAM} strategy database ({text})")
         return DatabaseError(f"{self.path}: corrupt strategy database ({text})")
 
     def _read_metadata(self) -> tuple[dict, list[dict]]:
@@ -138,21 +139,19 @@ class StrategyDatabase:
             raise DatabaseError(f"{self.path}: corrupt strategy database (bad metadata)") \
                 from None
         if metadata.get("format") != FORMAT_NAME:
-            raise DatabaseError(f"{self.path}: not a setback-cfr strategy database")
+            raise DatabaseError(f"{self.path}: not a {PROGRAM} strategy database")
         version = metadata.get("schema_version")
         if not isinstance(version, int) or version > SCHEMA_VERSION:
             raise DatabaseError(f"{self.path}: schema version {version} is newer than this "
-                                f"program reads ({SCHEMA_VERSION}); upgrade setback-cfr")
-        self.game = metadata.get("game", "setback")
-        try:  # a layout (and version) this program knows: its keys are the ones asked
-            if self.game == "setback":
-                self.layout = layouts.of_header(metadata)
-            else:  # another game's abstraction, checked by its key codec
-                from db.game_keys import codec_for
-
-                self.layout = None
-                codec_for(self.game).check_header(metadata)
-        except (layouts.LayoutError, ValueError) as exc:
+                                f"program reads ({SCHEMA_VERSION}); upgrade {PROGRAM}")
+        self.game = metadata.get("game", DEFAULT_GAME)
+        try:  # an abstraction (and version) this program knows: its keys are the ones asked
+            codec = codec_for(self.game)
+            codec.check_header(metadata)
+            # the key layout a game lets a database choose (Setback's), which its player reads
+            header_layout = getattr(codec, "header_layout", None)
+            self.layout = header_layout(metadata) if header_layout else None
+        except ValueError as exc:  # the codec's refusal (Setback's LayoutError is one)
             raise DatabaseError(f"{self.path}: built for {exc}") from None
         try:
             rows = self._conn.execute(select(stages_table).order_by(stages_table.c.id))

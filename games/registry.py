@@ -18,14 +18,17 @@ What a game provides (the plug-in boundary, as far as it is built today):
   object: `game`, `kind_names`, `unknown`, `stage_kinds` (stage -> kinds its export holds),
   `key_kinds(texts)`, `action_names(text, n)`, `check_header(header)` (the recorded
   abstraction and version, refused in one line when this program's keys are others) and
-  `key_text(key)` (None when the text depends on a layout chosen per run)).
+  `key_text(key)` (None when the text depends on a layout chosen per run: then
+  `header_key_text(header)` gives the text of the layout a header records, and
+  `header_layout(header)` the layout, which the game's database player reads)).
 
 Optional entry points: `simulate`, a module with `simulate(seed, units, hands, stick,
 on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
 `ALWAYS_ENDS`), `summarize(stats, seconds, hands)` and `format_report(report, seed)`
 (`setback-cfr simulate --game NAME`);
-`evaluation`, a class built as `train.evaluation.Evaluation` is (`train baseline --game NAME
---eval-every M`); `heuristic`, the game's heuristic player class (built with no arguments):
+`evaluation`, the game's `train.evaluation.Evaluation` subclass (`train baseline --game NAME
+--eval-every M`; Setback's `games/setback/train/evaluation.py`); `heuristic`, the game's
+heuristic player class (built with no arguments):
 the fallback a database player needs for a key its database lacks, reached through the
 registry because the players of `play/` sit above `db/` in the data flow; `tournament`, the
 game's `play.tournament.TournamentGame` (how it plays a game or a single hand, its players'
@@ -33,7 +36,7 @@ grammar, its report): what the one tournament loop (`play.tournament.run_tournam
 `tournament` and `rating` commands and the results store need of it (`names(("tournament",))`
 are the games they take); `trainer`, the baseline `Stage` factory `(seed, batch, algorithm,
 sampling)` of a game trained on its own abstract game (`games/NAME/train/game.py`; Setback's
-stages are `train.baseline`'s); `card_location`, the game's declaration to the learned
+stages are its train module's); `card_location`, the game's declaration to the learned
 card-location model (`search.card_location.Declaration`, in `games/NAME/search/card_location.py`:
 its features, card order, pair features and public record; `names(("card_location",))` are the
 games `learn belief` and `belief=model:` take); `inference`, the module of the game's
@@ -42,11 +45,15 @@ hands match the truth, `setback-cfr inference`; Setback's `games/setback/play/in
 `distill`, the module of the game's `train distill` stage (`export` writes a distill run's network
 with its `export_net`; Setback's `games/setback/train/distill.py`); `bootstrap`, the factory of
 the game's score-aware stage on a baseline run (the quickstart's second step; Setback's
-`games/setback/train/bootstrap.py`).
+`games/setback/train/bootstrap.py`); `baseline`, the factory of the baseline stage of a game
+whose train module trains it (the quickstart's first step; Setback's
+`games/setback/train/baseline.py`).
 
 A game's own actions of a shared command (`GameEntry.commands`, command -> module): the module's
 `register_<command>(actions, end_options)` adds them (`commands(command)` lists them; Setback's
-`learn generate|train|evaluate`, `games/setback/cli/learn_auction.py`).
+`learn generate|train|evaluate`, `games/setback/cli/learn_auction.py`). `train`'s module adds
+the game's own stages and options and trains its baseline (what `cli/train.py` asks of it;
+Setback's `games/setback/cli/train_stages.py`).
 
 A game may be registered with its rules alone (`GameEntry.provides`), without a `key_codec`
 until it has an abstraction (Spades had its rules, `replay`, `error`, a heuristic and a
@@ -136,7 +143,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
            tournament: str | None = None, trainer: str | None = None,
            card_location: str | None = None, inference: str | None = None,
            distill: str | None = None, bootstrap: str | None = None,
-           commands: dict | None = None) -> GameEntry:
+           baseline: str | None = None, commands: dict | None = None) -> GameEntry:
     places = {"replay": f"{replay}:replay", "error": error,
               "score_difference": f"{scoring}:score_difference"}
     if key_codec is not None:  # None: the game has no abstraction yet (rules only)
@@ -152,7 +159,7 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
                                         ("trainer", trainer),
                                         ("card_location", card_location),
                                         ("inference", inference), ("distill", distill),
-                                        ("bootstrap", bootstrap))
+                                        ("bootstrap", bootstrap), ("baseline", baseline))
                       if v}, dict(commands or {}))
 
 
@@ -162,15 +169,12 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
 # the framework grew around it, and its generic-named modules are moved as they are unbound.
 SETBACK_PLUGIN = (
     # shared layers' modules still holding Setback's own: the database player (Setback's keys
-    # and layouts), the tournament loop with Setback's `TournamentGame`, the baseline stage
-    "db.player", "play.tournament", "train.baseline",
+    # and layouts), the tournament loop with Setback's `TournamentGame`
+    "db.player", "play.tournament",
     # the search player of `play/` over Setback's views and specs (shared with the net player)
     "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "train.evaluation", "train.export", "db.database", "db.loader", "db.strategy_store",
-    "db.policy_arrays",
-    # the command of Setback's stages (its layouts, warm starts, best response, distill)
-    "cli.train",
+    "db.strategy_store", "db.policy_arrays",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
@@ -183,12 +187,15 @@ GAMES = {
                error="games.setback.errors:SetbackError",
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
+               evaluation="games.setback.train.evaluation:SetbackEvaluation",
                tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
                card_location="games.setback.search.card_location:GAME",
                inference="games.setback.play.inference_eval",
                distill="games.setback.train.distill",
                bootstrap="games.setback.train.bootstrap:bootstrap_stage",
-               commands={"learn": "games.setback.cli.learn_auction"},
+               baseline="games.setback.train.baseline:baseline_stage",
+               commands={"learn": "games.setback.cli.learn_auction",
+                         "train": "games.setback.cli.train_stages"},
                packages=("games.setback",),
                plugin=SETBACK_PLUGIN),
         _entry("euchre", "Euchre as OpenSpiel 2.0.2's euchre (stick the dealer), to 10",

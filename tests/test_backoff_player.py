@@ -120,7 +120,7 @@ def test_the_player_refuses_a_pair_directly_too(stores):
 @pytest.fixture(scope="module")
 def es_run(tmp_path_factory):
     """A few es-mccfr deals of the bidder layout, and its full export."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.export import export_run
     from train.run_directory import RunDirectory
     from train.runner import Trainer

@@ -90,7 +90,7 @@ def test_frozen_action_reads_the_arrays_and_falls_back():
 @pytest.fixture(scope="module")
 def target_file(tmp_path_factory):
     """A small Setback target: a 40-deal es-mccfr baseline, exported."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.export import export_run
 
     root = tmp_path_factory.mktemp("target")

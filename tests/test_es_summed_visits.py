@@ -153,7 +153,7 @@ def test_new_setback_runs_sum_visits_and_runs_from_before_resume_per_visit(tmp_p
     """`train baseline` records sum_visits on a new es-mccfr run; a run.json written before
     the option (no sum_visits) resumes per visit, bit for bit with an uninterrupted per-visit
     run."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 

@@ -60,3 +60,17 @@ def test_a_resume_under_another_game_is_refused_in_one_line(whole_run, tmp_path,
     assert status == 2 and "is a euchre run, not setback" in err and len(err.splitlines()) == 1
     status, _, err = euchre(capsys, tmp_path / "x", 1, "--abstraction", "bidder")
     assert status == 2 and "--abstraction is Setback's" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--warm-start-rule", "copy"), "--warm-start-rule is Setback's"),
+    (("--warm-start", "coarse"), "--warm-start is Setback's"),
+    (("--updates", "reference"), "--updates reference is the reference program's walk"),
+])
+def test_setback_s_baseline_options_are_refused_for_euchre(argv, message, tmp_path, capsys):
+    """Setback's options of `train baseline` (its train module's `BASELINE_OPTIONS`) and the
+    reference's walk are refused for a game trained by the registry's `trainer`, before any
+    training: one line, no checkpoint."""
+    status, _, err = euchre(capsys, tmp_path / "x", 1, *argv)
+    assert status == 2 and message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "x" / "checkpoint.ckpt").exists()

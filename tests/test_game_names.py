@@ -29,11 +29,8 @@ NAMING = {
                             "imports no game, so not registry.PROGRAM either)",
     "db/schema.py": _FORMAT,
     "play/bid_table_file.py": _FORMAT,
-    "train/run_directory.py": _FORMAT,
     "search/model_file.py": _FORMAT,
     "search/policy_net.py": "the program's name in a message (`setback-cfr export`): to take "
-                            "registry.PROGRAM",
-    "train/ray_backend.py": "the distribution's extra 'setback-cfr[ray]' in a message: to take "
                             "registry.PROGRAM",
     "envs/openspiel_games.py": "the program's name in the toolkit games' long names: to take "
                                "registry.PROGRAM",

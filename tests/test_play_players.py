@@ -22,7 +22,7 @@ from play.strategy_player import StrategyFilePlayer
 def trained(tmp_path_factory):
     """A real (tiny) strategy: one baseline deal and a few hundred bootstrap episodes,
     exported and loaded, so the database players find real keys (and miss many)."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from games.setback.train.bootstrap import bootstrap_stage
     from train.export import export_run
     from train.run_directory import RunDirectory

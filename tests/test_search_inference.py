@@ -104,7 +104,7 @@ def test_policy_model_probabilities_sum_to_one():
 @pytest.fixture(scope="module")
 def tiny_db(tmp_path_factory):
     from db.loader import load_strategies
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.export import export_run
     from train.run_directory import RunDirectory
     from train.runner import Trainer

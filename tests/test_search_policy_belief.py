@@ -26,7 +26,7 @@ from play.likelihood import ALL_SEATS, world_log_weights
 from play.search_options import FLOOR
 from search.likelihood import BIDS, POLICY
 from games.setback.search.worlds import consistent_worlds
-from train.baseline import layout_game
+from games.setback.train.baseline import layout_game
 
 from test_search_rollout import blueprint  # noqa: F401  (the module's fixture, rebuilt here)
 

@@ -26,7 +26,7 @@ from play.tournament import run_tournament
 from search.rollout import play_out
 from search.rollout_search import RolloutSearch, choose
 from games.setback.search.worlds import consistent_worlds
-from train.baseline import layout_game
+from games.setback.train.baseline import layout_game
 
 from search_specs import BAD_OPTIONS, one_line_refusal  # noqa: E402
 from test_composite_players import EmptyStore  # noqa: E402  (a store without keys)

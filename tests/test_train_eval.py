@@ -86,15 +86,15 @@ def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, c
     from games.setback.abstraction import layouts
     from cfr.table import InfoSetTable
     from play.strategy_player import StrategyStore
-    from train.evaluation import TableStore
+    from games.setback.train.evaluation import layout_store
 
     run = tmp_path / "run"
     assert es_baseline(capsys, run, "--iterations", "16", "--abstraction", layout)[0] == 0
     out_file = tmp_path / "base.strategy"
     assert cli(capsys, "export", "--run", str(run), "--out", str(out_file))[0] == 0
     exported = StrategyStore([str(out_file)])
-    live = TableStore(checkpoint.load(str(run / "checkpoint.ckpt")).table, "live",
-                      layout=layouts.layout(layout))
+    live = layout_store(checkpoint.load(str(run / "checkpoint.ckpt")).table, "live",
+                        layout=layouts.layout(layout))
     assert exported.layout == live.layout
     assert exported.n_keys > 1000
     for key, (probs, best) in exported.table.items():
@@ -102,23 +102,25 @@ def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, c
         assert got is not None and np.array_equal(got[0], probs) and got[1] == best, key
     # the evaluation's player builds the run's keys and finds them in the live table
     from play.tournament import play_game
-    from train.baseline import baseline_stage
-    from train.evaluation import EvalOptions, Evaluation, make_opponent
+    from games.setback.train.baseline import baseline_stage
+    from games.setback.train.evaluation import SetbackEvaluation
+    from train.evaluation import EvalOptions, make_opponent
 
     stage = baseline_stage(SEED, 4, abstraction=layout)
-    evaluation = Evaluation(str(run), stage, EvalOptions(60.0, 1, "random"))
+    evaluation = SetbackEvaluation(str(run), stage, EvalOptions(60.0, 1, "random"))
     player, _ = evaluation.player(live.table)
     assert player.layout == live.layout
     play_game((player, make_opponent("random")), 0, 0)
     assert player.counts["found"] > 0
     # a key the table does not hold is absent, as in the database
     empty = InfoSetTable(key_words=1, dtype=np.float32)
-    assert TableStore(empty, "empty").lookup(next(iter(exported.table))) is None
+    assert layout_store(empty, "empty").lookup(next(iter(exported.table))) is None
 
 
 def test_a_bootstrap_is_evaluated_with_its_baseline(tmp_path, capsys):
     from games.setback.train.bootstrap import bootstrap_stage
-    from train.evaluation import EvalOptions, Evaluation, read_eval_log
+    from games.setback.train.evaluation import SetbackEvaluation
+    from train.evaluation import EvalOptions, read_eval_log
 
     base, boot = tmp_path / "base", tmp_path / "boot"
     assert es_baseline(capsys, base, "--iterations", "16")[0] == 0
@@ -131,7 +133,7 @@ def test_a_bootstrap_is_evaluated_with_its_baseline(tmp_path, capsys):
 
     stage = bootstrap_stage(str(base), SEED, 4)
     table = checkpoint.load(str(boot / "checkpoint.ckpt")).table
-    player, _ = Evaluation(str(boot), stage, EvalOptions(60.0)).player(table)
+    player, _ = SetbackEvaluation(str(boot), stage, EvalOptions(60.0)).player(table)
     assert player.use_bootstrap  # bids look up the live bootstrap keys first
     base_table = checkpoint.load(str(base / "checkpoint.ckpt")).table
     from games.setback.abstraction.codec import key_text
@@ -144,7 +146,7 @@ def test_a_bootstrap_is_evaluated_with_its_baseline(tmp_path, capsys):
 
 def test_evaluation_cpu_is_not_training_time(tmp_path):
     """The runner counts the batches' CPU only: an evaluation burning CPU adds nothing."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 
@@ -233,12 +235,13 @@ def test_bad_options_are_one_line(tmp_path, capsys, argv, message):
 def test_the_next_evaluation_is_due_on_the_run_s_grid(tmp_path):
     """A resumed run evaluates at the next grid point past both its training CPU and its
     last logged evaluation (a row of work a crash lost is not played twice)."""
-    from train.evaluation import EvalOptions, Evaluation, append_eval_row
+    from games.setback.train.evaluation import SetbackEvaluation
+    from train.evaluation import EvalOptions, append_eval_row
 
     run = tmp_path / "run"
     run.mkdir()
     stage = SimpleNamespace(name="baseline", settings={"seed": 1})
-    evaluation = Evaluation(str(run), stage, EvalOptions(60.0, 2, "random"))
+    evaluation = SetbackEvaluation(str(run), stage, EvalOptions(60.0, 2, "random"))
     evaluation.start(50.0)
     assert evaluation.next_due == 60.0 and not evaluation.due(59.9) and evaluation.due(60.0)
     evaluation.start(125.0)
@@ -268,7 +271,7 @@ def test_warming_the_kernels_before_the_clock_changes_no_table(algorithm, iterat
                                                                monkeypatch):
     """`Trainer._warm` runs an episode on a throwaway table: the run's table is the one a
     trainer that never warmed reaches, bit for bit."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 
@@ -303,7 +306,7 @@ def test_a_trainer_run_again_warms_without_touching_memory_it_does_not_own(tmp_p
     the table it was traversed against; the last batch's entries would write past the
     throwaway table's arrays), and the run equals one trained in one go."""
     import train.runner as runner
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.run_directory import RunDirectory
     from train.runner import Trainer
 

@@ -11,7 +11,7 @@ from cli_runner import run_cli
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """(baseline run, best-response run against its export, root): a few deals each."""
-    from train.baseline import baseline_stage
+    from games.setback.train.baseline import baseline_stage
     from train.export import export_run
     from train.run_directory import RunDirectory
     from train.runner import Trainer

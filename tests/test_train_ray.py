@@ -15,7 +15,7 @@ import ray
 from cfr import checkpoint
 from cli.main import main
 from cli_runner import run_cli
-from train.baseline import baseline_stage
+from games.setback.train.baseline import baseline_stage
 from train.ray_backend import RayBatches, table_checksum
 from train.run_directory import RunDirectory
 from train.runner import Trainer

@@ -2,18 +2,18 @@
 
 `train baseline|bootstrap --eval-every MINUTES` asks the runner to call `Evaluation.run` at a
 batch boundary every MINUTES of training CPU time. It plays the table as it is in memory (no
-export, no database): `TableStore` gives `db.player.DatabasePlayer` the reading face of a
+export, no database): `TableStore` gives a game's database player the reading face of a
 strategy database over the live `InfoSetTable`, with exactly the probabilities and best
 actions `export` then `db load` would store (the same `average_strategy` with the export's
-threshold, the first most probable action on ties). A bootstrap run is played as `db load
-BASE BOOT` would combine it: its baseline (the run directory's checkpoint or the strategy
-file it was trained on) plus the live bootstrap table.
+threshold, the first most probable action on ties).
 
-The games are `play.tournament.play_game` pairs, duplicate, against the player SPEC
-(`play.player_spec`), always on the same deals for a run (a Euchre run: duplicate games to
-10 against a Euchre player, `games.euchre.train.evaluation`; `make_evaluation` chooses) (the
-tournament seed is derived from the run's seed alone): two rows differ by the strategy, not by the
-cards. Evaluation only reads the table and draws from its own streams, so the table is bit for bit
+This module is the evaluation every game shares: when one is due, its rows, the log, the
+store over the live table. What is a game's (its players, its games, its win rate) is its
+`Evaluation` subclass, which its registry entry names as its `evaluation` entry point
+(`make_evaluation` chooses by the run's game: `games/<game>/train/evaluation.py`). The games are
+duplicate pairs against the player SPEC, always on the same deals for a run (the tournament
+seed is derived from the run's seed alone): two rows differ by the strategy, not by the cards.
+Evaluation only reads the table and draws from its own streams, so the table is bit for bit
 the one a run without evaluation reaches.
 
 Each evaluation appends a row to DIR/eval.csv (`EVAL_COLUMNS`): the iteration, the training
@@ -34,9 +34,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from games.registry import DEFAULT_GAME, PROGRAM
 from train.errors import RunError
 from train.run_directory import EVAL_FILE
-EVAL_FORMAT = "setback-cfr/eval"
+
+EVAL_FORMAT = f"{PROGRAM}/eval"
 EVAL_VERSION = 1
 EVAL_COLUMNS = ("iteration", "train_cpu_seconds", "win_rate", "ci_low", "ci_high", "games",
                 "eval_cpu_seconds", "opponent", "infosets")
@@ -63,31 +65,24 @@ def eval_seed(run_seed: int) -> int:
 # --- the live table as a strategy store --------------------------------------------------
 class TableStore:
     """A read-only strategy store over an `InfoSetTable` (`lookup(key text) -> (probs,
-    best)`), for `DatabasePlayer`. Probabilities are computed on first lookup and cached: the
-    store is built for one evaluation and the table must not change while it is used. A
-    Setback table reads its key texts with the run's layout; another game's store is given
-    its codec's `text_key` (text -> the one-word key the table holds) and its metadata."""
+    best)`), for a game's database player. Probabilities are computed on first lookup and
+    cached: the store is built for one evaluation and the table must not change while it is
+    used. `text_key` reads a key text into the one-word key the table holds (the game's codec,
+    or the run's key layout's), `metadata` is the store's game and abstraction, and `layout`
+    whatever the game's player reads of the keys (Setback's: the run's key layout)."""
 
     def __init__(self, table, label: str, has_bootstrap: bool = False,
                  threshold: float = EXPORT_THRESHOLD, layout=None, text_key=None,
                  metadata: dict | None = None):
+        if text_key is None:
+            raise ValueError("a TableStore reads key texts with the game's text_key")
         self.table = table
         self.path = label
         self.threshold = float(threshold)
         self.has_bootstrap = bool(has_bootstrap)
-        if text_key is not None:  # another game's keys: its codec and metadata, given
-            self.layout = None
-            self.metadata = dict(metadata or {})
-            self._text_key = text_key
-        else:
-            from games.setback.abstraction import layouts
-
-            # the run's key layout (`games/setback/abstraction/layouts.py`): the player builds its
-            # keys and this store reads their strings with the layout's codec
-            self.layout = layout or layouts.layout(layouts.DEFAULT)
-            self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
-                             "abstraction_version": self.layout.version}
-            self._text_key = layouts.load(self.layout.name).text_key
+        self.layout = layout
+        self.metadata = dict(metadata or {})
+        self._text_key = text_key
         self._cache: dict[str, tuple[np.ndarray, int] | None] = {}
         self._row = np.zeros(table.key_words, dtype=np.uint64)
 
@@ -120,74 +115,6 @@ class TableStore:
         self._cache.clear()
 
 
-class CombinedStore:
-    """Several stores read as one (a baseline and a bootstrap, as `db load` merges their
-    files: their keys never collide, bootstrap keys contain `/`)."""
-
-    def __init__(self, stores: list, label: str):
-        from games.setback.abstraction import layouts
-
-        self.stores = stores
-        self.path = label
-        self.has_bootstrap = any(s.has_bootstrap for s in stores)
-        self.layout = stores[0].layout
-        for store in stores[1:]:  # a bootstrap takes its baseline's layout: never two here
-            try:
-                layouts.same(self.layout, store.layout, label)
-            except layouts.LayoutError as exc:
-                raise RunError(f"evaluation: {exc}") from None
-        self.metadata = {"game": "setback", "abstraction": self.layout.abstraction,
-                         "abstraction_version": self.layout.version}
-
-    def lookup(self, key: str):
-        """The first store's (probs, best) for `key`, or None if none holds it."""
-        for store in self.stores:
-            hit = store.lookup(key)
-            if hit is not None:
-                return hit
-        return None
-
-    def close(self) -> None:
-        """Close the stores."""
-        for store in self.stores:
-            store.close()
-
-
-def baseline_store(settings: dict):
-    """The store of a bootstrap run's baseline (`settings["baseline"]`: a run directory or a
-    strategy file), checked to be the state the bootstrap was trained on."""
-    path = settings.get("baseline")
-    if not path:
-        raise RunError("this bootstrap run records no baseline to evaluate it with")
-    if os.path.isdir(path):
-        from cfr import checkpoint
-        from train.run_directory import RunDirectory
-
-        run = RunDirectory(path)
-        if not run.has_checkpoint():
-            raise RunError(f"evaluation: the baseline {path} has no checkpoint")
-        from games.setback.abstraction import layouts
-
-        try:
-            layout = layouts.of_header(run.read_settings()["settings"])
-        except layouts.LayoutError as exc:
-            raise RunError(f"evaluation: the baseline {path}: {exc}") from None
-        ckpt = checkpoint.load(run.checkpoint_path)
-        expected = settings.get("baseline_iterations")
-        if expected is not None and ckpt.iteration != expected:
-            raise RunError(f"evaluation: the baseline {path} is at iteration "
-                           f"{ckpt.iteration:,}, not the {expected:,} this bootstrap was "
-                           "trained on")
-        return TableStore(ckpt.table, path, layout=layout)
-    from db.errors import DatabaseError
-    from play.strategy_player import StrategyStore
-
-    try:
-        return StrategyStore([path])
-    except DatabaseError as exc:
-        raise RunError(f"evaluation: {exc}") from None
-
-
 # --- the eval log --------------------------------------------------------------------------
 def read_eval_log(run_path: str) -> list[dict]:
     """The rows of DIR/eval.csv (numbers as floats, the opponent as text); [] without one."""
@@ -217,7 +144,7 @@ def read_eval_log(run_path: str) -> list[dict]:
 def _check_format_line(path: str, line: str) -> None:
     prefix = f"# {EVAL_FORMAT} "
     if not line.startswith(prefix):
-        raise RunError(f"{path}: not a setback-cfr evaluation log (no '{prefix.strip()} N' "
+        raise RunError(f"{path}: not a {PROGRAM} evaluation log (no '{prefix.strip()} N' "
                        "first line)")
     try:
         version = int(line[len(prefix):])
@@ -225,7 +152,7 @@ def _check_format_line(path: str, line: str) -> None:
         raise RunError(f"{path}: bad evaluation log version {line[len(prefix):]!r}") from None
     if version > EVAL_VERSION:
         raise RunError(f"{path}: evaluation log version {version} is newer than this program "
-                       "reads; upgrade setback-cfr")
+                       f"reads; upgrade {PROGRAM}")
     if version < 1:
         raise RunError(f"{path}: bad evaluation log version {version}")
 
@@ -309,21 +236,13 @@ class Evaluation:
         self._setup_cpu = time.process_time() - cpu  # added to the first row's eval CPU
 
     def _prepare(self) -> None:
-        """Check what can fail before training (the layout, the opponent's spec) and load a
-        bootstrap's baseline."""
-        from games.setback.abstraction import layouts
-
-        try:
-            self.layout = layouts.of_header(self.stage.settings)  # the run's key layout
-        except layouts.LayoutError as exc:
-            raise RunError(f"evaluation: {exc}") from None
-        self.opponent(0)  # a bad spec fails now, not after an hour of training
-        self._base = (baseline_store(self.stage.settings) if self.stage.name == "bootstrap"
-                      else None)
+        """Check what can fail before training (the run's keys, the opponent's spec), and
+        load what the evaluated player needs besides the table: the game's."""
+        raise NotImplementedError
 
     def opponent(self, seed: int):
-        """The opponent player (`--eval-against`), seeded."""
-        return make_opponent(self.options.against, seed)
+        """The opponent player (`--eval-against`), seeded: the game's."""
+        raise NotImplementedError
 
     def start(self, training_cpu: float) -> None:
         """Set the next due point: the first grid point past both the run's training CPU and
@@ -338,15 +257,9 @@ class Evaluation:
         return training_cpu >= self.next_due
 
     def player(self, table):
-        """The evaluated player over the live `table` (with the baseline, for a bootstrap),
-        and the live table's store (to close once played: it caches probabilities)."""
-        from db.player import DatabasePlayer
-
-        label = f"live:{os.path.basename(os.path.normpath(self.run_path))}"
-        live = TableStore(table, label, has_bootstrap=self.stage.name == "bootstrap",
-                          layout=self.layout)
-        store = live if self._base is None else CombinedStore([live, self._base], label)
-        return DatabasePlayer(store, name=label), live
+        """The evaluated player over the live `table`, and the live table's store (to close
+        once played: it caches probabilities): the game's."""
+        raise NotImplementedError
 
     def run(self, table, iteration: int, training_cpu: float, stop=None) -> dict | None:
         """Play the evaluation of `table` at `iteration` / `training_cpu`, append its row and
@@ -383,18 +296,14 @@ class Evaluation:
         return parsed
 
     def play_pair(self, players, game: int) -> list:
-        """Both games of duplicate pair `game` (the evaluated player on East-West, then
-        swapped): their tournament rows."""
-        from play.tournament import play_game
-
-        return [play_game(players, self.seed, game, False),
-                play_game(players, self.seed, game, True)]
+        """Both games of duplicate pair `game` (the evaluated player first on one side, then
+        on the other): their rows, the game's."""
+        raise NotImplementedError
 
     def win_rate(self, rows: list) -> tuple[float, float, float]:
-        """The evaluated player's win rate over the pairs' rows and its 95 % interval."""
-        from play.tournament import win_rate_interval
-
-        return win_rate_interval(np.array(rows), True)
+        """The evaluated player's win rate over the pairs' rows and its 95 % interval: the
+        game's."""
+        raise NotImplementedError
 
     @property
     def cpu_seconds(self) -> float:
@@ -404,15 +313,13 @@ class Evaluation:
 
 def make_evaluation(run_path: str, stage, options: EvalOptions, show_progress: bool = True,
                     report=None) -> Evaluation:
-    """The evaluation of a run of `stage`: Setback's `Evaluation`, or the one another game's
-    registry entry names as its optional `evaluation` entry point (Euchre's
-    `games.euchre.train.evaluation`; found through the registry, which imports neither, so the
-    game's evaluation may build on this module without an import loop)."""
-    game = stage.settings.get("game", "setback")
-    if game == "setback":
-        return Evaluation(run_path, stage, options, show_progress, report)
+    """The evaluation of a run of `stage`: the `Evaluation` class the registry entry of the
+    run's game (its settings' `game`, the default game when they record none) names as its
+    optional `evaluation` entry point (found through the registry, which imports no game, so
+    a game's evaluation may build on this module without an import loop)."""
     from games.registry import get
 
+    game = stage.settings.get("game", DEFAULT_GAME)
     entry = get(game)
     if "evaluation" not in entry.optional:
         raise RunError(f"--eval-every: no in-training evaluation for game {game!r}")

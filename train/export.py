@@ -3,10 +3,10 @@
 For every info set, the average strategy is the strategy sums normalised (uniform where they
 are all zero); probabilities below the threshold (0.001 by default, as the reference does) are
 zeroed and the rest renormalised. Keys are written in ascending integer-key order, chunk by
-chunk, with their strings from the codec of the run's key layout (`games/setback/abstraction/
-layouts.py`; another game's: its registered `key_codec`; the header records the game and the
-abstraction's name and version): the same table always gives the
-same file, byte for byte (the header holds no timestamp).
+chunk, with their strings from the game's registered `key_codec` (of the run's key layout,
+where the game lets a run choose one; the header records the game and the abstraction's name
+and version): the same table always gives the same file, byte for byte (the header holds no
+timestamp).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 from cfr import checkpoint
 from cfr.strategy_file import StrategyChunk, write_strategy
 from cfr.table import ACTIONS_MASK, InfoSetTable
+from games.registry import DEFAULT_GAME
 from train.errors import RunError
 from train.run_directory import RunDirectory
 
@@ -118,16 +119,9 @@ def _ranges(counts: np.ndarray) -> np.ndarray:
 
 
 def _key_text(run_path: str, game: str, settings: dict):
-    """(abstraction, version, key_text) of a run of `game`: Setback's from the run's key
-    layout, another game's from its registered key codec (`games/registry.py`)."""
-    if game == "setback":
-        from games.setback.abstraction import layouts
-
-        try:
-            layout = layouts.of_header(settings)
-        except layouts.LayoutError as exc:
-            raise RunError(f"{run_path}: {exc}") from None
-        return layout.abstraction, layout.version, layouts.load(layout.name).key_text
+    """(abstraction, version, key_text) of a run of `game`, from its registered key codec
+    (`games/registry.py`): its `key_text`, or, where the text depends on the key layout the run
+    chose (the codec's `key_text` is None), the codec's `header_key_text(settings)`."""
     from games import registry
 
     codec = registry.get(game).load("key_codec")
@@ -135,15 +129,16 @@ def _key_text(run_path: str, game: str, settings: dict):
         abstraction, version = codec.check_header(settings)
     except ValueError as exc:
         raise RunError(f"{run_path}: {exc}") from None
-    return abstraction, version, codec.key_text
+    key_text = codec.key_text or codec.header_key_text(settings)
+    return abstraction, version, key_text
 
 
 def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
                game: str | None = None, min_visits: int = 0) -> dict:
     """Export the run at `run_path` to the strategy file `out`; return its header. The game is
-    the run's (its settings' `game`, Setback when it records none); `game`, when given, must be
-    it (`RunError` otherwise). `min_visits` > 0 writes only the keys training visited at least
-    that often (an es-mccfr run's; `_check_min_visits`), so that a player backing off to a
+    the run's (its settings' `game`, the default game when it records none); `game`, when given,
+    must be it (`RunError` otherwise). `min_visits` > 0 writes only the keys training visited at
+    least that often (an es-mccfr run's; `_check_min_visits`), so that a player backing off to a
     coarser database (`db:FINE,backoff=db:COARSE`) plays the coarse key where the fine one is
     rarer; the header records it."""
     if not 0.0 <= threshold < 1.0:
@@ -153,7 +148,7 @@ def export_run(run_path: str, out: str, threshold: float = DEFAULT_THRESHOLD,
     if not run.has_checkpoint():
         raise RunError(f"{run_path} has no checkpoint yet: train it first")
     settings = recorded["settings"]
-    run_game = settings.get("game", "setback")
+    run_game = settings.get("game", DEFAULT_GAME)
     if game is not None and game != run_game:
         raise RunError(f"{run_path} is a {run_game} run, not {game}")
     _check_min_visits(run_path, settings, recorded["stage"], int(min_visits))

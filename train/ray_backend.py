@@ -53,6 +53,7 @@ from cfr.episode_pass import VISITS, EpisodeStopped
 from cfr.increment_log import ENTRIES, VALUES, IncrementLog
 from cfr.ordered_merge import OrderedMerge
 from cfr.table import InfoSetTable
+from games.registry import PROGRAM
 from cfr.table_changes import apply_changes
 from train.errors import RunError
 
@@ -241,7 +242,7 @@ class RayBatches:
         try:
             import ray
         except ImportError:
-            raise RunError("--ray needs Ray: pip install 'setback-cfr[ray]'") from None
+            raise RunError(f"--ray needs Ray: pip install '{PROGRAM}[ray]'") from None
         self.ray, self.trainer = ray, trainer
         if self.address is not None:
             check_reachable(self.address)

@@ -28,6 +28,7 @@ import os
 
 from cfr.atomic_file import TEMP_PREFIX, atomic_writer, remove_stale_temporaries
 from cfr.file_lock import WriterLock
+from games.registry import PROGRAM
 from train.algorithms import ALGORITHMS, UPDATES
 from train.errors import RunError
 
@@ -40,7 +41,7 @@ WARM_START_FILE = "warm_start.ckpt"  # games.setback.train.warm_start's
 LOG_COLUMNS = ("iteration", "payoff", "infosets", "seconds", "rss_bytes", "target",
                "cpu_seconds", "cpu_budget")
 REQUIRED = LOG_COLUMNS[:5]  # a log from before the target column has only these
-RUN_FORMAT = "setback-cfr/run"
+RUN_FORMAT = f"{PROGRAM}/run"
 RUN_VERSION = 1
 
 
@@ -119,13 +120,13 @@ class RunDirectory:
             raise RunError(f"{self.settings_path}: unreadable run settings (not UTF-8)") \
                 from None
         if not isinstance(doc, dict) or doc.get("format") != RUN_FORMAT:
-            raise RunError(f"{self.settings_path}: not a setback-cfr run settings file")
+            raise RunError(f"{self.settings_path}: not a {PROGRAM} run settings file")
         version = doc.get("version")
         if not _is_int(version) or version < 1:
             raise RunError(f"{self.settings_path}: bad run format version {version!r}")
         if version > RUN_VERSION:
             raise RunError(f"{self.settings_path}: run format version {version} is "
-                            "newer than this program reads; upgrade setback-cfr")
+                            f"newer than this program reads; upgrade {PROGRAM}")
         _check_settings(self.settings_path, doc)
         return doc
 

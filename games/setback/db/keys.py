@@ -2,7 +2,8 @@
 has (`games/registry.py`): the kinds (`db/key_kind.py`), which stage holds which, the action
 names (`db/action_names.py`) and the header check (the key layouts of
 `games/setback/abstraction/layouts.py`). Setback's key text depends on the layout, so `key_text` is
-the layout's (`layouts.load(name).key_text`), not a member here."""
+the layout's (`layouts.load(name).key_text`), not a member here: `header_key_text(header)` gives
+the one a run or a strategy file recorded."""
 
 from __future__ import annotations
 
@@ -36,6 +37,21 @@ class KeyCodec:
 
         layout = layouts.of_header(header)
         return layout.abstraction, layout.version
+
+    @staticmethod
+    def header_layout(header):
+        """The key layout `header` records (`layouts.Layout`: what Setback's database player
+        reads of a database's keys)."""
+        from games.setback.abstraction import layouts
+
+        return layouts.of_header(header)
+
+    @staticmethod
+    def header_key_text(header):
+        """The `key_text` of the key layout `header` records (`check_header` accepted it)."""
+        from games.setback.abstraction import layouts
+
+        return layouts.load(KeyCodec.header_layout(header).name).key_text
 
 
 KEY_CODEC = KeyCodec()

@@ -62,9 +62,10 @@ from games.setback.abstraction import layouts
 from cfr.frozen_policy import DEFAULT_SIG, FrozenPolicy
 from games.setback.rules import BID_MOVE
 from games.setback.state import PHASE, PHASE_AUCTION
+from games.setback.train.evaluation import SetbackEvaluation
 from train.algorithms import ES_MCCFR
 from train.errors import RunError
-from train.evaluation import Evaluation, EvalOptions
+from train.evaluation import EvalOptions
 from train.runner import Stage
 
 STAGE = "best-response"
@@ -204,7 +205,7 @@ def best_response_stage(target: Target, seed: int, batch: int, sampling=None,
                         abstraction: str | None = None) -> Stage:
     """The best-response `Stage` against `target`: the learner's layout `abstraction`
     (default the target's), es-mccfr with `sampling` (default: a new run's options)."""
-    from train.baseline import layout_game, setback_settings
+    from games.setback.train.baseline import layout_game, setback_settings
 
     abstraction = abstraction or target.layout
     settings = setback_settings(seed, batch, "simultaneous", ES_MCCFR, sampling, abstraction,
@@ -270,9 +271,9 @@ def fills(settings: dict, fill: bool | None) -> bool:
     return same if fill is None else bool(fill)
 
 
-class BestResponseEvaluation(Evaluation):
-    """`train.evaluation.Evaluation` with the target as the opponent (as `tournament` plays
-    it), and points per deal besides the win rate: each row also goes to
+class BestResponseEvaluation(SetbackEvaluation):
+    """Setback's evaluation (`SetbackEvaluation`) with the target as the opponent (as
+    `tournament` plays it), and points per deal besides the win rate: each row also goes to
     DIR/best_response_eval.csv (`BR_EVAL_COLUMNS`; points per deal of the learner minus the
     target's, with the 95 % interval of the pairs' values)."""
 

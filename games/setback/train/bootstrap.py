@@ -15,7 +15,7 @@ import numpy as np
 from games.setback.abstraction import bootstrap_game as B
 from games.setback.abstraction import layouts
 from cfr.game import Game
-from train.baseline import setback_settings
+from games.setback.train.baseline import setback_settings
 from games.setback.train.baseline_policy import BaselinePolicy, load_policy
 from train.runner import Stage
 

@@ -1,7 +1,8 @@
 """The census: how many distinct info sets the abstract Setback game shows over N deals.
 
-The game is the one a baseline run of the key layout trains (`train.baseline.layout_game`:
-`games.setback.train.game.GAME` for the reference's keys).
+The game is the one a baseline run of the key layout trains
+(`games.setback.train.baseline.layout_game`: `games.setback.train.game.GAME` for the reference's
+keys).
 
 It runs the pass the trainer runs (`cfr.episode_pass.run_episode` on
 `games.setback.train.game.GAME`, simultaneous updates, chance sampled: one deal per pass) and merges
@@ -82,7 +83,7 @@ def run_census(deals: int, seed: int, progress=None, on_deal=None,
     from cfr.increment_log import merge
     from cfr.table import InfoSetTable
     from cfr.traversal import Scratch
-    from train.baseline import layout_game
+    from games.setback.train.baseline import layout_game
 
     GAME = layout_game(abstraction)
     uniform = InfoSetTable(key_words=1, dtype=np.float32)  # stays empty: uniform strategy

@@ -10,21 +10,13 @@ from __future__ import annotations
 
 from games.setback.abstraction import layouts
 from train.algorithms import ALGORITHMS, ES_MCCFR, UPDATES
+from train.game_plugin import new_run_sampling
 from train.runner import Stage
 
 STAGE = "baseline"
 # es-mccfr won bench/race.py (issue 11): the strongest player per CPU-minute from an empty
 # table; cfr (the reference's algorithm) stays one --algorithm away.
 DEFAULTS = {"seed": 0, "batch": 1, "updates": "simultaneous", "algorithm": "es-mccfr"}
-
-
-def new_run_sampling():
-    """es-mccfr's options for a new run: every option off but the summed visits, which cut
-    the log, the merge and Ray's bytes ~3.5x (a resumed run keeps the options it recorded).
-    A function: `cfr.external_sampling` compiles its kernels on import."""
-    from cfr.external_sampling import SamplingOptions
-
-    return SamplingOptions(sum_visits=True)
 
 
 def setback_settings(seed: int, batch: int, updates: str = "simultaneous",
