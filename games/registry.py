@@ -228,9 +228,10 @@ DEFAULT_GAME = "setback"
 
 
 def commands(command: str) -> list[str]:
-    """The modules of the registered games that add their own actions to the shared `command`
-    (`learn`: Setback's auction evaluator), in the registry's order; each has
-    `register_<command>(actions, end_options)`."""
+    """The modules of the registered games that add their own parts to the shared `command`, in
+    the registry's order; each has `register_<command>`, whose arguments the command names
+    (`learn`: `register_learn(actions, end_options)`, Setback's auction evaluator; `train`:
+    `register_train(stages)`, Setback's own stages and options)."""
     return [entry.commands[command] for entry in GAMES.values() if command in entry.commands]
 
 
