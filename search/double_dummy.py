@@ -567,6 +567,9 @@ def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump
         n += 1
     if n < 2:
         return n  # a forced move needs no weight
+    # the weights read the hands from registers, not memory the move row's stores might
+    # alias: the compiler can then compute what they share once for all the cards
+    hands = (hands[0], hands[1], hands[2], hands[3])
     for i in range(n):
         card = row[i]
         if n_in_trick == 0:
