@@ -26,6 +26,17 @@ def check_abstraction(header: dict, name: str, version: int, title: str) -> tupl
     return found, found_version
 
 
+def header_check(name: str, version: int, title: str):
+    """A game codec's `check_header(header)`: `check_abstraction` against its abstraction
+    `name` version `version` (the game's `abstraction/version.py`), game `title`."""
+
+    def check_header(header: dict) -> tuple[str, int]:
+        """The header's (abstraction, version), checked against this program's."""
+        return check_abstraction(header, name, version, title)
+
+    return check_header
+
+
 def padded(names: list[str], n_actions: int) -> list[str]:
     """A key's first `n_actions` action names, `?i` where the key does not tell."""
     names = names[:n_actions]

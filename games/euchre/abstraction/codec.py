@@ -17,7 +17,8 @@ the dealer is stuck) `next`, `cross1`, `cross2`; alone `alone`, `partner`; play:
 
 from __future__ import annotations
 
-from abstraction.key_codec import KeyTextError, check_abstraction, key_codec, padded
+from abstraction.key_codec import KeyTextError, header_check, key_codec, padded
+from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 
 KIND_NAMES = ("order", "name", "alone", "play")
 UNKNOWN = len(KIND_NAMES)
@@ -159,12 +160,6 @@ def action_names(text: str, n_actions: int) -> list[str]:
 STAGE_KINDS = {"baseline": (0, 1, 2, 3)}  # a Euchre baseline export holds every kind
 
 
-def check_header(header: dict) -> tuple[str, int]:
-    """The header's (abstraction, version), checked against Euchre's (`check_abstraction`)."""
-    from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-
-    return check_abstraction(header, ABSTRACTION_NAME, ABSTRACTION_VERSION, "Euchre")
-
-
+check_header = header_check(ABSTRACTION_NAME, ABSTRACTION_VERSION, "Euchre")
 KEY_CODEC = key_codec("euchre", KIND_NAMES, STAGE_KINDS, key_kind, key_text, action_names,
                       check_header)

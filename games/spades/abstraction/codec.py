@@ -14,7 +14,8 @@ play: the tokens.
 
 from __future__ import annotations
 
-from abstraction.key_codec import KeyTextError, check_abstraction, key_codec, padded
+from abstraction.key_codec import KeyTextError, header_check, key_codec, padded
+from games.spades.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 
 KIND_NAMES = ("bid", "play")
 UNKNOWN = len(KIND_NAMES)
@@ -109,12 +110,6 @@ def action_names(text: str, n_actions: int) -> list[str]:
     return padded(names, n_actions)
 
 
-def check_header(header: dict) -> tuple[str, int]:
-    """The header's (abstraction, version), checked against Spades' (`check_abstraction`)."""
-    from games.spades.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-
-    return check_abstraction(header, ABSTRACTION_NAME, ABSTRACTION_VERSION, "Spades")
-
-
+check_header = header_check(ABSTRACTION_NAME, ABSTRACTION_VERSION, "Spades")
 KEY_CODEC = key_codec("spades", KIND_NAMES, STAGE_KINDS, key_kind, key_text, action_names,
                       check_header)
