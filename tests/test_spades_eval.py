@@ -1,20 +1,12 @@
 """`train baseline --game spades --eval-every`: the shared plug-in evaluation
 (`train.evaluation.PluginEvaluation`, named by Spades' registry entry) plays the live table in
 duplicate games to 500, its win rate the one `tournament --game spades --duplicate` gives the
-same players on the same seed, and a bad opponent is refused before training."""
+same players on the same seed (a bad opponent: `test_euchre_eval.py`)."""
 
 import numpy as np
 
 from cfr import checkpoint
-from cli_runner import run_cli
-
-SEED = 4
-
-
-def spades_run(capsys, run, *extra):
-    """A tiny Spades baseline (es-mccfr, batch 4) with `extra` options."""
-    return run_cli(capsys, ["train", "baseline", "--game", "spades", "--run", str(run),
-                            "--seed", str(SEED), "--batch", "4", "--no-progress", *extra])
+from test_euchre_eval import SEED, euchre_run
 
 
 def test_a_spades_run_evaluates_as_its_duplicate_tournament(tmp_path, capsys):
@@ -24,8 +16,8 @@ def test_a_spades_run_evaluates_as_its_duplicate_tournament(tmp_path, capsys):
     from train.evaluation import EvalOptions, PluginEvaluation, make_evaluation, read_eval_log
 
     run = tmp_path / "run"
-    status, out, err = spades_run(capsys, run, "--iterations", "8", "--eval-every", "0.00001",
-                                  "--eval-games", "1", "--eval-against", "random")
+    status, out, err = euchre_run(capsys, run, "--iterations", "8", "--eval-every", "0.00001",
+                                  "--eval-games", "1", "--eval-against", "random", game="spades")
     assert status == 0, err
     rows = read_eval_log(str(run))
     assert rows and all(r["games"] == 2 and r["opponent"] == "random" and r["infosets"] > 0
@@ -46,10 +38,3 @@ def test_a_spades_run_evaluates_as_its_duplicate_tournament(tmp_path, capsys):
         round(rate, 4), round(low, 4), round(high, 4), 6)
     assert live.counts["lookups"] > 0 and np.isfinite(row["infosets"])
 
-
-def test_a_bad_spades_opponent_is_refused_before_training(tmp_path, capsys):
-    status, out, err = spades_run(capsys, tmp_path / "r", "--iterations", "4", "--eval-every",
-                                  "1", "--eval-against", "pimc:20")
-    assert status == 2 and out == "" and err.count("\n") == 1
-    assert "--eval-against:" in err and "pimc" in err
-    assert not (tmp_path / "r" / "checkpoint.ckpt").exists()
