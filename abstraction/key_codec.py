@@ -26,6 +26,60 @@ def check_abstraction(header: dict, name: str, version: int, title: str) -> tupl
     return found, found_version
 
 
+def header_check(name: str, version: int, title: str):
+    """A game codec's `check_header(header)`: `check_abstraction` against its abstraction
+    `name` version `version` (the game's `abstraction/version.py`), game `title`."""
+
+    def check_header(header: dict) -> tuple[str, int]:
+        """The header's (abstraction, version), checked against this program's."""
+        return check_abstraction(header, name, version, title)
+
+    return check_header
+
+
+def field(value: int, shift: int, width: int) -> int:
+    """The `width`-bit field of `value` at bit `shift` (a key's body, a summary)."""
+    return (value >> shift) & ((1 << width) - 1)
+
+
+def token_text(token: int) -> str:
+    """The text of a trick-play token (the plug-in games' play keys): `T`/`S` (trump or a side
+    suit), the unseen higher cards (0..3), `+`/`-` (beats the trick so far or not)."""
+    return ("T" if token >> 3 & 1 else "S") + str(token >> 1 & 3) + ("+" if token & 1 else "-")
+
+
+def letter_kind(letters: str):
+    """A codec's `key_kind(text)`: the index in `letters` of the text's first letter (a kind a
+    letter, in the order of its kind names), `len(letters)` (unknown) for none of them."""
+
+    def key_kind(text: str) -> int:
+        """The kind index of a key text, unknown when it is none of them."""
+        return letters.index(text[0]) if text and text[0] in letters else len(letters)
+
+    return key_kind
+
+
+def strict_text_key(parse, key_text, title: str):
+    """A codec's `text_key(text)` over its parser `parse(text) -> key or None`: the key, once
+    `key_text` writes it back as `text` exactly (a field out of its range or a text not in
+    canonical form is refused); otherwise `KeyTextError` "bad TITLE key", or the parser's own
+    `KeyTextError` where it says more. A parser may fail with IndexError or ValueError."""
+
+    def text_key(text: str) -> int:
+        """The uint64 key of a key text; `KeyTextError` (one line) for text no key writes."""
+        try:
+            key = parse(str(text))
+            if key is not None and key_text(key) == text:
+                return key
+        except KeyTextError:
+            raise
+        except (IndexError, ValueError):
+            pass
+        raise KeyTextError(f"bad {title} key {text!r}")
+
+    return text_key
+
+
 def padded(names: list[str], n_actions: int) -> list[str]:
     """A key's first `n_actions` action names, `?i` where the key does not tell."""
     names = names[:n_actions]

@@ -4,7 +4,8 @@ every game, driven by what the game declares in `games/<game>/toolkit.py`.
 A `GameAdapter` wraps a game's numba rules engine (over its flat int64 state, seats relative
 to the dealer) with the few things both toolkits need and the engine does not say, each the
 game's declaration: the size of the action space (`NUM_ACTIONS`), how a hand is dealt from a
-seed (and card by card, for OpenSpiel's chance nodes: `deal_hands`, `chance_seat`), when a hand
+seed (and card by card, for OpenSpiel's chance nodes: `deal_hands` and `chance_seat`, by default
+`HAND_SIZE` cards a seat in blocks from the dealer and the game's `start_hand`), when a hand
 is over (`is_over`) and what it scores (`ENGINE_EXTRA`'s `hand_score`), the payoff bounds, the
 game's target, what a seat does not see (`conceal`, `public_move`) and the observation vector
 (`observation`, `OBS_SIZE`): a fixed-size float32 vector of what one seat knows (its own cards,
@@ -105,6 +106,27 @@ class GameAdapter:
         state = self.rules.new_state()
         self.rules.random_deal(new_rng(seed), state)
         return state
+
+    def chance_seat(self, i: int) -> int:
+        """The seat (relative to the dealer) receiving the hand's `i`-th card: by default
+        `HAND_SIZE` cards a seat in blocks from the dealer (`games.scaffold.deck.deal_blocks`),
+        -1 for a card past them (dealt to no seat: Euchre's upcard)."""
+        size = self.toolkit.HAND_SIZE
+        return i // size if i < 4 * size else -1
+
+    def deal_hands(self, cards: list[int]) -> np.ndarray:
+        """The state of a hand whose cards came off the deck in the order `cards`: by default
+        the seats' hands by `chance_seat`, opened by the game's `start_hand(hands, rest)`
+        (`rest`: the cards dealt to no seat, in order)."""
+        hands = np.zeros(4, dtype=np.int64)
+        rest = []
+        for i, card in enumerate(cards):
+            seat = self.chance_seat(i)
+            if seat < 0:
+                rest.append(int(card))
+            else:
+                hands[seat] |= np.int64(1) << card
+        return self.toolkit.start_hand(hands, rest)
 
     def is_over(self, state) -> bool:
         """Whether the hand is over: by default its phase is the engine's `PHASE_OVER`."""

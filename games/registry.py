@@ -27,7 +27,8 @@ on_chunk)` (and `max_deals=` for a game that may never end: one whose words lack
 `ALWAYS_ENDS`), `summarize(stats, seconds, hands)` and `format_report(report, seed)`
 (`setback-cfr simulate --game NAME`);
 `evaluation`, the game's `train.evaluation.Evaluation` subclass (`train baseline --game NAME
---eval-every M`; Setback's `games/setback/train/evaluation.py`); `heuristic`, the game's
+--eval-every M`; Setback's `games/setback/train/evaluation.py`; a plug-in game's the shared
+`train.evaluation:PluginEvaluation`, built from its codec, abstraction version and tournament); `heuristic`, the game's
 heuristic player class (built with no arguments):
 the fallback a database player needs for a key its database lacks, reached through the
 registry because the players of `play/` sit above `db/` in the data flow; `tournament`, the
@@ -205,7 +206,7 @@ GAMES = {
                error="games.euchre.errors:EuchreError",
                key_codec="games.euchre.abstraction.codec:KEY_CODEC",
                simulate="games.euchre.simulate",
-               evaluation="games.euchre.train.evaluation:EuchreEvaluation",
+               evaluation="train.evaluation:PluginEvaluation",
                heuristic="games.euchre.play.heuristic:EuchreHeuristicPlayer",
                tournament="games.euchre.play.tournament:TOURNAMENT",
                trainer="games.euchre.train.game:euchre_baseline_stage",
@@ -219,6 +220,7 @@ GAMES = {
                error="games.spades.errors:SpadesError",
                key_codec="games.spades.abstraction.codec:KEY_CODEC",
                heuristic="games.spades.play.heuristic:SpadesHeuristicPlayer",
+               evaluation="train.evaluation:PluginEvaluation",
                tournament="games.spades.play.tournament:TOURNAMENT",
                trainer="games.spades.train.game:spades_baseline_stage",
                packages=("games.spades",), plugin=SPADES_PLUGIN),

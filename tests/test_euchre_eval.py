@@ -1,10 +1,11 @@
 """`train baseline --game euchre --eval-every`: the Euchre run's live table played in duplicate
 games to 10 while it trains, rows in eval.csv as Setback's, the live player the one `export`
-+ `db load` would build, a bad opponent refused before training."""
++ `db load` would build, a bad opponent refused before training (Euchre's and Spades')."""
 
 import sqlite3
 
 import numpy as np
+import pytest
 
 from cfr import checkpoint
 from cli_runner import run_cli
@@ -12,9 +13,9 @@ from cli_runner import run_cli
 SEED = 4
 
 
-def euchre_run(capsys, run, *extra):
-    """A tiny Euchre baseline (es-mccfr, batch 4) with `extra` options."""
-    return run_cli(capsys, ["train", "baseline", "--game", "euchre", "--run", str(run),
+def euchre_run(capsys, run, *extra, game="euchre"):
+    """A tiny baseline of `game` (es-mccfr, batch 4) with `extra` options."""
+    return run_cli(capsys, ["train", "baseline", "--game", game, "--run", str(run),
                             "--seed", str(SEED), "--batch", "4", "--no-progress", *extra])
 
 
@@ -65,9 +66,11 @@ def test_a_euchre_run_evaluates_while_it_trains_and_plays_its_export(tmp_path, c
     assert live.counts["found"] == exported.counts["found"] > 0
 
 
-def test_a_bad_euchre_opponent_is_refused_before_training(tmp_path, capsys):
+@pytest.mark.parametrize("game, says", [("euchre", "unknown Euchre player 'pimc:20'"),
+                                        ("spades", "'pimc:20': Spades has no pimc player")])
+def test_a_bad_opponent_is_refused_before_training(tmp_path, capsys, game, says):
     status, out, err = euchre_run(capsys, tmp_path / "r", "--iterations", "4", "--eval-every",
-                                  "1", "--eval-against", "pimc:20")
+                                  "1", "--eval-against", "pimc:20", game=game)
     assert status == 2 and out == "" and err.count("\n") == 1
-    assert "--eval-against: unknown Euchre player 'pimc:20'" in err
+    assert f"--eval-against: {says}" in err
     assert not (tmp_path / "r" / "checkpoint.ckpt").exists()

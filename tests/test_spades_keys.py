@@ -202,9 +202,11 @@ def test_equal_keys_carry_the_same_actions_and_the_codec_round_trips():
             assert names == ["Nil"] + [str(m - 52) for m in acts[1:]]
         assert seen.setdefault(key, (n, tuple(names))) == (n, tuple(names))
     assert len(seen) > 1000
-    for bad in ("P00---83--n-3 S0-", "B0--0 e6AK-8", "P00---73--n-3 X0-", "Q", ""):
-        with pytest.raises(KeyTextError):
-            text_key(bad)  # need 8 > 7, spades 8 > 7, a bad token, no such kind
+    for bad in ("P00---83--n-3 S0-", "B0--0 e6AK-8", "P00---73--n-3 X0-", "Q", "",
+                "P19-o-66----3 S0-.S3-'"):
+        with pytest.raises(KeyTextError, match="bad Spades key"):
+            text_key(bad)  # need 8 > 7, spades 8 > 7, a bad token, no such kind, and a
+            # trick count of 9 overflowing its two bits (was a raw IndexError before)
 
 
 class _SameCount(tuple):

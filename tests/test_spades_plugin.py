@@ -45,3 +45,18 @@ def test_imports_stay_below_the_rules_and_inside_the_game(path):
 
 def test_every_module_and_public_function_is_documented():
     assert not undocumented(FILES)
+
+
+@pytest.mark.parametrize("game", ["euchre", "spades"])
+def test_a_plugin_codec_checks_a_header_against_its_abstraction_version(game):
+    from abstraction.key_codec import KeyTextError
+
+    codec = registry.get(game).load("key_codec")
+    version = registry.declaration(game, "abstraction.version")
+    mine = {"abstraction": version.ABSTRACTION_NAME,
+            "abstraction_version": version.ABSTRACTION_VERSION}
+    assert codec.check_header(mine) == (version.ABSTRACTION_NAME, version.ABSTRACTION_VERSION)
+    for other in ({**mine, "abstraction_version": version.ABSTRACTION_VERSION + 1},
+                  {**mine, "abstraction": "other"}, {}):
+        with pytest.raises(KeyTextError, match=f"this program's {game.title()} keys are"):
+            codec.check_header(other)

@@ -311,6 +311,70 @@ class Evaluation:
         return sum(r["eval_cpu_seconds"] for r in self.rows)
 
 
+class PluginEvaluation(Evaluation):
+    """The evaluations of a plug-in game's baseline run (Euchre's, Spades'), from its
+    declarations alone: the live table read with the game's codec
+    (`games/<game>/abstraction/codec.py`'s `text_key`) and played by
+    `db.plugin_player.PluginDatabasePlayer` (the heuristic plays a key the table lacks, as the
+    database player does); the opponent and the duplicate units from the game's
+    `TournamentGame` (its `make_player`, `play_unit`, `pair_scores`: pair k is unit k of the
+    game's tournament of the evaluation seed, the evaluated player on East-West first), so the
+    win rate and its interval are `tournament --game NAME --duplicate`'s. A game names this
+    class as its registry entry's `evaluation`."""
+
+    def _prepare(self) -> None:
+        """Check the run's abstraction against this program's and the opponent's spec before
+        training."""
+        from games import registry
+        from play.tournament import tournament_game
+
+        self.game = self.stage.settings.get("game", DEFAULT_GAME)
+        self.version = registry.declaration(self.game, "abstraction.version")
+        expected = (self.version.ABSTRACTION_NAME, self.version.ABSTRACTION_VERSION)
+        settings = self.stage.settings
+        recorded = (settings.get("abstraction"), settings.get("abstraction_version"))
+        if recorded != expected:
+            raise RunError(f"evaluation: the run's abstraction {recorded[0]} version "
+                           f"{recorded[1]} is not this program's ({expected[0]} "
+                           f"version {expected[1]})")
+        self.tournament = tournament_game(self.game)
+        self.opponent(0)  # a bad spec fails now, not after an hour of training
+
+    def opponent(self, seed: int):
+        """The game's opponent player (`--eval-against`), seeded; a bad spec in one line."""
+        try:
+            return self.tournament.make_player(self.options.against, seed)
+        except self.tournament.spec_error as exc:
+            raise RunError(f"--eval-against: {exc}") from None
+
+    def player(self, table):
+        """The game's database player over the live `table`, and the table's store."""
+        from db.plugin_player import PluginDatabasePlayer
+        from games import registry
+
+        label = f"live:{os.path.basename(os.path.normpath(self.run_path))}"
+        text_key = registry.declaration(self.game, "abstraction.codec").text_key
+        live = TableStore(table, label, text_key=text_key,
+                          metadata={"game": self.game,
+                                    "abstraction": self.version.ABSTRACTION_NAME,
+                                    "abstraction_version": self.version.ABSTRACTION_VERSION})
+        return PluginDatabasePlayer(live, name=label, game=self.game), live
+
+    def play_pair(self, players, game: int) -> list:
+        """Both units of duplicate pair `game` (the evaluated player on East-West, then
+        swapped): their tournament rows."""
+        play_unit = self.tournament.play_unit
+        return [play_unit(players, self.seed, game, False, False),
+                play_unit(players, self.seed, game, True, False)]
+
+    def win_rate(self, rows: list) -> tuple[float, float, float]:
+        """The win rate over the pairs (the game's `pair_scores`) and its 95 % interval."""
+        from play.tournament import pair_interval
+
+        rows = np.array(rows)
+        return pair_interval(self.tournament.pair_scores(rows.reshape(-1, 2, rows.shape[1])))
+
+
 def make_evaluation(run_path: str, stage, options: EvalOptions, show_progress: bool = True,
                     report=None) -> Evaluation:
     """The evaluation of a run of `stage`: the `Evaluation` class the registry entry of the

@@ -64,3 +64,24 @@ def baseline_stage(game: Game, name: str, abstraction: str, version: int, seed: 
 
     settings = plugin_settings(name, abstraction, version, seed, batch, algorithm, sampling)
     return Stage("baseline", game, settings, payoff_sign=-1.0)
+
+
+def plugin_baseline(name: str):
+    """(the bound abstract game, its baseline `Stage` factory `(seed, batch, algorithm,
+    sampling)`) of plug-in game `name`, from its declarations alone: its abstract game
+    (`games/NAME/abstraction/abstract_game.py`), its abstraction's name and version
+    (`abstraction/version.py`) and its rules' `STATE_SIZE`. A game's `train/game.py` is this
+    one call; its registry `trainer` names the factory."""
+    from games import registry
+
+    module = registry.declaration(name, "abstraction.abstract_game")
+    version = registry.declaration(name, "abstraction.version")
+    game = abstract_game(f"{name}-baseline", module, registry.get(name).load("STATE_SIZE"))
+
+    def stage(seed: int, batch: int, algorithm: str = PLUGIN_DEFAULTS["algorithm"],
+              sampling=None):
+        """The game's baseline `Stage` for a seed, batch size and algorithm."""
+        return baseline_stage(game, name, version.ABSTRACTION_NAME,
+                              version.ABSTRACTION_VERSION, seed, batch, algorithm, sampling)
+
+    return game, stage

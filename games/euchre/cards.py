@@ -23,9 +23,8 @@ from games.scaffold import table
 from games.scaffold.table import (  # noqa: F401 (SEAT_CHARS, TEAM_NAMES: re-exported)
     SEAT_CHARS,
     TEAM_NAMES,
-    card_text,
+    card_words,
     mask_cards,
-    parse_card_text,
     parse_letter,
 )
 from games.euchre.errors import EuchreError
@@ -124,16 +123,9 @@ def from_openspiel_card(index: int) -> int:
     return index % N_SUITS * N_RANKS + index // N_SUITS
 
 
-def parse_card(token) -> int:
-    """Parse `JD`, `th`, `10H` (case-insensitive) into a card index; a bad token is an error."""
-    rank, suit = parse_card_text(token, RANK_CHARS, SUIT_CHARS, EuchreError, "'JD' or '9H'",
-                                 "9, T (or 10), J, Q, K, A")
-    return make_card(rank, suit)
-
-
-def format_card(card: int) -> str:
-    """The two-character text of a card index, e.g. `JD`, `9H`."""
-    return card_text(card, RANK_CHARS, SUIT_CHARS, EuchreError)
+# `JD`, `th`, `10H` <-> a card index; a mask's cards as texts
+parse_card, format_card, format_cards = card_words(RANK_CHARS, SUIT_CHARS, EuchreError,
+                                                   "'JD' or '9H'", "9, T (or 10), J, Q, K, A")
 
 
 def parse_suit(token) -> int:
@@ -149,8 +141,3 @@ def parse_seat(token) -> int:
 def mask_to_cards(mask: int) -> list[int]:
     """Card indices in `mask`, ascending (by suit, then rank)."""
     return mask_cards(mask, N_CARDS)
-
-
-def format_cards(mask: int) -> list[str]:
-    """Text of the cards in `mask`, ascending by index (suit, then rank)."""
-    return [format_card(card) for card in mask_to_cards(mask)]

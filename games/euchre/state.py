@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.rng import below
+from games.scaffold.deck import deal_blocks, shuffle_top
 
 HAND = 0  # HAND + seat: the cards the seat holds now
 DEALT = 4  # DEALT + seat: the five cards the seat was dealt
@@ -89,28 +89,13 @@ def start_hand(state, upcard, stick):
 
 
 @njit(cache=True)
-def shuffle_top(rng, deck):
-    """Shuffle the 24-card `deck` in place just enough to fix its top 21 cards (Fisher-Yates):
-    twenty for the hands and the upcard."""
-    for i in range(24):
-        deck[i] = i
-    for i in range(4 * HAND_SIZE + 1):
-        j = i + below(rng, 24 - i)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-
-
-@njit(cache=True)
 def random_hand(rng, state, stick):
-    """Shuffle with `rng`, deal five cards a seat and turn the upcard, and start the hand in
-    `state` (deck cards 5s..5s+4 go to seat s, card 20 is the upcard)."""
+    """Shuffle with `rng` (the top 21 cards), deal five cards a seat and turn the upcard, and
+    start the hand in `state` (deck cards 5s..5s+4 go to seat s, card 20 is the upcard)."""
     deck = np.empty(24, np.int64)
     hands = np.zeros(4, np.int64)
-    shuffle_top(rng, deck)
-    for seat in range(4):
-        for k in range(HAND_SIZE):
-            hands[seat] |= np.int64(1) << deck[HAND_SIZE * seat + k]
+    shuffle_top(rng, deck, 4 * HAND_SIZE + 1)
+    deal_blocks(deck, HAND_SIZE, hands)
     reset_hand(state, hands, deck[4 * HAND_SIZE], stick)
 
 

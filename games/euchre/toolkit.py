@@ -21,10 +21,10 @@ from numba import njit
 from games.euchre import game, rules, scoring, state
 from games.euchre.api import MOVE_TEXT  # noqa: F401 (declared)
 from games.euchre.rules import PASS_MOVE
-from games.euchre.state import (
-    ALONE, DEALT, DISCARD, HAND, LEADER, MAKER, N_IN_TRICK, N_PASSES, OUT, PHASE, PHASE_ALONE,
-    PHASE_DISCARD, PHASE_NAME, PHASE_ORDER, PHASE_OVER, PHASE_PLAY, PLAYED, SHOWN_VOIDS, TRICK,
-    TRICK_NUMBER, TRICKS_WON, TRUMP, UPCARD)
+from games.euchre.state import (  # noqa: F401 (HAND_SIZE declared)
+    ALONE, DEALT, DISCARD, HAND, HAND_SIZE, LEADER, MAKER, N_IN_TRICK, N_PASSES, OUT, PHASE,
+    PHASE_ALONE, PHASE_DISCARD, PHASE_NAME, PHASE_ORDER, PHASE_OVER, PHASE_PLAY, PLAYED,
+    SHOWN_VOIDS, TRICK, TRICK_NUMBER, TRICKS_WON, TRUMP, UPCARD)
 from games.scaffold.observation import put_cards, put_score, put_voids
 
 NUM_ACTIONS = 31
@@ -82,21 +82,11 @@ def observation(state, seat, us, them, out):
     put_score(out, 245, us, them, 10.0)
 
 
-def chance_seat(i: int) -> int:
-    """The seat (relative to the dealer) receiving the hand's `i`-th card: five a seat from
-    the dealer (deck cards 5s..5s+4 to relative seat s, as the engine deals); -1 for the 21st,
-    the upcard."""
-    return i // 5 if i < 20 else -1
-
-
-def deal_hands(cards: list[int]) -> np.ndarray:
-    """The state of a hand whose 21 cards came off the deck in the order `cards`; stick the
-    dealer on."""
-    hands = np.zeros(4, dtype=np.int64)
-    for i, card in enumerate(cards[:20]):
-        hands[chance_seat(i)] |= np.int64(1) << card
+def start_hand(hands, rest: list[int]) -> np.ndarray:
+    """The state of a hand dealt `hands` (five cards a seat from the dealer, as the engine
+    deals), the 21st card `rest[0]` the upcard; stick the dealer on."""
     out = state.new_state()
-    state.reset_hand(out, hands, int(cards[20]), 1)
+    state.reset_hand(out, hands, rest[0], 1)
     return out
 
 

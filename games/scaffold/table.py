@@ -69,3 +69,27 @@ def mask_cards(mask, n_cards: int) -> list[int]:
     """Card indices in `mask`, ascending (by suit, then rank)."""
     mask = int(mask)
     return [card for card in range(n_cards) if mask >> card & 1]
+
+
+def card_words(rank_chars: str, suit_chars: str, error: type, example: str, ranks: str):
+    """(parse_card, format_card, format_cards) of a game's deck (card `suit * ranks + rank`):
+    a token such as `JD`, `th` or `10H` to its index (`parse_card_text`; `error`, `example`
+    and `ranks` as there), an index to its two characters (`card_text`), a mask to the texts
+    of its cards in ascending order."""
+    n_ranks, n_cards = len(rank_chars), len(rank_chars) * len(suit_chars)
+
+    def parse_card(token) -> int:
+        """Parse a card's text (rank then suit, case-insensitive, `10` for T) into its
+        index; a bad token is the game's error."""
+        rank, suit = parse_card_text(token, rank_chars, suit_chars, error, example, ranks)
+        return suit * n_ranks + rank
+
+    def format_card(card: int) -> str:
+        """The two-character text of a card index."""
+        return card_text(card, rank_chars, suit_chars, error)
+
+    def format_cards(mask: int) -> list[str]:
+        """Text of the cards in `mask`, ascending by index (suit, then rank)."""
+        return [format_card(card) for card in mask_cards(mask, n_cards)]
+
+    return parse_card, format_card, format_cards

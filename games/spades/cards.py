@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.scaffold.table import card_text, mask_cards, parse_card_text
+from games.scaffold.table import card_words
 from games.spades.errors import SpadesError
 
 N_CARDS = 52
@@ -42,18 +42,6 @@ def power(card, led):
     return 0
 
 
-def parse_card(token) -> int:
-    """Parse `TS`, `ah`, `10H` (case-insensitive) into a card index; a bad token is an error."""
-    rank, suit = parse_card_text(token, RANK_CHARS, SUIT_CHARS, SpadesError, "'TS' or '2C'",
-                                 "2..9, T (or 10), J, Q, K, A")
-    return suit * N_RANKS + rank
-
-
-def format_card(card: int) -> str:
-    """The two-character text of a card index, e.g. `TS`, `2C`."""
-    return card_text(card, RANK_CHARS, SUIT_CHARS, SpadesError)
-
-
-def format_cards(mask: int) -> list[str]:
-    """Text of the cards in `mask`, ascending by index (suit, then rank)."""
-    return [format_card(card) for card in mask_cards(mask, N_CARDS)]
+# `TS`, `ah`, `10H` <-> a card index; a mask's cards as texts
+parse_card, format_card, format_cards = card_words(RANK_CHARS, SUIT_CHARS, SpadesError,
+                                                   "'TS' or '2C'", "2..9, T (or 10), J, Q, K, A")

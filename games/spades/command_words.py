@@ -42,6 +42,7 @@ RATING = ("games to 500 (the mercy rule on) of Spades players (as `tournament --
           "oracle[,bid=SPEC] (SEES EVERY HAND)")
 # train baseline --game spades: what its run is (after its title)
 TRAIN = ("trains its own abstraction (games/spades/abstraction/keys.py, spades-basic) with the "
-         "same runner: batches, workers, checkpoints, resume, --for; not --abstraction, "
-         "--warm-start or --updates reference")
+         "same runner: batches, workers, checkpoints, resume, --for, --eval-every (duplicate "
+         "games to 500 of the live table's Spades database player against --eval-against, a "
+         "Spades player); not --abstraction, --warm-start or --updates reference")
 SIMULATE_NOTE = "tournament --game spades plays its random players"  # it has no simulation yet

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.rng import below
+from games.scaffold.deck import deal_blocks, shuffle_top
 
 HAND = 0  # HAND + seat: the cards the seat holds now
 DEALT = 4  # DEALT + seat: the thirteen cards the seat was dealt
@@ -67,13 +67,10 @@ def reset_hand(state, hands, score0, score1):
 def random_hand(rng, state, score0, score1):
     """Shuffle with `rng` (Fisher-Yates), deal thirteen cards a seat (deck cards 13s..13s+12 to
     seat s) and start the hand in `state` at the game score (`score0`, `score1`)."""
-    deck = np.arange(52)
-    for i in range(51):
-        j = i + below(rng, 52 - i)
-        deck[i], deck[j] = deck[j], deck[i]
+    deck = np.empty(52, np.int64)
     hands = np.zeros(4, np.int64)
-    for k in range(52):
-        hands[k // HAND_SIZE] |= np.int64(1) << deck[k]
+    shuffle_top(rng, deck, 51)
+    deal_blocks(deck, HAND_SIZE, hands)
     reset_hand(state, hands, score0, score1)
 
 

@@ -79,16 +79,8 @@ def observation(state, seat, us, them, out):
     put_score(out, 407, us, them, 500.0)
 
 
-def chance_seat(i: int) -> int:
-    """The seat (relative to the dealer) receiving the hand's `i`-th card."""
-    return i // HAND_SIZE
-
-
-def deal_hands(cards: list[int]) -> np.ndarray:
-    """The state of a hand whose 52 cards came off the deck in the order `cards`; 0 to 0."""
-    hands = np.zeros(4, dtype=np.int64)
-    for i, card in enumerate(cards):
-        hands[chance_seat(i)] |= np.int64(1) << card
+def start_hand(hands, rest: list[int]) -> np.ndarray:
+    """The state of a hand dealt `hands` (thirteen cards a seat), from 0 to 0."""
     out = state.new_state()
     state.reset_hand(out, hands, 0, 0)
     return out

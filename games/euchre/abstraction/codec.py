@@ -17,7 +17,9 @@ the dealer is stuck) `next`, `cross1`, `cross2`; alone `alone`, `partner`; play:
 
 from __future__ import annotations
 
-from abstraction.key_codec import KeyTextError, check_abstraction, key_codec, padded
+from abstraction.key_codec import (KeyTextError, field as _field, header_check, key_codec,
+                                   letter_kind, padded, strict_text_key, token_text)
+from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 
 KIND_NAMES = ("order", "name", "alone", "play")
 UNKNOWN = len(KIND_NAMES)
@@ -25,10 +27,6 @@ KIND_LETTERS = "ONAP"
 KIND_SHIFT = 62
 RANK_CHARS = "9TJQKA"
 BODY = (1 << KIND_SHIFT) - 1
-
-
-def _field(value: int, shift: int, width: int) -> int:
-    return (value >> shift) & ((1 << width) - 1)
 
 
 def _summary_text(s: int) -> str:
@@ -53,11 +51,6 @@ def _candidate_key(text: str) -> int:
     if len(text) != 5 or text[0] not in "R-" or text[1] not in "L-" or text[3] != "a":
         raise KeyTextError(f"bad candidate summary {text!r}")
     return (text[0] == "R") | (text[1] == "L") << 1 | int(text[2]) << 2 | int(text[4]) << 5
-
-
-def token_text(token: int) -> str:
-    """The text of a play token: `T`/`S`, higher unseen cards, `+`/`-` (beats)."""
-    return ("T" if token >> 3 & 1 else "S") + str(token >> 1 & 3) + ("+" if token & 1 else "-")
 
 
 def _token_key(text: str) -> int:
@@ -88,27 +81,17 @@ def key_text(key: int) -> str:
         + ("" if body >> 40 & 1 else "'")
 
 
-def text_key(text: str) -> int:
-    """The uint64 key of a key text; `KeyTextError` (one line) for text no key writes."""
-    try:
-        return _text_key(str(text))
-    except (IndexError, ValueError) as exc:
-        if isinstance(exc, KeyTextError):
-            raise
-        raise KeyTextError(f"bad Euchre key {text!r}") from None
-
-
-def _text_key(text: str) -> int:
+def _text_key(text: str) -> int | None:
     head, sep, tail = text.partition(" ")
     if not sep or not head:
-        raise KeyTextError(f"bad Euchre key {text!r}")
+        return None
     kind = KIND_LETTERS.index(head[0]) if head[0] in KIND_LETTERS else -1
     if kind == 0 and len(head) == 3:
         body = int(head[1]) | RANK_CHARS.index(head[2]) << 2 | _summary_key(tail) << 5
     elif kind == 1 and len(head) == 3 and head[2] in "J-":
         parts = tail.split("/")
         if len(parts) != 3:
-            raise KeyTextError(f"bad Euchre key {text!r}")
+            return None
         body = int(head[1]) | (head[2] == "J") << 2
         for i, part in enumerate(parts):
             body |= _candidate_key(part) << (3 + 7 * i)
@@ -119,7 +102,7 @@ def _text_key(text: str) -> int:
         tokens = tail.rstrip("'").split(".")
         if head[2] not in "Ap" or head[6] not in "T-" or head[7] not in "-po" \
                 or head[8] not in "T-" or not 1 <= len(tokens) <= 5:
-            raise KeyTextError(f"bad Euchre key {text!r}")
+            return None
         body = (int(head[1]) | (head[2] == "A") << 2 | int(head[3]) << 3 | int(head[4]) << 6
                 | int(head[5]) << 9 | (head[6] == "T") << 11 | "-po".index(head[7]) << 12
                 | (head[8] == "T") << 14 | int(head[9]) << 15 | len(tokens) << 17
@@ -127,18 +110,12 @@ def _text_key(text: str) -> int:
         for i, token in enumerate(tokens):
             body |= _token_key(token) << (20 + 4 * i)
     else:
-        raise KeyTextError(f"bad Euchre key {text!r}")
-    key = kind << KIND_SHIFT | body
-    if key_text(key) != text:  # a field out of its range, or not in canonical form
-        raise KeyTextError(f"bad Euchre key {text!r}")
-    return key
+        return None
+    return kind << KIND_SHIFT | body
 
 
-def key_kind(text: str) -> int:
-    """The kind index (into KIND_NAMES) of a key text, UNKNOWN when it is none of them."""
-    if not text or text[0] not in KIND_LETTERS:
-        return UNKNOWN
-    return KIND_LETTERS.index(text[0])
+text_key = strict_text_key(_text_key, key_text, "Euchre")  # text -> key, canonical texts only
+key_kind = letter_kind(KIND_LETTERS)  # a key text's kind (into KIND_NAMES), else UNKNOWN
 
 
 def action_names(text: str, n_actions: int) -> list[str]:
@@ -159,12 +136,6 @@ def action_names(text: str, n_actions: int) -> list[str]:
 STAGE_KINDS = {"baseline": (0, 1, 2, 3)}  # a Euchre baseline export holds every kind
 
 
-def check_header(header: dict) -> tuple[str, int]:
-    """The header's (abstraction, version), checked against Euchre's (`check_abstraction`)."""
-    from games.euchre.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-
-    return check_abstraction(header, ABSTRACTION_NAME, ABSTRACTION_VERSION, "Euchre")
-
-
+check_header = header_check(ABSTRACTION_NAME, ABSTRACTION_VERSION, "Euchre")
 KEY_CODEC = key_codec("euchre", KIND_NAMES, STAGE_KINDS, key_kind, key_text, action_names,
                       check_header)

@@ -14,7 +14,9 @@ play: the tokens.
 
 from __future__ import annotations
 
-from abstraction.key_codec import KeyTextError, check_abstraction, key_codec, padded
+from abstraction.key_codec import (KeyTextError, field as _field, header_check, key_codec,
+                                   letter_kind, padded, strict_text_key, token_text)
+from games.spades.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
 
 KIND_NAMES = ("bid", "play")
 UNKNOWN = len(KIND_NAMES)
@@ -25,17 +27,8 @@ PARTNER_CHARS = "-N123456789abcd"  # none yet, Nil, 1..9, a..d for 10..13
 STAGE_KINDS = {"baseline": (0, 1)}  # a Spades baseline export holds every kind
 
 
-def _field(value: int, shift: int, width: int) -> int:
-    return (value >> shift) & ((1 << width) - 1)
-
-
 def _flag(value: int, shift: int, char: str) -> str:
     return char if value >> shift & 1 else "-"
-
-
-def token_text(token: int) -> str:
-    """The text of a play token: `T`/`S`, higher unseen cards, `+`/`-` (beats)."""
-    return ("T" if token >> 3 & 1 else "S") + str(token >> 1 & 3) + ("+" if token & 1 else "-")
 
 
 def key_text(key: int) -> str:
@@ -52,17 +45,6 @@ def key_text(key: int) -> str:
             f"{_flag(body, 16, 'n')}{_flag(body, 17, 's')}{_field(body, 18, 2)}")
     tokens = [token_text(t) for t in range(16) if body >> (20 + t) & 1]
     return head + " " + ".".join(tokens) + ("" if body >> 36 & 1 else "'")
-
-
-def text_key(text: str) -> int:
-    """The uint64 key of a key text; `KeyTextError` (one line) for text no key writes."""
-    try:
-        key = _text_key(str(text))
-    except (IndexError, ValueError):
-        key = None
-    if key is None or key_text(key) != text:  # a field out of range, or not canonical
-        raise KeyTextError(f"bad Spades key {text!r}")
-    return key
 
 
 def _text_key(text: str) -> int | None:
@@ -86,9 +68,8 @@ def _text_key(text: str) -> int | None:
     return None
 
 
-def key_kind(text: str) -> int:
-    """The kind index (into KIND_NAMES) of a key text, UNKNOWN when it is none of them."""
-    return KIND_LETTERS.index(text[0]) if text and text[0] in KIND_LETTERS else UNKNOWN
+text_key = strict_text_key(_text_key, key_text, "Spades")  # text -> key, canonical texts only
+key_kind = letter_kind(KIND_LETTERS)  # a key text's kind (into KIND_NAMES), else UNKNOWN
 
 
 def _bid_names(text: str) -> list[str]:
@@ -109,12 +90,6 @@ def action_names(text: str, n_actions: int) -> list[str]:
     return padded(names, n_actions)
 
 
-def check_header(header: dict) -> tuple[str, int]:
-    """The header's (abstraction, version), checked against Spades' (`check_abstraction`)."""
-    from games.spades.abstraction.version import ABSTRACTION_NAME, ABSTRACTION_VERSION
-
-    return check_abstraction(header, ABSTRACTION_NAME, ABSTRACTION_VERSION, "Spades")
-
-
+check_header = header_check(ABSTRACTION_NAME, ABSTRACTION_VERSION, "Spades")
 KEY_CODEC = key_codec("spades", KIND_NAMES, STAGE_KINDS, key_kind, key_text, action_names,
                       check_header)
