@@ -171,8 +171,6 @@ SETBACK_PLUGIN = (
     # shared layers' modules still holding Setback's own: the database player (Setback's keys
     # and layouts), the tournament loop with Setback's `TournamentGame`
     "db.player", "play.tournament",
-    # the search player of `play/` over Setback's views and specs (shared with the net player)
-    "play.search_player",
     # generic modules still bound to Setback (its layouts, key kinds, state fields)
     "db.strategy_store", "db.policy_arrays",
 )

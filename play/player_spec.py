@@ -2,7 +2,7 @@
 PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`games/setback/play/pimc.py`), the
 SDS bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMCTS bot
 `ismcts[:SIMS]` (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
-(`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
+(`games/setback/play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
 (`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
 `PLAYER,bid=BIDDER` (`games/setback/play/composite.py`). And `oracle[,bid=SPEC]`
@@ -60,7 +60,7 @@ KINDS = {
     "net": "games.setback.play.net_player:make_net_player",
     "pimc": "games.setback.play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
-    "search": "play.search_player:make_search_player",
+    "search": "games.setback.play.search_player:make_search_player",
     # sees every hand: tournament and rating only
     "oracle": "games.setback.play.oracle:make_oracle_player",
     "backoff": "games.setback.play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE

@@ -1,5 +1,5 @@
 """Rollout search on a blueprint (issue 36: search/rollout.py, search/rollout_search.py,
-games/setback/search/worlds.py, play/search_player.py, db/policy_arrays.py).
+games/setback/search/worlds.py, games/setback/play/search_player.py, db/policy_arrays.py).
 
 The blueprint here is a table of random probability vectors for every key met in random deals:
 no strength is claimed for it, which makes the sign check sharper (search on the true deal must

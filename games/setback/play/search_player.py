@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from games.setback import public, rules
 from games.setback import state as S
-from play.search_base import SearchPlayerBase
 from games.setback.search import worlds as setback_worlds
+from play.search_base import SearchPlayerBase
 
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -137,8 +137,8 @@ def make_search_player(text: str, seed: int = 0):
     if policy.lower().startswith("net:"):
         from games.registry import load_place
 
-        # named, not imported: Setback's net player (games/setback/play/net_player.py) builds
-        # its search player on this module, so an import here would be a loop
+        # named, not imported: the net player (net_player.py) builds its search player on this
+        # module, so an import here would be a loop
         return load_place(NET_SEARCH)(text, options, policy, seed)
     if not policy.lower().startswith(("db:", "strategy:")):
         raise PlayerSpecError(f"{text!r}: the policy must be db:PATH, strategy:PATH or "
