@@ -168,11 +168,8 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
 # by tests/test_game_imports.py (a module listed must import the place). Setback's list is long:
 # the framework grew around it, and its generic-named modules are moved as they are unbound.
 SETBACK_PLUGIN = (
-    # shared layers' modules still holding Setback's own: the database player (Setback's keys
-    # and layouts), the tournament loop with Setback's `TournamentGame`
-    "db.player", "play.tournament",
-    # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "db.strategy_store", "db.policy_arrays",
+    # the tournament loop with Setback's `TournamentGame` (its games to 11)
+    "play.tournament",
 )
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place

@@ -72,6 +72,9 @@ KINDS = {
 # Setback's wrappers of two players: `SPEC,bid=BIDDER` and `db:PATH,gaps=BIDDER`
 COMPOSITE = "games.setback.play.composite:CompositePlayer"
 GAP_FILLED = "games.setback.play.gap_filled:GapFilledPlayer"
+# Setback's database player (`db:PATH`, its key layouts) and the same over strategy files
+DATABASE = "games.setback.db.player:DatabasePlayer"
+STRATEGY_FILES = "games.setback.play.strategy_player:StrategyFilePlayer"
 
 
 class PlayerSpecError(ValueError):
@@ -172,14 +175,15 @@ def _heuristic(seed: int):
 
 
 def _database(text: str, seed: int):
-    """`db:PATH` (`db.player`), or with `,backoff=` or `,gaps=` the players built on it."""
+    """`db:PATH` (`games.setback.db.player`), or with `,backoff=` or `,gaps=` the players built
+    on it."""
     if BACKOFF_OPTION in text:
         return _make_kind("backoff", text, seed)
     if GAPS_OPTION in text:
         return _make_gap_filled(text, seed)
     from db.errors import DatabaseError
-    from db.player import DatabasePlayer
 
+    DatabasePlayer = load_place(DATABASE)
     argument = text.partition(":")[2]
     if not argument:
         raise PlayerSpecError("db: needs a path, as in db:strategy.db")
@@ -192,12 +196,13 @@ def _database(text: str, seed: int):
 
 
 def _strategy(text: str, seed: int):
-    """`strategy:PATH[,PATH...]` (`play.strategy_player`), or with `,backoff=` the backoff."""
+    """`strategy:PATH[,PATH...]` (`games.setback.play.strategy_player`), or with `,backoff=`
+    the backoff."""
     if BACKOFF_OPTION in text:
         return _make_kind("backoff", text, seed)
     from db.errors import DatabaseError
-    from play.strategy_player import StrategyFilePlayer
 
+    StrategyFilePlayer = load_place(STRATEGY_FILES)
     paths = [p for p in text.partition(":")[2].split(",") if p]
     if not paths:
         raise PlayerSpecError("strategy: needs a path, as in strategy:baseline.msgpack")

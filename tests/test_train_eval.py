@@ -85,7 +85,7 @@ def test_a_resumed_evaluated_run_equals_one_never_evaluated(tmp_path, capsys):
 def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, capsys):
     from games.setback.abstraction import layouts
     from cfr.table import InfoSetTable
-    from play.strategy_player import StrategyStore
+    from games.setback.db.strategy_store import StrategyStore
     from games.setback.train.evaluation import layout_store
 
     run = tmp_path / "run"

@@ -148,7 +148,7 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     model = PolicyModel(player.db, player.use_bootstrap)
     from games.setback.abstraction import abstract_game, layouts
     from cfr.binding import layout_game
-    from db.policy_arrays import arrays_of_player
+    from games.setback.db.policy_arrays import arrays_of_player
 
     arrays = arrays_of_player(player, progress)
     functions = layout_game(abstract_game, layouts, arrays.layout).addresses

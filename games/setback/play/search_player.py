@@ -52,7 +52,7 @@ NET_SEARCH = "games.setback.play.net_player:make_net_search_player"  # search[OP
 
 
 class SearchPlayer(SearchPlayerBase):
-    """Plays Setback by rollout search on `blueprint` (a `db.player.DatabasePlayer`), whose
+    """Plays Setback by rollout search on `blueprint` (a `DatabasePlayer`), whose
     tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring;
     the search itself is `play.search_base.SearchPlayerBase`'s)."""
 
@@ -86,7 +86,7 @@ class SearchPlayer(SearchPlayerBase):
                          evidence=evidence)
 
     def explain(self, view) -> dict:
-        """`choose`'s move and why, in the database player's trace form (`db.player`: the
+        """`choose`'s move and why, in the database player's trace form (`db/player.py`: the
         blueprint's key, lookups and action probabilities) with the search's figures added:
         `reason` "search" (or "forced", or "blueprint" for a bid under `bids=blueprint`),
         `worlds` searched, `searched`: [{"move", "value"}...] every legal move's mean deal-score
@@ -129,7 +129,7 @@ class SearchPlayer(SearchPlayerBase):
 
 def make_search_player(text: str, seed: int = 0):
     """The search player of a spec string (module docstring); PlayerSpecError on a bad one."""
-    from db.policy_arrays import arrays_of_player
+    from games.setback.db.policy_arrays import arrays_of_player
     from play.player_spec import PlayerSpecError, make_player
     from play.search_options import parse_options
 
