@@ -158,7 +158,7 @@ def run(args) -> int:
     """Run the pipeline and print the summary."""
     from cli.tournament import tournament, write_png
     from db.loader import load_strategies
-    from play.tournament import default_workers, format_summary
+    from play.tournament import default_workers, tournament_game
     from games import registry
     from train.evaluation import EvalOptions, format_eval_row, make_evaluation
     from train.export import export_run
@@ -258,7 +258,8 @@ def run(args) -> int:
                              progress)
         if write_png(summary, paths[png_key]) is None:
             paths.pop(png_key)
-        print("\n".join("      " + line for line in format_summary(summary).splitlines()))
+        report = tournament_game(registry.DEFAULT_GAME).format_summary(summary)
+        print("\n".join("      " + line for line in report.splitlines()))
         results[name] = summary.as_dict()
 
     figures = {

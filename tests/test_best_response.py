@@ -176,7 +176,7 @@ def test_best_response_run_resumes_bit_for_bit_and_exports_a_player(tmp_path, ca
                                         "--no-progress"])
     assert status == 0, err
     from play.player_spec import make_player
-    from play.tournament import play_game
+    from games.setback.play.tournament import play_game
 
     player = make_player(f"db:{database}")
     row = play_game((player, make_player(f"strategy:{target_file}")), 4, 0)

@@ -340,7 +340,8 @@ def points_per_deal(rows: np.ndarray) -> tuple[float, float, float]:
     """Player A's points per deal minus B's over tournament rows played in duplicate pairs
     (consecutive rows), and the 95 % interval of the pairs' values (a pair's value: its
     point difference over its deals)."""
-    from play.tournament import DEALS, POINTS_A, POINTS_B, Z95
+    from games.setback.play.tournament import DEALS, POINTS_A, POINTS_B
+    from play.tournament import Z95
 
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, 2, rows.shape[-1])
     diff = (rows[:, :, POINTS_A] - rows[:, :, POINTS_B]).sum(axis=1)

@@ -3,7 +3,8 @@
 registry's `evaluation`. The live table is played by `DatabasePlayer` (`db/player.py`) through a
 `TableStore` read with the run's key layout, exactly as `export` then `db load` would store it;
 a bootstrap run with its baseline, as `db load BASE BOOT` combines them (`CombinedStore`); the
-games are `play.tournament.play_game` pairs to 11, duplicate, against the player SPEC.
+games are `games.setback.play.tournament.play_game` pairs to 11, duplicate, against the player
+SPEC.
 """
 
 from __future__ import annotations
@@ -124,13 +125,13 @@ class SetbackEvaluation(Evaluation):
     def play_pair(self, players, game: int) -> list:
         """Both games of duplicate pair `game` (the evaluated player on East-West, then
         swapped): their tournament rows."""
-        from play.tournament import play_game
+        from games.setback.play.tournament import play_game
 
         return [play_game(players, self.seed, game, False),
                 play_game(players, self.seed, game, True)]
 
     def win_rate(self, rows: list) -> tuple[float, float, float]:
         """The evaluated player's win rate over the pairs' rows and its 95 % interval."""
-        from play.tournament import win_rate_interval
+        from games.setback.play.tournament import win_rate_interval
 
         return win_rate_interval(np.array(rows), True)
