@@ -258,8 +258,8 @@ def run(args) -> int:
                              progress)
         if write_png(summary, paths[png_key]) is None:
             paths.pop(png_key)
-        report = tournament_game(registry.DEFAULT_GAME).format_summary(summary)
-        print("\n".join("      " + line for line in report.splitlines()))
+        text = tournament_game(registry.DEFAULT_GAME).format_summary(summary)
+        print("\n".join("      " + line for line in text.splitlines()))
         results[name] = summary.as_dict()
 
     figures = {
