@@ -133,7 +133,7 @@ def collect(args) -> list[dict]:
     from games.setback.view import SeatView
     from games.setback.play.heuristic import HeuristicPlayer
     from games.scaffold.match import RandomPlayer
-    from play.tournament import deal_state
+    from games.setback.play.tournament import deal_state
     from games.setback.search.solver import Solver
 
     player = RandomPlayer(args.seed) if args.random else HeuristicPlayer()

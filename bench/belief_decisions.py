@@ -106,7 +106,7 @@ def main(argv=None) -> int:
         parser.error("--deals, --worlds, --threads, --truth-rollouts and --every must be >= 1")
     from tqdm import tqdm
 
-    from db.policy_arrays import load_policy_arrays
+    from games.setback.db.policy_arrays import load_policy_arrays
     from games.setback.view import SeatView
     from play.player_spec import PlayerSpecError, make_player
     from search.rollout_search import RolloutSearch

@@ -147,7 +147,7 @@ def policy_belief(table: str, temper: float, pool: int, seed: int):
     """`search[belief=policy]`'s belief as marginals: `pool` consistent worlds weighted by the
     table's probability of every move the other seats made (`search/likelihood.py`), raised to
     `temper`, smoothed like the sampled uniform (one pseudo-world over the allowed holders)."""
-    from db.policy_arrays import load_policy_arrays
+    from games.setback.db.policy_arrays import load_policy_arrays
     from games.rng import new_rng
     from games.setback.search.inference import cards_played_by
     from games.setback import public, rules

@@ -54,8 +54,9 @@ def situation(we: int, they: int) -> str:
 
 
 def play_recorded(players, seed: int, game: int, swapped: bool, max_deals: int, record) -> None:
-    """Play one game as `play.tournament.play_game` does (same deals, seats and seeds) and call
-    `record(side, situation_of_a, bidder_side_or_None, bid, made)` after every deal."""
+    """Play one game as `games.setback.play.tournament.play_game` does (same deals, seats and
+    seeds) and call `record(side, situation_of_a, bidder_side_or_None, bid, made)` after every
+    deal."""
     import numpy as np
 
     from games.rng import stream_seed
@@ -64,7 +65,8 @@ def play_recorded(players, seed: int, game: int, swapped: bool, max_deals: int, 
     from games.setback.rules import apply_move
     from games.setback.scoring import deal_score, is_exhausted
     from games.setback.view import SeatView
-    from play.tournament import PLAYER_SEED_BASE, deal_state
+    from games.setback.play.tournament import deal_state
+    from play.tournament import PLAYER_SEED_BASE
 
     a, b = players
     game_seed = np.uint64(stream_seed(np.uint64(seed), np.uint64(game)))

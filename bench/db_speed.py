@@ -139,7 +139,7 @@ def subset_export(src: str, path: str, n_keys: int) -> None:
 
 def latencies(db_path: str, deals: int) -> tuple[np.ndarray, np.ndarray, dict]:
     """Microseconds of every `choose` and of those that looked a key up; the player report."""
-    from db.player import DatabasePlayer
+    from games.setback.db.player import DatabasePlayer
     from games.setback.api import Deal, format_move
     from games.setback.view import SeatView
 

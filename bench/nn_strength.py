@@ -69,7 +69,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from play.player_spec import make_player
-    from play.tournament import format_summary, run_tournament, summarize
+    from games.setback.play.tournament import format_summary, summarize
+    from play.tournament import run_tournament
 
     a = make_player(args.a, args.seed)
     b = make_player(args.b, args.seed)

@@ -53,7 +53,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from play.player_spec import make_player
-    from play.tournament import A_WON, B_WON, WINNER, run_tournament, win_rate_interval
+    from games.setback.play.tournament import A_WON, B_WON, WINNER, win_rate_interval
+    from play.tournament import run_tournament
 
     table, search = make_player(args.table), make_player(args.search)
     teams = {"table": table, "one searcher": HalfTeam(search, table, "one searcher"),

@@ -208,7 +208,8 @@ def strength(pairs: int, worlds: int, seed: int, workers: int,
     `score_aware=False`: the sds player bids by expected deal score."""
     from games.setback.play.heuristic import HeuristicPlayer
     from games.setback.play.sds import make_sds_player
-    from play.tournament import format_summary, run_tournament, summarize
+    from games.setback.play.tournament import format_summary, summarize
+    from play.tournament import run_tournament
 
     sds = make_sds_player(f"sds:{worlds}", seed)
     sds.score_aware = score_aware

@@ -24,7 +24,7 @@ from games.setback import state as S
 from games.setback.rules import apply_move
 from games.setback.view import SeatView
 from play.player_spec import PlayerSpecError, make_player
-from play.tournament import deal_state
+from games.setback.play.tournament import deal_state
 
 
 def positions(player, count: int, seed: int) -> list:

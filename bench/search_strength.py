@@ -23,7 +23,8 @@ import sys
 import numpy as np
 
 from play.player_spec import PlayerSpecError, make_player
-from play.tournament import A_WON, B_WON, WINNER, pair_interval, run_tournament
+from games.setback.play.tournament import A_WON, B_WON, WINNER
+from play.tournament import pair_interval, run_tournament
 
 Z95 = 1.959964
 

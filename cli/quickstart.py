@@ -14,11 +14,11 @@
    quickstart's budgets every minute goes to the baseline.
 3. Export both runs (`export`) and load them into one SQLite database (`db load`).
 4. Play the database player against the random and the heuristic players (`tournament
-   --duplicate`), then rollout search on the database (`search:db:...`, play/search_player.py)
-   against the heuristic on the same pairs, uniform and with the best default belief
-   (`search[belief=policy]`), write a PNG summary of each, and the baseline's
-   training curve: its win rate against the heuristic, with the 95 % band, over training CPU
-   minutes.
+   --duplicate`), then rollout search on the database (`search:db:...`,
+   games/setback/play/search_player.py) against the heuristic on the same pairs, uniform and
+   with the best default belief (`search[belief=policy]`), write a PNG summary of each, and
+   the baseline's training curve: its win rate against the heuristic, with the 95 % band, over
+   training CPU minutes.
 5. Print the figures and the path of everything written, and save them in `quickstart.json`.
 
 Each stage's share of the budget, algorithm and batch are the constants below (the issue 26
@@ -55,8 +55,8 @@ CHECKPOINT_SECONDS = 20.0  # a crash of the quickstart loses at most this much t
 EVAL_POINTS = 5  # evaluations of the baseline while it trains (the last at its budget's end)
 EVAL_PAIRS = 100  # duplicate pairs an evaluation (at most --games)
 EVAL_OPPONENT = "heuristic"
-# The last tournament: rollout search on the database (play/search_player.py), on the same
-# pairs as the database player's against the heuristic, so the two rates compare directly.
+# The last tournament: rollout search on the database (games/setback/play/search_player.py), on
+# the same pairs as the database player's against the heuristic, so the two rates compare directly.
 SEARCH_PLAYER = "search"
 # the best default belief (docs/results/search.md#beliefs-what-the-play-says-about-the-hidden-cards):
 # the quickstart plays it beside uniform search on the same pairs
@@ -158,7 +158,7 @@ def run(args) -> int:
     """Run the pipeline and print the summary."""
     from cli.tournament import tournament, write_png
     from db.loader import load_strategies
-    from play.tournament import default_workers, format_summary
+    from play.tournament import default_workers, tournament_game
     from games import registry
     from train.evaluation import EvalOptions, format_eval_row, make_evaluation
     from train.export import export_run
@@ -258,7 +258,8 @@ def run(args) -> int:
                              progress)
         if write_png(summary, paths[png_key]) is None:
             paths.pop(png_key)
-        print("\n".join("      " + line for line in format_summary(summary).splitlines()))
+        text = tournament_game(registry.DEFAULT_GAME).format_summary(summary)
+        print("\n".join("      " + line for line in text.splitlines()))
         results[name] = summary.as_dict()
 
     figures = {

@@ -169,8 +169,8 @@ def _hand_games() -> list[str]:
 
 def tournament(ew: str, ns: str, games: int, seed: int, duplicate: bool, workers: int,
                max_deals: int, progress: bool, game: str = registry.DEFAULT_GAME):
-    """A tournament's `play.tournament.Summary` (`play`; by default the default game's); bad
-    input is a `UserError`."""
+    """A tournament's summary (`play`: its game's `TournamentGame.summarize`; by default the
+    default game's); bad input is a `UserError`."""
     return play(game, ew, ns, games, seed, duplicate, workers, max_deals, progress)[0]
 
 

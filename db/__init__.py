@@ -1,4 +1,4 @@
-"""SQLite strategy database and the database-backed player.
+"""SQLite strategy database (a game's database player is in its place, `games/<game>/db/`).
 
 Where each part lives (the data flow: exported strategy files -> database -> play):
 - `schema.py`       the tables (metadata, stages, strategy) and the schema version
@@ -6,7 +6,6 @@ Where each part lives (the data flow: exported strategy files -> database -> pla
 - `loader.py`       `db load`: strategy files -> a new database, built atomically and fast
 - `database.py`     `StrategyDatabase`: open read-only, check the file, look keys up
 - `action_names.py` the names of a key's actions, read back from the key (`db query`)
-- `player.py`       `DatabasePlayer`: a seat's view -> key (through the abstraction) -> move
 - `errors.py`       `DatabaseError`, one line per unusable file
 - `synthetic.py`    seeded synthetic strategy files for the tests and the benchmark
 """

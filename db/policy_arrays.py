@@ -1,8 +1,8 @@
 """A strategy as flat arrays that numba kernels read: the blueprint of rollouts and best responses.
 
-The database player looks keys up one string at a time (`db.player`), which is right for one
-decision and far too slow for the thousands of decisions a search plays out per move. Here a
-whole strategy (a database or strategy files, any key layout) is read once into
+A database player looks keys up one string at a time, which is right for one decision and far
+too slow for the thousands of decisions a search plays out per move. Here a whole strategy (a
+database or strategy files, any key layout) is read once into
 
 - `keys`: uint64, ascending: the layout's integer info-set keys, exactly as the trainer and the
   layout's `decision` kernel build them (parsed from the stored strings by the layout's codec);
@@ -10,10 +10,11 @@ whole strategy (a database or strategy files, any key layout) is read once into
 - `probs`: float32, each key's vector in the layout's canonical action order;
 - `best`: uint8, the index of each key's most probable action (the first on ties).
 
-Bootstrap (score-aware auction) keys are kept apart (`bootstrap_*`), since the abstract game's
-`decision` never builds them. `games.policy_table.find_key` finds a key, `pick_action` an
-action. `read_arrays` reads any game's store; a game whose keys an abstraction's codec reads
-hands them to it through `db/codec_policy_arrays.py`.
+Keys the abstract game's `decision` never builds (Setback's bootstrap, score-aware auction keys)
+are kept apart (`bootstrap_*`). `games.policy_table.find_key` finds a key, `pick_action` an
+action. `read_arrays` reads any game's store, the game handing it its key parser: a game whose
+keys an abstraction's codec reads through `db/codec_policy_arrays.py`, Setback (its key layouts)
+through `games/setback/db/policy_arrays.py`.
 
 Parsing is the slow part: a few microseconds a key with a layout's bulk parser (the
 reference's), 20 us key by key; a progress bar shows it for large tables.
@@ -29,18 +30,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from db.errors import DatabaseError
-from db.key_kind import BOOTSTRAP, key_kinds
 
 PROGRESS_ABOVE = 200_000  # keys: show a progress bar when reading more
 BATCH = 200_000  # database rows read at a time
-CHECK_EVERY = 1_000  # every so many keys of a bulk parse are checked with the exact `text_key`
 
 
 @dataclass(frozen=True)
 class PolicyArrays:
-    """A strategy as sorted arrays (module docstring); `layout` is the key layout's name
-    (Setback's in `games/setback/abstraction/layouts.py`, or Euchre's abstraction), `source` where
-    it was read from, `game` the game."""
+    """A strategy as sorted arrays (module docstring); `layout` is the key layout's name (the
+    game's abstraction), `source` where it was read from, `game` the game."""
 
     keys: np.ndarray
     offsets: np.ndarray
@@ -51,7 +49,7 @@ class PolicyArrays:
     bootstrap_probs: np.ndarray
     layout: str
     source: str
-    game: str = "setback"
+    game: str
 
     @property
     def n_keys(self) -> int:
@@ -63,7 +61,8 @@ def store_rows(store, batch: int = BATCH):
     """Every key of a database player's store, in batches: (key strings, int64 action counts,
     float32 probabilities end to end) per batch, from a `StrategyDatabase` (read straight from
     its file, read-only, `batch` rows at a time so a large table never sits in memory as Python
-    objects) or an in-memory `db.strategy_store.StrategyStore` of strategy files (one batch)."""
+    objects) or an in-memory store of strategy files (a `table` dict: key -> (probabilities,
+    best); one batch)."""
     table = getattr(store, "table", None)
     if isinstance(table, dict):
         texts = list(table)
@@ -150,70 +149,3 @@ def read_arrays(store, parse, name: str, game: str, bootstrap=None,
     b_keys, b_offsets, b_probs, _ = _pack(ints[boot], sizes[boot], probs, starts[boot])
     return PolicyArrays(keys, offsets, sorted_probs, best, b_keys, b_offsets, b_probs, name,
                         store.path, game=game)
-
-
-def arrays_of_store(store, layout, progress: bool = True) -> PolicyArrays:
-    """The `PolicyArrays` of a Setback database player's store whose keys are of `layout` (a
-    `layouts.Layout`), its bootstrap keys apart. Keys the layout's codec cannot parse are
-    refused in one line."""
-    from games.setback.abstraction import layouts
-
-    module = layouts.load(layout.name)
-    return read_arrays(store, lambda texts, memo: _parse(module, texts, memo), layout.name,
-                       "setback", lambda texts: key_kinds(texts) == BOOTSTRAP, progress)
-
-
-def _parse(module, texts: list[str], memo: dict) -> list[int]:
-    """The integer keys of `texts` by the layout `module`'s codec: its bulk `text_keys` where it
-    has one (checked against the exact `text_key` on every CHECK_EVERY-th key), else key by
-    key."""
-    bulk = getattr(module, "text_keys", None)
-    if bulk is None:
-        return [int(module.text_key(text)) for text in texts]
-    ints = bulk(texts, memo)
-    for i in range(0, len(texts), CHECK_EVERY):
-        if module.text_key(texts[i]) != ints[i]:
-            raise ValueError(f"{texts[i]!r} reads as two keys")
-    return ints
-
-
-def load_policy_arrays(spec: str) -> PolicyArrays:
-    """The `PolicyArrays` of a policy named as a player is: `db:PATH`, `strategy:PATH[,PATH]`,
-    or a bare path (a database, else a strategy file). Anything else, a missing file, or a
-    strategy of another game is refused in one line (`DatabaseError`)."""
-    text = str(spec).strip()
-    lower = text.lower()
-    if lower.startswith("db:"):
-        kind, rest = "db", text[3:]
-    elif lower.startswith("strategy:"):
-        kind, rest = "strategy", text[9:]
-    elif os.path.isfile(text):
-        kind, rest = ("strategy" if text.endswith((".msgpack", ".strategy")) else "db"), text
-    else:
-        raise DatabaseError(f"{text!r}: a policy is db:PATH or strategy:PATH[,PATH...]")
-    if kind == "db":
-        from games.setback.abstraction import layouts
-        from db.database import StrategyDatabase
-
-        if not os.path.isfile(rest.strip()):
-            raise DatabaseError(f"{rest.strip()}: no such strategy database")
-        store = StrategyDatabase(rest.strip())
-        if store.metadata.get("game") != "setback":
-            store.close()
-            raise DatabaseError(f"{store.path}: a strategy database for game "
-                                f"{store.metadata.get('game')!r}, not 'setback'")
-        layout = layouts.of_header(store.metadata)
-    else:
-        from db.strategy_store import StrategyStore
-
-        store = StrategyStore([p.strip() for p in rest.split(",") if p.strip()])
-        layout = store.layout
-    try:
-        return arrays_of_store(store, layout)
-    finally:
-        store.close()
-
-
-def arrays_of_player(player, progress: bool = True) -> PolicyArrays:
-    """The `PolicyArrays` of a `DatabasePlayer` (a database or strategy files), in its layout."""
-    return arrays_of_store(player.db, player.layout, progress)

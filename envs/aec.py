@@ -17,8 +17,8 @@ Episodes (`episode=`):
 Seeding: `reset(seed=s)` fixes every card of the episode: episode i after it (the seeded one
 is 0, each `reset()` without a seed the next) has seed `stream_seed(s, i)`, and its hand k is
 dealt from `stream_seed(that, k)`, so hand k is the same whatever was played before it (the
-tournaments deal their games the same way, `play.tournament.deal_state`). A run is
-deterministic from the constructor's `seed` (default 0) on.
+tournaments deal their games the same way, `games.setback.play.tournament.deal_state`). A run
+is deterministic from the constructor's `seed` (default 0) on.
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ place, the registry, `tests/` and `bench/`, a module may import a game only if t
 list names it (`tests/test_game_imports.py` parses every module's imports and names any other).
 `plugin` is the place (`games.NAME`, `games.NAME.*`) and that list, as dotted names or fnmatch
 patterns: honestly, every module outside the place that is still bound to the game today, with the
-reason. Euchre's and Spades' lists are empty; Setback's is long (the framework grew around it).
+reason. Every game's list is empty today.
 `cfr/` imports no game at all.
 """
 
@@ -166,17 +166,9 @@ def _entry(name: str, description: str, package: str, *, state: str, rules: str,
 
 # The modules outside a game's place (`games/<game>/`, which its entry's `packages` names and
 # whose every module may import it) that still import that place, each with why; kept honest
-# by tests/test_game_imports.py (a module listed must import the place). Setback's list is long:
-# the framework grew around it, and its generic-named modules are moved as they are unbound.
-SETBACK_PLUGIN = (
-    # shared layers' modules still holding Setback's own: the database player (Setback's keys
-    # and layouts), the tournament loop with Setback's `TournamentGame`
-    "db.player", "play.tournament",
-    # the search player of `play/` over Setback's views and specs (shared with the net player)
-    "play.search_player",
-    # generic modules still bound to Setback (its layouts, key kinds, state fields)
-    "db.strategy_store", "db.policy_arrays",
-)
+# by tests/test_game_imports.py (a module listed must import the place). All three are empty:
+# the shared layers reach a game only through its entry points here.
+SETBACK_PLUGIN = ()  # everything of Setback's is in its place
 EUCHRE_PLUGIN = ()  # everything of Euchre's is in its place
 SPADES_PLUGIN = ()  # everything of Spades' is in its place
 
@@ -189,7 +181,8 @@ GAMES = {
                key_codec="games.setback.db.keys:KEY_CODEC",
                heuristic="games.setback.play.heuristic:HeuristicPlayer",
                evaluation="games.setback.train.evaluation:SetbackEvaluation",
-               tournament="play.tournament:SETBACK", simulate="games.setback.simulate",
+               tournament="games.setback.play.tournament:SETBACK",
+               simulate="games.setback.simulate",
                card_location="games.setback.search.card_location:GAME",
                inference="games.setback.play.inference_eval",
                distill="games.setback.train.distill",

@@ -1,7 +1,6 @@
 """Players behind one interface (`games.setback.view.Player`) and tournaments between them; a
 game's own players are in its place (`games/<game>/play/`: Setback's heuristic, oracle, PIMC).
 
-- `strategy_player.py`: a trained strategy file read into memory, played like the database.
 - `player_spec.py`: `random` (every game's, `games.scaffold.match`) `| heuristic | db:PATH | strategy:PATH[,PATH...]` to a player.
 - `tournament.py`: complete games to 11, duplicate mode, confidence intervals.
 - `summary_plot.py`: the tournament's PNG summary (needs the `plot` extra).

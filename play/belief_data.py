@@ -3,10 +3,11 @@ a population of players, each labelled with the true holder of every hidden card
 
 `generate_games(players, seed, first, count, game=...)`: game k (k = first..first+count-1) is
 a game (to the game's target; deal d dealt by the registry's `random_deal` from the game's
-stream seed, as `play.tournament.play_game` deals Setback and `games.euchre.match.deal_hand`
-Euchre, so deal d of game k is the same whoever plays) between two players of the population:
-the pairing k mod P^2 (P players) puts player (k mod P) on East-West and player (k div P
-mod P) on North-South, so every ordered pairing (self-play included) comes up equally often.
+stream seed, as Setback's `games.setback.play.tournament.play_game` and Euchre's
+`games.euchre.match.deal_hand` deal, so deal d of game k is the same whoever plays) between
+two players of the population: the pairing k mod P^2 (P players) puts player (k mod P) on
+East-West and player (k div P mod P) on North-South, so every ordered pairing (self-play
+included) comes up equally often.
 At every decision (a bid, call or card) the acting seat's view is one row: the view's state,
 the seat, who played which card and who won each trick (the game's `public_record` of the
 deal's moves), the game score from the seat's side, and the four true hands (the labels).

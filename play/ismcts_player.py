@@ -226,7 +226,7 @@ def main(argv=None) -> int:
     import argparse
 
     from play.player_spec import PlayerSpecError, make_player
-    from play.tournament import run_tournament, win_rate_interval
+    from play.tournament import pair_interval, run_tournament, tournament_game
 
     parser = argparse.ArgumentParser(
         prog="python3 -m play.ismcts_player",
@@ -267,7 +267,8 @@ def main(argv=None) -> int:
     if len(rows) == 0:
         print("interrupted before the first pair finished")
         return 1
-    rate, low, high = win_rate_interval(rows, True)
+    plugin = tournament_game(None)  # the default game's, which the loop played
+    rate, low, high = pair_interval(plugin.pair_scores(rows.reshape(-1, 2, plugin.width)))
     note = " (interrupted: the pairs finished so far)" if interrupted else ""
     print(f"{bot.name} vs {other.name}: {len(rows)} games ({len(rows) // 2} duplicate pairs"
           f"{note}), "

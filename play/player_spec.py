@@ -2,7 +2,7 @@
 PIMC card players `pimc[:WORLDS]` and `pimc-pi[:WORLDS]:POLICY` (`games/setback/play/pimc.py`), the
 SDS bidder `sds[:W][,play=SPEC]` (`games/setback/play/sds.py`), OpenSpiel's ISMCTS bot
 `ismcts[:SIMS]` (`play/ismcts_player.py`), rollout search on a blueprint `search[OPTIONS]:POLICY`
-(`play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
+(`games/setback/play/search_player.py`), Trickster Cards' Pitch bot `trickster:pitch`
 (`games/setback/play/trickster.py`, run with Mono from the checkout named by `TRICKSTER_BOTS`), and
 any of them with another player's bidding,
 `PLAYER,bid=BIDDER` (`games/setback/play/composite.py`). And `oracle[,bid=SPEC]`
@@ -60,7 +60,7 @@ KINDS = {
     "net": "games.setback.play.net_player:make_net_player",
     "pimc": "games.setback.play.pimc:make_pimc_player",
     "ismcts": "play.ismcts_player:make_ismcts_player",
-    "search": "play.search_player:make_search_player",
+    "search": "games.setback.play.search_player:make_search_player",
     # sees every hand: tournament and rating only
     "oracle": "games.setback.play.oracle:make_oracle_player",
     "backoff": "games.setback.play.backoff:make_backoff_player",  # db:FINE,backoff=db:COARSE
@@ -72,6 +72,9 @@ KINDS = {
 # Setback's wrappers of two players: `SPEC,bid=BIDDER` and `db:PATH,gaps=BIDDER`
 COMPOSITE = "games.setback.play.composite:CompositePlayer"
 GAP_FILLED = "games.setback.play.gap_filled:GapFilledPlayer"
+# Setback's database player (`db:PATH`, its key layouts) and the same over strategy files
+DATABASE = "games.setback.db.player:DatabasePlayer"
+STRATEGY_FILES = "games.setback.play.strategy_player:StrategyFilePlayer"
 
 
 class PlayerSpecError(ValueError):
@@ -172,14 +175,15 @@ def _heuristic(seed: int):
 
 
 def _database(text: str, seed: int):
-    """`db:PATH` (`db.player`), or with `,backoff=` or `,gaps=` the players built on it."""
+    """`db:PATH` (`games.setback.db.player`), or with `,backoff=` or `,gaps=` the players built
+    on it."""
     if BACKOFF_OPTION in text:
         return _make_kind("backoff", text, seed)
     if GAPS_OPTION in text:
         return _make_gap_filled(text, seed)
     from db.errors import DatabaseError
-    from db.player import DatabasePlayer
 
+    DatabasePlayer = load_place(DATABASE)
     argument = text.partition(":")[2]
     if not argument:
         raise PlayerSpecError("db: needs a path, as in db:strategy.db")
@@ -192,12 +196,13 @@ def _database(text: str, seed: int):
 
 
 def _strategy(text: str, seed: int):
-    """`strategy:PATH[,PATH...]` (`play.strategy_player`), or with `,backoff=` the backoff."""
+    """`strategy:PATH[,PATH...]` (`games.setback.play.strategy_player`), or with `,backoff=`
+    the backoff."""
     if BACKOFF_OPTION in text:
         return _make_kind("backoff", text, seed)
     from db.errors import DatabaseError
-    from play.strategy_player import StrategyFilePlayer
 
+    StrategyFilePlayer = load_place(STRATEGY_FILES)
     paths = [p for p in text.partition(":")[2].split(",") if p]
     if not paths:
         raise PlayerSpecError("strategy: needs a path, as in strategy:baseline.msgpack")

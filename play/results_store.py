@@ -20,9 +20,9 @@ Tables (format FORMAT_NAME, version STORE_VERSION, both in `meta`):
 - `pairs(match, game, score REAL, rows BLOB, PRIMARY KEY(match, game)) WITHOUT ROWID`: pair
   `game` of the match (pair k is played on the deals of game k of the tournament `seed`),
   a's pair score (the game's `TournamentGame.pair_scores`: wins / 2, an abandoned Setback game
-  half a win) and the pair's two tournament rows (Setback: `play.tournament.COLUMNS`; Euchre
-  and Spades: `play.tournament`'s points rows WON, HANDS, POINTS_A, POINTS_B; little-endian
-  int64) for any later analysis.
+  half a win) and the pair's two tournament rows (Setback:
+  `games.setback.play.tournament.COLUMNS`; Euchre and Spades: `play.tournament`'s points rows
+  WON, HANDS, POINTS_A, POINTS_B; little-endian int64) for any later analysis.
 
 A match of N games is pairs 0..N-1 of its matchup, so the number of games is not part of the
 matchup's key: asking for more games plays only the pairs not stored yet, asking for fewer

@@ -4,7 +4,7 @@ move out in each with the blueprint, play the best mean (`SearchPlayerBase`).
 The worlds (the game's sampler on its public facts), their weights (the one likelihood,
 `search/likelihood.py`, on the game's hooks), which decisions are the bids, the card-location
 model and the Why panel's figures are written here once. A game's player
-(`play/search_player.py`, `games/euchre/play/search_player.py`,
+(`games/setback/play/search_player.py`, `games/euchre/play/search_player.py`,
 `games/spades/play/search_player.py`) subclasses it with its declaration (the class attributes
 `public`, `rules`, `fields`, `sampler`, `model_game`, `table_game`) and what is its game's alone:
 the cards the Why panel follows, a hand with nothing left to search, the rollouts' objective, its

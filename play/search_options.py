@@ -2,7 +2,7 @@
 blueprint's arrays read once a process, and the resampling of weighted worlds.
 
 The player is `play/search_base.py`'s, written once; each game's module
-(`play/search_player.py` for Setback, `games/euchre/play/search_player.py`,
+(`games/setback/play/search_player.py` for Setback, `games/euchre/play/search_player.py`,
 `games/spades/play/search_player.py`) declares its parts (`public`, `rules`, `fields`, `sampler`,
 `model_game`, `table_game`) and keeps what is its own (Setback's `objective=win`, Spades'
 heuristic rollouts).

@@ -14,7 +14,8 @@ INSTALL_HINT = "the PNG summary needs matplotlib: pip install matplotlib"
 
 
 def write_summary_png(summary, path: str) -> str:
-    """Draw `summary` (a `play.tournament.Summary`) into the PNG `path`; return the path."""
+    """Draw `summary` (Setback's, `games.setback.play.tournament.Summary`) into the PNG `path`;
+    return the path."""
     try:
         import matplotlib
 

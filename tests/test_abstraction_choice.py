@@ -99,8 +99,8 @@ def test_a_run_records_its_layout_and_a_resume_must_agree(bidder_run, tmp_path, 
 def test_export_db_and_players_carry_the_layout(bidder_run, tmp_path, capsys):
     from cfr.strategy_file import read_strategy
     from db.database import StrategyDatabase
-    from db.player import DatabasePlayer
-    from play.strategy_player import StrategyFilePlayer
+    from games.setback.db.player import DatabasePlayer
+    from games.setback.play.strategy_player import StrategyFilePlayer
 
     bidder = layouts.load("bidder")
     out = tmp_path / "b.strategy"
@@ -144,7 +144,7 @@ def test_export_db_and_players_carry_the_layout(bidder_run, tmp_path, capsys):
 def test_a_player_asks_the_keys_of_its_files_layout(name, key, tmp_path):
     from games.setback.cards import format_card
     from games.setback.view import SeatView
-    from play.strategy_player import StrategyFilePlayer
+    from games.setback.play.strategy_player import StrategyFilePlayer
 
     entry = layouts.layout(name)
     path = tmp_path / f"{name}.strategy"

@@ -8,7 +8,7 @@ import pytest
 
 from games.setback.abstraction import layouts
 from db.loader import load_strategies
-from db.player import DatabasePlayer
+from games.setback.db.player import DatabasePlayer
 from db.synthetic import write_table
 from games.setback.play.backoff import BackoffPlayer
 from play.player_spec import PlayerSpecError, make_player

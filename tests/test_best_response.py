@@ -176,7 +176,7 @@ def test_best_response_run_resumes_bit_for_bit_and_exports_a_player(tmp_path, ca
                                         "--no-progress"])
     assert status == 0, err
     from play.player_spec import make_player
-    from play.tournament import play_game
+    from games.setback.play.tournament import play_game
 
     player = make_player(f"db:{database}")
     row = play_game((player, make_player(f"strategy:{target_file}")), 4, 0)
@@ -230,7 +230,7 @@ def test_the_export_is_filled_from_the_target_only_where_the_learner_has_no_key(
     """--fill-from-target (the default for the target's layout): the learner's keys with its
     own probabilities, and every other key of the target with the target's move; --strategy
     average exports other probabilities than the default current strategy."""
-    from db.strategy_store import StrategyStore
+    from games.setback.db.strategy_store import StrategyStore
 
     run = tmp_path / "run"
     common = ["train", "best-response", "--against", f"strategy:{target_file}", "--run", run,

@@ -183,7 +183,7 @@ def test_a_model_trained_seconds_on_a_revealing_game_beats_uniform():
 
 def test_models_of_the_other_game_are_refused_in_one_line(tmp_path, blueprint):  # noqa: F811
     from games.euchre.play.tournament import EuchreSpecError, make_euchre_player
-    from play.search_player import SearchPlayer
+    from games.setback.play.search_player import SearchPlayer
     from tests.test_card_location import small_model as setback_model
 
     euchre = tmp_path / "e.model"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from db.loader import load_strategies
-from db.player import DatabasePlayer
+from games.setback.db.player import DatabasePlayer
 from db.synthetic import write_table
 from games.setback import state as S
 from games.setback.api import Deal, format_move

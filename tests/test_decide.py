@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import decide_positions
-from db.player import DatabasePlayer
+from games.setback.db.player import DatabasePlayer
 from games.setback import table_view as SETBACK
 from games.setback.api import format_move
 from games.setback.view import SeatView

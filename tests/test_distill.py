@@ -312,7 +312,7 @@ def test_search_on_a_network_is_the_same_on_one_and_two_threads(tmp_path, belief
     """search:net: rolls out with the network (and, belief=policy, weighs the worlds by its
     probability of the others' moves): the same decisions for any number of threads."""
     from play.player_spec import make_player
-    from play.tournament import play_game
+    from games.setback.play.tournament import play_game
 
     path = _net_file(tmp_path)
     rows = []

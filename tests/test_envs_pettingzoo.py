@@ -194,7 +194,7 @@ def test_render_shows_the_table():
 
 def test_setback_episodes_deal_the_tournaments_games():
     from games.rng import stream_seed
-    from play.tournament import deal_state
+    from games.setback.play.tournament import deal_state
 
     env = CardGameEnv("setback")
     env.reset(seed=5)

@@ -121,7 +121,7 @@ def test_the_database_player_plays_legal_moves_and_mostly_from_its_keys(small_db
     assert report["found"] > 0 and report["found"] + report["fallback"] == report["lookups"]
     # a Setback player refuses the Euchre database in one line
     from db.errors import DatabaseError
-    from db.player import DatabasePlayer
+    from games.setback.db.player import DatabasePlayer
 
     with pytest.raises(DatabaseError, match="not 'setback'"):
         DatabasePlayer(str(db))

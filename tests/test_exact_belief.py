@@ -16,7 +16,7 @@ from games.setback import state as S
 from games.setback.rules import BID_MOVE, PASS, apply_move
 from games.setback.view import SeatView
 from games.setback.play.exact_belief import ExactBelief, NotDeterministic, reproduces
-from play.tournament import deal_state
+from games.setback.play.tournament import deal_state
 from games.setback.search.inference import cards_played_by
 
 MARK = 51  # the card whose holder the bids reveal

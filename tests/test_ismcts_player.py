@@ -15,7 +15,8 @@ from games.setback.view import SeatView  # noqa: E402
 from games.setback.play.heuristic import HeuristicPlayer  # noqa: E402
 from play.ismcts_player import DEFAULT_SIMULATIONS, make_ismcts_player  # noqa: E402
 from play.player_spec import PlayerSpecError  # noqa: E402
-from play.tournament import ABANDONED, COLUMNS, DEALS, WINNER, deal_state, play_game  # noqa: E402
+from games.setback.play.tournament import (  # noqa: E402
+    ABANDONED, COLUMNS, DEALS, WINNER, deal_state, play_game)
 
 
 def test_spec():

@@ -13,7 +13,7 @@ from games.setback import state as S
 from games.setback.view import SeatView
 from games.setback.play.oracle import OraclePlayer, OracleRefused
 from play.player_spec import PlayerSpecError, make_player
-from play.tournament import A_WON, WINNER, deal_state, play_game
+from games.setback.play.tournament import A_WON, WINNER, deal_state, play_game
 
 
 def test_the_spec_names_it_and_its_bidder():

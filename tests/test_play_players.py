@@ -15,7 +15,7 @@ from games.setback.view import SeatView
 from games.setback.play.heuristic import HeuristicPlayer, best_suit, cards_of, suit_value
 from play.player_spec import PlayerSpecError, make_player
 from games.scaffold.match import RandomPlayer
-from play.strategy_player import StrategyFilePlayer
+from games.setback.play.strategy_player import StrategyFilePlayer
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import pytest
 
 from cli.main import main
 from games.setback import state as S
+from games.setback.play import tournament as SB
 from play import tournament as T
 from games.setback.play.heuristic import HeuristicPlayer
 from games.scaffold.match import RandomPlayer
@@ -38,10 +39,10 @@ class Recorder:
 def test_duplicate_swaps_the_hands(inner):
     for game in range(5):
         a1, b1 = Recorder(inner()), Recorder(inner())
-        row1 = T.play_game((a1, b1), seed=11, game=game, swapped=False)
+        row1 = SB.play_game((a1, b1), seed=11, game=game, swapped=False)
         a2, b2 = Recorder(inner()), Recorder(inner())
-        row2 = T.play_game((a2, b2), seed=11, game=game, swapped=True)
-        assert row1[T.SWAPPED] == 0 and row2[T.SWAPPED] == 1
+        row2 = SB.play_game((a2, b2), seed=11, game=game, swapped=True)
+        assert row1[SB.SWAPPED] == 0 and row2[SB.SWAPPED] == 1
         first, second = a1.deals(), a2.deals()
         n = min(len(first), len(second))
         assert n >= 1
@@ -59,9 +60,9 @@ def test_heuristic_mirror_match_is_exactly_even():
     """A deterministic player against itself in duplicate: every pair splits 1-1."""
     rows = T.run_tournament((HeuristicPlayer(), HeuristicPlayer()), 30, seed=2,
                             duplicate=True, progress=False)
-    winners = rows[:, T.WINNER].reshape(-1, 2)
+    winners = rows[:, SB.WINNER].reshape(-1, 2)
     assert (winners.sum(axis=1) == 1).all()
-    rate, low, high = T.win_rate_interval(rows, duplicate=True)
+    rate, low, high = SB.win_rate_interval(rows, duplicate=True)
     assert rate == low == high == 0.5
 
 
@@ -96,10 +97,10 @@ def test_seeds_up_to_two_to_the_64_are_played():
 def test_abandoned_games_are_counted():
     rows = T.run_tournament((RandomPlayer(), RandomPlayer()), 10, seed=0, max_deals=2,
                             progress=False)
-    summary = T.summarize(rows, ("random", "random"), False, 0)
+    summary = SB.summarize(rows, ("random", "random"), False, 0)
     assert summary.abandoned > 0
     assert summary.wins_a + summary.wins_b + summary.abandoned == 10
-    assert (rows[:, T.DEALS] <= 2).all()
+    assert (rows[:, SB.DEALS] <= 2).all()
 
 
 @pytest.mark.parametrize("wins, n, low, high", [
@@ -134,9 +135,9 @@ def test_duplicate_interval_is_by_pair():
         covered += lo <= p <= hi
     assert 0.93 <= covered / reps <= 0.97
     # Rows: A wins both games of pair 0, one of pair 1, none of pair 2 -> mean 1/2.
-    rows = np.zeros((6, len(T.COLUMNS)), dtype=np.int64)
-    rows[:, T.WINNER] = [T.A_WON, T.A_WON, T.A_WON, T.B_WON, T.B_WON, T.B_WON]
-    rate, lo, hi = T.win_rate_interval(rows, duplicate=True)
+    rows = np.zeros((6, len(SB.COLUMNS)), dtype=np.int64)
+    rows[:, SB.WINNER] = [SB.A_WON, SB.A_WON, SB.A_WON, SB.B_WON, SB.B_WON, SB.B_WON]
+    rate, lo, hi = SB.win_rate_interval(rows, duplicate=True)
     assert rate == 0.5
     half = T.Z95 * np.std([1.0, 0.5, 0.0], ddof=1) / np.sqrt(3)
     assert lo == pytest.approx(max(0.0, 0.5 - half)) and hi == pytest.approx(min(1.0, 0.5 + half))
@@ -185,7 +186,7 @@ def test_png_degrades_without_matplotlib(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` now fails
     rows = T.run_tournament((HeuristicPlayer(), RandomPlayer()), 2, progress=False)
-    summary = T.summarize(rows, ("heuristic", "random"), False, 0)
+    summary = SB.summarize(rows, ("heuristic", "random"), False, 0)
     assert write_png(summary, str(tmp_path / "x.png")) is None
     assert "pip install matplotlib" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()

@@ -13,7 +13,7 @@ from games.setback.play.heuristic import HeuristicPlayer
 from play.player_spec import PlayerSpecError
 from games.scaffold.match import RandomPlayer
 from games.setback.play.sds import SdsPlayer, make_sds_player
-from play.tournament import A_WON, B_WON, WINNER, play_game
+from games.setback.play.tournament import A_WON, B_WON, WINNER, play_game
 
 
 def test_spec_parsing():

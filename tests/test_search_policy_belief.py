@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from db.policy_arrays import load_policy_arrays
+from games.setback.db.policy_arrays import load_policy_arrays
 from games.rng import new_rng
 from games.setback import public, rules
 from games.setback import state as S
@@ -72,7 +72,7 @@ def slow_log_weight(world, history, observer, model, modelled_parity):
 def test_setback_policy_weights_equal_a_slow_python_replay(blueprint, evidence):  # noqa: F811
     """A world's weight is the product of the table's probabilities of the moves seen (a move
     no abstract action plays, or below the floor: the floor; a missing key: uniform)."""
-    from db.player import DatabasePlayer
+    from games.setback.db.player import DatabasePlayer
     from games.setback.play.policy_model import PolicyModel
     from games.setback.search.inference import cards_played_by
 

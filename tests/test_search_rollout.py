@@ -1,5 +1,6 @@
 """Rollout search on a blueprint (issue 36: search/rollout.py, search/rollout_search.py,
-games/setback/search/worlds.py, play/search_player.py, db/policy_arrays.py).
+games/setback/search/worlds.py, games/setback/play/search_player.py,
+games/setback/db/policy_arrays.py).
 
 The blueprint here is a table of random probability vectors for every key met in random deals:
 no strength is claimed for it, which makes the sign check sharper (search on the true deal must
@@ -11,8 +12,8 @@ import numpy as np
 import pytest
 
 from db.loader import load_strategies
-from db.player import DatabasePlayer
-from db.policy_arrays import load_policy_arrays
+from games.setback.db.player import DatabasePlayer
+from games.setback.db.policy_arrays import load_policy_arrays
 from db.synthetic import write_table
 from games.rng import new_rng
 from games.setback import state as S

@@ -85,7 +85,7 @@ def test_a_resumed_evaluated_run_equals_one_never_evaluated(tmp_path, capsys):
 def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, capsys):
     from games.setback.abstraction import layouts
     from cfr.table import InfoSetTable
-    from play.strategy_player import StrategyStore
+    from games.setback.db.strategy_store import StrategyStore
     from games.setback.train.evaluation import layout_store
 
     run = tmp_path / "run"
@@ -101,7 +101,7 @@ def test_the_live_player_plays_what_export_and_db_load_would(layout, tmp_path, c
         got = live.lookup(key)
         assert got is not None and np.array_equal(got[0], probs) and got[1] == best, key
     # the evaluation's player builds the run's keys and finds them in the live table
-    from play.tournament import play_game
+    from games.setback.play.tournament import play_game
     from games.setback.train.baseline import baseline_stage
     from games.setback.train.evaluation import SetbackEvaluation
     from train.evaluation import EvalOptions, make_opponent

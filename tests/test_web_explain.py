@@ -3,7 +3,7 @@ each abstract action's probability and card, and the lookups in the order asked.
 
 import numpy as np
 
-from db.player import DatabasePlayer
+from games.setback.db.player import DatabasePlayer
 from games.setback.api import Deal, format_move
 from games.setback.view import SeatView
 from test_db_player import BOOTSTRAP_P1, HANDS, SPEC_KEYS, WORKED, make_db

@@ -203,7 +203,7 @@ def setback_blueprint(folder, deals=30, seed=3):
     import numpy as np
 
     from db.loader import load_strategies
-    from db.player import DatabasePlayer
+    from games.setback.db.player import DatabasePlayer
     from db.synthetic import write_table
     from games.setback.api import Deal
     from games.setback.view import SeatView

@@ -24,7 +24,7 @@ from play.player_spec import BACKOFF_OPTION
 
 
 class BackoffPlayer:
-    """`fine` (a `db.player.DatabasePlayer`) playing `coarse`'s move (another database player,
+    """`fine` (a `DatabasePlayer`) playing `coarse`'s move (another database player,
     of a layout the fine one refines) at every decision where its own keys are all missing."""
 
     def __init__(self, fine, coarse, name: str | None = None):

@@ -1,7 +1,7 @@
 """Bid-inference tables: what the auction (and the bidder's pitch) says about the hands,
 counted from self-play deals (the Setback counterpart of AI Factory's Spades bidding tables).
 
-Counting. Deal i of a build is `play.tournament.deal_state(seed, i)` (dealt from the stream
+Counting. Deal i of a build is `tournament.deal_state(seed, i)` (dealt from the stream
 `stream_seed(seed, i)`); the auction is bid by one player spec at all four seats, at game
 score 0-0, and the high bidder then pitches (its first card fixes trump). For every deal:
 - the bid sequence `seq` = sum of code(bid of the k-th bidder) * 4**k, k = 0..3 in auction order
@@ -309,7 +309,7 @@ def play_auction(player, seed: int, index: int):
     """Deal `index` of `seed` bid (and pitched) by `player` at all four seats through its
     Python interface: (dealt hands by seat, sequence, bidder or -1, pitch card or -1)."""
     from games.setback.view import SeatView
-    from play.tournament import deal_state
+    from games.setback.play.tournament import deal_state
 
     state = deal_state(seed, index)
     if hasattr(player, "seed"):

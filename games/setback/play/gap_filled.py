@@ -7,7 +7,7 @@ and looks up exactly as `choose` does); only when it reports reason "fallback" (
 tried was missing) does the gap bidder choose, and the wrapper counts it (`gaps_filled`, next
 to the database player's own counts, which the tournament reports as the player's
 decisions). The pitch and the card play stay the database player's (its playout gaps keep its
-own rule: this wrapper is about the auction). db/player.py is not changed.
+own rule: this wrapper is about the auction). games/setback/db/player.py is not changed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from games.setback import state as S
 
 
 class GapFilledPlayer:
-    """`database` (a `db.player.DatabasePlayer`) with `gaps` bidding where it has no key."""
+    """`database` (a `DatabasePlayer`) with `gaps` bidding where it has no key."""
 
     def __init__(self, database, gaps, name: str | None = None):
         self.database = database

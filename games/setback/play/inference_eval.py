@@ -58,7 +58,7 @@ EXACT_STREAM = 1 << 62  # the exact beliefs' layouts: a stream of the seed no de
 def self_play_position(player, seed: int, index: int, rng, first_trick: bool = False):
     """(state, dealer, history) of a random position of deal `index`, or None (all passed);
     with `first_trick`, a position of the first trick after the pitch (1..3 cards played)."""
-    from play.tournament import deal_state
+    from games.setback.play.tournament import deal_state
 
     dealer = index % 4
     state = deal_state(np.uint64(stream_seed(np.uint64(seed), np.uint64(index))), 0)
@@ -148,7 +148,7 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     model = PolicyModel(player.db, player.use_bootstrap)
     from games.setback.abstraction import abstract_game, layouts
     from cfr.binding import layout_game
-    from db.policy_arrays import arrays_of_player
+    from games.setback.db.policy_arrays import arrays_of_player
 
     arrays = arrays_of_player(player, progress)
     functions = layout_game(abstract_game, layouts, arrays.layout).addresses

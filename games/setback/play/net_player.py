@@ -4,7 +4,7 @@ with the network as the rollout policy (Setback; the network of `train distill`,
 
 - `net:FILE` bids and plays the network's most probable legal move (`net:FILE,sample`: drawn
   from its probabilities). A decision is one forward pass: tens of microseconds.
-- `search[OPTIONS]:net:FILE` is `search[OPTIONS]:POLICY` (`play/search_player.py`) with the
+- `search[OPTIONS]:net:FILE` is `search[OPTIONS]:POLICY` (`games/setback/play/search_player.py`) with the
   rollouts played by the network instead of a table (`games.setback.search.net`): worlds drawn
   consistent with the view, every legal move rolled out in each, the best mean played. Its
   options are the search's; `belief=policy` weighs the worlds by the network's probability
@@ -26,7 +26,7 @@ import numpy as np
 from games.rng import new_rng
 from games.setback.api import format_move
 from games.setback import state as S
-from play.search_player import SearchPlayer
+from games.setback.play.search_player import SearchPlayer
 from games.setback.search.net import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
                                 net_decision, net_policy_log_weights, net_world_move_values)
 from search.policy_net import NetFileError, load_net
@@ -164,7 +164,7 @@ class NetRolloutSearch(RolloutSearch):
 
 class NetSearchPlayer(SearchPlayer):
     """Rollout search with the policy network as the rollout policy (module docstring): the
-    Setback search player (`play/search_player.py`: its worlds, its explanation) with
+    Setback search player (`games/setback/play/search_player.py`: its worlds, its explanation) with
     `NetRolloutSearch` for the rollouts; the network's own move where the search is not run
     (`bids=blueprint`, the `margin` rule's fallback)."""
 

@@ -10,8 +10,8 @@ choice for a ceiling over that database's own bidding, `oracle,bid=db:PATH`).
 
 How it sees: players receive a `SeatView`, where the other hands are erased. The oracle cannot
 play from one (`choose` refuses). It declares `sees_all = True`, and the game loops
-(`play.tournament.play_game`, which `tournament`, `rating` and the ladder use; Euchre's in
-`games.euchre.match` and `games.euchre.play.tournament`) ask their players through
+(`games.setback.play.tournament.play_game`, which `tournament`, `rating` and the ladder use;
+Euchre's in `games.euchre.match` and `games.euchre.play.tournament`) ask their players through
 `games.scaffold.view.ask`, which hands such a player the true state through
 `choose_seeing_all(state, view)`. `SeeingPlayer` is what every game's oracle shares
 (`play/trick_oracle.py`, with the one oracle of the games whose card play is declared). No

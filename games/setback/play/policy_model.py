@@ -1,6 +1,6 @@
 """A trained strategy as a model of the players: the probability of a move in a full state.
 
-It reads a decision as `db.player.DatabasePlayer` plays it: a bid first looks up the bootstrap
+It reads a decision as `DatabasePlayer` plays it: a bid first looks up the bootstrap
 key (when the store holds bootstrap keys), then the baseline key; a card looks up the baseline
 key of the store's key layout (`games/setback/abstraction/layouts.py`, the one its metadata records,
 as the database player reads it), whose abstract actions are played as their representative

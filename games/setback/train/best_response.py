@@ -81,7 +81,7 @@ PASS = BID_MOVE + 0
 
 @njit(DEFAULT_SIG, cache=True, _nrt=False)
 def database_fallback(state, actions, n):
-    """The database player's move at a key it lacks (`db.player`), as an action index: bid
+    """The database player's move at a key it lacks (`db/player.py`), as an action index: bid
     Three if it is one of the actions, else Pass; in the playout the first abstract action."""
     if state[PHASE] == PHASE_AUCTION:
         for a in range(n):
@@ -183,7 +183,7 @@ def load_target(spec: str, plays: str = "best") -> Target:
     """The target named by `spec`, refused in one line (`RunError`) when it is missing, of
     another game, of a layout this program does not know, or holds no baseline keys."""
     from db.errors import DatabaseError
-    from db.policy_arrays import load_policy_arrays
+    from games.setback.db.policy_arrays import load_policy_arrays
 
     if plays not in TARGET_PLAYS:
         raise RunError(f"--target-plays must be one of {', '.join(TARGET_PLAYS)}")
@@ -309,7 +309,7 @@ class BestResponseEvaluation(SetbackEvaluation):
                                       else table)
         if not self.fill:
             return player, live
-        from db.player import DatabasePlayer
+        from games.setback.db.player import DatabasePlayer
 
         if self._fill_player is None:
             self._fill_player = self.target.player(0)
@@ -340,7 +340,8 @@ def points_per_deal(rows: np.ndarray) -> tuple[float, float, float]:
     """Player A's points per deal minus B's over tournament rows played in duplicate pairs
     (consecutive rows), and the 95 % interval of the pairs' values (a pair's value: its
     point difference over its deals)."""
-    from play.tournament import DEALS, POINTS_A, POINTS_B, Z95
+    from games.setback.play.tournament import DEALS, POINTS_A, POINTS_B
+    from play.tournament import Z95
 
     rows = np.asarray(rows, dtype=np.float64).reshape(-1, 2, rows.shape[-1])
     diff = (rows[:, :, POINTS_A] - rows[:, :, POINTS_B]).sum(axis=1)

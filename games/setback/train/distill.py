@@ -343,7 +343,7 @@ def _recorder(kind: str, spec: str, refine: str = ""):
 def play_chunk(task) -> tuple[int, dict, float]:
     """Play the chunk `task` = (kind, player spec, seed, chunk index, first game, games[,
     refine setting]): (chunk index, its records' arrays, the CPU seconds it took)."""
-    from play.tournament import play_game
+    from games.setback.play.tournament import play_game
 
     kind, spec, round_seed, c, first, count, *refine = task
     cpu = time.process_time()
@@ -680,7 +680,8 @@ class Distill:
         from games.rng import stream_seed
         from games.setback.play.net_player import NetPlayer
         from play.player_spec import make_player
-        from play.tournament import run_tournament, win_rate_interval
+        from games.setback.play.tournament import win_rate_interval
+        from play.tournament import run_tournament
 
         if self._teacher_player is None or self._teacher_player[0] != teacher:
             self._teacher_player = (teacher, make_player(self.player_spec(teacher)))
@@ -711,7 +712,8 @@ class Distill:
         """Round K's network alone against `against`, `pairs` duplicate pairs on the run's
         evaluation deals; a row of eval.csv."""
         from play.player_spec import make_player
-        from play.tournament import run_tournament, win_rate_interval
+        from games.setback.play.tournament import win_rate_interval
+        from play.tournament import run_tournament
         from train.evaluation import append_eval_row, eval_seed, format_eval_row
 
         cpu = time.process_time()

@@ -1,9 +1,10 @@
 """Strength while training a Setback run (`train baseline|bootstrap --eval-every`): the shared
 `train.evaluation.Evaluation` (its grid, rows and log) with Setback's players, named by the
-registry's `evaluation`. The live table is played by `db.player.DatabasePlayer` through a
+registry's `evaluation`. The live table is played by `DatabasePlayer` (`db/player.py`) through a
 `TableStore` read with the run's key layout, exactly as `export` then `db load` would store it;
 a bootstrap run with its baseline, as `db load BASE BOOT` combines them (`CombinedStore`); the
-games are `play.tournament.play_game` pairs to 11, duplicate, against the player SPEC.
+games are `games.setback.play.tournament.play_game` pairs to 11, duplicate, against the player
+SPEC.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def baseline_store(settings: dict):
                            "trained on")
         return layout_store(ckpt.table, path, layout=layout)
     from db.errors import DatabaseError
-    from play.strategy_player import StrategyStore
+    from games.setback.db.strategy_store import StrategyStore
 
     try:
         return StrategyStore([path])
@@ -113,7 +114,7 @@ class SetbackEvaluation(Evaluation):
     def player(self, table):
         """The evaluated player over the live `table` (with the baseline, for a bootstrap),
         and the live table's store (to close once played: it caches probabilities)."""
-        from db.player import DatabasePlayer
+        from games.setback.db.player import DatabasePlayer
 
         label = f"live:{os.path.basename(os.path.normpath(self.run_path))}"
         live = layout_store(table, label, has_bootstrap=self.stage.name == "bootstrap",
@@ -124,13 +125,13 @@ class SetbackEvaluation(Evaluation):
     def play_pair(self, players, game: int) -> list:
         """Both games of duplicate pair `game` (the evaluated player on East-West, then
         swapped): their tournament rows."""
-        from play.tournament import play_game
+        from games.setback.play.tournament import play_game
 
         return [play_game(players, self.seed, game, False),
                 play_game(players, self.seed, game, True)]
 
     def win_rate(self, rows: list) -> tuple[float, float, float]:
         """The evaluated player's win rate over the pairs' rows and its 95 % interval."""
-        from play.tournament import win_rate_interval
+        from games.setback.play.tournament import win_rate_interval
 
         return win_rate_interval(np.array(rows), True)

@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from games.setback import public, rules
 from games.setback import state as S
-from play.search_base import SearchPlayerBase
 from games.setback.search import worlds as setback_worlds
+from play.search_base import SearchPlayerBase
 
 SPEC_FORM = "search[OPTIONS]:POLICY (OPTIONS: worlds=W,rollout=sample|greedy," \
             "bids=search|blueprint,margin=Z,think=MS,threads=T,voids=on|off," \
@@ -52,7 +52,7 @@ NET_SEARCH = "games.setback.play.net_player:make_net_search_player"  # search[OP
 
 
 class SearchPlayer(SearchPlayerBase):
-    """Plays Setback by rollout search on `blueprint` (a `db.player.DatabasePlayer`), whose
+    """Plays Setback by rollout search on `blueprint` (a `DatabasePlayer`), whose
     tables `table` (`db.policy_arrays.PolicyArrays`) the rollouts follow (module docstring;
     the search itself is `play.search_base.SearchPlayerBase`'s)."""
 
@@ -86,7 +86,7 @@ class SearchPlayer(SearchPlayerBase):
                          evidence=evidence)
 
     def explain(self, view) -> dict:
-        """`choose`'s move and why, in the database player's trace form (`db.player`: the
+        """`choose`'s move and why, in the database player's trace form (`db/player.py`: the
         blueprint's key, lookups and action probabilities) with the search's figures added:
         `reason` "search" (or "forced", or "blueprint" for a bid under `bids=blueprint`),
         `worlds` searched, `searched`: [{"move", "value"}...] every legal move's mean deal-score
@@ -129,7 +129,7 @@ class SearchPlayer(SearchPlayerBase):
 
 def make_search_player(text: str, seed: int = 0):
     """The search player of a spec string (module docstring); PlayerSpecError on a bad one."""
-    from db.policy_arrays import arrays_of_player
+    from games.setback.db.policy_arrays import arrays_of_player
     from play.player_spec import PlayerSpecError, make_player
     from play.search_options import parse_options
 
@@ -137,8 +137,8 @@ def make_search_player(text: str, seed: int = 0):
     if policy.lower().startswith("net:"):
         from games.registry import load_place
 
-        # named, not imported: Setback's net player (games/setback/play/net_player.py) builds
-        # its search player on this module, so an import here would be a loop
+        # named, not imported: the net player (net_player.py) builds its search player on this
+        # module, so an import here would be a loop
         return load_place(NET_SEARCH)(text, options, policy, seed)
     if not policy.lower().startswith(("db:", "strategy:")):
         raise PlayerSpecError(f"{text!r}: the policy must be db:PATH, strategy:PATH or "

@@ -1,9 +1,9 @@
 """`StrategyStore`: exported strategy files read into memory, with the database's reading face.
 
 `lookup(key) -> (probs, best)`, `metadata`, `has_bootstrap`, `layout`, `path`, `close()`, as a
-`db.database.StrategyDatabase` has them, so a `db.player.DatabasePlayer` (and
-`db.policy_arrays`) reads strategy files exactly as it reads a database. The best action is the
-first most probable one, as `setback-cfr db load` stores it. Several files (a baseline and a
+`db.database.StrategyDatabase` has them, so Setback's database player (`player.py`) and policy
+arrays (`policy_arrays.py`) read strategy files exactly as they read a database. The best action
+is the first most probable one, as `setback-cfr db load` stores it. Several files (a baseline and a
 bootstrap export) merge into one store, as `db load` merges them into one database: files of two
 key layouts (`games/setback/abstraction/layouts.py`) are refused.
 """

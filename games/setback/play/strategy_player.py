@@ -1,16 +1,16 @@
 """`StrategyFilePlayer`: plays from exported strategy files read into memory.
 
-The choice logic is `db.player.DatabasePlayer`'s, unchanged, over the in-memory store of
-`db.strategy_store.StrategyStore` (the files' keys, with the database's reading face); the
-player builds the keys of the files' layout.
+The choice logic is Setback's database player's (`games/setback/db/player.py`), unchanged, over
+the in-memory store of `games/setback/db/strategy_store.py` (the files' keys, with the database's
+reading face); the player builds the keys of the files' layout.
 """
 
 from __future__ import annotations
 
 import os
 
-from db.player import DatabasePlayer
-from db.strategy_store import StrategyStore  # noqa: F401  (its home before db/ had it)
+from games.setback.db.player import DatabasePlayer
+from games.setback.db.strategy_store import StrategyStore
 
 
 def StrategyFilePlayer(paths, sample: bool = False, seed: int = 0,

@@ -44,8 +44,8 @@ class DatabasePlayer(DecisionCounts):
 
     `database`: a path, an open `StrategyDatabase`, or any store with the same reading face
     (`lookup(key) -> (probs, best) | None`, `metadata`, `has_bootstrap`, `path`, `close()`),
-    such as the in-memory strategy file of `play.strategy_player`. `sample`: choose by sampling the stored
-    probabilities with a generator seeded by `seed`, instead of the best action.
+    such as the in-memory strategy files of `strategy_store.py`. `sample`: choose by sampling
+    the stored probabilities with a generator seeded by `seed`, instead of the best action.
     `use_bootstrap`: look up bootstrap keys for bids (default: iff the database holds some).
     Keys are built with the database's key layout (its `layout`, else the one its metadata
     records); `abstraction`: the layout the caller means to ask with (a name of
