@@ -66,22 +66,37 @@ def baseline_stage(game: Game, name: str, abstraction: str, version: int, seed: 
     return Stage("baseline", game, settings, payoff_sign=-1.0)
 
 
-def plugin_baseline(name: str):
-    """(the bound abstract game, its baseline `Stage` factory `(seed, batch, algorithm,
-    sampling)`) of plug-in game `name`, from its declarations alone: its abstract game
-    (`games/NAME/abstraction/abstract_game.py`), its abstraction's name and version
-    (`abstraction/version.py`) and its rules' `STATE_SIZE`. A game's `train/game.py` is this
-    one call; its registry `trainer` names the factory."""
-    from games import registry
+class PluginBaseline:
+    """The baseline `Stage` factory `(seed, batch, algorithm, sampling)` of plug-in game `name`,
+    from its declarations alone: its abstract game (`games/NAME/abstraction/abstract_game.py`),
+    its abstraction's name and version (`abstraction/version.py`) and its rules' `STATE_SIZE`.
 
-    module = registry.declaration(name, "abstraction.abstract_game")
-    version = registry.declaration(name, "abstraction.version")
-    game = abstract_game(f"{name}-baseline", module, registry.get(name).load("STATE_SIZE"))
+    It pickles as the game's name: a Ray worker rebuilds it, binding the game's compiled
+    functions in its own process (a pickled copy of a bound game would hand a cached kernel
+    functions it was not compiled against, and crash it)."""
 
-    def stage(seed: int, batch: int, algorithm: str = PLUGIN_DEFAULTS["algorithm"],
-              sampling=None):
+    def __init__(self, name: str):
+        from games import registry
+
+        self.name = name
+        module = registry.declaration(name, "abstraction.abstract_game")
+        self.version = registry.declaration(name, "abstraction.version")
+        self.game = abstract_game(f"{name}-baseline", module,
+                                  registry.get(name).load("STATE_SIZE"))
+
+    def __call__(self, seed: int, batch: int, algorithm: str = PLUGIN_DEFAULTS["algorithm"],
+                 sampling=None):
         """The game's baseline `Stage` for a seed, batch size and algorithm."""
-        return baseline_stage(game, name, version.ABSTRACTION_NAME,
-                              version.ABSTRACTION_VERSION, seed, batch, algorithm, sampling)
+        return baseline_stage(self.game, self.name, self.version.ABSTRACTION_NAME,
+                              self.version.ABSTRACTION_VERSION, seed, batch, algorithm, sampling)
 
-    return game, stage
+    def __reduce__(self):
+        return PluginBaseline, (self.name,)
+
+
+def plugin_baseline(name: str):
+    """(the bound abstract game, its baseline `Stage` factory, a `PluginBaseline`) of plug-in
+    game `name`: a game's `train/game.py` is this one call; its registry `trainer` names the
+    factory."""
+    stage = PluginBaseline(name)
+    return stage.game, stage
