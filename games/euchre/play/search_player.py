@@ -12,12 +12,12 @@ other's, ending once they are settled; a key the blueprint lacks takes the first
 whose points are already settled (three tricks to the defenders, or three to the makers and one
 to the defenders) has nothing to search: the blueprint's move is played.
 
-Options are the Setback search player's (`play/search_player.py`'s table) but `objective` (the
-hand's points only), `bids` meaning every decision before the play (calls, alone, discard) and
-`belief=bids` the calls of both rounds and the alone decision; `belief=model:FILE` reads a
-card-location model of Euchre (`setback-cfr learn belief --game euchre`), `model+policy:FILE`
-the model's weight times the policy's. POLICY is `db:PATH[,sample]`: a database of a Euchre
-export, whose database player also makes the blueprint's own moves (the `margin` rule's
+Options are the Setback search player's (`games/setback/play/search_player.py`'s table) but
+`objective` (the hand's points only), `bids` meaning every decision before the play (calls, alone,
+discard) and `belief=bids` the calls of both rounds and the alone decision; `belief=model:FILE`
+reads a card-location model of Euchre (`setback-cfr learn belief --game euchre`),
+`model+policy:FILE` the model's weight times the policy's. POLICY is `db:PATH[,sample]`: a database
+of a Euchre export, whose database player also makes the blueprint's own moves (the `margin` rule's
 fallback, `bids=blueprint`, settled hands). Examples: `search:db:euchre.db`,
 `search[worlds=200,threads=1]:db:euchre.db`.
 """
