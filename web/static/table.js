@@ -293,7 +293,7 @@ function renderExplain(x, title) {
 }
 
 // A search player's figures: each legal move's mean points of the deal for the bot's team,
-// rolled out over the sampled worlds (games/setback/play/search_player.py), best first.
+// rolled out over the sampled worlds (a game's search player, play/search_base.py), best first.
 function renderSearched(x) {
   const box = $("explain");
   box.append(el("p", { class: "muted", text: `Searched ${x.worlds} layouts of the hidden cards, each move ` +
