@@ -33,12 +33,15 @@ FUNCTIONS = ("initial_state", "current_player", "decision", "apply", "utility",
 
 def game_name(module: ModuleType) -> str:
     """The bound game's name for the abstract game `module` (`games.NAME.abstraction.
-    abstract_game`, in the game's place): `NAME-baseline`. Checkpoints record it, so it is the
-    game's name, never the module's path (the abstraction was `abstraction.NAME` before issue 55
-    moved it: the recorded names stayed)."""
+    abstract_game`, in the game's place; `NAME.abstraction.abstract_game` for a game that is
+    its own package, registered at run time as the tutorial's): `NAME-baseline`. Checkpoints
+    record it, so it is the game's name, never the module's path (the abstraction was
+    `abstraction.NAME` before issue 55 moved it: the recorded names stayed)."""
     parts = module.__name__.split(".")
     if parts[0] == "games" and len(parts) > 2:
         return f"{parts[1]}-baseline"
+    if len(parts) > 2 and parts[1] == "abstraction":
+        return f"{parts[0]}-baseline"
     raise ValueError(f"{module.__name__} is not a game's abstract game (games.NAME.abstraction)")
 
 

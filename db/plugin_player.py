@@ -13,7 +13,8 @@ One decision:
 3. Found: the stored best action (default), or one sampled from the stored vector with the
    player's seeded generator; it maps to the move at the same index. Missing: the heuristic's
    move (the game's plug-in entry `heuristic`, reached through `games/registry.py`, since
-   `play/` sits above `db/`), counted by kind in `report()`.
+   `play/` sits above `db/`; a random legal move for a game without one), counted by kind in
+   `report()`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from db.database import StrategyDatabase
 from db.decision_counts import DecisionCounts
 from db.errors import DatabaseError
 from games import registry
+from games.scaffold.match import RandomPlayer
 
 
 class PluginDatabasePlayer(DecisionCounts):
@@ -51,10 +53,19 @@ class PluginDatabasePlayer(DecisionCounts):
         self.sample = bool(sample)
         self.rng = np.random.default_rng(seed)
         self.name = name or f"db:{os.path.basename(self.db.path)}"
-        # the heuristic sits above the database in the data flow: the game's plug-in names it
-        self.fallback = entry.load("heuristic")()
+        # the heuristic sits above the database in the data flow: the game's plug-in names it;
+        # a game without one (the tutorial's) falls back to a random legal move
+        self.fallback = entry.load("heuristic")() if entry.provides("heuristic") \
+            else RandomPlayer(seed)
         self.counts: Counter = Counter()
         self._moves = np.zeros(keys.MOVES_BUFFER, dtype=np.int64)
+
+    def seed(self, seed: int) -> None:
+        """Restart the sampling generator, and a random fallback's, from `seed` (the tournament
+        does before every game)."""
+        super().seed(seed)
+        if isinstance(self.fallback, RandomPlayer):
+            self.fallback.seed(seed)
 
     def choose(self, view) -> int:
         """The move for the seat to act in `view` (the game's `SeatView`)."""
