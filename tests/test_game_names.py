@@ -38,8 +38,6 @@ NAMING = {
     "play/results_store.py": "the results store's format name and its games before `game` was "
                              "recorded (Setback's, its DEFAULT_GAME)",
     # Setback's own still in a shared module of play/ (issue 55's move is under way)
-    "play/ismcts_player.py": "the ISMCTS player's per-game branches (Setback, Euchre) and its "
-                             "benchmark's --game",
     "play/ladder.py": "the rating ladder's default game 'setback' (a store from before games "
                       "were recorded is Setback's)",
     "play/trickster_host.py": "the Trickster bots' game names ('pitch', 'spades': the bots' "
