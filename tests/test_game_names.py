@@ -38,8 +38,6 @@ NAMING = {
     "play/results_store.py": "the results store's format name and its games before `game` was "
                              "recorded (Setback's, its DEFAULT_GAME)",
     # Setback's own still in a shared module of play/ (issue 55's move is under way)
-    "play/trickster_host.py": "the Trickster bots' game names ('pitch', 'spades': the bots' "
-                              "own), their C# files, and the suit names",
     # not a game: the suit
     "web/position.py": "the suit names (clubs .. spades): the suit, not the game",
     "games/scaffold/table_words.py": "the suit names (Clubs .. Spades): the suit, not the game",
