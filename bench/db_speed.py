@@ -1,7 +1,7 @@
 """The strategy database: bulk-load speed, blob vs row-per-action size, and the database
 player's decision latency.
 
-1. A synthetic baseline export of --keys keys (realistic key shapes, `db/synthetic.py`) plus a
+1. A synthetic baseline export of --keys keys (realistic key shapes, `games/setback/db/synthetic.py`) plus a
    bootstrap export of --bootstrap-keys keys, both including every key that --deals seeded
    random deals reach, is written to --workdir (kept between runs) and loaded with
    `db.loader.load_strategies`: keys/s of the whole load (reading the strategy files,
@@ -79,7 +79,7 @@ def _one_hot(n: int, best: int) -> np.ndarray:
 def write_export(path: str, stage: str, n_keys: int, reached: dict, seed: int) -> None:
     """A synthetic export of `n_keys` keys including the `reached` ones."""
     from cfr.strategy_file import StrategyChunk, write_strategy
-    from db.synthetic import random_probs, synthetic_table
+    from games.setback.db.synthetic import random_probs, synthetic_table
 
     keys, n_actions = synthetic_table(stage, max(n_keys - len(reached), 0), seed)
     probs = random_probs(np.random.default_rng(seed + 1), n_actions)

@@ -25,7 +25,6 @@ Example (the figures in docs/search/learned-bidder.md come from these):
 
 from __future__ import annotations
 
-import importlib
 
 from cli.arguments import add_command, add_game_option
 from games import registry
@@ -39,8 +38,8 @@ def register(subparsers) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 
-    for place in registry.commands("learn"):
-        importlib.import_module(place).register_learn(actions, _end_options)
+    for module in registry.commands("learn").values():
+        module.register_learn(actions, _end_options)
     _register_belief(actions)
 
 

@@ -16,10 +16,9 @@ DEFAULT_STORE = "ratings.db"
 
 def register(subparsers) -> None:
     """Add the `rating` subcommand."""
-    from play.player_spec import SPEC_HELP
-
     default = registry.DEFAULT_GAME
     words = declared("RATING", registry.names(("tournament",)))
+    players = declared("PLAYERS")  # a game's grammar's players, its words' {players}
     parser = subparsers.add_parser(
         "rating", help="rate players on the Elo scale from duplicate matches (a ladder)",
         description="Play duplicate matches between the players (every game replayed on the "
@@ -37,7 +36,7 @@ def register(subparsers) -> None:
         "a cycle shows), and draws both with --png. Deterministic for a seed, whatever "
         "--workers. "
         + " ".join(f"With --game {game}{' (the default)' if game == default else ''} the "
-                   f"matches are duplicate {text.format(players=SPEC_HELP)}."
+                   f"matches are duplicate {text.format(players=players.get(game, ''))}."
                    for game, text in words.items()) + " "
         "A store holds one game's "
         "players; every game's matches are played by the one tournament loop "

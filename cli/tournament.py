@@ -14,11 +14,10 @@ from games.registry import PROGRAM
 
 def register(subparsers) -> None:
     """Add the `tournament` subcommand."""
-    from play.player_spec import SPEC_HELP
-
     default = registry.DEFAULT_GAME
     words = declared("TOURNAMENT", registry.names(("tournament",)))
     others = [game for game in words if game != default]
+    players = declared("PLAYERS")  # a game's grammar's players, its words' {players}
     parser = subparsers.add_parser(
         "tournament", help="play complete games between two players and measure the win rate",
         description="Play complete games (South deals first, the deal passes clockwise) "
@@ -28,7 +27,7 @@ def register(subparsers) -> None:
         "rate with a 95% confidence interval (Wilson; by duplicate pair with --duplicate). "
         "Deterministic for a seed, whatever --workers. "
         f"--game {default} (the default) plays "
-        + words[default].format(players=SPEC_HELP, program=PROGRAM) + ". "
+        + words[default].format(players=players.get(default, ""), program=PROGRAM) + ". "
         + " and ".join(f"--game {game}" for game in others) + " play that game's games (or "
         "--hands) between its players, through the same loop (play/tournament.py). Ctrl-C or "
         "SIGTERM stops after the chunks in play (one game a chunk with one worker), prints the "

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import json
 import sys
 
@@ -31,16 +30,9 @@ from train.algorithms import ALGORITHMS, UPDATES  # plain data: no numba at pars
 GIB = 2**30
 
 
-def train_modules() -> dict:
-    """{game: its train module (imported)} of the games whose registry entry names one (the
-    entry's `commands["train"]`), in the registry's order."""
-    return {name: importlib.import_module(entry.commands["train"])
-            for name, entry in registry.GAMES.items() if "train" in entry.commands}
-
-
 def register(subparsers) -> None:
     """Add `train`: `baseline`, each game's own stages (its train module's), `status`."""
-    modules = train_modules()
+    modules = registry.commands("train")
     parser = subparsers.add_parser(
         "train", help="train a strategy (baseline, a game's own stages) or show a run's status",
         description="Run the training stages. A run lives in its own directory (--run DIR): "
@@ -295,7 +287,7 @@ def run_plugin_baseline(args, run_dir, game: str) -> int:
     train it; another game's baseline options are refused."""
     from train.game_plugin import PLUGIN_DEFAULTS
 
-    for owner, module in train_modules().items():
+    for owner, module in registry.commands("train").items():
         for name in getattr(module, "BASELINE_OPTIONS", ()) if owner != game else ():
             if getattr(args, name, None) is not None:
                 raise UserError(f"--{name.replace('_', '-')} is {title(owner)}'s: the {game} "
@@ -323,7 +315,7 @@ def run_baseline(args) -> int:
     game = _game_of(args, run_dir)
     if registry.get(game).provides("trainer"):
         return run_plugin_baseline(args, run_dir, game)
-    module = train_modules().get(game)
+    module = registry.commands("train").get(game)
     if module is None or not hasattr(module, "run_baseline"):
         raise UserError(f"the {game} game has no baseline trainer")
     return module.run_baseline(args, run_dir)

@@ -222,12 +222,14 @@ GAMES = {
 DEFAULT_GAME = "setback"
 
 
-def commands(command: str) -> list[str]:
-    """The modules of the registered games that add their own parts to the shared `command`, in
-    the registry's order; each has `register_<command>`, whose arguments the command names
-    (`learn`: `register_learn(actions, end_options)`, Setback's auction evaluator; `train`:
-    `register_train(stages)`, Setback's own stages and options)."""
-    return [entry.commands[command] for entry in GAMES.values() if command in entry.commands]
+def commands(command: str) -> dict:
+    """{game: its module adding its own parts to the shared `command` (imported now)} of the
+    registered games that name one (`GameEntry.commands`), in the registry's order; each has
+    `register_<command>`, whose arguments the command names (`learn`: `register_learn(actions,
+    end_options)`, Setback's auction evaluator; `train`: `register_train(stages)`, Setback's own
+    stages and options, and what `cli/train.py` asks of it)."""
+    return {name: load_place(entry.commands[command]) for name, entry in GAMES.items()
+            if command in entry.commands}
 
 
 # The program's (and the distribution's) name: the product is named after its first game, and

@@ -14,8 +14,8 @@ deal's moves), the game score from the seat's side, and the four true hands (the
 The game and deal index of each row are kept for the held-out split, which is by deal
 (`split_by_deal`): positions of one deal never fall on both sides.
 
-Players are named by specs (the game's tournament grammar: `play.player_spec` for Setback,
-`games.euchre.play.tournament` for Euchre); `parse_population` splits a comma-separated
+Players are named by specs (the game's tournament grammar: `games.setback.play.grammar` for
+Setback, `games.euchre.play.tournament` for Euchre); `parse_population` splits a comma-separated
 list where a piece that names no player kind continues the spec before it
 (`db:a.db,bid=heuristic,search:db:a.db` is two players).
 
@@ -44,7 +44,7 @@ CHUNK_FIELDS = ROW_FIELDS + ("game", "deal", "moves", "dealer")
 # "moves" rows are the hand's moves as the seat saw them, padded with PAD (Euchre's hidden
 # discard is -1 there; chunks written before Euchre joined pad Setback's moves with -1)
 PAD = -2
-# the names a spec starts with (`play.player_spec`): a comma-separated piece starting with
+# the names a spec starts with (the games' grammars): a comma-separated piece starting with
 # none of them belongs to the spec before it
 SPEC_HEADS = ("random", "heuristic", "db", "strategy", "pimc", "pimc-pi", "sds", "nn", "search",
               "ismcts", "oracle")

@@ -1,6 +1,8 @@
 """An opponent nobody here wrote: OpenSpiel's ISMCTS bot (`open_spiel.python.algorithms.ismcts`)
-as a Setback or Euchre player, through our OpenSpiel games (`envs.openspiel_games`,
-`python_setback` and `python_euchre`).
+as a player of a game with an OpenSpiel game of ours (`envs.openspiel_games`: `python_setback`,
+`python_euchre`), or, declared by the game (`NativeGame`), with OpenSpiel's own C++ game of it.
+A game's grammar names the kind (`ismcts[:SIMS][,pyspiel]`) and its game; nothing here is one
+game's.
 
 At each decision the seat's view (`games.setback.view.SeatView` or `games.euchre.view.SeatView`:
 its cards, every move of the hand it saw) becomes an OpenSpiel state of the hand, the other
@@ -66,10 +68,12 @@ class ISMCTSPlayer:
     `native`, a game's `NativeGame`, searches OpenSpiel's own C++ game of it instead of ours."""
 
     def __init__(self, simulations: int = DEFAULT_SIMULATIONS, seed: int = 0,
-                 name: str | None = None, game: str = "setback",
+                 name: str | None = None, game: str | None = None,
                  native: NativeGame | None = None):
         from envs.adapters import adapter
+        from games import registry
 
+        game = game or registry.DEFAULT_GAME
         self.simulations = int(simulations)
         self.native = native
         self.name = name or f"ismcts:{self.simulations}" + (",pyspiel" if native else "")
@@ -140,15 +144,18 @@ class ISMCTSPlayer:
         return move
 
 
-def make_ismcts_player(spec: str, seed: int = 0, game: str = "setback",
+def make_ismcts_player(spec: str, seed: int = 0, game: str | None = None,
                        native: NativeGame | None = None, error: type | None = None
                        ) -> ISMCTSPlayer:
     """The player of the spec `ismcts[:SIMS][,pyspiel]` (SIMS simulations a decision, default
     100; `,pyspiel`: search OpenSpiel's own C++ game, the game's `native` declaration) for
-    `game`; a bad spec is one `error` line (`PlayerSpecError` by default)."""
+    `game` (None: the default game); a bad spec is one `error` line (`PlayerSpecError` by
+    default)."""
+    from games import registry
     from play.player_spec import PlayerSpecError
 
     error = error or PlayerSpecError
+    game = game or registry.DEFAULT_GAME
     text = str(spec).strip()
     form = "ismcts[:SIMS],pyspiel" if native and native.only else "ismcts[:SIMS][,pyspiel]"
     head, comma, option = text.partition(",")
@@ -203,75 +210,56 @@ class _Timed:
         return move
 
 
-def match(bot, game: str, pairs: int, seed: int, progress: bool = True):
-    """Duplicate games of `game` (its registry entry's `tournament`: Euchre's games to 10) of
-    `bot` against the game's random player, through the one tournament loop: pair g played
-    twice on the same deals, the bot East-West then North-South. Returns (win rate, low,
-    high) with the pairs' 95% interval (`tournament.pair_interval`)."""
-    from games import registry
-    from play.tournament import pair_interval, run_tournament
-
-    tournament = registry.get(game).load("tournament")
-    other = tournament.make_player("random", seed)
-    rows = run_tournament((bot, other), pairs, seed=seed, duplicate=True, chunk=1,
-                          progress=progress, game=game)
-    scores = tournament.pair_scores(np.asarray(rows).reshape(-1, 2, tournament.width))
-    return pair_interval(np.asarray(scores, dtype=np.float64))
-
-
 def main(argv=None) -> int:
-    """`python3 -m play.ismcts_player`: a duplicate match of ISMCTS against another player
-    (Setback, or Euchre against random), with the win rate's 95% interval and the bot's mean
-    time a decision (forced moves included)."""
+    """`python3 -m play.ismcts_player`: a duplicate match of ISMCTS against another player of
+    `--game` (any game with a tournament; the default game by default), through the one
+    tournament loop, with the win rate's 95% interval and the bot's mean time a decision
+    (forced moves included)."""
     import argparse
 
+    from games import registry
     from play.player_spec import PlayerSpecError, make_player
     from play.tournament import pair_interval, run_tournament, tournament_game
 
+    games = registry.names(("tournament",))
     parser = argparse.ArgumentParser(
         prog="python3 -m play.ismcts_player",
-        description="A duplicate match (Setback games to 11, or Euchre games to 10) of "
-                    "OpenSpiel's ISMCTS bot against another player.")
+        description="A duplicate match of OpenSpiel's ISMCTS bot against another player "
+                    "of the game, its games played by the one tournament loop.")
     parser.add_argument("--sims", type=int, default=50,
                         help="ISMCTS simulations a decision (default 50)")
+    parser.add_argument("--pyspiel", action="store_true",
+                        help="search OpenSpiel's own C++ game of the game (ismcts:SIMS,pyspiel; "
+                             "a game whose only ISMCTS it is needs it)")
     parser.add_argument("--against", default="heuristic",
-                        help="the opponent, a player spec (default heuristic)")
+                        help="the opponent, a player spec of the game (default heuristic)")
     parser.add_argument("--pairs", type=int, default=20,
                         help="duplicate pairs of games (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="the tournament seed (default 0)")
-    parser.add_argument("--game", choices=("setback", "euchre"), default="setback",
-                        help="the game (default setback); Euchre is played to 10 against "
-                             "the random player, the only Euchre player the specs know yet")
+    parser.add_argument("--game", choices=games, default=registry.DEFAULT_GAME,
+                        help=f"the game (default {registry.DEFAULT_GAME})")
     args = parser.parse_args(argv)
     if args.sims < 1 or args.pairs < 1 or args.seed < 0:
         parser.error("--sims and --pairs must be positive and --seed non-negative")
-    if args.game == "euchre":
-        if args.against != "heuristic" and args.against != "random":
-            parser.error("--game euchre plays against random only")
-        bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed, game="euchre"))
-        rate, low, high = match(bot, args.game, args.pairs, args.seed)
-        print(f"euchre {bot.name} vs random: {2 * args.pairs} games ({args.pairs} duplicate "
-              f"pairs), win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
-              f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
-              f"over {bot.decisions} decisions")
-        return 0
+    spec = f"ismcts:{args.sims}" + (",pyspiel" if args.pyspiel else "")
     try:
-        bot = _Timed(make_ismcts_player(f"ismcts:{args.sims}", args.seed))
-        other = make_player(args.against, args.seed)
+        bot = _Timed(make_player(spec, args.seed, args.game))
+        other = make_player(args.against, args.seed, args.game)
     except PlayerSpecError as exc:
         parser.error(str(exc))
     interrupted: list = []
     # one pair a chunk: the bar moves every pair, and Ctrl-C keeps every finished pair
     rows = run_tournament((bot, other), args.pairs, seed=args.seed, duplicate=True, chunk=1,
-                          interrupted=interrupted)
+                          interrupted=interrupted, game=args.game)
     if len(rows) == 0:
         print("interrupted before the first pair finished")
         return 1
-    plugin = tournament_game(None)  # the default game's, which the loop played
-    rate, low, high = pair_interval(plugin.pair_scores(rows.reshape(-1, 2, plugin.width)))
+    plugin = tournament_game(args.game)
+    rate, low, high = pair_interval(plugin.pair_scores(
+        np.asarray(rows).reshape(-1, 2, plugin.width)))
     note = " (interrupted: the pairs finished so far)" if interrupted else ""
-    print(f"{bot.name} vs {other.name}: {len(rows)} games ({len(rows) // 2} duplicate pairs"
-          f"{note}), "
+    print(f"{args.game} {bot.name} vs {other.name}: {len(rows)} games ({len(rows) // 2} "
+          f"duplicate pairs{note}), "
           f"win rate {rate:.3f} (95% {low:.3f}..{high:.3f}), "
           f"{bot.seconds / max(bot.decisions, 1) * 1000:.1f} ms a decision "
           f"over {bot.decisions} decisions")

@@ -66,7 +66,7 @@ class LadderResult:
     seed: int
     games: int
     extra: dict = field(default_factory=dict)
-    game: str = "setback"
+    game: str | None = None  # the store's game (None: the default game's)
 
     def as_dict(self) -> dict:
         """JSON-ready figures."""
@@ -82,17 +82,25 @@ class LadderResult:
                 "matches": self.matches, "played_pairs": self.played_pairs,
                 "bootstrap_replicates": r.replicates, "joint_bootstrap": r.joint,
                 "store": self.store, "store_counts": self.store_counts, "seed": self.seed,
-                "games_per_match": self.games, "game": self.game}
+                "games_per_match": self.games, "game": self.game or _default_game()}
+
+
+def _default_game() -> str:
+    """The registry's default game, the game of a store object that names none (a
+    `play.results_store.ResultsStore` always names its own)."""
+    from games import registry
+
+    return registry.DEFAULT_GAME
 
 
 # --- playing pairs ----------------------------------------------------------------------
 def play_pairs(players, seed: int, games: list[int], on_chunk, workers: int = 1,
                max_deals: int = 200, chunk: int = DEFAULT_CHUNK, bar=None,
-               game: str = "setback") -> int:
-    """Play pairs `games` of the duplicate tournament `seed` of `game` between players (A,
-    B) through the one tournament loop (`play.tournament.run_tournament`); call
-    `on_chunk(games, rows)` for each chunk as it completes, in order; return the pairs
-    played. KeyboardInterrupt propagates after the completed chunks were handed over."""
+               game: str | None = None) -> int:
+    """Play pairs `games` of the duplicate tournament `seed` of `game` (None: the default
+    game) between players (A, B) through the one tournament loop
+    (`play.tournament.run_tournament`); call `on_chunk(games, rows)` for each chunk as it
+    completes, in order; return the pairs played. KeyboardInterrupt propagates after the completed chunks were handed over."""
     from play.tournament import run_tournament
 
     rows = run_tournament(players, list(games), seed, True, workers, max_deals, chunk,
@@ -154,7 +162,7 @@ def run_ladder(specs: list[str], store, games: int, seed: int = 0, anchor: str =
 
     from play.tournament import tournament_game
 
-    game = getattr(store, "game", "setback")
+    game = getattr(store, "game", None) or _default_game()
     plugin = tournament_game(game)
     make_player = plugin.make_player
     if not plugin.max_deals:

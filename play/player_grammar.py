@@ -4,7 +4,7 @@ player, and a game declares only its kinds (`Grammar`). The oracle, whose own `b
 hold anything, is asked first. A kind the game lacks, or an unknown spec, is one line of the
 game's spec error naming what it takes. It names no game: a trick-taking game declares its
 kinds to `play.trick_game_grammar` (in `games/NAME/play/tournament.py`); Setback's grammar,
-with its composites, is `play/player_spec.py`.
+with its composites, is `games/setback/play/grammar.py`.
 """
 
 from __future__ import annotations

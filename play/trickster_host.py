@@ -5,7 +5,8 @@ compiled with Mono's `mcs` together with the user's checkout of `TricksterCards/
 commit, and run as one long-lived process per player and worker speaking JSON lines.
 
 This module knows no game: `games/setback/play/trickster.py` (Setback) and
-`games/spades/play/trickster.py` fill the bots' inputs from a seat's view and check their answers.
+`games/spades/play/trickster.py` declare their bot (`TricksterBot`: what it compiles, its class)
+and fill the bots' inputs from a seat's view and check their answers.
 What it guarantees:
 
 - A missing `mcs` or `mono`, a missing or wrong checkout, a bot that does not compile: one
@@ -32,8 +33,11 @@ import shutil
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
+from games.registry import PROGRAM
+from games.scaffold.table_words import SUIT_NAMES
 from play.player_spec import PlayerSpecError
 
 HOST_DIR = Path(__file__).resolve().parent / "trickster_host"
@@ -42,17 +46,21 @@ ENV_CHECKOUT = "TRICKSTER_BOTS"
 ENV_TIMEOUT = "TRICKSTER_TIMEOUT"
 DEFAULT_TIMEOUT = 10.0  # seconds a decision may take before the bot counts as hung
 START_TIMEOUT = 60.0  # the first answer also pays for mono's start-up and JIT
-# What each game compiles from the checkout (paths under its TricksterBots/ folder), and the
-# bot class the host instantiates.
-GAME_FILES = {
-    "pitch": ("Bots/BaseBot.cs", "Bots/PlayersCollectionBase.cs", "Bots/Pitch/PitchBot.cs"),
-    "spades": ("Bots/BaseBot.cs", "Bots/PlayersCollectionBase.cs", "Bots/Spades/SpadesBot.cs",
-               "Bots/Spades/SpadesBid.cs"),
-}
-BOT_CLASS = {"pitch": "Trickster.Bots.PitchBot", "spades": "Trickster.Bots.SpadesBot"}
 INSTALL_HINT = "install Mono (Debian/Ubuntu: apt-get install mono-mcs mono-runtime)"
 CHECKOUT_HINT = ("clone https://github.com/TricksterCards/TricksterBots and set "
                  f"{ENV_CHECKOUT} to its directory")
+
+
+@dataclass(frozen=True)
+class TricksterBot:
+    """A game's Trickster bot, declared in its place (its `play/trickster.py`): `name`, the
+    bot's game as Trickster names it (the built host's file name), `files`, what it compiles
+    from the checkout (paths under its TricksterBots/ folder), and `bot_class`, the class the
+    host instantiates."""
+
+    name: str
+    files: tuple
+    bot_class: str
 
 
 class TricksterSetupError(PlayerSpecError):
@@ -113,10 +121,10 @@ def checkout_id(folder: Path, files: list[Path]) -> str:
 
 
 def cache_root() -> Path:
-    """Where built hosts are kept: `$XDG_CACHE_HOME/setback-cfr/trickster` (default
+    """Where built hosts are kept: `$XDG_CACHE_HOME/<the program's name>/trickster` (default
     `~/.cache/...`)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "setback-cfr" / "trickster"
+    return Path(base) / PROGRAM / "trickster"
 
 
 def host_hash() -> str:
@@ -210,17 +218,17 @@ def compile_host(extra_sources: list[Path], exe: Path) -> Path:
     return exe
 
 
-def built_host(game: str) -> Path:
-    """The host executable of `game`'s bot (`pitch`, `spades`) for the checkout in
-    `TRICKSTER_BOTS`, built on first use and cached per checkout commit."""
+def built_host(bot: TricksterBot) -> Path:
+    """The host executable of a game's `bot` for the checkout in `TRICKSTER_BOTS`, built on
+    first use and cached per checkout commit."""
     tools()
     folder = checkout_dir()
-    files = [folder / name for name in GAME_FILES[game]]
+    files = [folder / name for name in bot.files]
     missing = [str(p) for p in files if not p.is_file()]
     if missing:
         raise TricksterSetupError(f"trickster: the checkout lacks {missing[0]}: "
                                   f"{CHECKOUT_HINT}")
-    exe = cache_root() / checkout_id(folder, files) / host_hash() / f"{game}.exe"
+    exe = cache_root() / checkout_id(folder, files) / host_hash() / f"{bot.name}.exe"
     if exe.is_file():
         return exe
     return compile_host(files, exe)
@@ -357,7 +365,7 @@ class BotProcess:
 
 def suit_name(suit: int) -> str:
     """Trickster's name of our suit 0..3 (C D H S)."""
-    return ("Clubs", "Diamonds", "Hearts", "Spades")[suit]
+    return SUIT_NAMES["CDHS"[suit]]  # the table's names, Trickster's Suit enum's too
 
 
 def card_text(card: int) -> str:

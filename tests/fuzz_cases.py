@@ -361,7 +361,7 @@ class StrategyBoundary(Boundary):
 
     def setup(self, workdir):
         super().setup(workdir)
-        from db.synthetic import write_synthetic_strategy
+        from games.setback.db.synthetic import write_synthetic_strategy
 
         self.source = os.path.join(workdir, "good.strategy")
         write_synthetic_strategy(self.source, "baseline", 300, seed=3)
@@ -415,7 +415,7 @@ class DatabaseBoundary(Boundary):
     def setup(self, workdir):
         super().setup(workdir)
         from db.loader import load_strategies
-        from db.synthetic import write_synthetic_strategy
+        from games.setback.db.synthetic import write_synthetic_strategy
 
         source = os.path.join(workdir, "db-source.strategy")
         write_synthetic_strategy(source, "baseline", 300, seed=4)
@@ -533,7 +533,7 @@ class CliBoundary(Boundary):
 
         from cli.main import build_parser
         from db.loader import load_strategies
-        from db.synthetic import write_synthetic_strategy
+        from games.setback.db.synthetic import write_synthetic_strategy
 
         run = _tiny_baseline(workdir)
         deal = os.path.join(workdir, "deal.json")

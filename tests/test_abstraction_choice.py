@@ -10,7 +10,7 @@ from games.setback.abstraction import layouts
 from cli.main import main
 from cli_runner import run_cli
 from db.errors import DatabaseError
-from db.synthetic import write_table
+from games.setback.db.synthetic import write_table
 from setback_situations import worked
 
 SEED = 2  # deals 1 and 2 of this seed have small abstract trees (fast tests)

@@ -9,7 +9,7 @@ import pytest
 from games.setback.abstraction import layouts
 from db.loader import load_strategies
 from games.setback.db.player import DatabasePlayer
-from db.synthetic import write_table
+from games.setback.db.synthetic import write_table
 from games.setback.play.backoff import BackoffPlayer
 from play.player_spec import PlayerSpecError, make_player
 from test_composite_players import positions

@@ -166,7 +166,7 @@ def test_pimc_with_tables_plays_legal_moves(tables_file):
 @pytest.fixture(scope="module")
 def tiny_db(tmp_path_factory):
     from db.loader import load_strategies
-    from db.synthetic import write_synthetic_strategy
+    from games.setback.db.synthetic import write_synthetic_strategy
 
     root = tmp_path_factory.mktemp("tables-db")
     write_synthetic_strategy(str(root / "s.strategy"), "baseline", 300, seed=5)

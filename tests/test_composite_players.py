@@ -7,7 +7,7 @@ import pytest
 
 from db.loader import load_strategies
 from games.setback.db.player import DatabasePlayer
-from db.synthetic import write_table
+from games.setback.db.synthetic import write_table
 from games.setback import state as S
 from games.setback.api import Deal, format_move
 from games.setback.view import SeatView

@@ -17,7 +17,7 @@ import pytest
 
 from cli.main import main
 from db.database import StrategyDatabase
-from db.synthetic import write_synthetic_strategy
+from games.setback.db.synthetic import write_synthetic_strategy
 
 SEED = 2
 BASELINE = ["train", "baseline", "--iterations", "4", "--seed", str(SEED), "--batch", "1",

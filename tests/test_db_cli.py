@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from cli_runner import run_cli
-from db.synthetic import write_table
+from games.setback.db.synthetic import write_table
 
 BASELINE = {"0AJx2": [0.1, 0.2, 0.6, 0.1], "...+0At4t..0TTTQ": [0.75, 0.25],
             "Hx.+0.......TxT2TJS.W": [0.1, 0.1, 0.1, 0.6, 0.1]}

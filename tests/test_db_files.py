@@ -10,7 +10,7 @@ import pytest
 from db.database import StrategyDatabase
 from db.errors import DatabaseError
 from db.loader import load_strategies
-from db.synthetic import write_synthetic_strategy
+from games.setback.db.synthetic import write_synthetic_strategy
 
 N_KEYS = 20_000
 

@@ -15,7 +15,7 @@ from db.database import StrategyDatabase
 from db.errors import DatabaseError
 from db.key_kind import AUCTION, BOOTSTRAP, ESTABLISH, PLAYOUT, UNKNOWN, key_kind, key_kinds
 from db.loader import best_actions, load_strategies, statement_params
-from db.synthetic import write_synthetic_strategy, write_table
+from games.setback.db.synthetic import write_synthetic_strategy, write_table
 
 BASELINE = {
     "0AJx2": [0.1, 0.2, 0.6, 0.1],

@@ -8,7 +8,7 @@ import pytest
 from db.errors import DatabaseError
 from db.loader import load_strategies
 from games.setback.db.player import DatabasePlayer
-from db.synthetic import write_table
+from games.setback.db.synthetic import write_table
 from games.setback.api import Deal, format_move, parse_move
 from games.setback.view import SeatView
 

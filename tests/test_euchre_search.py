@@ -365,7 +365,7 @@ def test_bad_specs_are_refused_in_one_line(spec, says):
 
 def test_a_policy_of_another_game_is_refused_in_one_line(blueprint):
     path = str(blueprint["tmp"] / "setback.strategy")
-    from db.synthetic import auction_keys
+    from games.setback.db.synthetic import auction_keys, write_table
 
     keys, counts = auction_keys(np.random.default_rng(0), 3)
     write_table(path, "baseline", {k: np.ones(n) / n for k, n in zip(keys, counts)})

@@ -37,17 +37,6 @@ NAMING = {
     "play/search_options.py": "the program's name in a message: to take registry.PROGRAM",
     "play/results_store.py": "the results store's format name and its games before `game` was "
                              "recorded (Setback's, its DEFAULT_GAME)",
-    # Setback's own still in a shared module of play/ (issue 55's move is under way)
-    "play/player_spec.py": "Setback's player grammar: its players' dotted places "
-                           "(games.setback.play.*, games.setback.db.player), reached without "
-                           "importing them",
-    "play/ismcts_player.py": "the ISMCTS player's per-game branches (Setback, Euchre) and its "
-                             "benchmark's --game",
-    "play/ladder.py": "the rating ladder's default game 'setback' (a store from before games "
-                      "were recorded is Setback's)",
-    "play/trickster_host.py": "the Trickster bots' game names ('pitch', 'spades': the bots' "
-                              "own), their C# files, and the suit names",
-    "db/synthetic.py": "the synthetic test database's header: a Setback export's",
     # not a game: the suit
     "web/position.py": "the suit names (clubs .. spades): the suit, not the game",
     "games/scaffold/table_words.py": "the suit names (Clubs .. Spades): the suit, not the game",
@@ -81,7 +70,10 @@ def test_the_cleaned_commands_and_server_name_no_game():
                 "cli/errors.py", "cli/quickstart.py", "cli/inference.py", "cli/export.py",
                 "cli/db.py", "cli/arguments.py", "cli/census.py", "cli/solve_deal.py",
                 "cli/dd_table.py", "web/app.py", "web/game_tables.py",
-                "web/metrics.py", "web/openapi.py", "web/guard.py"):
+                "web/metrics.py", "web/openapi.py", "web/guard.py",
+                # the players' shared layer, emptied of Setback's grammar and defaults
+                "play/player_spec.py", "play/ismcts_player.py", "play/ladder.py",
+                "play/trickster_host.py", "db/synthetic.py", "cli/train.py", "cli/learn.py"):
         assert (ROOT / rel).is_file(), rel
         assert rel not in found, (rel, found.get(rel))
 

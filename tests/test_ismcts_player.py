@@ -69,14 +69,16 @@ def test_match_command_prints_the_win_rate_and_the_time(capsys):
 
     assert main(["--sims", "2", "--pairs", "1", "--seed", "4"]) == 0
     line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("ismcts:2 vs heuristic: 2 games (1 duplicate pairs), win rate ")
+    assert line.startswith("setback ismcts:2 vs heuristic: 2 games (1 duplicate pairs), "
+                           "win rate ")
     assert "95% " in line and "ms a decision" in line
 
 
 def test_euchre_match_command(capsys):
     from play.ismcts_player import main
 
-    assert main(["--game", "euchre", "--sims", "2", "--pairs", "1", "--seed", "3"]) == 0
+    assert main(["--game", "euchre", "--sims", "2", "--pairs", "1", "--seed", "3",
+                 "--against", "random"]) == 0
     line = capsys.readouterr().out.strip().splitlines()[-1]
     assert line.startswith("euchre ismcts:2 vs random: 2 games (1 duplicate pairs), win rate ")
     assert float(line.split("win rate ")[1].split()[0]) in (0.0, 0.5, 1.0)

@@ -153,7 +153,7 @@ def check_equal_keys_carry_equal_actions(layout, n_deals=300, seed=3):
 
 def check_mismatch_refused_in_one_line(name, key, tmp_path):
     from db.errors import DatabaseError
-    from db.synthetic import write_table
+    from games.setback.db.synthetic import write_table
     from games.setback.play.strategy_player import StrategyFilePlayer
 
     entry = layouts.layout(name)

@@ -12,7 +12,7 @@ import pytest
 from cfr import checkpoint
 from cfr.file_lock import LockedError, WriterLock
 from cli_runner import run_cli
-from db.synthetic import write_synthetic_strategy
+from games.setback.db.synthetic import write_synthetic_strategy
 from train.run_directory import RunDirectory
 from train_runs import SEED, baseline, baseline_argv
 

@@ -14,7 +14,7 @@ import pytest
 from db.loader import load_strategies
 from games.setback.db.player import DatabasePlayer
 from games.setback.db.policy_arrays import load_policy_arrays
-from db.synthetic import write_table
+from games.setback.db.synthetic import write_table
 from games.rng import new_rng
 from games.setback import state as S
 from games.setback.api import Deal, format_move

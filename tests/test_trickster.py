@@ -281,7 +281,7 @@ def test_a_bot_that_does_not_compile_is_refused_in_one_line(tmp_path, monkeypatc
     monkeypatch.setenv("TRICKSTER_BOTS", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     with pytest.raises(host.TricksterSetupError) as caught:
-        host.built_host("pitch")
+        host.built_host(pitch.BOT)
     text = str(caught.value)
     assert "\n" not in text and "does not compile with mcs" in text and "BaseBot.cs" in text
 
@@ -295,12 +295,12 @@ def test_the_build_is_cached_per_checkout(tmp_path, monkeypatch):
     (bots / "Pitch" / "PitchBot.cs").write_text(TINY.read_text())
     monkeypatch.setenv("TRICKSTER_BOTS", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    exe = host.built_host("pitch")
+    exe = host.built_host(pitch.BOT)
     stamp = exe.stat().st_mtime_ns
-    assert host.built_host("pitch") == exe and exe.stat().st_mtime_ns == stamp
+    assert host.built_host(pitch.BOT) == exe and exe.stat().st_mtime_ns == stamp
     assert exe.is_relative_to(tmp_path / "cache" / "setback-cfr" / "trickster")
     (bots / "BaseBot.cs").write_text("namespace Trickster.Bots { public class C { } }\n")
-    assert host.built_host("pitch") != exe  # another checkout: another build
+    assert host.built_host(pitch.BOT) != exe  # another checkout: another build
 
 
 def test_the_command_line_refuses_without_a_checkout_in_one_line():

@@ -204,7 +204,7 @@ def setback_blueprint(folder, deals=30, seed=3):
 
     from db.loader import load_strategies
     from games.setback.db.player import DatabasePlayer
-    from db.synthetic import write_table
+    from games.setback.db.synthetic import write_table
     from games.setback.api import Deal
     from games.setback.view import SeatView
     from test_composite_players import EmptyStore

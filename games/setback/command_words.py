@@ -82,8 +82,25 @@ DB_LOAD = ("From a baseline strategy: its playout, establish-trump and auction k
            "bootstrap strategy: its score-aware auction keys (players prefer those when bidding "
            "with a known score)")
 
-# tournament: the games played, the players (`play.player_spec.SPEC_HELP`, `{players}`), the
-# report
+# the players its grammar takes (`games/setback/play/grammar.py`'s SPEC_HELP; `{players}` in
+# TOURNAMENT and RATING)
+PLAYERS = ("random, heuristic, db:PATH (a strategy database), strategy:PATH[,PATH...], "
+           "pimc[:WORLDS][,tables=FILE], pimc-pi[:WORLDS]:POLICY[,tables=FILE], "
+           "sds[:W][,play=SPEC] (the SDS bidder), nn:MODEL[,made=P][,expected][,play=SPEC] "
+           "(the learned bidder), net:FILE[,sample] (the policy network of train distill), "
+           "search[OPTIONS]:POLICY (rollout search on a db:, strategy: or net: "
+           "blueprint; OPTIONS worlds=W,rollout=,bids=,margin=,think=MS,threads=,voids=), "
+           "db:PATH,gaps=BIDDER (the database's missing auction keys "
+           "bid by BIDDER), db:FINE,backoff=db:COARSE (a fine layout's database playing "
+           "the coarse database's key where its own is missing), ismcts[:SIMS] "
+           "(OpenSpiel's ISMCTS bot), trickster:pitch (Trickster Cards' Pitch bot, from the "
+           "TricksterBots checkout named by TRICKSTER_BOTS, run with Mono), each "
+           "optionally followed by ,bid=SPEC (bid like SPEC, "
+           "play the cards as the first; bid= comes last); oracle[,bid=SPEC] SEES EVERY "
+           "HAND (double-dummy on the true deal, bids like SPEC, default heuristic): a "
+           "ceiling for tournament and rating only")
+
+# tournament: the games played, the players (`{players}`: PLAYERS), the report
 TOURNAMENT = ("games to 11, and the report adds points per deal, bids made and set, and a PNG "
               "summary (--png, needs the `plot` extra). PLAYER is {players}; db:PATH is a "
               "database from `{program} db load`, strategy: reads exported strategy files into "

@@ -41,7 +41,7 @@ LAST_TRICK_CARRIES = False  # "Last trick" is this deal's only
 HIDDEN_PHASES = ()  # no bot's move is face down
 EVENT_PHASES = {"lead": "card", "follow": "card"}  # a move event's phase: bid or card
 
-BOTS = {"make": "play.player_spec:make_player",  # the bots (web.bots): the player grammar,
+BOTS = {"make": "games.setback.play.grammar:make_player",  # the bots (web.bots): the player grammar,
         "describe": "games.setback.abstraction.describe:describe_decision",  # a rule player's key
         "undealt": "undealt"}  # the belief's word for the cards no seat holds
 

@@ -469,7 +469,7 @@ def run_distill(args) -> int:
                "soft": args.soft, "refine": args.refine, "seed": args.seed}
     run_dir = RunDirectory(args.run)
     if args.eval_every is not None:
-        from play.player_spec import PlayerSpecError, make_player
+        from games.setback.play.grammar import PlayerSpecError, make_player
 
         try:
             make_player(args.eval_against)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.setback.abstraction import layouts
-from play.player_spec import BACKOFF_OPTION
+from games.setback.play.grammar import BACKOFF_OPTION
 
 
 class BackoffPlayer:
@@ -76,7 +76,7 @@ def make_backoff_player(text: str, seed: int = 0):
     """`db:FINE,backoff=db:COARSE` (or `strategy:` on either side): the fine database player,
     the coarse one answering where the fine one has no key (split at the first `,backoff=`).
     Bad specs raise `PlayerSpecError` (one line)."""
-    from play.player_spec import PlayerSpecError, make_player
+    from games.setback.play.grammar import PlayerSpecError, make_player
 
     base, _, coarse_spec = text.partition(BACKOFF_OPTION)
     coarse_spec = coarse_spec.strip()

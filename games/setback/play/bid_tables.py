@@ -347,7 +347,7 @@ def count_chunk(task):
         return counts
     player = _WORKER.get(spec)
     if player is None:
-        from play.player_spec import make_player
+        from games.setback.play.grammar import make_player
 
         player = _WORKER[spec] = make_player(spec, seed)
     for i in range(first, first + n):
@@ -476,7 +476,7 @@ def belief(tables: BidTables, name: str):
 # --- the `bid-tables` command's Setback part (its options and checks: cli/bid_tables.py) -------
 def check_bidders(spec: str, seed: int) -> None:
     """Refuse a bad `--bidders` player in one line (ValueError) before any deal is counted."""
-    from play.player_spec import make_player
+    from games.setback.play.grammar import make_player
 
     if spec.strip().lower().startswith(("pimc", "pimc-pi")):
         raise ValueError("a pimc player bids with its bid= player; name that one")

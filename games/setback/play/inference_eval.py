@@ -136,7 +136,7 @@ def evaluate(policy_spec: str, positions: int, seed: int = 0, worlds: int = 100,
     a bid tables file adds the tables beliefs; `first_trick`: positions of the first trick;
     `exact`: the exact beliefs, each position's fraction estimated to `exact_hits` layouts that
     reproduce the moves or `exact_samples` drawn."""
-    from play.player_spec import make_player
+    from games.setback.play.grammar import make_player
     from games.setback.play.policy_model import PolicyModel
     from games.setback.play.bid_tables import load_belief
     from games.setback.play.exact_belief import ExactBelief

@@ -69,7 +69,7 @@ def continuation_of(spec: str, seed: int = 0):
         from games.setback.play.sds import HeuristicContinuation
 
         return HeuristicContinuation()
-    from play.player_spec import make_player
+    from games.setback.play.grammar import make_player
 
     return PlayerContinuation(make_player(spec, seed))
 
@@ -91,7 +91,7 @@ def generate(deals: int, seed: int, auction: str = "heuristic", play: str = "heu
     from tqdm import tqdm
 
     from games.rng import new_rng, stream_seed
-    from play.player_spec import make_player
+    from games.setback.play.grammar import make_player
     from games.setback.play.evaluated_bidder import pitch_card
     from games.setback.search.single_dummy import SingleDummy
 

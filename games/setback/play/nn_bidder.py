@@ -16,7 +16,7 @@ learn train`); every other card is the play player's.
 - Pitch: the same network's distribution of our own contract at the bid won, per trump; the
   card is the play player's pitch if it pitches that suit, else the suit's top card
   (`games.setback.play.evaluated_bidder.pitch_card`).
-- Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
+- Everything else: the play player (SPEC parsed by `grammar.make_player`; default
   `heuristic`).
 
 The perfect-information correction, for a model trained on solver labels, is inside the
@@ -96,7 +96,7 @@ def parse_nn_spec(spec: str) -> tuple[str, bool, str | None, float]:
 def make_nn_player(spec: str, seed: int = 0) -> NnPlayer:
     """The learned bidder of `nn:MODEL[,made=P][,expected][,play=SPEC]` (module docstring); a
     bad spec or a refused model file raises `play.player_spec.PlayerSpecError` in one line."""
-    from play.player_spec import PlayerSpecError, make_player
+    from games.setback.play.grammar import PlayerSpecError, make_player
     from games.setback.search.learned_evaluator import ModelFileError
 
     model, score_aware, play_spec, floor = parse_nn_spec(spec)

@@ -16,7 +16,7 @@ sampled layouts; every other card is the play player's.
   best trump's card is the one the play player would pitch if it pitches that suit, else
   the highest card of the suit (it takes High if anything does, and the
   perfect-information values of a suit's leads differ little).
-- Everything else: the play player (SPEC parsed by `play.player_spec.make_player`; default
+- Everything else: the play player (SPEC parsed by `grammar.make_player`; default
   `heuristic`).
 
 The perfect-information bias correction (`CORRECTION`) is applied to every contract (the
@@ -128,7 +128,7 @@ def make_sds_player(spec: str, seed: int = 0) -> SdsPlayer:
     """The sds player of `sds[:W][,expected][,play=SPEC]` (module docstring; `,expected`
     bids by expected deal score instead of win probability); a bad spec raises
     `play.player_spec.PlayerSpecError` in one line."""
-    from play.player_spec import PlayerSpecError, make_player
+    from games.setback.play.grammar import PlayerSpecError, make_player
 
     text = str(spec).strip()
     body, score_aware, play_spec = split_bidder_spec(text)

@@ -130,7 +130,7 @@ class SearchPlayer(SearchPlayerBase):
 def make_search_player(text: str, seed: int = 0):
     """The search player of a spec string (module docstring); PlayerSpecError on a bad one."""
     from games.setback.db.policy_arrays import arrays_of_player
-    from play.player_spec import PlayerSpecError, make_player
+    from games.setback.play.grammar import PlayerSpecError, make_player
     from play.search_options import parse_options
 
     options, policy = parse_options(text, PlayerSpecError, SPEC_FORM, "search:db:strategy.db")

@@ -36,8 +36,9 @@ from games.setback import state as S
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.rules import apply_move, is_legal
 from games.setback.scoring import deal_score, is_exhausted
+from games.setback.command_words import PLAYERS as SPEC_HELP  # its grammar's help
 from games.setback.view import SeatView
-from play.player_spec import SPEC_HELP, PlayerSpecError  # Setback's players' grammar
+from play.player_spec import PlayerSpecError
 from play.tournament import (DEFAULT_MAX_DEALS, PLAYER_SEED_BASE, IllegalMove, TournamentGame,
                              pair_interval, wilson_interval)
 
@@ -227,8 +228,8 @@ def _setback_pair_scores(rows: np.ndarray) -> np.ndarray:
 
 
 def _setback_player(spec: str, seed: int = 0):
-    """A Setback player of the grammar of `play.player_spec`."""
-    from play.player_spec import make_player
+    """A Setback player of its grammar (`games.setback.play.grammar`)."""
+    from games.setback.play.grammar import make_player
 
     return make_player(spec, seed)
 

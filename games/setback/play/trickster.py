@@ -22,8 +22,9 @@ from __future__ import annotations
 from games.setback import state as S
 from games.setback.errors import SetbackError
 from games.setback.rules import BID_MOVE, beats
-from play.trickster_host import (BOT_CLASS, TricksterBotError, TricksterPlayer, absolute_seat,
-                                 add_trick_inputs, built_host, card_text, cards_text, suit_name)
+from play.trickster_host import (TricksterBot, TricksterBotError, TricksterPlayer,
+                                 absolute_seat, add_trick_inputs, built_host, card_text,
+                                 cards_text, suit_name)
 
 # Trickster's Pitch bid values in the host's bid space (BidSpace.Pitch = 1000): the points
 # bids, the pitcher's suit bid and the others' "not pitching" after the auction.
@@ -50,6 +51,12 @@ OPTIONS = {
 }
 
 
+# The bot (`play.trickster_host.TricksterBot`): Trickster's name of the game, what it compiles
+# from the checkout, the class the host runs
+BOT = TricksterBot("pitch", ("Bots/BaseBot.cs", "Bots/PlayersCollectionBase.cs",
+                             "Bots/Pitch/PitchBot.cs"), "Trickster.Bots.PitchBot")
+
+
 class TricksterPitchError(TricksterBotError, SetbackError):
     """The Pitch bot failed or moved illegally (one line, exit status 2)."""
 
@@ -61,7 +68,7 @@ def make_trickster_pitch_player(text: str, seed: int = 0):
 
     if text.strip().lower() != "trickster:pitch":
         raise PlayerSpecError(f"{text!r}: Setback's Trickster player is trickster:pitch")
-    return TricksterPitchPlayer(built_host("pitch"), BOT_CLASS["pitch"])
+    return TricksterPitchPlayer(built_host(BOT), BOT.bot_class)
 
 
 def _seat_history(view):

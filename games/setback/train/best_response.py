@@ -148,7 +148,7 @@ class Target:
 
     def player(self, seed: int = 0):
         """The target as `tournament` plays it (sampling its probabilities with `sample`)."""
-        from play.player_spec import PlayerSpecError, make_player
+        from games.setback.play.grammar import PlayerSpecError, make_player
 
         try:
             player = make_player(self.spec, seed)

@@ -329,7 +329,7 @@ _WORKER = {}  # the forked workers' recording player: (kind, spec, refine) -> pl
 def _recorder(kind: str, spec: str, refine: str = ""):
     """The recording player of `spec` (`kind` "search": a `RecordingPlayer`, refining as the
     `refine` setting says; "imitate": a `RecordingTable`), built once a process."""
-    from play.player_spec import make_player
+    from games.setback.play.grammar import make_player
 
     if _WORKER.get("spec") != (kind, spec, refine):
         _WORKER["spec"] = (kind, spec, refine)
@@ -679,7 +679,7 @@ class Distill:
             return {"promoted": True}
         from games.rng import stream_seed
         from games.setback.play.net_player import NetPlayer
-        from play.player_spec import make_player
+        from games.setback.play.grammar import make_player
         from games.setback.play.tournament import win_rate_interval
         from play.tournament import run_tournament
 
@@ -711,7 +711,7 @@ class Distill:
     def _evaluate(self, k: int, pairs: int, against: str) -> None:
         """Round K's network alone against `against`, `pairs` duplicate pairs on the run's
         evaluation deals; a row of eval.csv."""
-        from play.player_spec import make_player
+        from games.setback.play.grammar import make_player
         from games.setback.play.tournament import win_rate_interval
         from play.tournament import run_tournament
         from train.evaluation import append_eval_row, eval_seed, format_eval_row

@@ -18,8 +18,9 @@ from games.spades import state as S
 from games.spades.cards import power
 from games.spades.errors import SpadesError
 from games.spades.rules import BID_MOVE
-from play.trickster_host import (BOT_CLASS, TricksterBotError, TricksterPlayer, absolute_seat,
-                                 add_trick_inputs, built_host, card_text, cards_text, suit_name)
+from play.trickster_host import (TricksterBot, TricksterBotError, TricksterPlayer,
+                                 absolute_seat, add_trick_inputs, built_host, card_text,
+                                 cards_text, suit_name)
 
 NO_BID = -1  # the host's BidBase.NoBid; Spades' bid space starts at 0 (Nil), so a bid of n
 # tricks is the value n
@@ -29,6 +30,13 @@ OPTIONS = {
     "bagsThreshold": 10, "bagsPenalty": 100, "failedNilBags": "HelpsTeamBid",
     "tenBonus": "None", "leadSpades": "Broken", "gameOverScore": 500, "playTo": "Score",
 }
+
+
+# The bot (`play.trickster_host.TricksterBot`): Trickster's name of the game, what it compiles
+# from the checkout, the class the host runs
+BOT = TricksterBot("spades", ("Bots/BaseBot.cs", "Bots/PlayersCollectionBase.cs",
+                              "Bots/Spades/SpadesBot.cs", "Bots/Spades/SpadesBid.cs"),
+                   "Trickster.Bots.SpadesBot")
 
 
 class TricksterSpadesError(TricksterBotError, SpadesError):
@@ -43,7 +51,7 @@ def make_trickster_spades_player(text: str, seed: int, spec_error):
     if text.strip().lower() != "trickster:spades":
         raise spec_error(f"{text!r}: Spades' Trickster player is trickster:spades")
     try:
-        return TricksterSpadesPlayer(built_host("spades"), BOT_CLASS["spades"])
+        return TricksterSpadesPlayer(built_host(BOT), BOT.bot_class)
     except TricksterSetupError as exc:
         raise spec_error(str(exc)) from None
 
