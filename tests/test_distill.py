@@ -267,25 +267,49 @@ def test_the_same_networks_for_one_and_two_workers_and_after_a_resume(tmp_path, 
     assert code == 2 and "a resumed run keeps its settings" in err
 
 
-def test_sigkill_in_the_middle_of_a_round_then_resume_gives_the_same_networks(tmp_path, capsys,
-                                                                               base_run):
-    """SIGKILL once the round's first chunk is saved, then the same command: the networks are
-    those of an uninterrupted run."""
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killed_in_the_middle_of_a_round_then_resume_gives_the_same_networks(tmp_path, capsys,
+                                                                             base_run, sig):
+    """SIGKILL, or SIGTERM (`kill PID`) to a run started in the background with Ctrl-C
+    ignored (`nohup ... &`), once the round's first chunk is saved; then the same command: the
+    networks are those of an uninterrupted run. SIGTERM stops it as Ctrl-C does (status 130)."""
     straight, killed = str(tmp_path / "straight"), str(tmp_path / "killed")
     distill(capsys, straight, base_run, "--rounds", "2")
     command = [sys.executable, "-m", "cli.main", "train", "distill", "--run", killed, "--from",
                base_run, *TINY, "--rounds", "2"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     deadline = time.time() + 300
     chunk = os.path.join(killed, "data", "round-00001", "chunk-00000.npz")
     while not os.path.exists(chunk) and process.poll() is None and time.time() < deadline:
         time.sleep(0.05)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    process.send_signal(sig)
+    out, _ = process.communicate(timeout=120)
+    if sig == signal.SIGTERM:
+        assert process.returncode == 130 and "stopped (Ctrl-C or SIGTERM)" in out
     assert not os.path.exists(os.path.join(killed, "nets", "round-00001.net"))
     distill(capsys, killed, base_run, "--rounds", "2")
     same_networks(straight, killed, 2)
+
+
+def test_sigint_stops_the_stage_even_where_the_shell_ignored_it():
+    """A run started in the background (`nohup ... &`) inherits SIGINT ignored; the stage's
+    loop still turns SIGINT and SIGTERM into its Ctrl-C stop, and leaves the signals as it
+    found them."""
+    from games.setback.train.distill import _signals_interrupt
+
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with pytest.raises(KeyboardInterrupt):
+                with _signals_interrupt():
+                    os.kill(os.getpid(), sig)
+                    time.sleep(1)  # the handler runs at the next bytecode; never reached
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_exploit_plays_local_best_response_against_a_network(tmp_path, capsys):

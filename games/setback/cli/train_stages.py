@@ -490,7 +490,7 @@ def run_distill(args) -> int:
           f"{summary['cpu_seconds'] / 60:.2f} CPU-min in the stage (the base run: "
           f"{settings['base_cpu_seconds'] / 60:.2f}); newest network {summary['net']}")
     if summary["stopped"] == "interrupt":
-        print("stopped by Ctrl-C; the chunks of games saved are kept. Run the same command "
+        print("stopped (Ctrl-C or SIGTERM); the chunks of games saved are kept. Run the same command "
               "again to resume.")
         return 130
     return 0

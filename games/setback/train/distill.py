@@ -35,7 +35,7 @@ Determinism: game g of round K has the seed `stream_seed(stream_seed(seed, K), g
 is reseeded per game and searches on one thread without a time budget, so a chunk's records
 depend on (seed, round, chunk) alone, whatever `--workers`; the fit reads the window in round
 and chunk order with a generator seeded by (seed, round). A run stopped anywhere (Ctrl-C,
-SIGKILL) and resumed with the same command reaches the same networks bit for bit.
+SIGTERM, SIGKILL) and resumed with the same command reaches the same networks bit for bit.
 
 Compute: `--for` counts the stage's own CPU (the self-play workers' and the fit's), not the
 evaluations; the base run's CPU is recorded beside it (`base_cpu_seconds`), so total compute is
@@ -50,11 +50,13 @@ from __future__ import annotations
 
 import glob
 import json
+import contextlib
 import multiprocessing
 import os
 import re
 import resource
 import shutil
+import signal
 import time
 
 import numpy as np
@@ -354,10 +356,31 @@ def play_chunk(task) -> tuple[int, dict, float]:
     return c, rows_to_arrays(player.rows), time.process_time() - cpu
 
 
-def _ignore_sigint() -> None:
-    import signal
+@contextlib.contextmanager
+def _signals_interrupt():
+    """SIGTERM, and SIGINT even where the shell started the run in the background with SIGINT
+    ignored (`nohup ... &`), raise KeyboardInterrupt in the stage's loop, so `kill PID` stops a
+    run as Ctrl-C does: the chunks saved are kept, the pool's workers are ended with it."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
 
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
+            previous[sig] = signal.signal(sig, interrupt)
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _worker_signals() -> None:
+    """A pool worker's signals: Ctrl-C is the main process's to handle (it ends the pool), and
+    SIGTERM, which the pool ends its workers with, ends a worker at once (not the main
+    process's handler, which the fork copied)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # --- fitting --------------------------------------------------------------------------------
@@ -470,34 +493,37 @@ class Distill:
               eval_pairs: int, eval_against: str) -> dict:
         """Run rounds until the run has `rounds` (if given) or its CPU reaches `cpu_budget`
         (checked at every chunk; the round then stops where it is and resumes later), with an
-        evaluation every `eval_every` rounds; a summary dict (`stopped` set on Ctrl-C or the
-        budget)."""
+        evaluation every `eval_every` rounds; a summary dict (`stopped` set on Ctrl-C or SIGTERM,
+        or the budget)."""
         self._catch_up_logs()
         stopped = None
         try:
-            done = rounds_done(self.path)
-            if eval_every and done and done % eval_every == 0 and not self._evaluated(done):
-                self._evaluate(done - 1, eval_pairs, eval_against)  # stopped before it ran
-            while rounds is None or rounds_done(self.path) < rounds:
-                k = rounds_done(self.path)
-                if cpu_budget is not None and self.cpu_so_far() >= cpu_budget:
-                    stopped = "budget"
-                    break
-                if k == 0 and int(self.settings["imitate"]) > 0 and not os.path.exists(
-                        imitation_net_path(self.path)) and not self._imitate(cpu_budget):
-                    stopped = "budget"
-                    break
-                if not self._self_play(k, cpu_budget):
-                    stopped = "budget"
-                    break
-                self._fit(k)
-                if eval_every and (k + 1) % eval_every == 0:
-                    self._evaluate(k, eval_pairs, eval_against)
-                self._prune(k)
+            with _signals_interrupt():
+                stopped = self._rounds(rounds, cpu_budget, eval_every, eval_pairs, eval_against)
         except KeyboardInterrupt:
             stopped = "interrupt"
         return {"rounds": rounds_done(self.path), "cpu_seconds": self.cpu_so_far(),
                 "stopped": stopped, "net": latest_net(self.path)}
+
+    def _rounds(self, rounds, cpu_budget, eval_every, eval_pairs, eval_against) -> str | None:
+        """`train`'s loop: None once the run has `rounds`, "budget" when the CPU ran out."""
+        done = rounds_done(self.path)
+        if eval_every and done and done % eval_every == 0 and not self._evaluated(done):
+            self._evaluate(done - 1, eval_pairs, eval_against)  # stopped before it ran
+        while rounds is None or rounds_done(self.path) < rounds:
+            k = rounds_done(self.path)
+            if cpu_budget is not None and self.cpu_so_far() >= cpu_budget:
+                return "budget"
+            if k == 0 and int(self.settings["imitate"]) > 0 and not os.path.exists(
+                    imitation_net_path(self.path)) and not self._imitate(cpu_budget):
+                return "budget"
+            if not self._self_play(k, cpu_budget):
+                return "budget"
+            self._fit(k)
+            if eval_every and (k + 1) % eval_every == 0:
+                self._evaluate(k, eval_pairs, eval_against)
+            self._prune(k)
+        return None
 
     def _evaluated(self, rounds: int) -> bool:
         """Whether eval.csv has the evaluation of the run at `rounds` rounds."""
@@ -561,7 +587,7 @@ class Distill:
             else:
                 _recorder(kind, spec, refine)  # built once, shared with the workers by the fork
                 context = multiprocessing.get_context("fork")
-                with context.Pool(self.workers, initializer=_ignore_sigint) as pool:
+                with context.Pool(self.workers, initializer=_worker_signals) as pool:
                     for c, arrays, cpu in pool.imap_unordered(play_chunk, tasks):
                         save(c, arrays, cpu)
                         if cpu_budget is not None and spent >= cpu_budget:
