@@ -26,7 +26,7 @@ from games.setback.scoring import dealt_cards, points_score, score_difference, t
 from games.setback.state import (DEALT, EXHAUSTED, HAND, HIGH_BID, HIGH_BIDDER, LEADER,
                                  N_IN_TRICK, PHASE, PHASE_OVER, PHASE_PLAY, TO_ACT, TRICK,
                                  TRUMP, WON)
-from search.capture_values import (CTX_GEN, CTX_NODES, DEFAULT_TT_BITS, MAX_CARDS, SPEC_SIZE,
+from search.capture_values import (CTX_NODES, DEFAULT_TT_BITS, MAX_CARDS, SPEC_SIZE,
                                    Buffers, card_values, counter_strides, position_value,
                                    prepare_spec, set_root)
 
@@ -104,10 +104,12 @@ def declare(state, trump, decl, table, spec):
 
 
 @njit(cache=True, _nrt=False)
-def _root(state, trump, stack, decl, table, spec):
-    """Declare `state` with `trump` and put its position at the root of the stack."""
+def solver_root(state, trump, stack, decl, table, spec):
+    """Declare `state` (a deal in its playout) with `trump` as trump (`declare`) and put its
+    position at the root of the stack, stack[0]."""
     declare(state, trump, decl, table, spec)
-    set_root(decl[D_HANDS], state[LEADER], decl[D_HANDS, 4:], state[N_IN_TRICK], spec, stack[0])
+    set_root(decl[D_HANDS], state[LEADER], decl[D_HANDS, 4:], state[N_IN_TRICK], spec,
+             stack[0])
 
 
 @njit(cache=True, _nrt=False)
@@ -117,7 +119,7 @@ def solve_moves(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_o
     each suit the leader holds as trump."""
     sign = 1 if state[HIGH_BIDDER] % 2 == 0 else -1
     if state[TRUMP] >= 0:
-        _root(state, state[TRUMP], stack, decl, table, spec)
+        solver_root(state, state[TRUMP], stack, decl, table, spec)
         n = card_values(stack, moves, frames, spec, table, tt, ctx, np.int64(-1), moves_out,
                         values_out)
     else:
@@ -125,7 +127,7 @@ def solve_moves(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_o
         hand = state[HAND + state[TO_ACT]]
         for suit in range(4):
             if hand & suit_mask(suit):
-                _root(state, suit, stack, decl, table, spec)
+                solver_root(state, suit, stack, decl, table, spec)
                 n += card_values(stack, moves, frames, spec, table, tt, ctx, suit_mask(suit),
                                  moves_out[n:], values_out[n:])
     for i in range(n):
@@ -138,7 +140,7 @@ def solve_value(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_o
     """The exact value (bidder's team's view) of `state`."""
     if state[TRUMP] >= 0:
         sign = 1 if state[HIGH_BIDDER] % 2 == 0 else -1
-        _root(state, state[TRUMP], stack, decl, table, spec)
+        solver_root(state, state[TRUMP], stack, decl, table, spec)
         return sign * position_value(stack, moves, frames, spec, table, tt, ctx)
     n = solve_moves(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_out,
                     values_out)
@@ -198,4 +200,3 @@ class Solver:
         return int(solve_value(state, *self.buffers(), self._moves_out, self._values_out))
 
 
-__all__ = ["CTX_GEN", "Solver", "declare", "solve_moves", "solve_value"]

@@ -2,7 +2,7 @@
 
 Issue 37: every figure of strength has a bottom (random, the heuristic) and should have a top.
 The oracle plays each card double-dummy on the TRUE deal: the project's exact solver
-(`games.setback.search.solver.solve_moves`, the baseline payoff: its team's deal score minus the
+(`games.setback.trick_play.solve_moves`, the one solver; the baseline payoff: its team's deal score minus the
 other's) gives every legal card its exact value with all four hands known, and the oracle plays the
 best (ties: the lowest card, as PIMC). Its bids are another player's: `oracle,bid=SPEC`, by default
 the heuristic's (`heuristic`: always available, needs no file; a strategy database is the usual
@@ -36,7 +36,7 @@ class OraclePlayer(SeeingPlayer):
     """Plays every card double-dummy on the true deal; `bidder` bids (module docstring)."""
 
     def __init__(self, bidder=None, name: str | None = None, tt_bits: int = 16):
-        from games.setback.search.solver import Solver
+        from games.setback.trick_play import Solver
 
         if bidder is None:
             from games.setback.play.heuristic import HeuristicPlayer
@@ -58,12 +58,11 @@ class OraclePlayer(SeeingPlayer):
 
     def card_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(legal cards ascending, their exact values from the acting seat's team's side)."""
-        from games.setback.search.solver import solve_moves
+        from games.setback.trick_play import solve_moves
 
         s = self.solver
         true = np.ascontiguousarray(state, dtype=np.int64).copy()
-        n = solve_moves(true, s.stack, s.moves, s.frames, s.table, s.ctx, s._moves_out,
-                        s._values_out)
+        n = solve_moves(true, *s.buffers(), s._moves_out, s._values_out)
         sign = 1 if int(true[S.TO_ACT]) % 2 == int(true[S.HIGH_BIDDER]) % 2 else -1
         return s._moves_out[:n].copy(), sign * s._values_out[:n].astype(np.float64)
 
