@@ -24,8 +24,9 @@ from games.bits import highest_bit, lowest_bit
 from games.setback.cards import GAME_POINTS_BY_RANK, JACK, make_card, mask_game_points, suit_mask
 from games.setback.scoring import dealt_cards, points_score, score_difference, team_taking
 from games.setback.state import (DEALT, EXHAUSTED, HAND, HIGH_BID, HIGH_BIDDER, LEADER,
-                                 N_IN_TRICK, PHASE, PHASE_OVER, PHASE_PLAY, TO_ACT, TRICK,
-                                 TRUMP, WON)
+                                 N_IN_TRICK, PHASE, PHASE_OVER, PHASE_PLAY, STATE_SIZE, TO_ACT,
+                                 TRICK, TRUMP, WON)
+from games.setback.rules import apply_card, legal_cards
 from search.capture_values import (CTX_NODES, DEFAULT_TT_BITS, MAX_CARDS, SPEC_SIZE,
                                    Buffers, card_values, counter_strides, position_value,
                                    prepare_spec, set_root)
@@ -38,7 +39,8 @@ D_ORDER = 3  # the move-order weight per card: its game points
 D_RANGES = 4  # row 4: the counters' ranges
 D_STRIDES = 5  # row 5: their strides in the value table
 D_HANDS = 6  # row 6: the hands (0..3), the trick's cards (4..7)
-DECL_ROWS = 7
+D_SCRATCH = 7  # row 7: a state after one card (`_settled_moves`)
+DECL_ROWS = 8
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -113,10 +115,34 @@ def solver_root(state, trump, stack, decl, table, spec):
 
 
 @njit(cache=True, _nrt=False)
+def _settled_moves(state, decl, moves_out, values_out):
+    """`solve_moves` of a deal whose score the rules have settled (`EXHAUSTED`: the game loops
+    score it as it stands): each card's value is the score once it is played. A sampled world
+    inherits the flag from the true deal, whose settled score the world's cards may not show:
+    the flag, not the world's cards, decides, as the rules do."""
+    sign = 1 if state[HIGH_BIDDER] % 2 == 0 else -1
+    legal = legal_cards(state)
+    scratch = decl[D_SCRATCH]
+    n = 0
+    while legal:
+        card = lowest_bit(legal)
+        legal &= legal - 1
+        for j in range(STATE_SIZE):
+            scratch[j] = state[j]
+        apply_card(scratch, card)
+        moves_out[n] = card
+        values_out[n] = sign * score_difference(scratch)
+        n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def solve_moves(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_out, values_out):
     """Every legal move of the seat to act and its exact value (bidder's team's view) into
     `moves_out` / `values_out` (ascending moves); returns their count. The first lead solves
     each suit the leader holds as trump."""
+    if state[EXHAUSTED]:
+        return _settled_moves(state, decl, moves_out, values_out)
     sign = 1 if state[HIGH_BIDDER] % 2 == 0 else -1
     if state[TRUMP] >= 0:
         solver_root(state, state[TRUMP], stack, decl, table, spec)
@@ -138,8 +164,10 @@ def solve_moves(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_o
 @njit(cache=True, _nrt=False)
 def solve_value(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_out, values_out):
     """The exact value (bidder's team's view) of `state`."""
+    sign = 1 if state[HIGH_BIDDER] % 2 == 0 else -1
+    if state[EXHAUSTED] or state[PHASE] == PHASE_OVER:
+        return sign * score_difference(state)  # settled: scored as it stands
     if state[TRUMP] >= 0:
-        sign = 1 if state[HIGH_BIDDER] % 2 == 0 else -1
         solver_root(state, state[TRUMP], stack, decl, table, spec)
         return sign * position_value(stack, moves, frames, spec, table, tt, ctx)
     n = solve_moves(state, stack, moves, frames, tt, ctx, decl, table, spec, moves_out,
