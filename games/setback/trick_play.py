@@ -23,9 +23,9 @@ from numba import njit
 from games.bits import highest_bit, lowest_bit
 from games.setback.cards import GAME_POINTS_BY_RANK, JACK, make_card, mask_game_points, suit_mask
 from games.setback.scoring import dealt_cards, points_score, score_difference, team_taking
-from games.setback.state import (DEALT, EXHAUSTED, HAND, HIGH_BID, HIGH_BIDDER, LEADER,
-                                 N_IN_TRICK, PHASE, PHASE_OVER, PHASE_PLAY, STATE_SIZE, TO_ACT,
-                                 TRICK, TRUMP, WON)
+from games.setback.state import (DEALT, EXHAUSTED, HAND, HAND_SIZE, HIGH_BID, HIGH_BIDDER,
+                                 LEADER, N_IN_TRICK, PHASE, PHASE_OVER, PHASE_PLAY, STATE_SIZE,
+                                 TO_ACT, TRICK, TRICK_NUMBER, TRUMP, WON)
 from games.setback.rules import apply_card, legal_cards
 from search.capture_values import (CTX_NODES, DEFAULT_TT_BITS, MAX_CARDS, SPEC_SIZE,
                                    Buffers, card_values, counter_strides, position_value,
@@ -210,14 +210,23 @@ class Solver:
     def check(state: np.ndarray) -> None:
         """Raise ValueError unless `state` is a deal in its playout (the auction complete)."""
         if int(state[PHASE]) != PHASE_PLAY or int(state[HIGH_BID]) <= 0:
-            raise ValueError("the solver needs a deal in its playout (auction complete, "
-                             "cards left to play)")
+            raise ValueError(NOT_IN_CARD_PLAY)
 
     def move_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(legal moves ascending, their exact values from the bidder's team's view)."""
         self.check(state)
         n = solve_moves(state, *self.buffers(), self._moves_out, self._values_out)
         return self._moves_out[:n].copy(), self._values_out[:n].copy()
+
+    def side_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(legal moves ascending, their exact values from the acting seat's team's side)."""
+        moves, values = self.move_values(state)
+        return moves, values * (1 if int(state[TO_ACT]) % 2 == int(state[HIGH_BIDDER]) % 2
+                                else -1)
+
+    def team_value(self, state: np.ndarray) -> int:
+        """The exact value of `state` from team 0's side."""
+        return self.value(state) * (1 if int(state[HIGH_BIDDER]) % 2 == 0 else -1)
 
     def value(self, state: np.ndarray) -> int:
         """The exact value of `state` from the bidder's team's view."""
@@ -228,3 +237,15 @@ class Solver:
         return int(solve_value(state, *self.buffers(), self._moves_out, self._values_out))
 
 
+def capture_solver(tt_bits: int = DEFAULT_TT_BITS) -> Solver:
+    """The solver the one oracle and `search.trick_values` use for Setback (its value counts
+    the cards captured)."""
+    return Solver(tt_bits)
+
+
+# The one oracle's pieces (`play/trick_oracle.py`); it also reads the state fields imported above:
+# PHASE, PHASE_PLAY, TRICK_NUMBER, TO_ACT
+N_TRICKS = HAND_SIZE
+ORACLE_TT_BITS = 16
+NOT_IN_CARD_PLAY = ("the solver needs a deal in its playout (auction complete, cards left to "
+                    "play)")
