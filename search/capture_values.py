@@ -139,11 +139,8 @@ def prepare_spec(weights, ranges, strides, n_counters, order, table, size, trump
     for i in range(size):
         lo = min(lo, table[i])
         hi = max(hi, table[i])
-        rest = i
-        for k in range(n_counters):  # the next value of each counter not at its range
-            c = rest // strides[k] % (ranges[k] + 1) if k + 1 < n_counters else \
-                rest // strides[k]
-            if c < ranges[k] and table[i + strides[k]] < table[i]:
+        for k in range(n_counters):  # one step up each counter not at its range
+            if i // strides[k] % (ranges[k] + 1) < ranges[k] and table[i + strides[k]] < table[i]:
                 mono = 0
     spec[SP_MONO] = mono
     spec[SP_MIN] = lo
