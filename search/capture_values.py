@@ -9,9 +9,9 @@ What a game declares, for a position of its card play (all hands known, trump se
 - a few *counters* (at most `MAX_COUNTERS`), each a weight per card (`weights[k, card]`)
   summed over the cards a side captures from here on, with its range `ranges[k]` (the weight
   still in play: the most one side can add);
-- the final value, side 0's, for every value of side 0's counters (`table[index]`, `index =
-  sum(c_k * strides[k])`, `counter_strides`), read from the game's own scoring (`fill` is the
-  game's; side 1 takes the rest of each counter);
+- the final value, side 0's, for every value of side 0's counters (`table[index]`, the first
+  counter's values consecutive: `prepare_spec`), read from the game's own scoring (side 1
+  takes the rest of each counter);
 - a move-order weight per card (how much a card is worth capturing: only the search's order).
 
 How a value is found (all numba, no allocation per node; compiled with `_nrt=False` since
@@ -75,7 +75,8 @@ SP_FULL = 106  # the table index of every counter at its range
 SP_MONO = 107  # 1: the table never falls as one of side 0's counters rises
 SP_MIN = 108  # the table's minimum and maximum (the bounds otherwise)
 SP_MAX = 109
-SPEC_SIZE = 110
+SP_STRIDES = 110  # SP_STRIDES + k: counter k's step in the table index
+SPEC_SIZE = SP_STRIDES + MAX_COUNTERS
 
 # Columns of the transposition table (int64[2**bits, TT_COLUMNS]).
 TT_EXTRA = 4  # 0..3: the four hands; 4: leader and side 0's counters
@@ -105,32 +106,24 @@ F_MAXIMIZE = 10
 FRAME_SIZE = 11
 
 
-@njit(cache=True)
-def counter_strides(ranges, n_counters, strides):
-    """Fill `strides` (a table index is `sum(c_k * strides[k])`) for counters whose values
-    run 0..ranges[k]; return the table's size."""
+@njit(cache=True, _nrt=False)
+def prepare_spec(weights, ranges, n_counters, order, table, trump, ruff_anytime, spec):
+    """Fill `spec` from a game's declaration (module docstring): `weights[k, card]`, the
+    counters' `ranges`, the move-order weights, the filled `table` (the first counter's
+    values consecutive: `index = c_0 + (r_0 + 1) * (c_1 + (r_1 + 1) * (c_2 + ...))`), trump
+    (`NO_TRUMP`: none) and the follow rule."""
+    strides = spec[SP_STRIDES:SP_STRIDES + MAX_COUNTERS]
     size = 1
     for k in range(n_counters):
         strides[k] = size
         size *= ranges[k] + 1
-    return size
-
-
-@njit(cache=True)
-def prepare_spec(weights, ranges, strides, n_counters, order, table, size, trump, ruff_anytime,
-                 spec):
-    """Fill `spec` from a game's declaration (module docstring): `weights[k, card]`, the
-    counters' `ranges` and `strides` (`counter_strides`), the move-order weights, the filled
-    `table[:size]`, trump (`NO_TRUMP`: none) and the follow rule."""
     for card in range(52):
         w = 0
         for k in range(n_counters):
             w += weights[k, card] * strides[k]
         spec[SP_WEIGHT + card] = w
         spec[SP_ORDER + card] = order[card]
-    full = 0
-    for k in range(n_counters):
-        full += ranges[k] * strides[k]
+    full = size - 1  # every counter at its range
     spec[SP_TRUMP] = trump
     spec[SP_RUFF] = ruff_anytime
     spec[SP_FULL] = full

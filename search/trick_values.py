@@ -18,11 +18,12 @@ What a game declares (`games/<game>/trick_play.py`), for a hand in its card play
 Those hooks are compiled functions called from Python with arrays (never passed to a kernel:
 numba's cache cannot keep a signature of functions across processes).
 
-A game whose value counts *which* cards each side captures, not only the tricks (Setback's
-High, Low, Jack and Game), declares instead `capture_solver(tt_bits)`: its solver on the one
-search of captured cards (`search/capture_values.py`), with `side_values(state)` (the legal
-cards ascending, their exact values from the acting seat's team's side) and
-`team_value(state)` (team 0's); `TrickPlaySolver` hands such a game's positions to it.
+A game whose value counts *which* cards each side captures, not only the tricks (a point for
+the lowest trump taken, for the game points captured), declares instead `CAPTURE_SOLVER`: the
+module of its place (`search.capture_solver`) whose `Solver(tt_bits)` runs the one search of
+captured cards (`search/capture_values.py`), with `side_values(state)` (the legal cards
+ascending, their exact values from the acting seat's team's side) and `team_value(state)`
+(team 0's); `TrickPlaySolver` hands such a game's positions to it.
 
 How a value is found:
 - When the table depends on side 0's tricks alone and never falls as they rise (Euchre's
@@ -38,6 +39,8 @@ How a value is found:
 """
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 from numba import njit
@@ -308,7 +311,7 @@ class TrickPlaySolver:
 
     def __init__(self, tt_bits: int = 18):
         self.tt_bits = tt_bits
-        self.captures = {}  # a game declaring `capture_solver`: its solver (module docstring)
+        self.captures = {}  # a game declaring `CAPTURE_SOLVER`: its solver (module docstring)
         self.dd = DoubleDummySolver(tt_bits)
         self.tt = np.zeros((1 << OBJ_TT_BITS, 4), dtype=np.int64)
         self.gen = 0
@@ -336,10 +339,13 @@ class TrickPlaySolver:
 
     def _capture_solver(self, game):
         """The solver of `game` when its value counts the cards captured, else None."""
-        if not hasattr(game, "capture_solver"):
+        kind = getattr(game, "CAPTURE_SOLVER", None)
+        if kind is None:
             return None
-        if game.__name__ not in self.captures:
-            self.captures[game.__name__] = game.capture_solver(self.tt_bits)
+        if game.__name__ not in self.captures:  # the module beside the declaration's
+            place = game.__name__.rsplit(".", 1)[0]
+            module = importlib.import_module(f"{place}.{kind}")
+            self.captures[game.__name__] = module.Solver(self.tt_bits)
         return self.captures[game.__name__]
 
     def solvable_by_tricks(self, state, game) -> bool:

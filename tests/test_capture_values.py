@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from search.capture_values import (NO_TRUMP, SP_MONO, SPEC_SIZE, Buffers, card_values, counter_strides,
+from search.capture_values import (NO_TRUMP, SP_MONO, SPEC_SIZE, Buffers, card_values,
                                    position_value, prepare_spec, set_root)
 
 
@@ -75,7 +75,6 @@ def test_card_values_equal_brute_force(kind):
     buffers = Buffers(10)  # a small table: collisions and replacements happen
     weights = np.zeros((4, 52), dtype=np.int64)
     ranges = np.zeros(4, dtype=np.int64)
-    strides = np.zeros(4, dtype=np.int64)
     table = np.zeros(4096, dtype=np.int64)
     spec = np.zeros(SPEC_SIZE, dtype=np.int64)
     moves_out = np.zeros(13, dtype=np.int64)
@@ -99,13 +98,15 @@ def test_card_values_equal_brute_force(kind):
         for k, w in enumerate(weights_list):
             weights[k] = w
             ranges[k] = sum(w[c] for c in live)
-        size_t = counter_strides(ranges, len(weights_list), strides)
-        for index in range(size_t):
-            counts = [int(index // strides[k] % (ranges[k] + 1))
-                      for k in range(len(weights_list))]
-            table[index] = value_of(counts, [int(r) for r in ranges[:len(weights_list)]])
-        prepare_spec(weights, ranges, strides, len(weights_list), weights[0], table, size_t,
-                     trump, ruff, spec)
+        # the first counter's values consecutive (prepare_spec's layout)
+        tops = [int(r) for r in ranges[:len(weights_list)]]
+        for index in range(int(np.prod([r + 1 for r in tops]))):
+            counts, rest = [], index
+            for r in tops:
+                counts.append(rest % (r + 1))
+                rest //= r + 1
+            table[index] = value_of(counts, tops)
+        prepare_spec(weights, ranges, len(weights_list), weights[0], table, trump, ruff, spec)
         monotone.add(int(spec[SP_MONO]))
         masks = np.array([sum(1 << c for c in h) for h in hands], dtype=np.int64)
         set_root(masks, leader, np.array(trick + [0] * (4 - len(trick)), dtype=np.int64),

@@ -40,7 +40,7 @@ def test_its_card_is_the_best_on_the_true_deal():
     """At a card decision the oracle plays a card of the greatest exact value for its team,
     which a search seeing the true deal confirms card by card."""
     from games.setback.rules import apply_move
-    from games.setback.trick_play import Solver, solve_value
+    from games.setback.search.capture_solver import Solver, solve_value
 
     oracle = make_player("oracle")
     rng = np.random.default_rng(5)

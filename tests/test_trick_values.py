@@ -93,7 +93,7 @@ def test_card_values_equal_brute_force(solver, name, seed):
 
 
 @pytest.mark.parametrize("name", [g for g in GAMES
-                                  if hasattr(_modules(g)[2], "final_values")])
+                                  if not hasattr(_modules(g)[2], "CAPTURE_SOLVER")])
 def test_both_ways_of_solving_are_used(solver, name):
     """Endings solved by counting tricks and by searching the value both occur (Spades:
     Nil bids and bags; Euchre's points always follow the makers' tricks). A game whose value

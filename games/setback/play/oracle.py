@@ -5,8 +5,8 @@ Issue 37: every figure of strength has a bottom (random, the heuristic) and shou
 The oracle is the one oracle of every game whose card play is declared (`play/trick_oracle.py`):
 it plays each card double-dummy on the TRUE deal, every legal card given its exact value (the
 baseline payoff: its team's deal score minus the other's) by the one solver
-(`games/setback/trick_play.py` on `search/capture_values.py`), the best played (ties: the lowest
-card, as PIMC). Its bids are another player's: `oracle,bid=SPEC`, by default the heuristic's
+(`games/setback/search/capture_solver.py` on `search/capture_values.py`), the best played
+(ties: the lowest card, as PIMC). Its bids are another player's: `oracle,bid=SPEC`, by default the heuristic's
 (`heuristic`: always available, needs no file; a strategy database is the usual choice for a
 ceiling over that database's own bidding, `oracle,bid=db:PATH`).
 

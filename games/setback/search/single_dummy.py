@@ -8,8 +8,8 @@ For a seat in the auction (or the bidder about to pitch), `SingleDummy`:
 2. for each legal bid b of the seat (Pass included), finishes the auction in each world: the
    later seats bid by a `Continuation` (the sds player passes the heuristic's bidding) or
    all pass when none is given; the deal's contract is then (holder, level) or all-pass;
-3. solves each contract exactly (the one solver, `games.setback.trick_play`, the first lead included, so the lead
-   picks the trump): the seat's own contracts for every trump it holds, another seat's contract for
+3. solves each contract exactly (the one solver, `capture_solver.py`, the first lead included,
+   so the lead picks the trump): the seat's own contracts for every trump it holds, another seat's contract for
    the trump its `Continuation` would pitch (the perfect-information best trump without one);
 4. splits each solved value into the two teams' deal points (`split_value`: the solver's value
    is the holder's team's deal score minus the other's; with the points dealt (High and Low
@@ -53,7 +53,7 @@ from games.setback.rules import BID_MOVE, apply_bid
 from search.cpus import usable_cpus
 from games.setback.search.sampler import sample_worlds
 from games.setback.state import STATE_SIZE
-from games.setback.trick_play import Solver, solver_root
+from games.setback.search.capture_solver import Solver, solver_root
 from search.capture_values import CTX_GEN, mtd, play, search
 
 NO_VALUE = -100  # a suit not evaluated (not held, or not asked for)
@@ -71,7 +71,7 @@ def contract_values(hands, jobs, first, step, stack, moves, frames, tt, ctx, dec
     at `bid` and about to lead. `out[job, suit]` gets the exact value (bidder's team's deal
     score minus the other's, perfect play) of the best first lead of that suit, for each suit
     of the mask the bidder holds (NO_VALUE for the others): the suit solved as trump by the one
-    solver (`games/setback/trick_play.py`). A card is solved exactly only when a null-window
+    solver (`capture_solver.py`). A card is solved exactly only when a null-window
     test shows it beats the suit's best so far."""
     for j in range(first, jobs.shape[0], step):
         w = jobs[j, 0]

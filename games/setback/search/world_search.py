@@ -2,7 +2,7 @@
 
 `WorldSearch` keeps the solver's buffers and a seeded generator; `sample` draws worlds
 (`sampler.sample_worlds`) and `values` solves every legal move of the seat to act in each world
-(`games/setback/trick_play.py`'s `solve_moves`, the one solver), from the acting seat's team's side. Averaging (plain or weighted by
+(`capture_solver.solve_moves`, the one solver), from the acting seat's team's side. Averaging (plain or weighted by
 `inference.py`) and choosing are the player's business (`games/setback/play/pimc.py`).
 """
 
@@ -16,7 +16,7 @@ from numba import njit
 from games.rng import new_rng
 from games.setback.state import HIGH_BIDDER, STATE_SIZE
 from games.setback.search.sampler import sample_worlds, world_state
-from games.setback.trick_play import MAX_CARDS, Solver, solve_moves
+from games.setback.search.capture_solver import MAX_CARDS, Solver, solve_moves
 from search.cpus import usable_cpus
 
 
