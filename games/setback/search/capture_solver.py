@@ -125,6 +125,7 @@ class Solver:
         self.spec = np.zeros(SPEC_SIZE, dtype=np.int64)
         self._moves_out = np.zeros(MAX_CARDS, dtype=np.int64)
         self._values_out = np.zeros(MAX_CARDS, dtype=np.int64)
+        self._args = self.buffers() + (self._moves_out, self._values_out)
 
     def buffers(self):
         """The arguments of `solve_moves` after the state, before its outputs."""
@@ -149,7 +150,7 @@ class Solver:
     def move_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(legal moves ascending, their exact values from the bidder's team's view)."""
         self.check(state)
-        n = solve_moves(state, *self.buffers(), self._moves_out, self._values_out)
+        n = solve_moves(state, *self._args)
         return self._moves_out[:n].copy(), self._values_out[:n].copy()
 
     def side_values(self, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -169,4 +170,4 @@ class Solver:
             sign = 1 if int(state[HIGH_BIDDER]) % 2 == 0 else -1
             return sign * int(score_difference(state))
         self.check(state)
-        return int(solve_value(state, *self.buffers(), self._moves_out, self._values_out))
+        return int(solve_value(state, *self._args))
