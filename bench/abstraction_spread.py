@@ -2,9 +2,9 @@
 
 Self-play deals (the heuristic player in every seat, or a random player with --random) are
 played out; at every keyed playout decision (leading tricks 2-6, following in any trick: the
-playout key of `../shared/spec/abstraction.md`), the exact solver (`games/setback/search/solver.py`,
-all four hands known) values each abstract action's representative card, from the acting team's
-view. The true situations are then grouped, under two bases, plus one candidate refinement the
+playout key of `../shared/spec/abstraction.md`), the exact solver
+(`games/setback/search/capture_solver.py`, all four hands known) values each abstract
+action's representative card, from the acting team's view. The true situations are then grouped, under two bases, plus one candidate refinement the
 acting seat could know:
 - `key`: the reference playout key itself (exact, but a few hundred deals fill few keys twice);
 - `skeleton`: only the kind, the trick and the abstract actions (the key's own fields then
@@ -134,7 +134,7 @@ def collect(args) -> list[dict]:
     from games.setback.play.heuristic import HeuristicPlayer
     from games.scaffold.match import RandomPlayer
     from games.setback.play.tournament import deal_state
-    from games.setback.search.solver import Solver
+    from games.setback.search.capture_solver import Solver
 
     player = RandomPlayer(args.seed) if args.random else HeuristicPlayer()
     auction = HeuristicPlayer()  # sensible contracts even with random card play

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))  # the brute force and the posit
 
 def solver_speed(positions: int) -> None:
     """Part 1: positions/s and nodes per position at 6, 5 and 4 cards a hand."""
-    from games.setback.search.solver import Solver
+    from games.setback.search.capture_solver import Solver
     from search_reference import random_position
 
     solver = Solver()
@@ -51,7 +51,7 @@ def solver_speed(positions: int) -> None:
 
 def brute_ratio(count: int) -> None:
     """Part 2: nodes of the solver and of the brute force on the same 4-card positions."""
-    from games.setback.search.solver import Solver
+    from games.setback.search.capture_solver import Solver
     from search_reference import BruteForce, position_of, random_position
 
     solver, brute = Solver(), BruteForce()

@@ -18,6 +18,13 @@ What a game declares (`games/<game>/trick_play.py`), for a hand in its card play
 Those hooks are compiled functions called from Python with arrays (never passed to a kernel:
 numba's cache cannot keep a signature of functions across processes).
 
+A game whose value counts *which* cards each side captures, not only the tricks (a point for
+the lowest trump taken, for the game points captured), declares instead `CAPTURE_SOLVER`: the
+module of its place (`search.capture_solver`) whose `Solver(tt_bits)` runs the one search of
+captured cards (`search/capture_values.py`), with `side_values(state)` (the legal cards
+ascending, their exact values from the acting seat's team's side) and `team_value(state)`
+(team 0's); `TrickPlaySolver` hands such a game's positions to it.
+
 How a value is found:
 - When the table depends on side 0's tricks alone and never falls as they rise (Euchre's
   points; Spades' contracts without a Nil bid or a bag penalty within reach), the value is
@@ -32,6 +39,8 @@ How a value is found:
 """
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 from numba import njit
@@ -301,6 +310,8 @@ class TrickPlaySolver:
     alpha-beta's (one generation a solve)."""
 
     def __init__(self, tt_bits: int = 18):
+        self.tt_bits = tt_bits
+        self.captures = {}  # a game declaring `CAPTURE_SOLVER`: its solver (module docstring)
         self.dd = DoubleDummySolver(tt_bits)
         self.tt = np.zeros((1 << OBJ_TT_BITS, 4), dtype=np.int64)
         self.gen = 0
@@ -326,9 +337,22 @@ class TrickPlaySolver:
         """Restart the node count."""
         self.dd.stats[S_NODES] = 0
 
+    def _capture_solver(self, game):
+        """The solver of `game` when its value counts the cards captured, else None."""
+        kind = getattr(game, "CAPTURE_SOLVER", None)
+        if kind is None:
+            return None
+        if game.__name__ not in self.captures:  # the module beside the declaration's
+            place = game.__name__.rsplit(".", 1)[0]
+            module = importlib.import_module(f"{place}.{kind}")
+            self.captures[game.__name__] = module.Solver(self.tt_bits)
+        return self.captures[game.__name__]
+
     def solvable_by_tricks(self, state, game) -> bool:
         """Whether the value of `state` (a hand of `game` in its card play) follows from the
         tricks side 0 takes (the fast path: module docstring)."""
+        if self._capture_solver(game) is not None:
+            return False
         self._prepare(state, game)
         return self.solved_by_tricks
 
@@ -354,7 +378,11 @@ class TrickPlaySolver:
         """(the legal cards of the seat to act in the game's numbering, ascending; their exact
         values from its team's side) of `state`, a hand of `game` (its `trick_play`
         declaration) in its card play; None when the value search (not the trick count)
-        needs more than `node_limit` nodes (a count: the same answer on any machine)."""
+        needs more than `node_limit` nodes (a count: the same answer on any machine; a game
+        whose value counts the cards captured is always solved whole)."""
+        captures = self._capture_solver(game)
+        if captures is not None:
+            return captures.side_values(state)
         trump, trump_last, leader, n_in_trick, left = self._prepare(state, game)
         if self.solved_by_tricks:
             n = card_tricks(self.hands, trump, trump_last, leader, self.trick, n_in_trick,
@@ -381,6 +409,9 @@ class TrickPlaySolver:
 
     def value(self, state, game) -> int:
         """The exact value of `state` (a hand of `game` in its card play) from team 0's side."""
+        captures = self._capture_solver(game)
+        if captures is not None:
+            return int(captures.team_value(state))
         trump, trump_last, leader, n_in_trick, left = self._prepare(state, game)
         if left == 0:
             return int(self.table[0])

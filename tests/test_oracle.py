@@ -40,7 +40,7 @@ def test_its_card_is_the_best_on_the_true_deal():
     """At a card decision the oracle plays a card of the greatest exact value for its team,
     which a search seeing the true deal confirms card by card."""
     from games.setback.rules import apply_move
-    from games.setback.search.solver import Solver, solve_value
+    from games.setback.search.capture_solver import Solver, solve_value
 
     oracle = make_player("oracle")
     rng = np.random.default_rng(5)
@@ -68,8 +68,8 @@ def test_its_card_is_the_best_on_the_true_deal():
             apply_move(child, int(card))
             if int(child[S.PHASE]) != S.PHASE_PLAY:
                 continue
-            values[int(card)] = sign * solve_value(child, solver.stack, solver.moves,
-                                                   solver.frames, solver.table, solver.ctx)
+            values[int(card)] = sign * solve_value(child, *solver.buffers(),
+                                                   solver._moves_out, solver._values_out)
         if len(values) == view.legal_moves().size:
             assert values[move] == max(values.values())
             checked += 1

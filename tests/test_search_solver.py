@@ -7,7 +7,7 @@ import pytest
 from search_reference import BruteForce, position_of, random_position
 
 from games.setback import state as S
-from games.setback.search.solver import Solver
+from games.setback.search.capture_solver import Solver
 
 
 @pytest.fixture(scope="module")

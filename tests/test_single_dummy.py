@@ -21,7 +21,7 @@ from games.setback.search.single_dummy import (
     choose_bid,
     split_value,
 )
-from games.setback.search.solver import Solver
+from games.setback.search.capture_solver import Solver
 from search.win_probability import DEAL_OUTCOMES, game_over, win_after, win_now, win_table
 
 SPADES = 3

@@ -88,10 +88,17 @@ def deal_score(state):
     if state[HIGH_BID] == 0:
         return 0, 0
     high, low, jack, game = deal_points(state)
+    return points_score(high, low, jack, game, state[HIGH_BID], state[HIGH_BIDDER])
+
+
+@njit(cache=True, inline="always")
+def points_score(high, low, jack, game, bid, bidder):
+    """Each team's deal score (team 0, team 1) when the points' owners are (high, low, jack,
+    game) (0, 1 or -1) and seat `bidder` holds the contract at `bid` (`deal_score`'s rule; the
+    solver's value tables ask it for every way the open points can fall)."""
     score0 = (high == 0) + (low == 0) + (jack == 0) + (game == 0)
     score1 = (high == 1) + (low == 1) + (jack == 1) + (game == 1)
-    bid = state[HIGH_BID]
-    if state[HIGH_BIDDER] % 2 == 0:
+    if bidder % 2 == 0:
         if score0 < bid:
             score0 = -bid
     elif score1 < bid:

@@ -4,9 +4,9 @@ and solving each exactly; the bidding is another player's (`bid=SPEC`).
 One card decision (`search/`): a forced move is played at once; otherwise WORLDS layouts of the
 hidden cards are drawn uniformly among those consistent with the seat's view (its hand, the cards
 played, the voids shown, the hand sizes), every legal card is solved exactly in each world
-(`games.setback.search.solver`, the baseline payoff from the seat's team's side), and the card with
-the best mean value is played (ties: the lowest card). `pimc-pi` weights each world by the
-probability that the policy would have made the other seats' moves seen so far
+(`games.setback.search.capture_solver`, the baseline payoff from the seat's team's side), and
+the card with the best mean value is played (ties: the lowest card). `pimc-pi` weights each
+world by the probability that the policy would have made the other seats' moves seen so far
 (`games.setback.search.inference`, `games.setback.play.policy_model`); that needs the deal's
 history in the view (`SeatView.history`, which the tournament supplies); without it the weights are
 uniform.

@@ -1,6 +1,6 @@
 """The exact value of every legal move of a Setback deal in its playout, all four hands known
 (`setback-cfr solve-deal`, found by the registry's `declaration("setback", "search.deal_values")`;
-the solver is `solver.py`)."""
+the solver is the one solver, `capture_solver.py`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from games.setback.api import Deal
 from games.setback.cards import format_card
 from games.setback.errors import SetbackError
 from games.setback.replay import replay
-from games.setback.search.solver import Solver
+from games.setback.search.capture_solver import Solver
 
 
 def solve_spec(spec) -> dict:

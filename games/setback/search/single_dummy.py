@@ -8,8 +8,8 @@ For a seat in the auction (or the bidder about to pitch), `SingleDummy`:
 2. for each legal bid b of the seat (Pass included), finishes the auction in each world: the
    later seats bid by a `Continuation` (the sds player passes the heuristic's bidding) or
    all pass when none is given; the deal's contract is then (holder, level) or all-pass;
-3. solves each contract exactly (`games.setback.search.solver`, the first lead included, so the lead
-   picks the trump): the seat's own contracts for every trump it holds, another seat's contract for
+3. solves each contract exactly (the one solver, `capture_solver.py`, the first lead included,
+   so the lead picks the trump): the seat's own contracts for every trump it holds, another seat's contract for
    the trump its `Continuation` would pitch (the perfect-information best trump without one);
 4. splits each solved value into the two teams' deal points (`split_value`: the solver's value
    is the holder's team's deal score minus the other's; with the points dealt (High and Low
@@ -49,10 +49,12 @@ from games.bits import lowest_bit
 from games.rng import new_rng
 from games.setback import state as S
 from games.setback.cards import JACK, make_card, suit_mask
-from games.setback.rules import BID_MOVE, apply_bid, apply_card
+from games.setback.rules import BID_MOVE, apply_bid
 from search.cpus import usable_cpus
 from games.setback.search.sampler import sample_worlds
-from games.setback.search.solver import STATE_SIZE, Solver, _begin, _mtd, _search
+from games.setback.state import STATE_SIZE
+from games.setback.search.capture_solver import Solver, solver_root
+from search.capture_values import CTX_GEN, mtd, play, search
 
 NO_VALUE = -100  # a suit not evaluated (not held, or not asked for)
 ALL_SUITS = 0xF
@@ -62,13 +64,15 @@ NONE, OURS, PARTNER, THEIRS = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
-def contract_values(hands, jobs, first, step, stack, moves, frames, tt, ctx, world, out):
+def contract_values(hands, jobs, first, step, stack, moves, frames, tt, ctx, decl, table, spec,
+                    world, out):
     """Solve the contracts `jobs[first::step]`: a job is (world, bidder, bid, suits mask); the
     deal of `hands[world]` (hands by seat relative to the dealer) with `bidder` holding the bid
     at `bid` and about to lead. `out[job, suit]` gets the exact value (bidder's team's deal
     score minus the other's, perfect play) of the best first lead of that suit, for each suit
-    of the mask the bidder holds (NO_VALUE for the others). A card is solved exactly only when
-    a null-window test shows it beats the suit's best so far."""
+    of the mask the bidder holds (NO_VALUE for the others): the suit solved as trump by the one
+    solver (`capture_solver.py`). A card is solved exactly only when a null-window
+    test shows it beats the suit's best so far."""
     for j in range(first, jobs.shape[0], step):
         w = jobs[j, 0]
         bidder = jobs[j, 1]
@@ -83,30 +87,35 @@ def contract_values(hands, jobs, first, step, stack, moves, frames, tt, ctx, wor
         world[S.PHASE] = S.PHASE_PLAY
         world[S.TO_ACT] = bidder
         world[S.LEADER] = bidder
+        sign = 1 if bidder % 2 == 0 else -1  # the solver's values are team 0's
+        guess = 0
         for suit in range(4):
             out[j, suit] = NO_VALUE
-        _begin(world, stack, tt, ctx)
-        cards = world[S.HAND + bidder]
-        guess = 0
-        while cards:
-            card = lowest_bit(cards)
-            cards &= cards - 1
-            suit = card // 13
-            if not (suits >> suit & 1):
+            cards = world[S.HAND + bidder] & suit_mask(suit)
+            if not (suits >> suit & 1) or cards == 0:
                 continue
-            for k in range(STATE_SIZE):
-                stack[1, k] = stack[0, k]
-            apply_card(stack[1], card)
-            best = out[j, suit]
-            if best != NO_VALUE:
-                g = _search(stack, moves, frames, 1, best, best + 1, tt, ctx)
-                if g <= best:
-                    continue  # this lead does no better than the suit's best so far
-                guess = g
-            value = _mtd(stack, moves, frames, 1, guess, tt, ctx)
-            guess = value
-            if value > best:
-                out[j, suit] = value
+            solver_root(world, suit, stack, decl, table, spec)
+            ctx[CTX_GEN] += 1  # a new trump: a new value table
+            while cards:
+                card = lowest_bit(cards)
+                cards &= cards - 1
+                play(stack[0], stack[1], card, spec)
+                best = out[j, suit]
+                if best != NO_VALUE:
+                    b = sign * best  # does this lead beat the best, in team 0's terms?
+                    if sign > 0:
+                        g = search(stack, moves, frames, 1, b, b + 1, spec, table, tt, ctx)
+                        if g <= b:
+                            continue  # this lead does no better than the suit's best so far
+                    else:
+                        g = search(stack, moves, frames, 1, b - 1, b, spec, table, tt, ctx)
+                        if g >= b:
+                            continue
+                    guess = sign * g
+                value = sign * mtd(stack, moves, frames, 1, sign * guess, spec, table, tt, ctx)
+                guess = value
+                if value > best:
+                    out[j, suit] = value
 
 
 def split_value(value, bid, jack_dealt):
@@ -305,8 +314,7 @@ class SingleDummy:
         def part(k: int) -> None:
             """Thread k solves jobs k, k + step, ..."""
             s = self.solvers[k]
-            contract_values(hands, jobs, k, step, s.stack, s.moves, s.frames, s.table, s.ctx,
-                            self._worlds[k], out)
+            contract_values(hands, jobs, k, step, *s.buffers(), self._worlds[k], out)
 
         if step == 1:
             part(0)

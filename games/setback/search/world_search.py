@@ -2,7 +2,7 @@
 
 `WorldSearch` keeps the solver's buffers and a seeded generator; `sample` draws worlds
 (`sampler.sample_worlds`) and `values` solves every legal move of the seat to act in each world
-(`solver.solve_moves`), from the acting seat's team's side. Averaging (plain or weighted by
+(`capture_solver.solve_moves`, the one solver), from the acting seat's team's side. Averaging (plain or weighted by
 `inference.py`) and choosing are the player's business (`games/setback/play/pimc.py`).
 """
 
@@ -16,13 +16,13 @@ from numba import njit
 from games.rng import new_rng
 from games.setback.state import HIGH_BIDDER, STATE_SIZE
 from games.setback.search.sampler import sample_worlds, world_state
-from games.setback.search.solver import MAX_CARDS, Solver, solve_moves
+from games.setback.search.capture_solver import MAX_CARDS, Solver, solve_moves
 from search.cpus import usable_cpus
 
 
 @njit(cache=True, nogil=True)
-def world_values(view_state, seat, hands, first, step, stack, moves, frames, tt, ctx, world,
-                 moves_out, values_out):
+def world_values(view_state, seat, hands, first, step, stack, moves, frames, tt, ctx, decl,
+                 table, spec, world, moves_out, values_out):
     """For the worlds `hands[first::step]` (hands by seat), the exact value of every legal
     move of `seat` from its team's side into `values_out[w, :n]` (moves ascending in
     `moves_out`); returns n. Without the GIL: threads with their own buffers share the
@@ -31,7 +31,8 @@ def world_values(view_state, seat, hands, first, step, stack, moves, frames, tt,
     n = 0
     for w in range(first, hands.shape[0], step):
         world_state(view_state, seat, hands[w], world)
-        n = solve_moves(world, stack, moves, frames, tt, ctx, moves_out, values_out[w])
+        n = solve_moves(world, stack, moves, frames, tt, ctx, decl, table, spec, moves_out,
+                        values_out[w])
         for i in range(n):
             values_out[w, i] *= sign
     return n
@@ -75,8 +76,8 @@ class WorldSearch:
         def part(k: int) -> int:
             """Thread k solves worlds k, k + step, ...; returns the move count."""
             s = self.solvers[k]
-            return world_values(view_state, seat, hands, k, step, s.stack, s.moves, s.frames,
-                                s.table, s.ctx, self._worlds[k], self._moves[k], values)
+            return world_values(view_state, seat, hands, k, step, *s.buffers(), self._worlds[k],
+                                self._moves[k], values)
 
         if step == 1:
             n = part(0)
