@@ -206,6 +206,7 @@ GAMES = {
                tournament="games.euchre.play.tournament:TOURNAMENT",
                trainer="games.euchre.train.game:euchre_baseline_stage",
                card_location="games.euchre.search.card_location:GAME",
+               distill="games.euchre.train.distill:DISTILL",
                packages=("games.euchre",),
                plugin=EUCHRE_PLUGIN),
         _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (not simulated yet)",

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from games.rng import next_u64
 from search import model_file
 from search.mlp import adam_update
 
@@ -212,6 +213,24 @@ def net_forward(x, legal, w1, b1, w2, b2, w3, b3, h1, h2, z, probs):
     for j in range(outputs):
         probs[j] /= total
     return z[outputs]
+
+
+@njit(cache=True, nogil=True)
+def pick(move_probs, n, greedy, rng):
+    """An index in [0, n): the most probable (the first on ties) when `greedy`, else drawn."""
+    if greedy:
+        best = 0
+        for j in range(1, n):
+            if move_probs[j] > move_probs[best]:
+                best = j
+        return best
+    u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    running = 0.0
+    for j in range(n):
+        running += move_probs[j]
+        if u < running:
+            return j
+    return n - 1
 
 
 def net_bytes(net: PolicyNet) -> bytes:

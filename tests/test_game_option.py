@@ -26,8 +26,8 @@ WITHOUT = {
 # one with its rules and tournament players but no training yet: Spades).
 NEEDS = {("replay",): ("replay",), ("tournament",): ("tournament",),
          ("rating",): ("tournament",),
-         ("bid-tables",): ("tournament",),
-         ("train", "distill"): ("distill",)}  # the games declaring the stage  # Setback's and Spades' (tests/test_spades_bid_tables)
+         ("bid-tables",): ("tournament",),  # Setback's and Spades' (tests/test_spades_bid_tables)
+         ("train", "distill"): ("distill",)}  # the games declaring the stage
 # Commands whose --game choices are named games rather than the games providing entry points.
 NAMED = {("exploit",): ("setback", "euchre")}  # a best response against Setback's or Euchre's
 

@@ -5,7 +5,8 @@ Players (`make_euchre_player`, `play.trick_game_grammar`): `random`,
 `heuristic` (`games.euchre.play.heuristic`), `db:PATH[,sample]` (a database of a Euchre
 export), `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot; `,pyspiel` searches OpenSpiel's own
 C++ `euchre`: `games.euchre.play.ismcts`), `search[OPTIONS]:db:PATH`
-(`games.euchre.play.search_player`) and `oracle[,bid=SPEC]` (`play.trick_oracle`: it SEES
+(`games.euchre.play.search_player`), `net:FILE[,sample]` (the policy network of `train
+distill`: `games.euchre.play.net_player`) and `oracle[,bid=SPEC]` (`play.trick_oracle`: it SEES
 EVERY HAND, a ceiling for tournaments and ratings).
 
 Games (`play.tournament.points_tournament`): game g of seed s is `games.euchre.match.play_game`
@@ -25,7 +26,8 @@ SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export
              "default 100; ,pyspiel: it searches OpenSpiel's own C++ euchre) or "
              "search[OPTIONS]:db:PATH (rollout search on the database; OPTIONS worlds=W,"
              "rollout=sample|greedy,bids=search|blueprint,margin=Z,think=MS,threads=T,"
-             "voids=on|off) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on "
+             "voids=on|off) or net:FILE[,sample] (the policy network of train distill, "
+             "exported by export) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on "
              "the true hand, SPEC's bids, default heuristic; for tournament and rating only)")
 
 
@@ -41,10 +43,19 @@ def _trickster(text: str, seed: int, error: type):
                 "there is no trickster:euchre player")
 
 
+def _net(text: str, seed: int):
+    """`net:FILE[,sample]` (`games.euchre.play.net_player`, imported on first use)."""
+    from games.euchre.play.net_player import make_euchre_net_player
+
+    return make_euchre_net_player(text, seed, EuchreSpecError)
+
+
 GRAMMAR = trick_game_grammar(
     "euchre", "Euchre", EuchreSpecError, SPEC_HELP,
     search="games.euchre.play.search_player:make_euchre_search_player",
     ismcts="games.euchre.play.ismcts:NATIVE", trickster=_trickster)
+
+GRAMMAR.kinds["net"] = _net  # Euchre's own kind, beside those every trick game has
 make_euchre_player = GRAMMAR.make  # (spec, seed=0) -> the player; EuchreSpecError for a bad one
 
 TOURNAMENT = points_tournament("euchre", "Euchre", 10, play_game, "points", GRAMMAR,

@@ -101,7 +101,7 @@ class NetPlayer:
 
     def _pick(self, moves: np.ndarray, probs: np.ndarray) -> int:
         """The move played from the network's policy (counted)."""
-        from games.setback.search.net import pick
+        from search.policy_net import pick
 
         self.counts["network"] += 1
         if self.greedy:

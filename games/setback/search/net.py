@@ -21,13 +21,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.rng import next_u64, stream_seed
+from games.rng import stream_seed
 from games.setback.rules import BID_MOVE, apply_move, legal_moves
 from games.setback.scoring import is_exhausted, score_difference
 from games.setback.state import TO_ACT, TRUMP
 from games.setback.search.card_location import (LAYOUT, N_FEATURES, RECORD, public_record,
                                                 setback_features, slot_card, suit_slots)
-from search.policy_net import net_forward
+from search.policy_net import net_forward, pick
 from games.setback.search.worlds import deal_of_world
 
 GAME = "setback"
@@ -98,24 +98,6 @@ def net_decision(state, history, n_moves, us, them, w1, b1, w2, b2, w3, b3, move
     for j in range(n):
         move_probs[j] = probs[move_slot(moves[j], slots)]
     return n
-
-
-@njit(cache=True, nogil=True)
-def pick(move_probs, n, greedy, rng):
-    """An index in [0, n): the most probable (the first on ties) when `greedy`, else drawn."""
-    if greedy:
-        best = 0
-        for j in range(1, n):
-            if move_probs[j] > move_probs[best]:
-                best = j
-        return best
-    u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    running = 0.0
-    for j in range(n):
-        running += move_probs[j]
-        if u < running:
-            return j
-    return n - 1
 
 
 @njit(cache=True, nogil=True)
