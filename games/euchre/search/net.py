@@ -1,6 +1,8 @@
 """Euchre's side of the policy network (`search/policy_net.py`): a seat's view as features, its
-moves as output slots, and the numba kernels that play with the network (`net_decision`, one
-decision; `encode_rows`, the training rows of `train distill`).
+moves as output slots, and the numba kernels that play with the network: one decision
+(`net_decision`), a rollout to the end of the hand (`net_play_out`) and the rollout values of
+candidate moves over worlds (`net_world_move_values`, what `search[OPTIONS]:net:FILE` runs);
+`encode_rows` makes the training rows of `train distill`.
 
 The features are the card-location model's (`card_location.euchre_features`, layout
 `euchre-v1`): the seat's hand, the upcard, its own discard, the calls of both rounds, the
@@ -21,12 +23,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.euchre.rules import ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE, legal_moves
+from games.euchre.rules import (ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE, apply_move,
+                                legal_moves)
+from games.euchre.scoring import is_over, score_difference
 from games.euchre.search.card_location import (LAYOUT, N_CARDS, N_FEATURES, card_order,
                                                euchre_features, public_record, suit_slots)
-from games.euchre.state import PHASE, PHASE_DISCARD, TO_ACT, UPCARD
+from games.euchre.state import PHASE, PHASE_DISCARD, STATE_SIZE, TO_ACT, UPCARD
+from games.rng import stream_seed
 from search.card_location import RECORD
-from search.policy_net import net_forward
+from search.policy_net import net_forward, pick
 
 GAME = "euchre"
 FEATURE_LAYOUT = LAYOUT
@@ -106,12 +111,88 @@ def net_decision(state, history, n_moves, us, them, w1, b1, w2, b2, w3, b3, move
     return n
 
 
-def decision_buffers(hidden: tuple) -> tuple:
-    """Scratch buffers of `net_decision` after the weights, in its order, for a network of
-    hidden sizes `hidden`."""
-    return (np.zeros(MAX_LEGAL, np.int64), np.zeros(MAX_LEGAL, np.float64),
-            np.zeros(INPUTS, np.float64), np.zeros(OUTPUTS, np.bool_),
-            np.zeros(hidden[0], np.float64), np.zeros(hidden[1], np.float64),
-            np.zeros(OUTPUTS + 1, np.float64), np.zeros(OUTPUTS, np.float64),
-            np.zeros((RECORD, 4), np.int64), np.zeros(4, np.int64),
-            np.zeros(N_CARDS, np.int64), np.zeros(4, np.int64))
+@njit(cache=True, nogil=True)
+def net_play_out(start, history, n_moves, scores, w1, b1, w2, b2, w3, b3, greedy, rng, a,
+                 hist, moves, move_probs, x, legal, h1, h2, z, probs, record, tricks, order,
+                 slots):
+    """Play the hand `start` (a full state) to its end with every seat following the network;
+    return its points, the dealer's team's less the other's (what the table's rollouts score,
+    which stop once the points are settled: they cannot change after). `history[:n_moves]` are the moves that led to `start`,
+    `scores[team]` the game score of each team relative to the dealer; `a` and `hist` scratch
+    (the state and the moves as played)."""
+    for i in range(start.shape[0]):
+        a[i] = start[i]
+    for i in range(n_moves):
+        hist[i] = history[i]
+    n_hist = n_moves
+    while not is_over(a):
+        n = legal_moves(a, moves)
+        if n == 1:
+            move = moves[0]
+        else:
+            seat = a[TO_ACT]
+            net_decision(a, hist, n_hist, scores[seat % 2], scores[1 - seat % 2], w1, b1, w2,
+                         b2, w3, b3, moves, move_probs, x, legal, h1, h2, z, probs, record,
+                         tricks, order, slots)
+            move = moves[pick(move_probs, n, greedy, rng)]
+        apply_move(a, move)
+        hist[n_hist] = move
+        n_hist += 1
+    return np.float64(score_difference(a))
+
+
+@njit(cache=True, nogil=True)
+def net_world_move_values(worlds, first, stop, step, history, n_moves, scores, candidates,
+                          n_candidates, sign, w1, b1, w2, b2, w3, b3, greedy, seed, child, a,
+                          hist, moves, move_probs, x, legal, h1, h2, z, probs, record, tricks,
+                          order, slots, rng, values_out):
+    """For the worlds `worlds[first:stop:step]` (full states of the decision), the value of
+    each candidate move, the hand then played out by the network, into `values_out[w, m]`,
+    times `sign` (+1 when the acting seat is on the dealer's team). Common random numbers:
+    every candidate's rollout in world w draws from the stream `stream_seed(seed, w)`. The rest
+    are this thread's scratch buffers (`NetScratch.rollout_buffers`)."""
+    for i in range(n_moves):
+        hist[i] = history[i]
+    for w in range(first, stop, step):
+        for m in range(n_candidates):
+            for i in range(child.shape[0]):
+                child[i] = worlds[w, i]
+            apply_move(child, candidates[m])
+            hist[n_moves] = candidates[m]
+            rng[0] = stream_seed(seed, w)
+            values_out[w, m] = sign * net_play_out(child, hist, n_moves + 1, scores, w1, b1,
+                                                   w2, b2, w3, b3, greedy, rng, a, hist, moves,
+                                                   move_probs, x, legal, h1, h2, z, probs,
+                                                   record, tricks, order, slots)
+
+
+class NetScratch:
+    """One thread's scratch buffers for the kernels above, for a network of hidden sizes
+    `hidden`."""
+
+    def __init__(self, hidden: tuple):
+        self.child = np.zeros(STATE_SIZE, np.int64)
+        self.a = np.zeros(STATE_SIZE, np.int64)
+        self.hist = np.zeros(MAX_HISTORY + 2, np.int64)
+        self.moves = np.zeros(MAX_LEGAL, np.int64)
+        self.move_probs = np.zeros(MAX_LEGAL, np.float64)
+        self.x = np.zeros(INPUTS, np.float64)
+        self.legal = np.zeros(OUTPUTS, np.bool_)
+        self.h1 = np.zeros(hidden[0], np.float64)
+        self.h2 = np.zeros(hidden[1], np.float64)
+        self.z = np.zeros(OUTPUTS + 1, np.float64)
+        self.probs = np.zeros(OUTPUTS, np.float64)
+        self.record = np.zeros((RECORD, 4), np.int64)
+        self.tricks = np.zeros(4, np.int64)
+        self.order = np.zeros(N_CARDS, np.int64)
+        self.slots = np.zeros(4, np.int64)
+        self.rng = np.zeros(1, np.uint64)
+
+    def decision_buffers(self) -> tuple:
+        """The buffers of `net_decision` after the weights, in its order."""
+        return (self.moves, self.move_probs, self.x, self.legal, self.h1, self.h2, self.z,
+                self.probs, self.record, self.tricks, self.order, self.slots)
+
+    def rollout_buffers(self) -> tuple:
+        """The buffers of `net_world_move_values` after `seed`, in its order."""
+        return (self.child, self.a, self.hist) + self.decision_buffers() + (self.rng,)

@@ -1,13 +1,9 @@
 """Euchre's declaration to `train distill` (the stage is `train/distill.py`'s): its network's
 features and slots (`games/euchre/search/net.py`), the base table played as its database
-(`db:DIR/base.db`, loaded once from the base run's export `DIR/base.strategy`), `net:FILE`
-(`games/euchre/play/net_player.py`), and the table's probabilities read from the database for
-the imitation phase.
-
-Euchre's search rolls out with the table only (it has no rollout kernel on a network yet), so
-every round's searcher is `search[OPTIONS]:db:DIR/base.db`: the stage's first-round shape. The
-gate still plays each round's network against the best network so far (the base table first),
-and `export` writes that best network.
+(`db:DIR/base.db`, loaded once from the base run's export `DIR/base.strategy`: round 0's
+searcher is `search[OPTIONS]:db:DIR/base.db`), `net:FILE` and `search[OPTIONS]:net:FILE`
+(`games/euchre/play/net_player.py`: later rounds' search rolls out with the network), and the
+table's probabilities read from the database for the imitation phase.
 """
 
 from __future__ import annotations
@@ -61,5 +57,4 @@ def table_policy(player, view) -> tuple:
 DISTILL = DistillGame(
     name="euchre", features="games.euchre.search.net", state_size=STATE_SIZE,
     max_history=MAX_HISTORY, max_legal=MAX_LEGAL, base_spec=base_spec,
-    export_base=export_base, net_player=net_player, table_policy=table_policy,
-    search_on_net=False)
+    export_base=export_base, net_player=net_player, table_policy=table_policy)

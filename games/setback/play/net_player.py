@@ -30,7 +30,7 @@ from games.setback.play.search_player import SearchPlayer
 from games.setback.search.net import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
                                 net_decision, net_policy_log_weights, net_world_move_values)
 from search.policy_net import NetFileError, load_net
-from search.rollout_search import RolloutSearch
+from search.net_rollouts import NetRolloutSearch as SharedNetRolloutSearch
 
 # `belief=policy` on a network: a pool of 4 x worlds (a table's default is 20): a world's weight
 # replays the deal with a forward pass a modelled move, some 25 us each, where a table looks a
@@ -132,34 +132,15 @@ class NetPlayer:
         """Nothing to release (the players' common interface)."""
 
 
-class NetRolloutSearch(RolloutSearch):
-    """`RolloutSearch` whose rollouts the policy network plays (`net_world_move_values`): the
-    same worlds, rounds, deadline and threads; `values`' `objective` is the decision's
-    rollout context `(history, scores by team relative to the dealer)` instead."""
+class NetRolloutSearch(SharedNetRolloutSearch):
+    """The network's rollouts on Setback (`net_world_move_values`), with the threads' scratch
+    buffers of `belief=policy` (`net_policy_log_weights`) beside them."""
 
     def __init__(self, net, greedy: bool = False, threads: int | None = None):
-        from search.cpus import usable_cpus
-
-        self.net = net
-        self.weights = tuple(net.parameters())
-        self.greedy = bool(greedy)
-        self.threads = max(1, int(threads or usable_cpus()))
-        self._scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
+        super().__init__(net, net_world_move_values, lambda: NetScratch(net.hidden,
+                                                                        S.STATE_SIZE),
+                         greedy, threads)
         self.belief_scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
-        self._pool = None
-
-    def _run(self, worlds, start, stop, moves, sign, seed, out, objective=None) -> None:
-        """Worlds start..stop-1, thread k taking start + k, start + k + threads, ..."""
-        history, scores = objective
-        step = min(self.threads, stop - start)
-
-        def part(k: int) -> None:
-            """Thread k's share, with its own scratch buffers."""
-            net_world_move_values(worlds, start + k, stop, step, history, history.size, scores,
-                                  moves, moves.shape[0], sign, *self.weights, self.greedy,
-                                  seed, *self._scratch[k].rollout_buffers(), out)
-
-        self.each(step, part)
 
 
 class NetSearchPlayer(SearchPlayer):
