@@ -2,9 +2,9 @@
 `setback-cfr export`) playing alone: every call, alone, discard and card is the network's most
 probable legal move (`,sample`: one drawn from its probabilities), one forward pass a decision
 (`games.euchre.search.net`). `search[OPTIONS]:net:FILE` is Euchre's rollout search with the
-network playing the rollouts (`EuchreNetSearchPlayer`). The network reads the hand's moves from the view
-(`view.history`, the dealer's discard hidden from the others as the table hides it); a view
-without them, once moves were made, is refused in one line.
+network playing the rollouts (`EuchreNetSearchPlayer`). The network reads the hand's moves
+from the view (`view.history`, the dealer's discard hidden from the others as the table hides
+it); a view without them, once moves were made, is refused in one line.
 """
 
 from __future__ import annotations
@@ -14,28 +14,12 @@ import numpy as np
 from games.euchre import state as S
 from games.euchre.api import format_move
 from games.euchre.play.search_player import EuchreSearchPlayer
-from games.euchre.search.net import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
-                                     net_decision, net_world_move_values)
-from games.rng import new_rng
-from search.policy_net import NetFileError, load_net, pick
+from games.euchre.search import net as net_features
+from games.euchre.search.net import NetScratch, net_decision, net_world_move_values
+from play.net_player import NetPlayerBase, make_net_player
 
-SPEC_FORM = "net:FILE[,sample] (a Euchre policy network of `train distill`, exported by `export`)"
-_NETS: dict = {}  # (path, size, mtime) -> PolicyNet: one copy a process
-
-
-def euchre_net(path: str):
-    """The Euchre policy network of `path`, read once a process; `NetFileError` (one line) when
-    it is missing, damaged, newer or another game's or layout's."""
-    import os
-
-    try:
-        stat = os.stat(path)
-    except OSError:
-        raise NetFileError(f"{path}: no such policy network file") from None
-    key = (os.path.realpath(path), stat.st_size, stat.st_mtime_ns)
-    if key not in _NETS:
-        _NETS[key] = load_net(path, GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS)
-    return _NETS[key]
+SPEC_FORM = ("net:FILE[,sample] (a Euchre policy network of `train distill`, exported by "
+             "`export`)")
 
 
 def hand_moves(view) -> np.ndarray:
@@ -53,21 +37,16 @@ def hand_moves(view) -> np.ndarray:
     return history
 
 
-class EuchreNetPlayer:
-    """The policy network playing Euchre (module docstring): `net` a `PolicyNet`; `greedy`
-    plays the most probable legal move, else one drawn from the network's probabilities."""
+class EuchreNetPlayer(NetPlayerBase):
+    """The policy network playing Euchre (module docstring; `play.net_player.NetPlayerBase`:
+    the most probable legal move when `greedy`, else one drawn from its probabilities)."""
+
+    features = net_features
+    format_move = staticmethod(format_move)
 
     def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        self.net = net
-        self.greedy = bool(greedy)
-        self.name = name or "net"
-        self.rng = new_rng(seed)
+        super().__init__(net, greedy, seed, name)
         self._buffers = NetScratch(net.hidden).decision_buffers()
-        self.counts = {"network": 0, "forced": 0}
-
-    def seed(self, seed: int) -> None:
-        """Restart the sampling generator from `seed`."""
-        self.rng = new_rng(seed)
 
     def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
         """(legal moves, the network's probability of each) at `view`."""
@@ -77,42 +56,10 @@ class EuchreNetPlayer:
                          *self._buffers)
         return self._buffers[0][:n].copy(), self._buffers[1][:n].copy()
 
-    def choose(self, view) -> int:
-        """The move for the seat to act."""
-        return self.explain(view)["move"]
-
-    def explain(self, view) -> dict:
-        """The move and why: `{"move", "reason": "network" | "forced", "actions": [{"action",
-        "move", "prob"}...] every legal move with the network's probability, "chosen"}`."""
-        legal = view.legal_moves()
-        if legal.size == 1:
-            self.counts["forced"] += 1
-            moves, probs = legal, np.ones(1)
-        else:
-            self.counts["network"] += 1
-            moves, probs = self.policy(view)
-        chosen = int(pick(probs, probs.size, self.greedy or legal.size == 1, self.rng))
-        return {"move": int(moves[chosen]), "reason": "network" if legal.size > 1 else "forced",
-                "actions": [{"action": format_move(int(m)), "move": int(m), "prob": float(p)}
-                            for m, p in zip(moves, probs)], "chosen": chosen}
-
-    def close(self) -> None:
-        """Nothing to release (the players' common interface)."""
-
 
 def make_euchre_net_player(text: str, seed: int, error=ValueError):
     """`net:FILE[,sample]` (module docstring); `error` (one line) on a bad spec or file."""
-    body = text.strip()
-    path, _, option = body[4:].partition(",")
-    if not path:
-        raise error(f"{text!r}: net: needs a path, as in net:euchre.net")
-    if option not in ("", "sample"):
-        raise error(f"{text!r}: unknown net option {option!r} ({SPEC_FORM})")
-    try:
-        net = euchre_net(path)
-    except NetFileError as exc:
-        raise error(str(exc)) from None
-    return EuchreNetPlayer(net, greedy=option != "sample", seed=seed, name=body)
+    return make_net_player(EuchreNetPlayer, text, seed, SPEC_FORM, error)
 
 
 class EuchreNetSearchPlayer(EuchreSearchPlayer):

@@ -117,9 +117,9 @@ def net_play_out(start, history, n_moves, scores, w1, b1, w2, b2, w3, b3, greedy
                  slots):
     """Play the hand `start` (a full state) to its end with every seat following the network;
     return its points, the dealer's team's less the other's (what the table's rollouts score,
-    which stop once the points are settled: they cannot change after). `history[:n_moves]` are the moves that led to `start`,
-    `scores[team]` the game score of each team relative to the dealer; `a` and `hist` scratch
-    (the state and the moves as played)."""
+    which stop once the points are settled: they cannot change after). `history[:n_moves]`
+    are the moves that led to `start`, `scores[team]` the game score of each team relative to
+    the dealer; `a` and `hist` scratch (the state and the moves as played)."""
     for i in range(start.shape[0]):
         a[i] = start[i]
     for i in range(n_moves):
