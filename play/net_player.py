@@ -2,8 +2,10 @@
 alone (`NetPlayerBase`), and the spec's parsing and the network files read once a process
 (`make_net_player`, `shared_net`). A game's player (Setback's and Euchre's
 `games/NAME/play/net_player.py`) subclasses it with its features module (`features`: `GAME`,
-`FEATURE_LAYOUT`, `INPUTS`, `OUTPUTS`), its move text (`format_move`) and one decision
-(`policy(view)`: the legal moves and the network's probability of each, from its kernel).
+`FEATURE_LAYOUT`, `INPUTS`, `OUTPUTS`, and its kernel `net_decision(state, history, n_moves,
+us, them, w1, b1, w2, b2, w3, b3, *buffers)` writing the legal moves and their probabilities
+into its first two buffers), its move text (`format_move`), how many moves a state says were
+made (`moves_made`) and its kernel's scratch buffers.
 """
 
 from __future__ import annotations
@@ -42,8 +44,10 @@ class NetPlayerBase:
 
     features = None  # the game's net module (module docstring)
 
-    def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
+    def __init__(self, net, buffers: tuple, greedy: bool = True, seed: int = 0,
+                 name: str | None = None):
         self.net = net
+        self.buffers = buffers  # the kernel's scratch buffers after the weights
         self.greedy = bool(greedy)
         self.name = name or "net"
         self.rng = new_rng(seed)
@@ -53,14 +57,35 @@ class NetPlayerBase:
         """Restart the sampling generator from `seed`."""
         self.rng = new_rng(seed)
 
-    def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
-        """(legal moves, the network's probability of each) at `view` (the game's)."""
+    @staticmethod
+    def moves_made(state) -> int:
+        """How many moves `state` (a view's) says were made (the game's)."""
         raise NotImplementedError
 
     @staticmethod
     def format_move(move: int) -> str:
         """A move's text (the game's)."""
         raise NotImplementedError
+
+    def history(self, view) -> np.ndarray:
+        """The moves so far as int64 (the network reads who played what from them), checked
+        against the state (`moves_made`): ValueError, one line, when the view does not carry
+        them."""
+        history = np.asarray(view.history, dtype=np.int64)
+        made = self.moves_made(view.state)
+        if history.size != made:
+            raise ValueError(f"the network reads the moves so far: this view carries "
+                             f"{history.size} of the {made} made so far")
+        return history
+
+    def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
+        """(legal moves, the network's probability of each) at `view`: one forward pass of the
+        game's kernel."""
+        history = self.history(view)
+        us, them = view.score_us_them
+        n = self.features.net_decision(view.state, history, history.size, us, them,
+                                       *self.net.parameters(), *self.buffers)
+        return self.buffers[0][:n].copy(), self.buffers[1][:n].copy()
 
     def choose(self, view) -> int:
         """The move for the seat to act."""

@@ -15,26 +15,11 @@ from games.euchre import state as S
 from games.euchre.api import format_move
 from games.euchre.play.search_player import EuchreSearchPlayer
 from games.euchre.search import net as net_features
-from games.euchre.search.net import NetScratch, net_decision, net_world_move_values
+from games.euchre.search.net import NetScratch, net_world_move_values
 from play.net_player import NetPlayerBase, make_net_player
 
 SPEC_FORM = ("net:FILE[,sample] (a Euchre policy network of `train distill`, exported by "
              "`export`)")
-
-
-def hand_moves(view) -> np.ndarray:
-    """The hand's moves as int64, as many as the state says were made (ValueError, one line,
-    when the view does not carry them)."""
-    history = np.asarray(view.history, dtype=np.int64)
-    state = view.state
-    ordered_up = state[S.MAKER] >= 0 and state[S.N_PASSES] < 4  # the dealer then discards
-    made = int(state[S.N_PASSES]) + int(state[S.MAKER] >= 0) + int(state[S.ALONE] >= 0) \
-        + int(ordered_up and state[S.PHASE] != S.PHASE_DISCARD) \
-        + bin(int(state[S.PLAYED])).count("1")
-    if history.size != made:
-        raise ValueError(f"the network reads the hand's moves: this view carries "
-                         f"{history.size} of the {made} made so far")
-    return history
 
 
 class EuchreNetPlayer(NetPlayerBase):
@@ -45,16 +30,16 @@ class EuchreNetPlayer(NetPlayerBase):
     format_move = staticmethod(format_move)
 
     def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        super().__init__(net, greedy, seed, name)
-        self._buffers = NetScratch(net.hidden).decision_buffers()
+        super().__init__(net, NetScratch(net.hidden).decision_buffers(), greedy, seed, name)
 
-    def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
-        """(legal moves, the network's probability of each) at `view`."""
-        history = hand_moves(view)
-        us, them = view.score_us_them
-        n = net_decision(view.state, history, history.size, us, them, *self.net.parameters(),
-                         *self._buffers)
-        return self._buffers[0][:n].copy(), self._buffers[1][:n].copy()
+    @staticmethod
+    def moves_made(state) -> int:
+        """The passes, the call that named trump, the dealer's discard after an order-up, the
+        alone decision and the cards played."""
+        ordered_up = state[S.MAKER] >= 0 and state[S.N_PASSES] < 4
+        return int(state[S.N_PASSES]) + int(state[S.MAKER] >= 0) + int(state[S.ALONE] >= 0) \
+            + int(ordered_up and state[S.PHASE] != S.PHASE_DISCARD) \
+            + bin(int(state[S.PLAYED])).count("1")
 
 
 def make_euchre_net_player(text: str, seed: int, error=ValueError):
@@ -91,7 +76,7 @@ class EuchreNetSearchPlayer(EuchreSearchPlayer):
         dealer."""
         us, them = view.score_us_them
         scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
-        return hand_moves(view), scores
+        return self.blueprint.history(view), scores
 
 
 def make_euchre_net_search_player(text: str, options: dict, policy: str, seed: int,

@@ -24,7 +24,7 @@ from games.setback.api import format_move
 from games.setback import state as S
 from games.setback.play.search_player import SearchPlayer
 from games.setback.search import net as net_features
-from games.setback.search.net import (NetScratch, net_decision, net_policy_log_weights,
+from games.setback.search.net import (NetScratch, net_policy_log_weights,
                                       net_world_move_values)
 from play.net_player import NetPlayerBase
 from play.net_player import make_net_player as make_shared_net_player
@@ -37,17 +37,6 @@ NET_POLICY_POOL = 4
 SPEC_FORM = "net:FILE[,sample] (a policy network of `train distill`, exported by `export`)"
 
 
-def history_of(view) -> np.ndarray:
-    """The deal's moves as int64, checked against the state: as many as the bids made and the
-    cards played (ValueError, one line, when the view does not carry them)."""
-    history = np.asarray(view.history, dtype=np.int64)
-    made = int(view.state[S.N_BIDS]) + bin(int(view.state[S.PLAYED])).count("1")
-    if history.size != made:
-        raise ValueError(f"the network reads the deal's moves: this view carries "
-                         f"{history.size} of the {made} made so far")
-    return history
-
-
 class NetPlayer(NetPlayerBase):
     """The policy network playing Setback (module docstring; `play.net_player.NetPlayerBase`:
     the most probable legal move when `greedy`, else one drawn from its probabilities)."""
@@ -56,17 +45,13 @@ class NetPlayer(NetPlayerBase):
     format_move = staticmethod(format_move)
 
     def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        super().__init__(net, greedy, seed, name)
-        self._scratch = NetScratch(net.hidden, S.STATE_SIZE)
+        super().__init__(net, NetScratch(net.hidden, S.STATE_SIZE).decision_buffers(), greedy,
+                         seed, name)
 
-    def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
-        """(legal moves, the network's probability of each) at `view`."""
-        history = history_of(view)
-        us, them = view.score_us_them
-        buffers = self._scratch.decision_buffers()
-        n = net_decision(view.state, history, history.size, us, them, *self.net.parameters(),
-                         *buffers)
-        return buffers[0][:n].copy(), buffers[1][:n].copy()
+    @staticmethod
+    def moves_made(state) -> int:
+        """The bids made and the cards played."""
+        return int(state[S.N_BIDS]) + bin(int(state[S.PLAYED])).count("1")
 
 
 class NetRolloutSearch(SharedNetRolloutSearch):
@@ -137,7 +122,7 @@ class NetSearchPlayer(SearchPlayer):
         dealer."""
         us, them = view.score_us_them
         scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
-        return history_of(view), scores
+        return self.blueprint.history(view), scores
 
 
 def make_net_player(text: str, seed: int = 0):
