@@ -15,7 +15,7 @@ from games.euchre import state as S
 from games.euchre.api import format_move
 from games.euchre.play.search_player import EuchreSearchPlayer
 from games.euchre.search import net as net_features
-from games.euchre.search.net import NetScratch, net_world_move_values
+from games.euchre.search.net import net_world_move_values, scratch
 from play.net_player import NetPlayerBase, make_net_player
 
 SPEC_FORM = ("net:FILE[,sample] (a Euchre policy network of `train distill`, exported by "
@@ -30,7 +30,7 @@ class EuchreNetPlayer(NetPlayerBase):
     format_move = staticmethod(format_move)
 
     def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        super().__init__(net, NetScratch(net.hidden).decision_buffers(), greedy, seed, name)
+        super().__init__(net, scratch(net.hidden).decision_buffers(), greedy, seed, name)
 
     @staticmethod
     def moves_made(state) -> int:
@@ -63,7 +63,7 @@ class EuchreNetSearchPlayer(EuchreSearchPlayer):
 
         net = net_player.net
         self._net_search = NetRolloutSearch(net, net_world_move_values,
-                                            lambda: NetScratch(net.hidden), greedy, threads)
+                                            lambda: scratch(net.hidden), greedy, threads)
         SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, greedy=greedy,
                                   threads=threads, **options)
 

@@ -31,7 +31,7 @@ from games.euchre.search.card_location import (LAYOUT, N_CARDS, N_FEATURES, card
 from games.euchre.state import PHASE, PHASE_DISCARD, STATE_SIZE, TO_ACT, UPCARD
 from games.rng import stream_seed
 from search.card_location import RECORD
-from search.policy_net import net_forward, pick
+from search.policy_net import NetScratch, net_forward, pick
 
 GAME = "euchre"
 FEATURE_LAYOUT = LAYOUT
@@ -150,7 +150,7 @@ def net_world_move_values(worlds, first, stop, step, history, n_moves, scores, c
     each candidate move, the hand then played out by the network, into `values_out[w, m]`,
     times `sign` (+1 when the acting seat is on the dealer's team). Common random numbers:
     every candidate's rollout in world w draws from the stream `stream_seed(seed, w)`. The rest
-    are this thread's scratch buffers (`NetScratch.rollout_buffers`)."""
+    are this thread's scratch buffers (`scratch(hidden).rollout_buffers()`)."""
     for i in range(n_moves):
         hist[i] = history[i]
     for w in range(first, stop, step):
@@ -166,33 +166,8 @@ def net_world_move_values(worlds, first, stop, step, history, n_moves, scores, c
                                                    record, tricks, order, slots)
 
 
-class NetScratch:
-    """One thread's scratch buffers for the kernels above, for a network of hidden sizes
-    `hidden`."""
-
-    def __init__(self, hidden: tuple):
-        self.child = np.zeros(STATE_SIZE, np.int64)
-        self.a = np.zeros(STATE_SIZE, np.int64)
-        self.hist = np.zeros(MAX_HISTORY + 2, np.int64)
-        self.moves = np.zeros(MAX_LEGAL, np.int64)
-        self.move_probs = np.zeros(MAX_LEGAL, np.float64)
-        self.x = np.zeros(INPUTS, np.float64)
-        self.legal = np.zeros(OUTPUTS, np.bool_)
-        self.h1 = np.zeros(hidden[0], np.float64)
-        self.h2 = np.zeros(hidden[1], np.float64)
-        self.z = np.zeros(OUTPUTS + 1, np.float64)
-        self.probs = np.zeros(OUTPUTS, np.float64)
-        self.record = np.zeros((RECORD, 4), np.int64)
-        self.tricks = np.zeros(4, np.int64)
-        self.order = np.zeros(N_CARDS, np.int64)
-        self.slots = np.zeros(4, np.int64)
-        self.rng = np.zeros(1, np.uint64)
-
-    def decision_buffers(self) -> tuple:
-        """The buffers of `net_decision` after the weights, in its order."""
-        return (self.moves, self.move_probs, self.x, self.legal, self.h1, self.h2, self.z,
-                self.probs, self.record, self.tricks, self.order, self.slots)
-
-    def rollout_buffers(self) -> tuple:
-        """The buffers of `net_world_move_values` after `seed`, in its order."""
-        return (self.child, self.a, self.hist) + self.decision_buffers() + (self.rng,)
+def scratch(hidden: tuple) -> NetScratch:
+    """One thread's scratch buffers for the kernels above (`search.policy_net.NetScratch`,
+    with the cards' order and the suits' slots), for a network of hidden sizes `hidden`."""
+    return NetScratch(hidden, STATE_SIZE, MAX_HISTORY, INPUTS, OUTPUTS, MAX_LEGAL, RECORD,
+                      (np.zeros(N_CARDS, np.int64), np.zeros(4, np.int64)))

@@ -24,8 +24,7 @@ from games.setback.api import format_move
 from games.setback import state as S
 from games.setback.play.search_player import SearchPlayer
 from games.setback.search import net as net_features
-from games.setback.search.net import (NetScratch, net_policy_log_weights,
-                                      net_world_move_values)
+from games.setback.search.net import net_policy_log_weights, net_world_move_values, scratch
 from play.net_player import NetPlayerBase
 from play.net_player import make_net_player as make_shared_net_player
 from search.net_rollouts import NetRolloutSearch as SharedNetRolloutSearch
@@ -45,8 +44,7 @@ class NetPlayer(NetPlayerBase):
     format_move = staticmethod(format_move)
 
     def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        super().__init__(net, NetScratch(net.hidden, S.STATE_SIZE).decision_buffers(), greedy,
-                         seed, name)
+        super().__init__(net, scratch(net.hidden).decision_buffers(), greedy, seed, name)
 
     @staticmethod
     def moves_made(state) -> int:
@@ -59,10 +57,9 @@ class NetRolloutSearch(SharedNetRolloutSearch):
     buffers of `belief=policy` (`net_policy_log_weights`) beside them."""
 
     def __init__(self, net, greedy: bool = False, threads: int | None = None):
-        super().__init__(net, net_world_move_values, lambda: NetScratch(net.hidden,
-                                                                        S.STATE_SIZE),
-                         greedy, threads)
-        self.belief_scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
+        super().__init__(net, net_world_move_values, lambda: scratch(net.hidden), greedy,
+                         threads)
+        self.belief_scratch = [scratch(net.hidden) for _ in range(self.threads)]
 
 
 class NetSearchPlayer(SearchPlayer):
@@ -100,16 +97,16 @@ class NetSearchPlayer(SearchPlayer):
         scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
         modelled = self.modelled_seats(view)
         weights = self._net_search.weights
-        scratch = self._net_search.belief_scratch
+        per_thread = self._net_search.belief_scratch
 
         def part(k: int) -> None:
             """Thread k's share of the states, with its own scratch buffers."""
             first, stop = bounds[k], bounds[k + 1]
             net_policy_log_weights(states, first, stop, played_by, history, history.size,
                                    modelled, scores, self.floor, *weights,
-                                   *scratch[k].belief_buffers(), out)
+                                   *per_thread[k].belief_buffers(), out)
 
-        parts = len(scratch)
+        parts = len(per_thread)
         bounds = [states.shape[0] * k // parts for k in range(parts + 1)]
         self.search.each(parts, part)
 
