@@ -46,17 +46,19 @@ def main(argv=None) -> None:
 
     from games.setback import state as S
     from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
-    from games.setback.train import distill as D
+    from games.setback.train.distill import DISTILL
+    from train import distill as D
     from search.policy_net import load_net, net_bytes
 
     settings = json.load(open(os.path.join(args.run, "run.json")))["settings"]
     first, last = (int(x) for x in args.rounds.split("-"))
     cpu = time.process_time()
-    window = D._load_chunks([D.round_dir(args.run, k) for k in range(first, last + 1)])
+    window = D._load_chunks([D.round_dir(args.run, k) for k in range(first, last + 1)], DISTILL)
     if float(settings.get("soft", 0.0)) > 0:
         window = D.soft_targets(window, float(settings["soft"]))
     auction = window["states"][:, S.PHASE] == S.PHASE_AUCTION
-    chunks = [D.play_chunk(("imitate", f"strategy:{os.path.join(args.run, D.BASE_FILE)}",
+    chunks = [D.play_chunk(("setback", "imitate",
+                            f"strategy:{os.path.join(args.run, D.BASE_FILE)}",
                             TABLE_STREAM, c, c * CHUNK, CHUNK))[1]
               for c in range(args.games // CHUNK)]
     table = {k: np.concatenate([a[k] for a in chunks]) for k in chunks[0]}
@@ -64,8 +66,8 @@ def main(argv=None) -> None:
     print(f"search records: {auction.size:,} decisions, {auction.sum():,} in the auction; "
           f"the table's self-play: {table_auction.sum():,} auction decisions")
 
-    search_bids = D.training_rows({k: v[auction] for k, v in window.items()})
-    table_bids = D.training_rows({k: v[table_auction] for k, v in table.items()})
+    search_bids = D.training_rows({k: v[auction] for k, v in window.items()}, DISTILL)
+    table_bids = D.training_rows({k: v[table_auction] for k, v in table.items()}, DISTILL)
     net = load_net(args.net, GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS)
 
     def agreement(when: str) -> None:
@@ -74,7 +76,7 @@ def main(argv=None) -> None:
 
     agreement("before")
     rows = D.training_rows({k: np.concatenate([window[k][~auction], table[k][table_auction]])
-                            for k in window})
+                            for k in window}, DISTILL)
     net.fit(*rows, int(settings["epochs"]), int(settings["batch"]),
             float(settings["learning_rate"]), TABLE_STREAM, float(settings["value_weight"]))
     agreement("after")

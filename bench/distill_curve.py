@@ -85,7 +85,7 @@ def main(argv=None) -> int:
 
     from games.setback.search.net import FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS
     from search.policy_net import load_net
-    from games.setback.train.distill import net_path, rounds_done
+    from train.distill import net_path, rounds_done
 
     done = rounds_done(args.run)
     rounds = (list(range(done)) if args.rounds is None

@@ -33,8 +33,15 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from bench.search_strength import pair_scores, paired_difference  # noqa: E402
 from play.tournament import pair_interval, run_tournament  # noqa: E402
-from games.setback.train.distill import (RECORD_FIELDS, parse_hidden,  # noqa: E402
-                                         play_chunk, soft_targets, training_rows)
+from games.setback.train.distill import DISTILL  # noqa: E402
+from train.distill import (RECORD_FIELDS, parse_hidden, play_chunk,  # noqa: E402
+                           soft_targets)
+from train.distill import training_rows as game_rows  # noqa: E402
+
+
+def training_rows(data: dict) -> tuple:
+    """Setback's network rows of the records `data` (`train.distill.training_rows`)."""
+    return game_rows(data, DISTILL)
 
 
 def load_round(directory: str) -> dict:
@@ -56,7 +63,8 @@ def concat(parts: list) -> dict:
 def imitation_records(strategy: str, games: int, workers: int, seed: int) -> dict:
     """`games` self-play games of the table `strategy`, recorded as the imitation phase
     records them, in chunks of 50 on `workers` forked processes."""
-    tasks = [("imitate", f"strategy:{strategy}", seed, c, first, min(50, games - first))
+    tasks = [("setback", "imitate", f"strategy:{strategy}", seed, c, first,
+              min(50, games - first))
              for c, first in enumerate(range(0, games, 50))]
     if workers == 1:
         done = [play_chunk(t) for t in tasks]
@@ -68,7 +76,7 @@ def imitation_records(strategy: str, games: int, workers: int, seed: int) -> dic
 
 def targeted(data: dict, target: str) -> dict:
     """The records with the targets `target` names: `onehot` as recorded, `soft:T` a softmax
-    of search's values at temperature T (`games.setback.train.distill.soft_targets`)."""
+    of search's values at temperature T (`train.distill.soft_targets`)."""
     if target == "onehot":
         return data
     if target.startswith("soft:"):

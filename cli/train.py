@@ -1,4 +1,5 @@
-"""`setback-cfr train baseline | status` and each game's own stages: the training command.
+"""`setback-cfr train baseline | distill | status` and each game's own stages: the training
+command (`distill`, the stage of every game declaring it, is `cli/train_distill.py`'s).
 
 The command keeps what every game's training shares: the run directory (--run, resume from its
 checkpoint), the budget (--iterations, --for), the workers (--workers, --batch, --ray), the
@@ -24,6 +25,7 @@ from cli.arguments import positive_int
 from cli.arguments import seed as seed_type
 from cli.errors import UserError
 from cli.game_words import declared, title
+from cli.train_distill import register_distill
 from games import registry  # plain data: imports no game
 from train.algorithms import ALGORITHMS, UPDATES  # plain data: no numba at parse time
 
@@ -74,6 +76,7 @@ def register(subparsers) -> None:
 
     for module in modules.values():
         module.register_train(stages)
+    register_distill(stages)  # any game declaring it (the registry's `distill`)
 
     status = stages.add_parser("status", help="print a run's settings and figures",
                                description="Print a run's stage, settings, latest figures "

@@ -43,8 +43,10 @@ its features, card order, pair features and public record; `names(("card_locatio
 games `learn belief` and `belief=model:` take); `inference`, the module of the game's
 inference measurement (`evaluate(...)`, `format_table(result)`: how well beliefs over the hidden
 hands match the truth, `setback-cfr inference`; Setback's `games/setback/play/inference_eval.py`);
-`distill`, the module of the game's `train distill` stage (`export` writes a distill run's network
-with its `export_net`; Setback's `games/setback/train/distill.py`); `bootstrap`, the factory of
+`distill`, the game's declaration to the shared `train distill` stage
+(`train.distill.DistillGame`: its network's features, its base table's player, its `net:`
+player; `export` writes a distill run's network with its `export_net`; Setback's and Euchre's
+in `games/NAME/train/distill.py`); `bootstrap`, the factory of
 the game's score-aware stage on a baseline run (the quickstart's second step; Setback's
 `games/setback/train/bootstrap.py`); `baseline`, the factory of the baseline stage of a game
 whose train module trains it (the quickstart's first step; Setback's
@@ -185,7 +187,7 @@ GAMES = {
                simulate="games.setback.simulate",
                card_location="games.setback.search.card_location:GAME",
                inference="games.setback.play.inference_eval",
-               distill="games.setback.train.distill",
+               distill="games.setback.train.distill:DISTILL",
                bootstrap="games.setback.train.bootstrap:bootstrap_stage",
                baseline="games.setback.train.baseline:baseline_stage",
                commands={"learn": "games.setback.cli.learn_auction",
@@ -204,6 +206,7 @@ GAMES = {
                tournament="games.euchre.play.tournament:TOURNAMENT",
                trainer="games.euchre.train.game:euchre_baseline_stage",
                card_location="games.euchre.search.card_location:GAME",
+               distill="games.euchre.train.distill:DISTILL",
                packages=("games.euchre",),
                plugin=EUCHRE_PLUGIN),
         _entry("spades", "Spades as OpenSpiel 2.0.2's spades, to 500 (not simulated yet)",

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from games.rng import next_u64
 from search import model_file
 from search.mlp import adam_update
 
@@ -212,6 +213,66 @@ def net_forward(x, legal, w1, b1, w2, b2, w3, b3, h1, h2, z, probs):
     for j in range(outputs):
         probs[j] /= total
     return z[outputs]
+
+
+@njit(cache=True, nogil=True)
+def pick(move_probs, n, greedy, rng):
+    """An index in [0, n): the most probable (the first on ties) when `greedy`, else drawn."""
+    if greedy:
+        best = 0
+        for j in range(1, n):
+            if move_probs[j] > move_probs[best]:
+                best = j
+        return best
+    u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    running = 0.0
+    for j in range(n):
+        running += move_probs[j]
+        if u < running:
+            return j
+    return n - 1
+
+
+class NetScratch:
+    """One thread's scratch buffers for a game's network kernels (Setback's and Euchre's
+    `games/NAME/search/net.py`): one decision (`net_decision`), the rollouts
+    (`net_world_move_values`) and a belief's log-weights, for a network of hidden sizes
+    `hidden` on states of `state_size`, deals of at most `max_history` moves, `inputs`
+    features, `outputs` slots, `moves` legal moves at most and a public record of
+    `record_rows` rows; `slot_buffers` are the game's own (its move slots' maps), taken by its
+    kernels after the tricks won."""
+
+    def __init__(self, hidden: tuple, state_size: int, max_history: int, inputs: int,
+                 outputs: int, moves: int, record_rows: int, slot_buffers: tuple):
+        self.child = np.zeros(state_size, np.int64)
+        self.a = np.zeros(state_size, np.int64)
+        self.hist = np.zeros(max_history + 2, np.int64)
+        self.moves = np.zeros(moves, np.int64)
+        self.move_probs = np.zeros(moves, np.float64)
+        self.x = np.zeros(inputs, np.float64)
+        self.legal = np.zeros(outputs, np.bool_)
+        self.h1 = np.zeros(hidden[0], np.float64)
+        self.h2 = np.zeros(hidden[1], np.float64)
+        self.z = np.zeros(outputs + 1, np.float64)
+        self.probs = np.zeros(outputs, np.float64)
+        self.record = np.zeros((record_rows, 4), np.int64)
+        self.tricks = np.zeros(4, np.int64)
+        self.slot_buffers = tuple(slot_buffers)
+        self.rng = np.zeros(1, np.uint64)
+
+    def decision_buffers(self) -> tuple:
+        """The buffers of `net_decision` after the weights, in its order."""
+        return (self.moves, self.move_probs, self.x, self.legal, self.h1, self.h2, self.z,
+                self.probs, self.record, self.tricks) + self.slot_buffers
+
+    def belief_buffers(self) -> tuple:
+        """The buffers of a belief's log-weights kernel after the weights, in its order (its
+        `state` is `a`)."""
+        return (self.a,) + self.decision_buffers()
+
+    def rollout_buffers(self) -> tuple:
+        """The buffers of `net_world_move_values` after `seed`, in its order."""
+        return (self.child, self.a, self.hist) + self.decision_buffers() + (self.rng,)
 
 
 def net_bytes(net: PolicyNet) -> bytes:

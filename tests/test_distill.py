@@ -96,14 +96,15 @@ def _net_file(tmp_path, **changes):
 
 
 def test_soft_targets_share_the_mass_between_moves_search_values_alike():
-    from games.setback.train.distill import rows_to_arrays, soft_targets
+    from games.setback.train.distill import DISTILL
+    from train.distill import rows_to_arrays, soft_targets
 
     nan = float("nan")
     data = rows_to_arrays([
         (np.zeros(32, np.int64), 0, (), (0, 0), np.array([3, 5, 7]), [1.0, 1.0, -2.0],
          np.array([1.0, 0.0, 0.0]), 0),
         (np.zeros(32, np.int64), 1, (), (0, 0), np.array([3, 5]), [nan, nan],
-         np.array([0.25, 0.75]), 1)])
+         np.array([0.25, 0.75]), 1)], DISTILL)
     soft = soft_targets(data, 0.5)
     first = soft["targets"][0, :3]
     assert first[0] == pytest.approx(first[1]) and first.sum() == pytest.approx(1.0)
@@ -139,7 +140,7 @@ class _View:
 
 
 def test_refine_searches_again_only_where_the_two_best_moves_are_close():
-    from games.setback.train.distill import RecordingPlayer, parse_refine
+    from train.distill import RecordingPlayer, parse_refine
 
     assert parse_refine("") is None and parse_refine("0.25:2") == (0.25, 2)
     for bad in ("0.25", "0:2", "0.25:0", "x:2", "0.25:y"):
@@ -297,7 +298,7 @@ def test_sigint_stops_the_stage_even_where_the_shell_ignored_it():
     """A run started in the background (`nohup ... &`) inherits SIGINT ignored; the stage's
     loop still turns SIGINT and SIGTERM into its Ctrl-C stop, and leaves the signals as it
     found them."""
-    from games.setback.train.distill import _signals_interrupt
+    from train.distill import _signals_interrupt
 
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -377,16 +378,17 @@ def test_the_browser_table_serves_a_network_and_its_why_panel(tmp_path):
 def test_a_damaged_or_foreign_chunk_is_refused_in_one_line(tmp_path):
     """A chunk of games that cannot be read, or of another format version, stops the fit with
     one line naming the file."""
-    from games.setback.train.distill import _load_chunks, _npz_bytes, rows_to_arrays
+    from games.setback.train.distill import DISTILL
+    from train.distill import _load_chunks, _npz_bytes, rows_to_arrays
     from train.errors import RunError
 
     good = tmp_path / "chunk-00000.npz"
-    good.write_bytes(_npz_bytes({**rows_to_arrays([]), "chunk_format": np.int64(1)}))
-    assert _load_chunks([str(tmp_path)])["states"].shape == (0, 32)
-    good.write_bytes(_npz_bytes({**rows_to_arrays([]), "chunk_format": np.int64(9)}))
+    good.write_bytes(_npz_bytes({**rows_to_arrays([], DISTILL), "chunk_format": np.int64(1)}))
+    assert _load_chunks([str(tmp_path)], DISTILL)["states"].shape == (0, 32)
+    good.write_bytes(_npz_bytes({**rows_to_arrays([], DISTILL), "chunk_format": np.int64(9)}))
     with pytest.raises(RunError, match="chunk format 9; this program reads version 1"):
-        _load_chunks([str(tmp_path)])
+        _load_chunks([str(tmp_path)], DISTILL)
     good.write_bytes(b"PK not a chunk")
     with pytest.raises(RunError, match="damaged chunk of games") as caught:
-        _load_chunks([str(tmp_path)])
+        _load_chunks([str(tmp_path)], DISTILL)
     assert "\n" not in str(caught.value)

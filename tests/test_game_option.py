@@ -16,7 +16,6 @@ WITHOUT = {
     ("train", "status"): "reads any run, whose settings record the game",
     ("train", "bootstrap"): "Setback's score-aware auction, on top of a Setback baseline",
     ("train", "best-response"): "the game is read from the target (--against); Setback only",
-    ("train", "distill"): "the game is read from the base run (--from); Setback only so far",
     ("dd-table",): "plain 52-card deals (four hands, a trump or none): no game's rules",
     ("db", "load"): "the game is read from the strategy files",
     ("db", "query"): "the game is read from the database",
@@ -27,7 +26,8 @@ WITHOUT = {
 # one with its rules and tournament players but no training yet: Spades).
 NEEDS = {("replay",): ("replay",), ("tournament",): ("tournament",),
          ("rating",): ("tournament",),
-         ("bid-tables",): ("tournament",)}  # Setback's and Spades' (tests/test_spades_bid_tables)
+         ("bid-tables",): ("tournament",),  # Setback's and Spades' (tests/test_spades_bid_tables)
+         ("train", "distill"): ("distill",)}  # the games declaring the stage
 # Commands whose --game choices are named games rather than the games providing entry points.
 NAMED = {("exploit",): ("setback", "euchre")}  # a best response against Setback's or Euchre's
 

@@ -104,7 +104,7 @@ def format_status(status: dict) -> str:
 
 
 def _distill_lines(status: dict) -> list:
-    """A distill run's figures (`games.setback.train.distill`: a log row a round)."""
+    """A distill run's figures (`train.distill`: a log row a round)."""
     base = float(status["settings"].get("base_cpu_seconds", 0.0))
     agreement = status["payoff"]
     lines = [f"rounds      {status['iteration']:,}",

@@ -33,14 +33,16 @@ SERVE_BOTS = ("random, heuristic (the default), db:PATH[,sample] (a database of 
 
 TOURNAMENT = ("games to 10 (games/euchre/match.py) between Euchre players: random, heuristic "
               "(games/euchre/play/heuristic.py), db:PATH[,sample] (a database of a Euchre "
-              "export), ismcts[:SIMS][,pyspiel] or search[OPTIONS]:db:PATH (rollout search on "
-              "the database) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the "
-              "true deal, a ceiling)")
+              "export), ismcts[:SIMS][,pyspiel], search[OPTIONS]:db:PATH (rollout search on "
+              "the database), net:FILE[,sample] (a policy network of train distill), "
+              "search[OPTIONS]:net:FILE (rollout search on the network) or oracle[,bid=SPEC] "
+              "(SEES EVERY HAND: double-dummy card play on the true deal, a ceiling)")
 RATING = ("games to 10 of Euchre players (as `tournament --game euchre`, "
           "games/euchre/play/tournament.py): PLAYER is random, heuristic, db:PATH[,sample] (a "
           "database of a Euchre export), ismcts[:SIMS][,pyspiel] (,pyspiel: searching "
-          "OpenSpiel's own C++ euchre) or search[OPTIONS]:POLICY (rollout search on a Euchre "
-          "database), or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
+          "OpenSpiel's own C++ euchre), net:FILE[,sample] (a policy network of train "
+          "distill) or search[OPTIONS]:POLICY (rollout search on a Euchre database or "
+          "network), or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on the true "
           "deal, a ceiling)")
 
 # train baseline --game euchre: what its run is (after its title)

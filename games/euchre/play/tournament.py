@@ -5,7 +5,9 @@ Players (`make_euchre_player`, `play.trick_game_grammar`): `random`,
 `heuristic` (`games.euchre.play.heuristic`), `db:PATH[,sample]` (a database of a Euchre
 export), `ismcts[:SIMS][,pyspiel]` (OpenSpiel's ISMCTS bot; `,pyspiel` searches OpenSpiel's own
 C++ `euchre`: `games.euchre.play.ismcts`), `search[OPTIONS]:db:PATH`
-(`games.euchre.play.search_player`) and `oracle[,bid=SPEC]` (`play.trick_oracle`: it SEES
+(`games.euchre.play.search_player`), `search[OPTIONS]:net:FILE` (its rollouts played by a
+network: `games.euchre.play.net_player`), `net:FILE[,sample]` (the policy network of `train
+distill`: `games.euchre.play.net_player`) and `oracle[,bid=SPEC]` (`play.trick_oracle`: it SEES
 EVERY HAND, a ceiling for tournaments and ratings).
 
 Games (`play.tournament.points_tournament`): game g of seed s is `games.euchre.match.play_game`
@@ -23,10 +25,13 @@ from play.tournament import points_tournament
 SPEC_HELP = ("random, heuristic, db:PATH[,sample] (a database of a Euchre export), "
              "ismcts[:SIMS][,pyspiel] (OpenSpiel's ISMCTS bot, SIMS simulations a decision, "
              "default 100; ,pyspiel: it searches OpenSpiel's own C++ euchre) or "
-             "search[OPTIONS]:db:PATH (rollout search on the database; OPTIONS worlds=W,"
+             "search[OPTIONS]:db:PATH or search[OPTIONS]:net:FILE (rollout search on the "
+             "database, or on the network; OPTIONS worlds=W,"
              "rollout=sample|greedy,bids=search|blueprint,margin=Z,think=MS,threads=T,"
-             "voids=on|off) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card play on "
-             "the true hand, SPEC's bids, default heuristic; for tournament and rating only)")
+             "voids=on|off) or net:FILE[,sample] (the policy network of train distill, "
+             "exported by export) or oracle[,bid=SPEC] (SEES EVERY HAND: double-dummy card "
+             "play on the true hand, SPEC's bids, default heuristic; for tournament and "
+             "rating only)")
 
 
 class EuchreSpecError(PlayerSpecError):
@@ -41,10 +46,33 @@ def _trickster(text: str, seed: int, error: type):
                 "there is no trickster:euchre player")
 
 
+def _search(text: str, seed: int, make_player, error):
+    """`search[OPTIONS]:POLICY`: on a database (`games.euchre.play.search_player`) or, with
+    POLICY `net:FILE`, on a network (`games.euchre.play.net_player`)."""
+    from games.euchre.play.search_player import OPTIONS, SPEC_FORM, make_euchre_search_player
+    from play.search_options import parse_options
+
+    options, policy = parse_options(text, error, SPEC_FORM, "search:db:euchre.db", OPTIONS)
+    if not policy.lower().startswith("net:"):
+        return make_euchre_search_player(text, seed, make_player, error)
+    from games.euchre.play.net_player import make_euchre_net_search_player
+
+    return make_euchre_net_search_player(text, options, policy, seed, error)
+
+
+def _net(text: str, seed: int):
+    """`net:FILE[,sample]` (`games.euchre.play.net_player`, imported on first use)."""
+    from games.euchre.play.net_player import make_euchre_net_player
+
+    return make_euchre_net_player(text, seed, EuchreSpecError)
+
+
 GRAMMAR = trick_game_grammar(
     "euchre", "Euchre", EuchreSpecError, SPEC_HELP,
-    search="games.euchre.play.search_player:make_euchre_search_player",
+    search=_search,
     ismcts="games.euchre.play.ismcts:NATIVE", trickster=_trickster)
+
+GRAMMAR.kinds["net"] = _net  # Euchre's own kind, beside those every trick game has
 make_euchre_player = GRAMMAR.make  # (spec, seed=0) -> the player; EuchreSpecError for a bad one
 
 TOURNAMENT = points_tournament("euchre", "Euchre", 10, play_game, "points", GRAMMAR,

@@ -18,148 +18,48 @@ refused in one line.
 
 from __future__ import annotations
 
-import os
-import threading
-
 import numpy as np
 
-from games.rng import new_rng
 from games.setback.api import format_move
 from games.setback import state as S
 from games.setback.play.search_player import SearchPlayer
-from games.setback.search.net import (FEATURE_LAYOUT, GAME, INPUTS, OUTPUTS, NetScratch,
-                                net_decision, net_policy_log_weights, net_world_move_values)
-from search.policy_net import NetFileError, load_net
-from search.rollout_search import RolloutSearch
+from games.setback.search import net as net_features
+from games.setback.search.net import net_policy_log_weights, net_world_move_values, scratch
+from play.net_player import NetPlayerBase
+from play.net_player import make_net_player as make_shared_net_player
+from search.net_rollouts import NetRolloutSearch as SharedNetRolloutSearch
 
 # `belief=policy` on a network: a pool of 4 x worlds (a table's default is 20): a world's weight
 # replays the deal with a forward pass a modelled move, some 25 us each, where a table looks a
 # key up
 NET_POLICY_POOL = 4
 SPEC_FORM = "net:FILE[,sample] (a policy network of `train distill`, exported by `export`)"
-_NETS: dict = {}  # (path, size, mtime) -> PolicyNet: one copy a process
-_NETS_LOCK = threading.Lock()
 
 
-def shared_net(path: str):
-    """The Setback policy network of `path`, read once a process; `NetFileError` (one line)
-    when it is missing, damaged, newer or another game's or layout's."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        raise NetFileError(f"{path}: no such policy network file") from None
-    key = (os.path.realpath(path), stat.st_size, stat.st_mtime_ns)
-    with _NETS_LOCK:
-        if key not in _NETS:
-            _NETS[key] = load_net(path, GAME, FEATURE_LAYOUT, INPUTS, OUTPUTS)
-        return _NETS[key]
+class NetPlayer(NetPlayerBase):
+    """The policy network playing Setback (module docstring; `play.net_player.NetPlayerBase`:
+    the most probable legal move when `greedy`, else one drawn from its probabilities)."""
 
-
-def history_of(view) -> np.ndarray:
-    """The deal's moves as int64, checked against the state: as many as the bids made and the
-    cards played (ValueError, one line, when the view does not carry them)."""
-    history = np.asarray(view.history, dtype=np.int64)
-    made = int(view.state[S.N_BIDS]) + bin(int(view.state[S.PLAYED])).count("1")
-    if history.size != made:
-        raise ValueError(f"the network reads the deal's moves: this view carries "
-                         f"{history.size} of the {made} made so far")
-    return history
-
-
-class NetPlayer:
-    """The policy network playing Setback (module docstring): `net` a `PolicyNet`; `greedy`
-    plays the most probable legal move, else one drawn from the network's probabilities."""
+    features = net_features
+    format_move = staticmethod(format_move)
 
     def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        self.net = net
-        self.greedy = bool(greedy)
-        self.name = name or "net"
-        self.rng = new_rng(seed)
-        self._scratch = NetScratch(net.hidden, S.STATE_SIZE)
-        self.counts = {"network": 0, "forced": 0}
+        super().__init__(net, scratch(net.hidden).decision_buffers(), greedy, seed, name)
 
-    def seed(self, seed: int) -> None:
-        """Restart the sampling generator from `seed`."""
-        self.rng = new_rng(seed)
-
-    def policy(self, view) -> tuple[np.ndarray, np.ndarray]:
-        """(legal moves, the network's probability of each) at `view`."""
-        history = history_of(view)
-        us, them = view.score_us_them
-        buffers = self._scratch.decision_buffers()
-        n = net_decision(view.state, history, history.size, us, them, *self.net.parameters(),
-                         *buffers)
-        return buffers[0][:n].copy(), buffers[1][:n].copy()
-
-    def choose(self, view) -> int:
-        """The move for the seat to act (`games.setback.view.Player`)."""
-        legal = view.legal_moves()
-        if legal.size == 1:
-            self.counts["forced"] += 1
-            return int(legal[0])
-        return self._pick(*self.policy(view))
-
-    def _pick(self, moves: np.ndarray, probs: np.ndarray) -> int:
-        """The move played from the network's policy (counted)."""
-        from games.setback.search.net import pick
-
-        self.counts["network"] += 1
-        if self.greedy:
-            return int(moves[int(np.argmax(probs))])
-        return int(moves[pick(probs, probs.size, False, self.rng)])
-
-    def explain(self, view) -> dict:
-        """The move and why, for people (the Why panel): `{"move", "reason": "network" |
-        "forced", "actions": [{"move", "prob"}...] every legal move with the network's
-        probability, in the engine's order, each named by its move's text, "chosen": the
-        played move's index}`."""
-        legal = view.legal_moves()
-        if legal.size == 1:
-            return {"move": int(legal[0]), "reason": "forced", "kind": None, "key": None,
-                    "found": None, "lookups": [],
-                    "actions": [{"action": format_move(int(legal[0])),
-                                 "move": int(legal[0]), "prob": 1.0}],
-                    "chosen": 0}
-        moves, probs = self.policy(view)
-        move = self._pick(moves, probs)  # one forward pass for the move and its reasons
-        return {"move": move, "reason": "network", "kind": None, "key": None, "found": None,
-                "lookups": [],
-                "actions": [{"action": format_move(int(m)), "move": int(m), "prob": float(p)}
-                            for m, p in zip(moves, probs)],
-                "chosen": int(np.flatnonzero(moves == move)[0])}
-
-    def close(self) -> None:
-        """Nothing to release (the players' common interface)."""
+    @staticmethod
+    def moves_made(state) -> int:
+        """The bids made and the cards played."""
+        return int(state[S.N_BIDS]) + bin(int(state[S.PLAYED])).count("1")
 
 
-class NetRolloutSearch(RolloutSearch):
-    """`RolloutSearch` whose rollouts the policy network plays (`net_world_move_values`): the
-    same worlds, rounds, deadline and threads; `values`' `objective` is the decision's
-    rollout context `(history, scores by team relative to the dealer)` instead."""
+class NetRolloutSearch(SharedNetRolloutSearch):
+    """The network's rollouts on Setback (`net_world_move_values`), with the threads' scratch
+    buffers of `belief=policy` (`net_policy_log_weights`) beside them."""
 
     def __init__(self, net, greedy: bool = False, threads: int | None = None):
-        from search.cpus import usable_cpus
-
-        self.net = net
-        self.weights = tuple(net.parameters())
-        self.greedy = bool(greedy)
-        self.threads = max(1, int(threads or usable_cpus()))
-        self._scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
-        self.belief_scratch = [NetScratch(net.hidden, S.STATE_SIZE) for _ in range(self.threads)]
-        self._pool = None
-
-    def _run(self, worlds, start, stop, moves, sign, seed, out, objective=None) -> None:
-        """Worlds start..stop-1, thread k taking start + k, start + k + threads, ..."""
-        history, scores = objective
-        step = min(self.threads, stop - start)
-
-        def part(k: int) -> None:
-            """Thread k's share, with its own scratch buffers."""
-            net_world_move_values(worlds, start + k, stop, step, history, history.size, scores,
-                                  moves, moves.shape[0], sign, *self.weights, self.greedy,
-                                  seed, *self._scratch[k].rollout_buffers(), out)
-
-        self.each(step, part)
+        super().__init__(net, net_world_move_values, lambda: scratch(net.hidden), greedy,
+                         threads)
+        self.belief_scratch = [scratch(net.hidden) for _ in range(self.threads)]
 
 
 class NetSearchPlayer(SearchPlayer):
@@ -197,16 +97,16 @@ class NetSearchPlayer(SearchPlayer):
         scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
         modelled = self.modelled_seats(view)
         weights = self._net_search.weights
-        scratch = self._net_search.belief_scratch
+        per_thread = self._net_search.belief_scratch
 
         def part(k: int) -> None:
             """Thread k's share of the states, with its own scratch buffers."""
             first, stop = bounds[k], bounds[k + 1]
             net_policy_log_weights(states, first, stop, played_by, history, history.size,
                                    modelled, scores, self.floor, *weights,
-                                   *scratch[k].belief_buffers(), out)
+                                   *per_thread[k].belief_buffers(), out)
 
-        parts = len(scratch)
+        parts = len(per_thread)
         bounds = [states.shape[0] * k // parts for k in range(parts + 1)]
         self.search.each(parts, part)
 
@@ -219,26 +119,14 @@ class NetSearchPlayer(SearchPlayer):
         dealer."""
         us, them = view.score_us_them
         scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
-        return history_of(view), scores
+        return self.blueprint.history(view), scores
 
 
 def make_net_player(text: str, seed: int = 0):
     """`net:FILE[,sample]` (module docstring); PlayerSpecError on a bad spec or file."""
     from play.player_spec import PlayerSpecError
 
-    body = text.strip()
-    if not body.lower().startswith("net:"):
-        raise PlayerSpecError(f"{text!r}: expected {SPEC_FORM}")
-    path, _, option = body[4:].partition(",")
-    if not path:
-        raise PlayerSpecError(f"{text!r}: net: needs a path, as in net:model.net")
-    if option not in ("", "sample"):
-        raise PlayerSpecError(f"{text!r}: unknown net option {option!r} ({SPEC_FORM})")
-    try:
-        net = shared_net(path)
-    except NetFileError as exc:
-        raise PlayerSpecError(str(exc)) from None
-    return NetPlayer(net, greedy=option != "sample", seed=seed, name=body)
+    return make_shared_net_player(NetPlayer, text, seed, SPEC_FORM, PlayerSpecError)
 
 
 def make_net_search_player(text: str, options: dict, policy: str, seed: int = 0):

@@ -21,13 +21,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.rng import next_u64, stream_seed
+from games.rng import stream_seed
 from games.setback.rules import BID_MOVE, apply_move, legal_moves
 from games.setback.scoring import is_exhausted, score_difference
-from games.setback.state import TO_ACT, TRUMP
+from games.setback.state import STATE_SIZE, TO_ACT, TRUMP
 from games.setback.search.card_location import (LAYOUT, N_FEATURES, RECORD, public_record,
                                                 setback_features, slot_card, suit_slots)
-from search.policy_net import net_forward
+from search.policy_net import NetScratch, net_forward, pick
 from games.setback.search.worlds import deal_of_world
 
 GAME = "setback"
@@ -98,24 +98,6 @@ def net_decision(state, history, n_moves, us, them, w1, b1, w2, b2, w3, b3, move
     for j in range(n):
         move_probs[j] = probs[move_slot(moves[j], slots)]
     return n
-
-
-@njit(cache=True, nogil=True)
-def pick(move_probs, n, greedy, rng):
-    """An index in [0, n): the most probable (the first on ties) when `greedy`, else drawn."""
-    if greedy:
-        best = 0
-        for j in range(1, n):
-            if move_probs[j] > move_probs[best]:
-                best = j
-        return best
-    u = (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    running = 0.0
-    for j in range(n):
-        running += move_probs[j]
-        if u < running:
-            return j
-    return n - 1
 
 
 @njit(cache=True, nogil=True)
@@ -202,40 +184,8 @@ def net_policy_log_weights(worlds, first, stop, played_by, history, n_moves, mod
         out[w] = total
 
 
-class NetScratch:
-    """One thread's scratch buffers for the kernels above, for a network of hidden sizes
-    `hidden` on states of `state_size`."""
-
-    def __init__(self, hidden: tuple, state_size: int):
-        self.child = np.zeros(state_size, np.int64)
-        self.a = np.zeros(state_size, np.int64)
-        self.hist = np.zeros(MAX_HISTORY + 2, np.int64)
-        self.moves = np.zeros(64, np.int64)
-        self.move_probs = np.zeros(64, np.float64)
-        self.x = np.zeros(INPUTS, np.float64)
-        self.legal = np.zeros(OUTPUTS, np.bool_)
-        self.h1 = np.zeros(hidden[0], np.float64)
-        self.h2 = np.zeros(hidden[1], np.float64)
-        self.z = np.zeros(OUTPUTS + 1, np.float64)
-        self.probs = np.zeros(OUTPUTS, np.float64)
-        self.record = np.zeros((RECORD, 4), np.int64)
-        self.tricks = np.zeros(4, np.int64)
-        self.slots = np.zeros(4, np.int64)
-        self.rng = np.zeros(1, np.uint64)
-
-    def decision_buffers(self) -> tuple:
-        """The buffers of `net_decision` after the weights, in its order."""
-        return (self.moves, self.move_probs, self.x, self.legal, self.h1, self.h2, self.z,
-                self.probs, self.record, self.tricks, self.slots)
-
-    def belief_buffers(self) -> tuple:
-        """The buffers of `net_policy_log_weights` after the weights, in its order (its
-        `state` is `a`)."""
-        return (self.a,) + self.decision_buffers()
-
-    def rollout_buffers(self) -> tuple:
-        """The buffers of `net_world_move_values` after `seed`, in its order."""
-        return (self.child, self.a, self.hist, self.moves, self.move_probs, self.x, self.legal,
-                self.h1, self.h2, self.z, self.probs, self.record, self.tricks, self.slots,
-                self.rng)
-
+def scratch(hidden: tuple) -> NetScratch:
+    """One thread's scratch buffers for the kernels above (`search.policy_net.NetScratch`,
+    with the suits' slots), for a network of hidden sizes `hidden`."""
+    return NetScratch(hidden, STATE_SIZE, MAX_HISTORY, INPUTS, OUTPUTS, 64, RECORD,
+                      (np.zeros(4, np.int64),))

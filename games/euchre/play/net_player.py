@@ -1,0 +1,92 @@
+"""`net:FILE[,sample]`: the policy network of a Euchre `train distill` run (exported by
+`setback-cfr export`) playing alone: every call, alone, discard and card is the network's most
+probable legal move (`,sample`: one drawn from its probabilities), one forward pass a decision
+(`games.euchre.search.net`). `search[OPTIONS]:net:FILE` is Euchre's rollout search with the
+network playing the rollouts (`EuchreNetSearchPlayer`). The network reads the hand's moves
+from the view (`view.history`, the dealer's discard hidden from the others as the table hides
+it); a view without them, once moves were made, is refused in one line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.euchre import state as S
+from games.euchre.api import format_move
+from games.euchre.play.search_player import EuchreSearchPlayer
+from games.euchre.search import net as net_features
+from games.euchre.search.net import net_world_move_values, scratch
+from play.net_player import NetPlayerBase, make_net_player
+
+SPEC_FORM = ("net:FILE[,sample] (a Euchre policy network of `train distill`, exported by "
+             "`export`)")
+
+
+class EuchreNetPlayer(NetPlayerBase):
+    """The policy network playing Euchre (module docstring; `play.net_player.NetPlayerBase`:
+    the most probable legal move when `greedy`, else one drawn from its probabilities)."""
+
+    features = net_features
+    format_move = staticmethod(format_move)
+
+    def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
+        super().__init__(net, scratch(net.hidden).decision_buffers(), greedy, seed, name)
+
+    @staticmethod
+    def moves_made(state) -> int:
+        """The passes, the call that named trump, the dealer's discard after an order-up, the
+        alone decision and the cards played."""
+        ordered_up = state[S.MAKER] >= 0 and state[S.N_PASSES] < 4
+        return int(state[S.N_PASSES]) + int(state[S.MAKER] >= 0) + int(state[S.ALONE] >= 0) \
+            + int(ordered_up and state[S.PHASE] != S.PHASE_DISCARD) \
+            + bin(int(state[S.PLAYED])).count("1")
+
+
+def make_euchre_net_player(text: str, seed: int, error=ValueError):
+    """`net:FILE[,sample]` (module docstring); `error` (one line) on a bad spec or file."""
+    return make_net_player(EuchreNetPlayer, text, seed, SPEC_FORM, error)
+
+
+class EuchreNetSearchPlayer(EuchreSearchPlayer):
+    """`search[OPTIONS]:net:FILE`: Euchre's rollout search (`EuchreSearchPlayer`: its worlds,
+    its settled hands) with the rollouts played by the network (`net_world_move_values`)
+    instead of a table, the network's own move where the search is not run (`bids=blueprint`,
+    the `margin` rule's fallback, a settled hand). The worlds are drawn uniformly among those
+    consistent with the view (`belief=uniform` only)."""
+
+    table_game = None  # the rollouts follow a network, not a table
+
+    def __init__(self, net_player: EuchreNetPlayer, greedy: bool = False,
+                 threads: int | None = None, **options):
+        from play.search_base import SearchPlayerBase
+        from search.net_rollouts import NetRolloutSearch
+
+        net = net_player.net
+        self._net_search = NetRolloutSearch(net, net_world_move_values,
+                                            lambda: scratch(net.hidden), greedy, threads)
+        SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, greedy=greedy,
+                                  threads=threads, **options)
+
+    def _new_search(self, game, table, greedy, threads):
+        """The network's rollouts (`search.net_rollouts.NetRolloutSearch`)."""
+        return self._net_search
+
+    def _objective(self, view):
+        """The rollouts' context: the hand's moves and the score by team relative to the
+        dealer."""
+        us, them = view.score_us_them
+        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
+        return self.blueprint.history(view), scores
+
+
+def make_euchre_net_search_player(text: str, options: dict, policy: str, seed: int,
+                                  error=ValueError):
+    """`search[OPTIONS]:net:FILE` from the parsed search `options` and the `net:` POLICY;
+    `error` (one line) on a bad spec or file."""
+    from play.search_options import constructor_options
+
+    if options["belief"] != "uniform":
+        raise error(f"{text!r}: search on a Euchre network takes belief=uniform only")
+    net_player = make_euchre_net_player(policy, seed, error)
+    return EuchreNetSearchPlayer(net_player, seed=seed, name=text.strip(),
+                                 **constructor_options(options))

@@ -1,0 +1,172 @@
+"""`train distill` on Euchre (the stage written once, `train/distill.py`, on Euchre's
+declaration `games/euchre/train/distill.py`): `net:` plays only legal Euchre moves from the views
+a property test draws, with a probability for each; a Euchre network is refused as Setback's and
+a Setback one as Euchre's, in one line; a tiny run resumes bit for bit and gives the same
+networks for one and two workers, for each game declaring the stage."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from cli_runner import run_cli
+from games.rng import new_rng
+from search.policy_net import NetFileError, PolicyNet, load_net, net_bytes
+
+
+def _write_net(path, features, seed: int = 3) -> str:
+    """An untrained network of `features` (a game's net module) at `path`."""
+    net = PolicyNet.create(features.INPUTS, (16, 16), features.OUTPUTS, seed, features.GAME,
+                           features.FEATURE_LAYOUT)
+    path.write_bytes(net_bytes(net))
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def euchre_net(tmp_path_factory):
+    from games.euchre.search import net as features
+
+    return _write_net(tmp_path_factory.mktemp("net") / "euchre.net", features)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), dealer=st.integers(0, 3), ew=st.integers(0, 9),
+       ns=st.integers(0, 9), sample=st.booleans(), seats=st.integers(0, 15))
+def test_net_plays_only_legal_euchre_moves(euchre_net, seed, dealer, ew, ns, sample, seats):
+    """A hand played to its end, the seats in `seats`' bits the network (the others random):
+    every move is legal, and the network's probabilities of the legal moves sum to one."""
+    from games.euchre import state as S
+    from games.euchre.rules import apply_move
+    from games.euchre.view import SeatView
+    from games.scaffold.match import RandomPlayer
+    from play.player_spec import make_player
+
+    net = make_player(f"net:{euchre_net}" + (",sample" if sample else ""), seed, game="euchre")
+    other = RandomPlayer(seed)
+    state = S.new_state()
+    S.random_deal(new_rng(seed), state)
+    moves = []
+    while state[S.PHASE] != S.PHASE_OVER:
+        seat = int(state[S.TO_ACT])
+        view = SeatView.of(state, dealer, (ew, ns), moves)
+        player = net if seats >> seat & 1 else other
+        if player is net and view.legal_moves().size > 1:
+            legal, probs = net.policy(view)
+            assert np.array_equal(legal, view.legal_moves())
+            assert probs.sum() == pytest.approx(1.0) and (probs >= 0).all()
+        move = player.choose(view)
+        assert move in view.legal_moves(), (player.name, move, view.legal_moves())
+        apply_move(state, move)
+        moves.append(move)
+
+
+def test_search_on_a_euchre_network_is_the_same_on_one_and_two_threads(euchre_net):
+    """search[...]:net: rolls Euchre hands out with the network: the same games for any number
+    of threads; a belief other than uniform is refused in one line."""
+    from games.euchre.play.tournament import TOURNAMENT, EuchreSpecError
+    from play.player_spec import make_player
+
+    rows = []
+    for threads in (1, 2):
+        player = make_player(f"search[worlds=4,threads={threads}]:net:{euchre_net}",
+                             game="euchre")
+        rows.append(TOURNAMENT.play_unit((player, make_player("heuristic", game="euchre")), 3,
+                                         0, False, False))
+        assert player.stats["searched"] > 0
+        player.close()
+    assert np.array_equal(rows[0], rows[1])
+    with pytest.raises(EuchreSpecError, match="belief=uniform only"):
+        make_player(f"search[belief=policy]:net:{euchre_net}", game="euchre")
+
+
+def test_a_view_without_the_hands_moves_is_refused_in_one_line(euchre_net):
+    from games.euchre import state as S
+    from games.euchre.rules import apply_move, legal_moves
+    from games.euchre.view import SeatView
+    from play.player_spec import make_player
+
+    state = S.new_state()
+    S.random_deal(new_rng(5), state)
+    buffer = np.zeros(8, np.int64)
+    legal_moves(state, buffer)
+    apply_move(state, int(buffer[0]))  # the first call: the view below drops it
+    with pytest.raises(ValueError, match="carries 0 of the 1 made so far"):
+        make_player(f"net:{euchre_net}", game="euchre").choose(SeatView.of(state, 0, (0, 0)))
+
+
+@pytest.mark.parametrize("made, reader", [("euchre", "setback"), ("setback", "euchre")])
+def test_a_network_of_the_other_game_is_refused_in_one_line(tmp_path, capsys, made, reader):
+    import importlib
+
+    made_by = importlib.import_module(f"games.{made}.search.net")
+    read_by = importlib.import_module(f"games.{reader}.search.net")
+    path = _write_net(tmp_path / "x.net", made_by)
+    message = f"a policy network of {made}, not {reader}"
+    with pytest.raises(NetFileError, match=message) as caught:
+        load_net(path, read_by.GAME, read_by.FEATURE_LAYOUT, read_by.INPUTS, read_by.OUTPUTS)
+    assert "\n" not in str(caught.value)
+    code, out, err = run_cli(capsys, ["tournament", "--game", reader, "--games", "1",
+                                      "--ew", f"net:{path}", "--ns", "heuristic"])
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+# --- the stage, for each game declaring it ----------------------------------------------------
+# no gate: round 1's search rolls out with round 0's network
+TINY = ["--games", "2", "--chunk", "1", "--imitate", "4", "--searcher", "search[worlds=2]",
+        "--hidden", "8x8", "--epochs", "1", "--gate-pairs", "0", "--no-progress"]
+
+
+@pytest.fixture(scope="module", params=["setback", "euchre"])
+def tiny_base(request, tmp_path_factory):
+    """(game, a tiny trained baseline run of it)."""
+    from cli.main import main
+
+    path = str(tmp_path_factory.mktemp(f"base-{request.param}") / "base")
+    assert main(["train", "baseline", "--game", request.param, "--run", path, "--iterations",
+                 "200", "--no-progress"]) == 0
+    return request.param, path
+
+
+def _weights(game: str, path: str) -> list:
+    import importlib
+
+    f = importlib.import_module(f"games.{game}.search.net")
+    return load_net(path, f.GAME, f.FEATURE_LAYOUT, f.INPUTS, f.OUTPUTS).parameters()
+
+
+def test_a_tiny_run_resumes_bit_for_bit_on_any_workers(tmp_path, capsys, tiny_base):
+    """Two rounds straight on one worker, and one round then a resume to two on two workers
+    (round 1's search rolling out with round 0's network): the same networks bit for bit; the
+    run records its game, and export writes the network."""
+    game, base = tiny_base
+    straight, resumed = str(tmp_path / "straight"), str(tmp_path / "resumed")
+    for run, extra in ((straight, ["--rounds", "2"]), (resumed, ["--rounds", "1"]),
+                       (resumed, ["--rounds", "2", "--workers", "2"])):
+        code, out, err = run_cli(capsys, ["train", "distill", "--run", run, "--from", base,
+                                          *TINY, *extra])
+        assert code == 0, err
+    for k in range(2):
+        name = os.path.join("nets", f"round-{k:05d}.net")
+        for x, y in zip(_weights(game, os.path.join(straight, name)),
+                        _weights(game, os.path.join(resumed, name))):
+            assert np.array_equal(x, y), name
+    from train.run_directory import RunDirectory
+
+    assert RunDirectory(straight).read_settings()["settings"]["game"] == game
+    f = __import__(f"games.{game}.search.net", fromlist=["GAME"])
+    meta = load_net(os.path.join(straight, "nets", "round-00001.net"), f.GAME,
+                    f.FEATURE_LAYOUT, f.INPUTS, f.OUTPUTS).meta
+    assert meta["teacher"] == "round-00000"  # round 1's rollouts: round 0's network
+    out_file = str(tmp_path / "best.net")
+    code, out, err = run_cli(capsys, ["export", "--run", straight, "--out", out_file])
+    assert code == 0 and "the policy network of round 1," in out, err  # no gate: the newest
+    for x, y in zip(_weights(game, out_file),
+                    _weights(game, os.path.join(straight, "nets", "round-00001.net"))):
+        assert np.array_equal(x, y)
+    other = "euchre" if game == "setback" else "setback"
+    code, out, err = run_cli(capsys, ["train", "distill", "--run", straight, "--game", other])
+    assert code == 2 and f"distills a {game} run, not {other}" in err
