@@ -75,7 +75,12 @@ SP_FULL = 106  # the table index of every counter at its range
 SP_MONO = 107  # 1: the table never falls as one of side 0's counters rises
 SP_MIN = 108  # the table's minimum and maximum (the bounds otherwise)
 SP_MAX = 109
-SP_STRIDES = 110  # SP_STRIDES + k: counter k's step in the table index
+SP_TRUMP_LAST = 110  # 1: a trump may be led only from a hand of trumps alone
+SP_SEAT_STEP = 111  # SP_SEAT_STEP + seat: the table index's step when that seat wins a trick
+SP_TABULATED = 115  # 1: the bounds are tabulated in the table, at SP_LOW_AT and SP_HIGH_AT
+SP_LOW_AT = 116  # table[SP_LOW_AT + index]: the least value reachable from that index
+SP_HIGH_AT = 117  # table[SP_HIGH_AT + index]: the most
+SP_STRIDES = 118  # SP_STRIDES + k: counter k's step in the table index
 SPEC_SIZE = SP_STRIDES + MAX_COUNTERS
 
 # Columns of the transposition table (int64[2**bits, TT_COLUMNS]).
@@ -89,7 +94,10 @@ TT_COLUMNS = 9
 # The search's context (int64[CTX_SIZE]).
 CTX_NODES = 0  # nodes visited since the last reset
 CTX_GEN = 1  # generation of the current solve in the table
-CTX_SIZE = 2
+CTX_LIMIT = 2  # the search stops (`ABORTED`) once CTX_NODES passes this
+CTX_SIZE = 3
+NO_LIMIT = 1 << 62
+ABORTED = -(1 << 50)  # below any value: the node limit was passed
 
 # Fields of a search frame (int64[MAX_DEPTH + 1, FRAME_SIZE], one row per depth).
 F_ALPHA = 0
@@ -138,6 +146,26 @@ def prepare_spec(weights, ranges, n_counters, order, table, trump, ruff_anytime,
     spec[SP_MONO] = mono
     spec[SP_MIN] = lo
     spec[SP_MAX] = hi
+    spec[SP_TRUMP_LAST] = 0
+    spec[SP_TABULATED] = 0
+    for seat in range(4):
+        spec[SP_SEAT_STEP + seat] = 0
+
+
+def seat_tricks_spec(trump, trump_last, size, spec):
+    """Fill `spec` for a value over the tricks each seat takes (no card weighs anything): the
+    table index `r0 + 16 r1 + 256 r2 + 4096 r3` (seat i takes r_i more tricks), the values at
+    table[:size], their exact bounds tabulated at table[size:2 size] (least) and
+    table[2 size:3 size] (most); `trump_last`: a trump may be led only from a hand of trumps
+    alone. Plain Python: nothing to compile."""
+    spec[:] = 0
+    spec[SP_TRUMP] = trump
+    spec[SP_TRUMP_LAST] = trump_last
+    spec[SP_TABULATED] = 1
+    spec[SP_LOW_AT] = size
+    spec[SP_HIGH_AT] = 2 * size
+    for seat in range(4):
+        spec[SP_SEAT_STEP + seat] = 1 << (4 * seat)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -204,6 +232,7 @@ def play(parent, child, card, spec):
         return
     winner = child[R_WINNER]
     child[R_IDX0 + (winner & 1)] += child[R_TW]
+    child[R_IDX0] += spec[SP_SEAT_STEP + winner]  # a trick counter of the winner's
     child[R_TW] = 0
     child[R_TRICK] = 0
     child[R_N_IN] = 0
@@ -218,10 +247,14 @@ def to_act(row):
 
 @njit(cache=True, inline="always", _nrt=False)
 def legal_cards(row, spec):
-    """Mask of the cards the seat to act may play: any lead; a follow of the suit led (or a
-    trump, when the game allows one anyway), anything when void."""
+    """Mask of the cards the seat to act may play: any lead (no trump while the hand holds
+    another suit, when the game says so); a follow of the suit led (or a trump, when the game
+    allows one anyway), anything when void."""
     hand = row[R_HAND + to_act(row)]
     if row[R_N_IN] == 0:
+        if spec[SP_TRUMP_LAST]:
+            side = hand & ~_suit_mask(spec[SP_TRUMP])
+            return side if side != 0 else hand
         return hand
     of_led = hand & _suit_mask(row[R_LED])
     if of_led == 0:
@@ -295,6 +328,8 @@ def _bounds(row, spec, table):
     """(lower, upper) of the node's value (module docstring)."""
     if spec[SP_MONO]:
         return table[row[R_IDX0]], table[spec[SP_FULL] - row[R_IDX1]]
+    if spec[SP_TABULATED]:
+        return table[spec[SP_LOW_AT] + row[R_IDX0]], table[spec[SP_HIGH_AT] + row[R_IDX0]]
     if row[R_IDX0] + row[R_IDX1] == spec[SP_FULL]:  # everything captured: the final value
         return table[row[R_IDX0]], table[row[R_IDX0]]
     return spec[SP_MIN], spec[SP_MAX]
@@ -327,6 +362,8 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     row = stack[depth]
     frame = frames[depth]
     ctx[CTX_NODES] += 1
+    if ctx[CTX_NODES] > ctx[CTX_LIMIT]:
+        return True, ABORTED
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
     lower, upper = _bounds(row, spec, table)
@@ -415,7 +452,8 @@ def _close(stack, frames, depth, tt, ctx):
 
 @njit(cache=True, _nrt=False)
 def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
-    """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta)."""
+    """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
+    once the node count passes ctx[CTX_LIMIT] (the table's entries stay exact)."""
     frames[root, F_ALPHA] = alpha
     frames[root, F_BETA] = beta
     done, value = _open(stack, moves, frames, root, spec, table, tt, ctx)
@@ -433,6 +471,8 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
             frames[depth + 1, F_BETA] = frame[F_BETA]
             done, value = _open(stack, moves, frames, depth + 1, spec, table, tt, ctx)
             if done:
+                if value == ABORTED:
+                    return ABORTED  # nothing on the path is stored
                 _absorb(frame, value, move)
             else:
                 depth += 1
@@ -455,6 +495,8 @@ def mtd(stack, moves, frames, root, guess, spec, table, tt, ctx):
     while lower < upper:
         beta = g + 1 if g == lower else g
         g = search(stack, moves, frames, root, beta - 1, beta, spec, table, tt, ctx)
+        if g == ABORTED:
+            return ABORTED
         if g < beta:
             upper = g
         else:
@@ -465,9 +507,10 @@ def mtd(stack, moves, frames, root, guess, spec, table, tt, ctx):
 @njit(cache=True, _nrt=False)
 def card_values(stack, moves, frames, spec, table, tt, ctx, only, moves_out, values_out):
     """Every legal card of the seat to act at `stack[0]` among the mask `only`, ascending, into
-    `moves_out`, its exact value (side 0's) into `values_out`; returns their count. A card
-    equivalent to the next higher legal card takes that card's value without a search. Opens
-    a new generation of the transposition table."""
+    `moves_out`, its exact value (side 0's) into `values_out`; returns their count, or -1 when
+    the node count passed ctx[CTX_LIMIT] first. A card equivalent to the next higher legal
+    card takes that card's value without a search. Opens a new generation of the
+    transposition table."""
     ctx[CTX_GEN] += 1
     legal = legal_cards(stack[0], spec) & only
     keep = searched_cards(stack[0], spec)
@@ -484,12 +527,15 @@ def card_values(stack, moves, frames, spec, table, tt, ctx, only, moves_out, val
         play(stack[0], stack[1], move, spec)
         guess = values_out[i + 1] if i + 1 < n else 0
         values_out[i] = mtd(stack, moves, frames, 1, guess, spec, table, tt, ctx)
+        if values_out[i] == ABORTED:
+            return -1
     return n
 
 
 @njit(cache=True, _nrt=False)
 def position_value(stack, moves, frames, spec, table, tt, ctx):
-    """The exact value (side 0's) of `stack[0]`; opens a new generation of the table."""
+    """The exact value (side 0's) of `stack[0]` (`ABORTED` past the node limit); opens a new
+    generation of the table."""
     ctx[CTX_GEN] += 1
     return mtd(stack, moves, frames, 0, 0, spec, table, tt, ctx)
 
@@ -505,3 +551,4 @@ class Buffers:
         self.table = np.zeros((1 << tt_bits, TT_COLUMNS), dtype=np.int64)
         self.table[:, TT_GEN] = -1
         self.ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        self.ctx[CTX_LIMIT] = NO_LIMIT
