@@ -537,7 +537,11 @@ def position_value(stack, moves, frames, spec, table, tt, ctx):
     """The exact value (side 0's) of `stack[0]` (`ABORTED` past the node limit); opens a new
     generation of the table."""
     ctx[CTX_GEN] += 1
-    return mtd(stack, moves, frames, 0, 0, spec, table, tt, ctx)
+    # searched from stack[1], as `card_values`' children are: one compiled `mtd` and
+    # `search` (numba specializes them on a literal root and first guess)
+    for j in range(ROW_SIZE):
+        stack[1, j] = stack[0, j]
+    return mtd(stack, moves, frames, 1, np.int64(0), spec, table, tt, ctx)
 
 
 class Buffers:
