@@ -114,6 +114,47 @@ def by_tricks(table, base, left):
     return True
 
 
+@njit(cache=True)
+def monotone_splits(table, left, out):
+    """out[c] = 1 for every split `c` of fewer than `left` tricks taken so far from which the
+    value follows from side 0's tricks alone, never falling as they rise (`by_tricks`): there
+    the one solver's trick count gives it."""
+    for total in range(left):
+        for r0 in range(total + 1):
+            for r1 in range(total - r0 + 1):
+                for r2 in range(total - r0 - r1 + 1):
+                    c = r0 | r1 << 4 | r2 << 8 | (total - r0 - r1 - r2) << 12
+                    out[c] = 1 if by_tricks(table, c, left - total) else 0
+
+
+@njit(cache=True)
+def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_out, dd_tt,
+                 dd_moves, dd_frames, dd_stats, whole):
+    """The value search (`search.capture_values`) of the position at stack[0]: every legal
+    card's value (`card_values`: their count, -1 past the node limit) or, `whole`, the
+    position's own (`position_value`), each trick count it asks answered by the one solver
+    (its buffers `dd_*`; its nodes count towards the limit)."""
+    while True:
+        if whole:
+            result = cv.position_value(stack, moves, frames, spec, table, tt, ctx)
+        else:
+            result = cv.card_values(stack, moves, frames, spec, table, tt, ctx, np.int64(-1),
+                                    cards_out, values_out)
+        if result != cv.NEEDS_TRICKS:
+            return result
+        row = stack[ctx[cv.CTX_PENDING]]
+        hands = row[cv.R_HAND:cv.R_HAND + 4]
+        leader = row[cv.R_LEADER]
+        left = popcount(hands[leader])
+        before = dd_stats[S_NODES]
+        k = tricks_for_leader(hands, spec[cv.SP_TRUMP], spec[cv.SP_TRUMP_LAST], leader,
+                              (left + 1) // 2, dd_tt, dd_moves, dd_frames, dd_stats)
+        ctx[cv.CTX_NODES] += dd_stats[S_NODES] - before  # the value search's nodes now
+        dd_stats[S_NODES] = before
+        ctx[cv.CTX_ANSWER] = table[row[cv.R_IDX0] + k * spec[cv.SP_SEAT_STEP]
+                                   + (left - k) * spec[cv.SP_SEAT_STEP + 1]]
+
+
 class TrickPlaySolver:
     """The solver of a game's card play with its buffers, reused from one decision to the
     next: the one solver's (its transposition entries hold across deals) and the value
@@ -125,8 +166,9 @@ class TrickPlaySolver:
         self.dd = DoubleDummySolver(tt_bits)
         self.search = cv.Buffers(VALUE_TT_BITS)
         self.spec = np.zeros(cv.SPEC_SIZE, dtype=np.int64)
-        # the values, then their least and most over the ways the rest can fall
-        self.tables = np.zeros(3 * TABLE_SIZE, dtype=np.int64)
+        # the values, their least and most over the ways the rest can fall, where they
+        # follow from side 0's tricks (`seat_tricks_spec`)
+        self.tables = np.zeros(4 * TABLE_SIZE, dtype=np.int64)
         self.table = self.tables[:TABLE_SIZE]
         self.splits = {}  # tricks left: `split_rows`
         self.hands = np.zeros(4, dtype=np.int64)
@@ -178,16 +220,19 @@ class TrickPlaySolver:
         self.solved_by_tricks = left > 0 and bool(by_tricks(self.table, 0, left))
         if not self.solved_by_tricks:
             value_bounds(self.table, left, self.tables[TABLE_SIZE:2 * TABLE_SIZE],
-                         self.tables[2 * TABLE_SIZE:])
+                         self.tables[2 * TABLE_SIZE:3 * TABLE_SIZE])
+            monotone_splits(self.table, left, self.tables[3 * TABLE_SIZE:])
             cv.seat_tricks_spec(trump, trump_last, TABLE_SIZE, self.spec)
             cv.set_root(self.hands, leader, self.trick, n_in_trick, self.spec,
                         self.search.stack[0])
         return trump, trump_last, leader, n_in_trick, left
 
-    def _search_args(self):
-        """The value search's arguments after the stack's root and before its outputs."""
+    def _value_search(self, whole: bool) -> int:
+        """`value_search` of the position `_prepare` set."""
         b = self.search
-        return b.stack, b.moves, b.frames, self.spec, self.tables, b.table, b.ctx
+        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.tables, b.table,
+                                b.ctx, self.cards, self.values, self.dd.tt, self.dd.moves,
+                                self.dd.frames, self.dd.stats, whole))
 
     def card_values(self, state, game, node_limit: int | None = None):
         """(the legal cards of the seat to act in the game's numbering, ascending; their exact
@@ -208,7 +253,7 @@ class TrickPlaySolver:
             ctx = self.search.ctx
             ctx[cv.CTX_LIMIT] = (cv.NO_LIMIT if node_limit is None
                                  else int(ctx[cv.CTX_NODES]) + int(node_limit))
-            n = cv.card_values(*self._search_args(), np.int64(-1), self.cards, self.values)
+            n = self._value_search(False)
             ctx[cv.CTX_LIMIT] = cv.NO_LIMIT
             if n < 0:
                 return None
@@ -240,4 +285,4 @@ class TrickPlaySolver:
             seat = (leader + n_in_trick) % 2
             best = self.values[:n].max() if seat == 0 else self.values[:n].min()
             return int(self.table[best | (left - best) << 4])
-        return int(cv.position_value(*self._search_args()))
+        return self._value_search(True)
