@@ -1,14 +1,17 @@
-"""Exact double-dummy values of a hand whose value depends on the cards each side captures,
-not only on the tricks: the one solver's value search for such a game (issue 55, items 2 and
-5). It names no game.
+"""Exact double-dummy values of a hand whose value is not a monotone map of one side's tricks:
+the one value search (issue 55, items 2 and 5), for the cards each side captures (Setback's
+Game, Low and Jack) and for the tricks each seat takes (Spades' Nil bids and bags, declared by
+`search/trick_values.py`). It names no game.
 
 What a game declares, for a position of its card play (all hands known, trump set):
 - the position as plain trick play: four seats 0..3 whose seats 0 and 2 are side 0, each
   hand a 52-bit mask (a card `suit * 13 + rank`, ranks low to high), the trick under way,
-  trump, and whether a seat holding the suit led may play a trump instead (`ruff_anytime`);
+  trump, whether a seat holding the suit led may play a trump instead (`ruff_anytime`) and
+  whether a trump may be led only from a hand of trumps alone (`SP_TRUMP_LAST`);
 - a few *counters* (at most `MAX_COUNTERS`), each a weight per card (`weights[k, card]`)
   summed over the cards a side captures from here on, with its range `ranges[k]` (the weight
-  still in play: the most one side can add);
+  still in play: the most one side can add); or, instead, a trick counter per seat (the table
+  index steps by `SP_SEAT_STEP + seat` when that seat wins a trick: `seat_tricks_spec`);
 - the final value, side 0's, for every value of side 0's counters (`table[index]`, the first
   counter's values consecutive: `prepare_spec`), read from the game's own scoring (side 1
   takes the rest of each counter);
@@ -24,7 +27,16 @@ nothing here allocates and numba's reference counting of row views was most of t
   `prepare_spec`), the value lies between the table at side 0's counters and at side 0's
   plus all the weight still in play (`full - R_IDX1`): a node whose box is flat is settled
   (the game's "nothing left to win"), and a node whose range lies outside the window is cut.
-  Otherwise the table's own minimum and maximum (loose, still exact).
+  Seat trick counters: the least and most value over the ways the tricks left can fall,
+  tabulated by the caller (`SP_TABULATED`). Otherwise the table's own minimum and maximum
+  (loose, still exact).
+- Where the value follows from side 0's tricks alone (flagged in the table, `SP_TRICKS_AT`),
+  the search stops with `NEEDS_TRICKS`; its caller counts them with the one trick solver
+  (`search/double_dummy.py`), puts the value in ctx[CTX_ANSWER] and calls again: the search
+  goes on where it stopped (its state is all in its arrays). So the trick solver is linked
+  only into the caller that answers (`search.trick_values.value_search`), never into the
+  kernels of a game that needs no counts (Setback's), which compile as before.
+- A node limit (ctx[CTX_LIMIT], a count): past it, `ABORTED`, nothing on the path stored.
 - A transposition table at each trick's start, keyed on the four hands, the leader and side
   0's counters; an entry keeps a lower and an upper bound and the best move. Entries carry a
   generation number: a new solve invalidates the table without clearing it.
