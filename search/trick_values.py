@@ -150,6 +150,7 @@ def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_o
         k = tricks_for_leader(hands, spec[cv.SP_TRUMP], spec[cv.SP_TRUMP_LAST], leader,
                               (left + 1) // 2, dd_tt, dd_moves, dd_frames, dd_stats)
         ctx[cv.CTX_NODES] += dd_stats[S_NODES] - before  # the value search's nodes now
+        ctx[cv.CTX_ASKED] += 1
         dd_stats[S_NODES] = before
         ctx[cv.CTX_ANSWER] = table[row[cv.R_IDX0] + k * spec[cv.SP_SEAT_STEP]
                                    + (left - k) * spec[cv.SP_SEAT_STEP + 1]]
