@@ -1,14 +1,17 @@
-"""Exact double-dummy values of a hand whose value depends on the cards each side captures,
-not only on the tricks: the one solver's value search for such a game (issue 55, items 2 and
-5). It names no game.
+"""Exact double-dummy values of a hand whose value is not a monotone map of one side's tricks:
+the one value search (issue 55, items 2 and 5), for the cards each side captures (Setback's
+Game, Low and Jack) and for the tricks each seat takes (Spades' Nil bids and bags, declared by
+`search/trick_values.py`). It names no game.
 
 What a game declares, for a position of its card play (all hands known, trump set):
 - the position as plain trick play: four seats 0..3 whose seats 0 and 2 are side 0, each
   hand a 52-bit mask (a card `suit * 13 + rank`, ranks low to high), the trick under way,
-  trump, and whether a seat holding the suit led may play a trump instead (`ruff_anytime`);
+  trump, whether a seat holding the suit led may play a trump instead (`ruff_anytime`) and
+  whether a trump may be led only from a hand of trumps alone (`SP_TRUMP_LAST`);
 - a few *counters* (at most `MAX_COUNTERS`), each a weight per card (`weights[k, card]`)
   summed over the cards a side captures from here on, with its range `ranges[k]` (the weight
-  still in play: the most one side can add);
+  still in play: the most one side can add); or, instead, a trick counter per seat (the table
+  index steps by `SP_SEAT_STEP + seat` when that seat wins a trick: `seat_tricks_spec`);
 - the final value, side 0's, for every value of side 0's counters (`table[index]`, the first
   counter's values consecutive: `prepare_spec`), read from the game's own scoring (side 1
   takes the rest of each counter);
@@ -24,7 +27,16 @@ nothing here allocates and numba's reference counting of row views was most of t
   `prepare_spec`), the value lies between the table at side 0's counters and at side 0's
   plus all the weight still in play (`full - R_IDX1`): a node whose box is flat is settled
   (the game's "nothing left to win"), and a node whose range lies outside the window is cut.
-  Otherwise the table's own minimum and maximum (loose, still exact).
+  Seat trick counters: the least and most value over the ways the tricks left can fall,
+  tabulated by the caller (`SP_TABULATED`). Otherwise the table's own minimum and maximum
+  (loose, still exact).
+- Where the value follows from side 0's tricks alone (flagged in the table, `SP_TRICKS_AT`),
+  the search stops with `NEEDS_TRICKS`; its caller counts them with the one trick solver
+  (`search/double_dummy.py`), puts the value in ctx[CTX_ANSWER] and calls again: the search
+  goes on where it stopped (its state is all in its arrays). So the trick solver is linked
+  only into the caller that answers (`search.trick_values.value_search`), never into the
+  kernels of a game that needs no counts (Setback's), which compile as before.
+- A node limit (ctx[CTX_LIMIT], a count): past it, `ABORTED`, nothing on the path stored.
 - A transposition table at each trick's start, keyed on the four hands, the leader and side
   0's counters; an entry keeps a lower and an upper bound and the best move. Entries carry a
   generation number: a new solve invalidates the table without clearing it.
@@ -75,7 +87,14 @@ SP_FULL = 106  # the table index of every counter at its range
 SP_MONO = 107  # 1: the table never falls as one of side 0's counters rises
 SP_MIN = 108  # the table's minimum and maximum (the bounds otherwise)
 SP_MAX = 109
-SP_STRIDES = 110  # SP_STRIDES + k: counter k's step in the table index
+SP_TRUMP_LAST = 110  # 1: a trump may be led only from a hand of trumps alone
+SP_SEAT_STEP = 111  # SP_SEAT_STEP + seat: the table index's step when that seat wins a trick
+SP_TABULATED = 115  # 1: the bounds are tabulated in the table, at SP_LOW_AT and SP_HIGH_AT
+SP_LOW_AT = 116  # table[SP_LOW_AT + index]: the least value reachable from that index
+SP_HIGH_AT = 117  # table[SP_HIGH_AT + index]: the most
+SP_TRICKS_AT = 118  # > 0: table[SP_TRICKS_AT + index] = 1 where the value follows from
+#   side 0's tricks alone (the caller counts them: `NEEDS_TRICKS`)
+SP_STRIDES = 119  # SP_STRIDES + k: counter k's step in the table index
 SPEC_SIZE = SP_STRIDES + MAX_COUNTERS
 
 # Columns of the transposition table (int64[2**bits, TT_COLUMNS]).
@@ -89,7 +108,18 @@ TT_COLUMNS = 9
 # The search's context (int64[CTX_SIZE]).
 CTX_NODES = 0  # nodes visited since the last reset
 CTX_GEN = 1  # generation of the current solve in the table
-CTX_SIZE = 2
+CTX_LIMIT = 2  # the search stops (`ABORTED`) once CTX_NODES passes this
+CTX_PENDING = 3  # the depth of the node whose trick count is asked (`NEEDS_TRICKS`), or -1
+CTX_ANSWER = 4  # its value, once the caller has counted the tricks
+CTX_LOWER = 5  # `mtd`'s state while a count is asked: its bounds, its test
+CTX_UPPER = 6
+CTX_TEST = 7
+CTX_CARD = 8  # `card_values`' card being valued while a count is asked
+CTX_ASKED = 9  # trick counts asked since the buffers were made (the caller counts them)
+CTX_SIZE = 10
+NO_LIMIT = 1 << 62
+ABORTED = -(1 << 50)  # below any value: the node limit was passed
+NEEDS_TRICKS = -(1 << 51)  # below any value: the node at ctx[CTX_PENDING] needs its tricks
 
 # Fields of a search frame (int64[MAX_DEPTH + 1, FRAME_SIZE], one row per depth).
 F_ALPHA = 0
@@ -138,6 +168,30 @@ def prepare_spec(weights, ranges, n_counters, order, table, trump, ruff_anytime,
     spec[SP_MONO] = mono
     spec[SP_MIN] = lo
     spec[SP_MAX] = hi
+    spec[SP_TRUMP_LAST] = 0
+    spec[SP_TABULATED] = 0
+    spec[SP_TRICKS_AT] = 0
+    for seat in range(4):
+        spec[SP_SEAT_STEP + seat] = 0
+
+
+def seat_tricks_spec(trump, trump_last, size, spec):
+    """Fill `spec` for a value over the tricks each seat takes (no card weighs anything): the
+    table index `r0 + 16 r1 + 256 r2 + 4096 r3` (seat i takes r_i more tricks), the values at
+    table[:size], their exact bounds tabulated at table[size:2 size] (least) and
+    table[2 size:3 size] (most), and at table[3 size:4 size] a 1 where the value follows from
+    side 0's tricks alone: the search asks its caller for their count (`NEEDS_TRICKS`) there;
+    `trump_last`: a trump may be led only from a hand of trumps alone. Plain Python: nothing
+    to compile."""
+    spec[:] = 0
+    spec[SP_TRUMP] = trump
+    spec[SP_TRUMP_LAST] = trump_last
+    spec[SP_TABULATED] = 1
+    spec[SP_LOW_AT] = size
+    spec[SP_HIGH_AT] = 2 * size
+    spec[SP_TRICKS_AT] = 3 * size
+    for seat in range(4):
+        spec[SP_SEAT_STEP + seat] = 1 << (4 * seat)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -204,6 +258,7 @@ def play(parent, child, card, spec):
         return
     winner = child[R_WINNER]
     child[R_IDX0 + (winner & 1)] += child[R_TW]
+    child[R_IDX0] += spec[SP_SEAT_STEP + winner]  # a trick counter of the winner's
     child[R_TW] = 0
     child[R_TRICK] = 0
     child[R_N_IN] = 0
@@ -218,10 +273,14 @@ def to_act(row):
 
 @njit(cache=True, inline="always", _nrt=False)
 def legal_cards(row, spec):
-    """Mask of the cards the seat to act may play: any lead; a follow of the suit led (or a
-    trump, when the game allows one anyway), anything when void."""
+    """Mask of the cards the seat to act may play: any lead (no trump while the hand holds
+    another suit, when the game says so); a follow of the suit led (or a trump, when the game
+    allows one anyway), anything when void."""
     hand = row[R_HAND + to_act(row)]
     if row[R_N_IN] == 0:
+        if spec[SP_TRUMP_LAST]:
+            side = hand & ~_suit_mask(spec[SP_TRUMP])
+            return side if side != 0 else hand
         return hand
     of_led = hand & _suit_mask(row[R_LED])
     if of_led == 0:
@@ -295,6 +354,8 @@ def _bounds(row, spec, table):
     """(lower, upper) of the node's value (module docstring)."""
     if spec[SP_MONO]:
         return table[row[R_IDX0]], table[spec[SP_FULL] - row[R_IDX1]]
+    if spec[SP_TABULATED]:
+        return table[spec[SP_LOW_AT] + row[R_IDX0]], table[spec[SP_HIGH_AT] + row[R_IDX0]]
     if row[R_IDX0] + row[R_IDX1] == spec[SP_FULL]:  # everything captured: the final value
         return table[row[R_IDX0]], table[row[R_IDX0]]
     return spec[SP_MIN], spec[SP_MAX]
@@ -327,6 +388,8 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     row = stack[depth]
     frame = frames[depth]
     ctx[CTX_NODES] += 1
+    if ctx[CTX_NODES] > ctx[CTX_LIMIT]:
+        return True, ABORTED
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
     lower, upper = _bounds(row, spec, table)
@@ -354,6 +417,11 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
             if hi < beta:
                 beta = hi
             tt_move = entry[TT_MOVE]
+        if spec[SP_TRICKS_AT] > 0 and table[spec[SP_TRICKS_AT] + row[R_IDX0]] != 0:
+            frame[F_SLOT] = slot  # where `search` keeps the answer
+            frame[F_EXTRA] = extra
+            ctx[CTX_PENDING] = depth
+            return True, NEEDS_TRICKS
     maximize = to_act(row) & 1 == 0
     n = _ordered_moves(row, spec, tt_move, moves[depth])
     frame[F_ALPHA] = alpha
@@ -413,15 +481,47 @@ def _close(stack, frames, depth, tt, ctx):
     return best
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def resume(stack, frames, root, tt, ctx):
+    """The node a search asked the tricks of is valued ctx[CTX_ANSWER]: keep the value in the
+    table (exact), and return (the depth of its parent, root - 1 when it is the root; its
+    value)."""
+    depth = ctx[CTX_PENDING]
+    value = ctx[CTX_ANSWER]
+    ctx[CTX_PENDING] = -1
+    frame = frames[depth]
+    slot = frame[F_SLOT]
+    entry = tt[slot]
+    row = stack[depth]
+    for k in range(4):
+        entry[k] = row[R_HAND + k]
+    entry[TT_EXTRA] = frame[F_EXTRA]
+    entry[TT_GEN] = ctx[CTX_GEN]
+    entry[TT_LO] = value
+    entry[TT_HI] = value
+    entry[TT_MOVE] = -1
+    return depth - 1 if depth > root else root - 1, value
+
+
 @njit(cache=True, _nrt=False)
 def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
-    """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta)."""
-    frames[root, F_ALPHA] = alpha
-    frames[root, F_BETA] = beta
-    done, value = _open(stack, moves, frames, root, spec, table, tt, ctx)
-    if done:
-        return value
-    depth = root
+    """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
+    once the node count passes ctx[CTX_LIMIT] (the table's entries stay exact);
+    `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`): the
+    caller puts its value in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the
+    search goes on where it stopped (`resume`)."""
+    if ctx[CTX_PENDING] >= 0:
+        depth, value = resume(stack, frames, root, tt, ctx)
+        if depth < root:
+            return value
+        _absorb(frames[depth], value, moves[depth, frames[depth, F_I] - 1])
+    else:
+        frames[root, F_ALPHA] = alpha
+        frames[root, F_BETA] = beta
+        done, value = _open(stack, moves, frames, root, spec, table, tt, ctx)
+        if done:
+            return value
+        depth = root
     while True:
         frame = frames[depth]
         i = frame[F_I]
@@ -433,6 +533,8 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
             frames[depth + 1, F_BETA] = frame[F_BETA]
             done, value = _open(stack, moves, frames, depth + 1, spec, table, tt, ctx)
             if done:
+                if value < -INF:
+                    return value  # ABORTED (nothing on the path stored) or NEEDS_TRICKS
                 _absorb(frame, value, move)
             else:
                 depth += 1
@@ -452,9 +554,20 @@ def mtd(stack, moves, frames, root, guess, spec, table, tt, ctx):
     g = guess
     lower = -INF
     upper = INF
+    beta = g
+    resuming = ctx[CTX_PENDING] >= 0
+    if resuming:  # the test under way asked a trick count (`search`)
+        lower, upper, beta = ctx[CTX_LOWER], ctx[CTX_UPPER], ctx[CTX_TEST]
     while lower < upper:
-        beta = g + 1 if g == lower else g
+        if not resuming:
+            beta = g + 1 if g == lower else g
+        resuming = False
         g = search(stack, moves, frames, root, beta - 1, beta, spec, table, tt, ctx)
+        if g == NEEDS_TRICKS:
+            ctx[CTX_LOWER], ctx[CTX_UPPER], ctx[CTX_TEST] = lower, upper, beta
+            return g
+        if g == ABORTED:
+            return ABORTED
         if g < beta:
             upper = g
         else:
@@ -465,10 +578,14 @@ def mtd(stack, moves, frames, root, guess, spec, table, tt, ctx):
 @njit(cache=True, _nrt=False)
 def card_values(stack, moves, frames, spec, table, tt, ctx, only, moves_out, values_out):
     """Every legal card of the seat to act at `stack[0]` among the mask `only`, ascending, into
-    `moves_out`, its exact value (side 0's) into `values_out`; returns their count. A card
-    equivalent to the next higher legal card takes that card's value without a search. Opens
-    a new generation of the transposition table."""
-    ctx[CTX_GEN] += 1
+    `moves_out`, its exact value (side 0's) into `values_out`; returns their count, or -1 when
+    the node count passed ctx[CTX_LIMIT] first, `NEEDS_TRICKS` when a search asks a trick
+    count (`search`: called again, it goes on). A card equivalent to the next higher legal
+    card takes that card's value without a search. Opens a new generation of the
+    transposition table."""
+    resuming = ctx[CTX_PENDING] >= 0
+    if not resuming:
+        ctx[CTX_GEN] += 1
     legal = legal_cards(stack[0], spec) & only
     keep = searched_cards(stack[0], spec)
     n = 0
@@ -476,22 +593,35 @@ def card_values(stack, moves, frames, spec, table, tt, ctx, only, moves_out, val
         moves_out[n] = lowest_bit(legal)
         legal &= legal - 1
         n += 1
-    for i in range(n - 1, -1, -1):  # descending, so an equivalent card's value is known
-        move = moves_out[i]
+    for i in range(ctx[CTX_CARD] if resuming else n - 1, -1, -1):  # descending, so an
+        move = moves_out[i]  # equivalent card's value is known
         if not (keep >> move & 1) and i + 1 < n:
             values_out[i] = values_out[i + 1]
             continue
-        play(stack[0], stack[1], move, spec)
+        if not resuming:
+            play(stack[0], stack[1], move, spec)
+        resuming = False
         guess = values_out[i + 1] if i + 1 < n else 0
         values_out[i] = mtd(stack, moves, frames, 1, guess, spec, table, tt, ctx)
+        if values_out[i] == NEEDS_TRICKS:
+            ctx[CTX_CARD] = i
+            return NEEDS_TRICKS
+        if values_out[i] == ABORTED:
+            return -1
     return n
 
 
 @njit(cache=True, _nrt=False)
 def position_value(stack, moves, frames, spec, table, tt, ctx):
-    """The exact value (side 0's) of `stack[0]`; opens a new generation of the table."""
-    ctx[CTX_GEN] += 1
-    return mtd(stack, moves, frames, 0, 0, spec, table, tt, ctx)
+    """The exact value (side 0's) of `stack[0]` (`ABORTED` past the node limit,
+    `NEEDS_TRICKS` as `card_values`); opens a new generation of the table."""
+    if ctx[CTX_PENDING] < 0:
+        ctx[CTX_GEN] += 1
+        # searched from stack[1], as `card_values`' children are: one compiled `mtd` and
+        # `search` (numba specializes them on a literal root and first guess)
+        for j in range(ROW_SIZE):
+            stack[1, j] = stack[0, j]
+    return mtd(stack, moves, frames, 1, np.int64(0), spec, table, tt, ctx)
 
 
 class Buffers:
@@ -505,3 +635,5 @@ class Buffers:
         self.table = np.zeros((1 << tt_bits, TT_COLUMNS), dtype=np.int64)
         self.table[:, TT_GEN] = -1
         self.ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        self.ctx[CTX_LIMIT] = NO_LIMIT
+        self.ctx[CTX_PENDING] = -1

@@ -31,11 +31,11 @@ How a value is found:
   the table's at the tricks side 0 takes under perfect play (a monotone map commutes with
   the minimax), and the one solver's trick count is all that is needed (`card_tricks`: its
   transposition table, partition search, quick tricks).
-- Otherwise (a Nil bidder's own tricks, bags that cost 100 past ten), fail-soft alpha-beta on
-  the value itself (`objective_search`), over the same plain cards and move order, with the
-  bounds of `value_bounds` (the best and worst split of the tricks left) cutting at every
-  trick's start and a transposition table keyed by the cards left, the leader and the tricks
-  each seat has taken since the root (the value depends on them), for one solve.
+- Otherwise (a Nil bidder's own tricks, bags that cost 100 past ten), the one value search
+  (`search/capture_values.py`, the one Setback's captured cards use) on the value itself:
+  its counters are the tricks each seat takes (a trick counter per seat, no card weighing
+  anything), the table index `pack(r0, r1, r2, r3)`, and its bounds at every node exact and
+  tabulated once a solve (`value_bounds`: the best and worst split of the tricks left).
 """
 
 from __future__ import annotations
@@ -46,25 +46,12 @@ import numpy as np
 from numba import njit
 
 from games.bits import popcount
-from search.double_dummy import (F_BEST, F_IN_TRICK, F_LEADER, F_LED, F_LEFT, F_TRICK_MASK,
-                                 F_WINNER, MAX_DEPTH, MOVE_SLOTS, S_NODES, DoubleDummySolver,
-                                 card_tricks, child_root, ordered_moves, play_card, set_root,
-                                 to_act, tricks_for_leader)
+from search import capture_values as cv
+from search.double_dummy import S_NODES, DoubleDummySolver, card_tricks, tricks_for_leader
 
-INF = 1 << 40  # above any value of a hand
-ABORTED = -(1 << 50)  # `objective_search` stopped at its node limit
-NO_LIMIT = 1 << 62
+INF = cv.INF
 TABLE_SIZE = 1 << 16  # a value table: 4 bits of tricks a seat
-OBJ_TT_BITS = 18  # entries of the alpha-beta's transposition table
-
-# Columns of a frame of `objective_search` (int64[MAX_DEPTH + 1, O_SIZE]): the trick's state
-# in the one solver's columns (`set_root` writes them), then this search's own.
-O_LEADER, O_IN_TRICK, O_LED, O_BEST, O_WINNER, O_MASK = (F_LEADER, F_IN_TRICK, F_LED, F_BEST,
-                                                         F_WINNER, F_TRICK_MASK)
-(O_COUNTS, O_COUNT, O_INDEX, O_ALPHA, O_BETA, O_VALUE, O_LOW, O_HIGH, O_SLOT, O_ALPHA0,
- O_BETA0) = range(F_LEFT + 1, F_LEFT + 12)
-O_SIZE = F_LEFT + 12
-T_KEY, T_META, T_LOWER, T_UPPER = range(4)  # a transposition entry of `objective_search`
+VALUE_TT_BITS = 18  # entries of the value search's transposition table
 
 
 def pack(r0: int, r1: int, r2: int, r3: int) -> int:
@@ -111,7 +98,7 @@ def value_bounds(table, left, low, high):
 
 
 @njit(cache=True)
-def _by_tricks(table, base, left):
+def by_tricks(table, base, left):
     """Whether the values of `table` from the split `base` on (`left` tricks to go) are a
     non-decreasing function of side 0's tricks alone (seats 0 and 2)."""
     last = -INF
@@ -130,197 +117,60 @@ def _by_tricks(table, base, left):
 @njit(cache=True)
 def monotone_splits(table, left, out):
     """out[c] = 1 for every split `c` of fewer than `left` tricks taken so far from which the
-    value follows from side 0's tricks alone, never falling as they rise (`_by_tricks`): there
+    value follows from side 0's tricks alone, never falling as they rise (`by_tricks`): there
     the one solver's trick count gives it."""
     for total in range(left):
         for r0 in range(total + 1):
             for r1 in range(total - r0 + 1):
                 for r2 in range(total - r0 - r1 + 1):
                     c = r0 | r1 << 4 | r2 << 8 | (total - r0 - r1 - r2) << 12
-                    out[c] = 1 if _by_tricks(table, c, left - total) else 0
+                    out[c] = 1 if by_tricks(table, c, left - total) else 0
 
 
 @njit(cache=True)
-def _set_frame(frames, hands, trump, leader, trick, n_in_trick, counts):
-    """The root of `objective_search`: `leader` led the trick under way, `trick[:n_in_trick]`
-    its cards (`set_root`); `counts` the tricks each seat took since the root (4 bits a
-    seat)."""
-    set_root(hands, trump, leader, trick, n_in_trick, frames)
-    frames[0, O_COUNTS] = counts
-
-
-@njit(cache=True, inline="always")
-def _step(hands, trump, frames, moves, depth):
-    """Play the current move of the node at `depth` and set up its child (a trick's winner
-    counted and leading the next)."""
-    frame = frames[depth]
-    child = frames[depth + 1]
-    _, winner = play_card(hands, trump, frame, child, moves[depth, frame[O_INDEX]])
-    child[O_COUNTS] = frame[O_COUNTS]
-    if frame[O_IN_TRICK] == 3:
-        child[O_COUNTS] += np.int64(1) << (4 * winner)
-    child[O_ALPHA] = frame[O_ALPHA]
-    child[O_BETA] = frame[O_BETA]
-
-
-@njit(cache=True, inline="always")
-def _slot(key, meta, mask):
-    """The transposition slot of a key (a multiplicative hash)."""
-    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(meta) * \
-        np.uint64(0xC2B2AE3D27D4EB4F)
-    return np.int64((h >> np.uint64(20)) & np.uint64(mask))
-
-
-@njit(cache=True)
-def objective_search(hands, trump, trump_last, alpha, beta, table, low_tab, high_tab, mono, tt,
-                     gen, moves, frames, dd_tt, dd_moves, dd_frames, stats, limit):
-    """The fail-soft alpha-beta value (side 0 maximizing `table`, whose bounds are `low_tab`,
-    `high_tab`) of the node frames[0] (`_set_frame`) within (alpha, beta): exact when it lies
-    strictly inside. At a trick's start whose value follows from side 0's tricks (`mono`) the
-    one solver counts them (its buffers `dd_*`). Transposition entries of another generation
-    `gen` (another solve) are never read. `ABORTED`, the hands restored, once the node count
-    stats[S_NODES] passes `limit` (what is stored by then is exact and stays)."""
-    frames[0, O_ALPHA] = alpha
-    frames[0, O_BETA] = beta
-    mask = tt.shape[0] - 1
-    depth = 0
-    entering = True
-    value = np.int64(0)
+def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_out, dd_tt,
+                 dd_moves, dd_frames, dd_stats, whole):
+    """The value search (`search.capture_values`) of the position at stack[0]: every legal
+    card's value (`card_values`: their count, -1 past the node limit) or, `whole`, the
+    position's own (`position_value`), each trick count it asks answered by the one solver
+    (its buffers `dd_*`; its nodes count towards the limit)."""
     while True:
-        if entering:
-            frame = frames[depth]
-            stats[S_NODES] += 1
-            if stats[S_NODES] > limit:
-                for d in range(depth):  # every node above has its current move played
-                    seat = (frames[d, O_LEADER] + frames[d, O_IN_TRICK]) & 3
-                    hands[seat] ^= np.int64(1) << moves[d, frames[d, O_INDEX]]
-                return ABORTED
-            a, b = frame[O_ALPHA], frame[O_BETA]
-            low, high = -INF, INF
-            slot = -1
-            key = np.int64(0)
-            meta = np.int64(0)
-            if frame[O_IN_TRICK] == 0 and hands[frame[O_LEADER]] != 0 and mono[frame[O_COUNTS]]:
-                left = popcount(hands[frame[O_LEADER]])
-                k = tricks_for_leader(hands, trump, trump_last, frame[O_LEADER], (left + 1) // 2,
-                                      dd_tt, dd_moves, dd_frames, stats)
-                low = high = table[frame[O_COUNTS] + (k | (left - k) << 4)]
-            elif frame[O_IN_TRICK] == 0:
-                low, high = low_tab[frame[O_COUNTS]], high_tab[frame[O_COUNTS]]
-                key = hands[0] | hands[1] | hands[2] | hands[3]
-                meta = frame[O_LEADER] | frame[O_COUNTS] << 2 | gen << 18
-                slot = _slot(key, meta, mask)
-                if tt[slot, T_KEY] == key and tt[slot, T_META] == meta:
-                    low = max(low, tt[slot, T_LOWER])
-                    high = min(high, tt[slot, T_UPPER])
-            if low >= high or high <= a:
-                value = high
-            elif low >= b:
-                value = low
-            else:
-                seat = (frame[O_LEADER] + frame[O_IN_TRICK]) & 3
-                frame[O_COUNT] = ordered_moves(hands, seat, frame[O_IN_TRICK], frame[O_LED],
-                                               frame[O_BEST], frame[O_WINNER], frame[O_MASK],
-                                               trump, trump_last, moves[depth])
-                frame[O_INDEX] = 0
-                frame[O_VALUE] = -INF if seat & 1 == 0 else INF
-                frame[O_LOW] = low
-                frame[O_HIGH] = high
-                frame[O_SLOT] = slot
-                # the node's own range narrows its window: nothing outside it can be reached
-                a = max(a, low)
-                b = min(b, high)
-                frame[O_ALPHA] = a
-                frame[O_BETA] = b
-                frame[O_ALPHA0] = a
-                frame[O_BETA0] = b
-                _step(hands, trump, frames, moves, depth)
-                depth += 1
-                continue
-            entering = False
-        # `value` is the finished node's at `depth`: hand it to its parent
-        if depth == 0:
-            return value
-        depth -= 1
-        frame = frames[depth]
-        seat = (frame[O_LEADER] + frame[O_IN_TRICK]) & 3
-        hands[seat] ^= np.int64(1) << moves[depth, frame[O_INDEX]]
-        if seat & 1 == 0:
-            frame[O_VALUE] = max(frame[O_VALUE], value)
-            frame[O_ALPHA] = max(frame[O_ALPHA], value)
+        if whole:
+            result = cv.position_value(stack, moves, frames, spec, table, tt, ctx)
         else:
-            frame[O_VALUE] = min(frame[O_VALUE], value)
-            frame[O_BETA] = min(frame[O_BETA], value)
-        frame[O_INDEX] += 1
-        if frame[O_ALPHA] >= frame[O_BETA] or frame[O_INDEX] == frame[O_COUNT]:
-            value = min(max(frame[O_VALUE], frame[O_LOW]), frame[O_HIGH])
-            slot = frame[O_SLOT]
-            if slot >= 0:
-                lower, upper = frame[O_LOW], frame[O_HIGH]
-                if value <= frame[O_ALPHA0]:
-                    upper = value  # failed low: at most this
-                elif value >= frame[O_BETA0]:
-                    lower = value  # failed high: at least this
-                else:
-                    lower = upper = value
-                tt[slot, T_KEY] = hands[0] | hands[1] | hands[2] | hands[3]
-                tt[slot, T_META] = frame[O_LEADER] | frame[O_COUNTS] << 2 | gen << 18
-                tt[slot, T_LOWER] = lower
-                tt[slot, T_UPPER] = upper
-            continue  # this node is finished too
-        _step(hands, trump, frames, moves, depth)
-        depth += 1
-        entering = True
-
-
-@njit(cache=True)
-def objective_card_values(hands, trump, trump_last, leader, trick, n_in_trick, table, low_tab,
-                          high_tab, mono, tt, gen, moves, frames, dd_tt, dd_moves, dd_frames,
-                          stats, limit, cards_out, values_out):
-    """Every legal card of the seat to act ascending in `cards_out`, its exact value (side 0's,
-    perfect play after it) in `values_out`; returns the count, or -1 when the node count
-    passed `limit` first. `n_in_trick` < 0: the value of the position alone (no card chosen)
-    in values_out[0], and 0 is returned."""
-    if n_in_trick < 0:
-        _set_frame(frames, hands, trump, leader, trick, -n_in_trick - 1, 0)
-        values_out[0] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
-                                         high_tab, mono, tt, gen, moves, frames, dd_tt,
-                                         dd_moves, dd_frames, stats, limit)
-        return 0
-    seat, legal = to_act(hands, trump, trump_last, leader, trick, n_in_trick)
-    n = 0
-    while legal != 0:
-        card, legal, winner = child_root(hands, trump, leader, trick, n_in_trick, legal, frames)
-        frames[0, O_COUNTS] = 0 if winner < 0 else np.int64(1) << (4 * winner)
-        # a full window: each card's value exact, not just the best one's
-        values_out[n] = objective_search(hands, trump, trump_last, -INF, INF, table, low_tab,
-                                         high_tab, mono, tt, gen, moves, frames, dd_tt,
-                                         dd_moves, dd_frames, stats, limit)
-        hands[seat] ^= np.int64(1) << card
-        if values_out[n] == ABORTED:
-            return -1
-        cards_out[n] = card
-        n += 1
-    return n
+            result = cv.card_values(stack, moves, frames, spec, table, tt, ctx, np.int64(-1),
+                                    cards_out, values_out)
+        if result != cv.NEEDS_TRICKS:
+            return result
+        row = stack[ctx[cv.CTX_PENDING]]
+        hands = row[cv.R_HAND:cv.R_HAND + 4]
+        leader = row[cv.R_LEADER]
+        left = popcount(hands[leader])
+        before = dd_stats[S_NODES]
+        k = tricks_for_leader(hands, spec[cv.SP_TRUMP], spec[cv.SP_TRUMP_LAST], leader,
+                              (left + 1) // 2, dd_tt, dd_moves, dd_frames, dd_stats)
+        ctx[cv.CTX_NODES] += dd_stats[S_NODES] - before  # the value search's nodes now
+        ctx[cv.CTX_ASKED] += 1
+        dd_stats[S_NODES] = before
+        ctx[cv.CTX_ANSWER] = table[row[cv.R_IDX0] + k * spec[cv.SP_SEAT_STEP]
+                                   + (left - k) * spec[cv.SP_SEAT_STEP + 1]]
 
 
 class TrickPlaySolver:
     """The solver of a game's card play with its buffers, reused from one decision to the
-    next: the one solver's (its transposition entries hold across deals) and the
-    alpha-beta's (one generation a solve)."""
+    next: the one solver's (its transposition entries hold across deals) and the value
+    search's (`search.capture_values`: one generation a solve)."""
 
     def __init__(self, tt_bits: int = 18):
         self.tt_bits = tt_bits
         self.captures = {}  # a game declaring `CAPTURE_SOLVER`: its solver (module docstring)
         self.dd = DoubleDummySolver(tt_bits)
-        self.tt = np.zeros((1 << OBJ_TT_BITS, 4), dtype=np.int64)
-        self.gen = 0
-        self.moves = np.zeros((MAX_DEPTH + 1, 2 * MOVE_SLOTS), dtype=np.int64)
-        self.frames = np.zeros((MAX_DEPTH + 1, O_SIZE), dtype=np.int64)
-        self.table = np.zeros(TABLE_SIZE, dtype=np.int64)
-        self.low = np.zeros(TABLE_SIZE, dtype=np.int64)
-        self.high = np.zeros(TABLE_SIZE, dtype=np.int64)
-        self.mono = np.zeros(TABLE_SIZE, dtype=np.uint8)
+        self.search = cv.Buffers(VALUE_TT_BITS)
+        self.spec = np.zeros(cv.SPEC_SIZE, dtype=np.int64)
+        # the values, their least and most over the ways the rest can fall, where they
+        # follow from side 0's tricks (`seat_tricks_spec`)
+        self.tables = np.zeros(4 * TABLE_SIZE, dtype=np.int64)
+        self.table = self.tables[:TABLE_SIZE]
         self.splits = {}  # tricks left: `split_rows`
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
@@ -330,12 +180,13 @@ class TrickPlaySolver:
 
     @property
     def nodes(self) -> int:
-        """Nodes searched since the last `reset_nodes`."""
-        return self.dd.nodes
+        """Nodes searched since the last `reset_nodes` (both searches')."""
+        return self.dd.nodes + int(self.search.ctx[cv.CTX_NODES])
 
     def reset_nodes(self) -> None:
         """Restart the node count."""
         self.dd.stats[S_NODES] = 0
+        self.search.ctx[cv.CTX_NODES] = 0
 
     def _capture_solver(self, game):
         """The solver of `game` when its value counts the cards captured, else None."""
@@ -367,12 +218,22 @@ class TrickPlaySolver:
         if left not in self.splits:
             self.splits[left] = split_rows(left)
         game.final_values(state, self.splits[left], self.table)
-        monotone_splits(self.table, left, self.mono)
-        self.solved_by_tricks = left > 0 and bool(self.mono[0])
+        self.solved_by_tricks = left > 0 and bool(by_tricks(self.table, 0, left))
         if not self.solved_by_tricks:
-            value_bounds(self.table, left, self.low, self.high)
-            self.gen += 1
+            value_bounds(self.table, left, self.tables[TABLE_SIZE:2 * TABLE_SIZE],
+                         self.tables[2 * TABLE_SIZE:3 * TABLE_SIZE])
+            monotone_splits(self.table, left, self.tables[3 * TABLE_SIZE:])
+            cv.seat_tricks_spec(trump, trump_last, TABLE_SIZE, self.spec)
+            cv.set_root(self.hands, leader, self.trick, n_in_trick, self.spec,
+                        self.search.stack[0])
         return trump, trump_last, leader, n_in_trick, left
+
+    def _value_search(self, whole: bool) -> int:
+        """`value_search` of the position `_prepare` set."""
+        b = self.search
+        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.tables, b.table,
+                                b.ctx, self.cards, self.values, self.dd.tt, self.dd.moves,
+                                self.dd.frames, self.dd.stats, whole))
 
     def card_values(self, state, game, node_limit: int | None = None):
         """(the legal cards of the seat to act in the game's numbering, ascending; their exact
@@ -390,13 +251,11 @@ class TrickPlaySolver:
                             self.dd.stats, self.cards, self.values)
             values = self.table[self.values[:n] | (left - self.values[:n]) << 4]
         else:
-            n = objective_card_values(self.hands, trump, trump_last, leader, self.trick,
-                                      n_in_trick, self.table, self.low, self.high, self.mono,
-                                      self.tt, self.gen, self.moves, self.frames, self.dd.tt,
-                                      self.dd.moves, self.dd.frames, self.dd.stats,
-                                      NO_LIMIT if node_limit is None
-                                      else self.nodes + int(node_limit), self.cards,
-                                      self.values)
+            ctx = self.search.ctx
+            ctx[cv.CTX_LIMIT] = (cv.NO_LIMIT if node_limit is None
+                                 else int(ctx[cv.CTX_NODES]) + int(node_limit))
+            n = self._value_search(False)
+            ctx[cv.CTX_LIMIT] = cv.NO_LIMIT
             if n < 0:
                 return None
             values = self.values[:n].copy()
@@ -427,9 +286,4 @@ class TrickPlaySolver:
             seat = (leader + n_in_trick) % 2
             best = self.values[:n].max() if seat == 0 else self.values[:n].min()
             return int(self.table[best | (left - best) << 4])
-        objective_card_values(self.hands, trump, trump_last, leader, self.trick,
-                              -n_in_trick - 1, self.table, self.low, self.high, self.mono,
-                              self.tt, self.gen, self.moves, self.frames, self.dd.tt,
-                              self.dd.moves, self.dd.frames, self.dd.stats, NO_LIMIT,
-                              self.cards, self.values)
-        return int(self.values[0])
+        return self._value_search(True)

@@ -107,6 +107,27 @@ def test_both_ways_of_solving_are_used(solver, name):
     assert True in ways and (name == "euchre" or False in ways)
 
 
+def test_the_value_search_hands_trick_starts_to_the_trick_count(solver):
+    """Spades' value search (Nil bids, bags) asks the one solver for the tricks wherever the
+    value follows from them (a Nil broken, the bags out of reach), and its values stay exact
+    (`test_card_values_equal_brute_force`)."""
+    from search.capture_values import CTX_ASKED
+
+    rules, S, trick_play = _modules("spades")
+    asked = int(solver.search.ctx[CTX_ASKED])
+    for seed in range(40):
+        state = _ending("spades", seed, 3)
+        if state is None or solver.solvable_by_tricks(state, trick_play):
+            continue
+        sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
+        cards, values = solver.card_values(state, trick_play)
+        for card, value in zip(cards, values):
+            child = state.copy()
+            rules["apply_move"](child, int(card))
+            assert value == sign * _brute(rules, S, child), (seed, int(card))
+    assert int(solver.search.ctx[CTX_ASKED]) > asked
+
+
 def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
     """Stopped part way (None), the search restores its hands; what it stored is exact."""
     _, _, trick_play = _modules("spades")
