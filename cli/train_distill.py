@@ -26,9 +26,9 @@ def register_distill(stages) -> None:
         "to search's moves and values on a replay window of the last rounds, each round's "
         "network kept in DIR/nets/. The network sees the seat's whole view (its cards, the "
         "calls, every card played and by whom, the trick, the score), not the table's keys. "
-        "Creates the run, or resumes it: the same command after Ctrl-C or a crash goes on "
+        "Creates the run, or resumes it: the same command after Ctrl-C, kill or a crash goes on "
         "where the last saved chunk of games left off and reaches the same networks bit for "
-        "bit, for any --workers. `setback-cfr export --run DIR --out FILE.net` writes the "
+        f"bit, for any --workers. `{registry.PROGRAM} export --run DIR --out FILE.net` writes the "
         "best network (the newest that passed its gate); play it as net:FILE.net or "
         "search:net:FILE.net. Documentation: "
         "docs/training-distill.md")
@@ -64,9 +64,10 @@ def register_distill(stages) -> None:
                         help="games a saved chunk (default 4): what a crash can lose per "
                         "worker, and the --for check's grain (a new run only)")
     parser.add_argument("--window", type=positive_int, default=None, metavar="ROUNDS",
-                        help="rounds of data the network is fitted on (default 16: four times the data of 4 "
-                        "gave a network +2.6 points stronger against the heuristic); older "
-                        "rounds' data are deleted, so the disk used stays bounded")
+                        help="rounds of data the network is fitted on (default 16: four "
+                        "times the data of 4 gave a network +2.6 points stronger against the "
+                        "heuristic); older rounds' data are deleted, so the disk used stays "
+                        "bounded")
     parser.add_argument("--epochs", type=positive_int, default=None, metavar="N",
                         help="passes over the window a round (default 2)")
     parser.add_argument("--soft", type=non_negative_float, default=None, metavar="T",
@@ -157,7 +158,7 @@ def run_distill(args) -> int:
           f"{summary['cpu_seconds'] / 60:.2f} CPU-min in the stage (the base run: "
           f"{settings['base_cpu_seconds'] / 60:.2f}); newest network {summary['net']}")
     if summary["stopped"] == "interrupt":
-        print("stopped (Ctrl-C or SIGTERM); the chunks of games saved are kept. Run the same command "
-              "again to resume.")
+        print("stopped (Ctrl-C or SIGTERM); the chunks of games saved are kept. Run the same "
+              "command again to resume.")
         return 130
     return 0
