@@ -65,7 +65,8 @@ def _interruptible(work):
     """`work(stop)` with Ctrl-C and SIGTERM turned into `stop()` becoming true (the first
     signal; a second one exits at once), the previous handlers restored after."""
     import os
-    import signal
+
+    from cfr.stop_signals import stop_signals
 
     asked: list = []
 
@@ -74,16 +75,8 @@ def _interruptible(work):
             os._exit(128 + signum)
         asked.append(signum)
 
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return work(lambda: False)  # signals reach the main thread only: nothing to turn
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with stop_signals(handler):
         return work(lambda: bool(asked))
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
 
 
 def run(args) -> int:

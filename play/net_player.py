@@ -4,8 +4,8 @@ alone (`NetPlayerBase`), and the spec's parsing and the network files read once 
 `games/NAME/play/net_player.py`) subclasses it with its features module (`features`: `GAME`,
 `FEATURE_LAYOUT`, `INPUTS`, `OUTPUTS`, and its kernel `net_decision(state, history, n_moves,
 us, them, w1, b1, w2, b2, w3, b3, *buffers)` writing the legal moves and their probabilities
-into its first two buffers), its move text (`format_move`), how many moves a state says were
-made (`moves_made`) and its kernel's scratch buffers.
+into its first two buffers, and `scratch(hidden)` its buffers), its move text (`format_move`)
+and how many moves a state says were made (`moves_made`).
 """
 
 from __future__ import annotations
@@ -44,10 +44,10 @@ class NetPlayerBase:
 
     features = None  # the game's net module (module docstring)
 
-    def __init__(self, net, buffers: tuple, greedy: bool = True, seed: int = 0,
-                 name: str | None = None):
+    def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
         self.net = net
-        self.buffers = buffers  # the kernel's scratch buffers after the weights
+        # the kernel's scratch buffers after the weights, sized by the game's net module
+        self.buffers = self.features.scratch(net.hidden).decision_buffers()
         self.greedy = bool(greedy)
         self.name = name or "net"
         self.rng = new_rng(seed)
@@ -124,6 +124,24 @@ class NetPlayerBase:
 
     def close(self) -> None:
         """Nothing to release (the players' common interface)."""
+
+
+class NetSearchMixin:
+    """What every game's `search[OPTIONS]:net:FILE` player shares, put before the game's search
+    player among its bases: its search is the network's rollouts (`self._net_search`, a
+    `search.net_rollouts.NetRolloutSearch` the game builds), whose context is the moves so far
+    and the score by team relative to the dealer."""
+
+    def _new_search(self, game, table, greedy, threads):
+        """The network's rollouts."""
+        return self._net_search
+
+    def _objective(self, view):
+        """The rollouts' context: the moves so far and the score by team relative to the
+        dealer."""
+        us, them = view.score_us_them
+        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
+        return self.blueprint.history(view), scores
 
 
 def make_net_player(cls, text: str, seed: int, spec_form: str, error=ValueError):

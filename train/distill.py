@@ -375,18 +375,13 @@ def _signals_interrupt():
     """SIGTERM, and SIGINT even where the shell started the run in the background with SIGINT
     ignored (`nohup ... &`), raise KeyboardInterrupt in the stage's loop, so `kill PID` stops a
     run as Ctrl-C does: the chunks saved are kept, the pool's workers are ended with it."""
+    from cfr.stop_signals import stop_signals
+
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
-    previous = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
-            previous[sig] = signal.signal(sig, interrupt)
-    try:
+    with stop_signals(interrupt):
         yield
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
 
 
 def _worker_signals() -> None:

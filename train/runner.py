@@ -55,6 +55,7 @@ from cfr.errors import TableFullError
 from cfr.game import Game
 from cfr.episode_pass import STOP, VISITS, EpisodeLog, EpisodeMap, EpisodeStopped, run_episode
 from cfr.increment_log import ENTRIES, VALUES, merge
+from cfr.stop_signals import stop_signals
 from cfr.table import InfoSetTable
 from cfr.traversal import Scratch
 from cfr.variants import Variant, end_iteration, make_variant
@@ -488,15 +489,8 @@ class Trainer:
             self._stop_signal = signum
             self._request_stop_of_passes()
 
-        previous = {}
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
-                previous[sig] = signal.signal(sig, handler)
-        try:
+        with stop_signals(handler):
             yield
-        finally:
-            for sig, old in previous.items():
-                signal.signal(sig, old)
 
     def _checkpointed_iteration(self) -> str:
         if not self.run_dir.has_checkpoint():

@@ -9,14 +9,12 @@ it); a view without them, once moves were made, is refused in one line.
 
 from __future__ import annotations
 
-import numpy as np
-
 from games.euchre import state as S
 from games.euchre.api import format_move
 from games.euchre.play.search_player import EuchreSearchPlayer
 from games.euchre.search import net as net_features
 from games.euchre.search.net import net_world_move_values, scratch
-from play.net_player import NetPlayerBase, make_net_player
+from play.net_player import NetPlayerBase, NetSearchMixin, make_net_player
 
 SPEC_FORM = ("net:FILE[,sample] (a Euchre policy network of `train distill`, exported by "
              "`export`)")
@@ -28,9 +26,6 @@ class EuchreNetPlayer(NetPlayerBase):
 
     features = net_features
     format_move = staticmethod(format_move)
-
-    def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        super().__init__(net, scratch(net.hidden).decision_buffers(), greedy, seed, name)
 
     @staticmethod
     def moves_made(state) -> int:
@@ -47,7 +42,7 @@ def make_euchre_net_player(text: str, seed: int, error=ValueError):
     return make_net_player(EuchreNetPlayer, text, seed, SPEC_FORM, error)
 
 
-class EuchreNetSearchPlayer(EuchreSearchPlayer):
+class EuchreNetSearchPlayer(NetSearchMixin, EuchreSearchPlayer):
     """`search[OPTIONS]:net:FILE`: Euchre's rollout search (`EuchreSearchPlayer`: its worlds,
     its settled hands) with the rollouts played by the network (`net_world_move_values`)
     instead of a table, the network's own move where the search is not run (`bids=blueprint`,
@@ -66,17 +61,6 @@ class EuchreNetSearchPlayer(EuchreSearchPlayer):
                                             lambda: scratch(net.hidden), greedy, threads)
         SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, greedy=greedy,
                                   threads=threads, **options)
-
-    def _new_search(self, game, table, greedy, threads):
-        """The network's rollouts (`search.net_rollouts.NetRolloutSearch`)."""
-        return self._net_search
-
-    def _objective(self, view):
-        """The rollouts' context: the hand's moves and the score by team relative to the
-        dealer."""
-        us, them = view.score_us_them
-        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
-        return self.blueprint.history(view), scores
 
 
 def make_euchre_net_search_player(text: str, options: dict, policy: str, seed: int,

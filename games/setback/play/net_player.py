@@ -25,7 +25,7 @@ from games.setback import state as S
 from games.setback.play.search_player import SearchPlayer
 from games.setback.search import net as net_features
 from games.setback.search.net import net_policy_log_weights, net_world_move_values, scratch
-from play.net_player import NetPlayerBase
+from play.net_player import NetPlayerBase, NetSearchMixin
 from play.net_player import make_net_player as make_shared_net_player
 from search.net_rollouts import NetRolloutSearch as SharedNetRolloutSearch
 
@@ -43,9 +43,6 @@ class NetPlayer(NetPlayerBase):
     features = net_features
     format_move = staticmethod(format_move)
 
-    def __init__(self, net, greedy: bool = True, seed: int = 0, name: str | None = None):
-        super().__init__(net, scratch(net.hidden).decision_buffers(), greedy, seed, name)
-
     @staticmethod
     def moves_made(state) -> int:
         """The bids made and the cards played."""
@@ -62,7 +59,7 @@ class NetRolloutSearch(SharedNetRolloutSearch):
         self.belief_scratch = [scratch(net.hidden) for _ in range(self.threads)]
 
 
-class NetSearchPlayer(SearchPlayer):
+class NetSearchPlayer(NetSearchMixin, SearchPlayer):
     """Rollout search with the policy network as the rollout policy (module docstring): the
     Setback search player (`games/setback/play/search_player.py`: its worlds, its explanation) with
     `NetRolloutSearch` for the rollouts; the network's own move where the search is not run
@@ -109,17 +106,6 @@ class NetSearchPlayer(SearchPlayer):
         parts = len(per_thread)
         bounds = [states.shape[0] * k // parts for k in range(parts + 1)]
         self.search.each(parts, part)
-
-    def _new_search(self, game, table, greedy, threads):
-        """The network's rollouts (`NetRolloutSearch`)."""
-        return self._net_search
-
-    def _objective(self, view):
-        """The rollouts' context: the deal's moves and the score by team relative to the
-        dealer."""
-        us, them = view.score_us_them
-        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
-        return self.blueprint.history(view), scores
 
 
 def make_net_player(text: str, seed: int = 0):
