@@ -98,6 +98,25 @@ def test_a_view_without_the_hands_moves_is_refused_in_one_line(euchre_net):
         make_player(f"net:{euchre_net}", game="euchre").choose(SeatView.of(state, 0, (0, 0)))
 
 
+def test_the_web_table_plays_a_euchre_network_and_shows_its_probabilities(tmp_path,
+                                                                           euchre_net):
+    """`serve --game euchre --bots net:FILE`: the bots play a hand to its end and each
+    decision's Why panel is the network's probabilities of the legal moves (they sum to one,
+    the move played among them)."""
+    pytest.importorskip("fastapi")
+    from web_helpers import client, new_game, play_to_the_end, seeded_person
+
+    with client(tmp_path / "g.db", bots=f"net:{euchre_net}", game="euchre") as c:
+        game = new_game(c, 9)["game"]
+        view, events = play_to_the_end(c, game, seeded_person(9), stop_after=40)
+    explained = [e["explain"] for e in events if e["type"] == "move" and e.get("explain")
+                 and e["explain"]["reason"] == "network"]
+    assert explained and any(e["type"] == "deal_over" for e in events)
+    for why in explained:
+        assert abs(sum(a["prob"] for a in why["actions"]) - 1) < 1e-5
+        assert why["actions"][why["chosen"]]["move"] == why["move"]
+
+
 @pytest.mark.parametrize("made, reader", [("euchre", "setback"), ("setback", "euchre")])
 def test_a_network_of_the_other_game_is_refused_in_one_line(tmp_path, capsys, made, reader):
     import importlib

@@ -157,7 +157,8 @@ class KeyedBots(Bots):
         playing then), `rules` for the heuristic and random players (probabilities None), and
         a search player's own (`search`, `blueprint`, `settled`) with `worlds`, `searched`
         (every legal move's searched value, best first) and `belief`, under its blueprint's
-        key and probabilities (the page's Why panel shows both)."""
+        key and probabilities (the page's Why panel shows both); a policy network's
+        (`network`) its probabilities of the legal moves."""
         import numpy as np
 
         fmt = self.format_move
@@ -166,6 +167,12 @@ class KeyedBots(Bots):
             player.seed(seed)
         searched = player.explain(view) if hasattr(player, "explain") else None
         move = int(player.choose(view)) if searched is None else int(searched["move"])
+        if searched is not None and "worlds" not in searched:
+            # a player that explains itself without searching (the policy network): its own
+            # probabilities of the legal moves are the Why panel's, as `Bots.decide` shows them
+            for action in searched["actions"]:
+                action["move"] = fmt(action["move"])
+            return move, dict(searched, player=player.name, move=fmt(move))
         explanation = {"player": player.name, "reason": "rules", "kind": None, "key": None,
                        "found": None, "lookups": [], "actions": [], "chosen": None,
                        "move": fmt(move)}
