@@ -104,28 +104,36 @@ class Bots:
         if hasattr(player, "seed"):
             player.seed(seed)
         if hasattr(player, "explain"):
-            explanation = player.explain(view)  # a fresh trace: ours to turn into text
-            move = int(explanation["move"])
-            for action in explanation["actions"]:
-                action["move"] = format_move(action["move"])
-            for searched in explanation.get("searched", ()):  # a search player's values
-                searched["move"] = format_move(searched["move"])
-            if "belief" in explanation:  # where the cards that matter lie
-                explanation["belief"] = belief_by_seat(view, explanation["belief"],
-                                                       format_move, self.undealt)
+            return self._told(view, player, player.explain(view))
+        move = int(player.choose(view))
+        explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],
+                       "chosen": None}
+        if view.legal_moves().size == 1:
+            explanation.update(reason="forced", key=None, actions=[])
         else:
-            move = int(player.choose(view))
-            explanation = {"reason": "rules", "kind": None, "found": None, "lookups": [],
-                           "chosen": None}
-            if view.legal_moves().size == 1:
-                explanation.update(reason="forced", key=None, actions=[])
-            else:
-                described = self.describe(view.state)
-                explanation["key"] = described["key"]
-                explanation["actions"] = [dict(a, prob=None) for a in described["actions"]]
-                played = format_move(move)
-                explanation["chosen"] = next((i for i, a in enumerate(explanation["actions"])
-                                              if a["move"] == played), None)
+            described = self.describe(view.state)
+            explanation["key"] = described["key"]
+            explanation["actions"] = [dict(a, prob=None) for a in described["actions"]]
+            played = format_move(move)
+            explanation["chosen"] = next((i for i, a in enumerate(explanation["actions"])
+                                          if a["move"] == played), None)
+        explanation["player"] = player.name
+        explanation["move"] = format_move(move)
+        return move, explanation
+
+    def _told(self, view, player, explanation: dict) -> tuple[int, dict]:
+        """(engine move, explanation) from a player's own `explain` of `view` (a fresh trace:
+        ours to turn into text): its moves as text, a search player's values and belief by
+        seat."""
+        format_move = self.format_move
+        move = int(explanation["move"])
+        for action in explanation["actions"]:
+            action["move"] = format_move(action["move"])
+        for searched in explanation.get("searched", ()):  # a search player's values
+            searched["move"] = format_move(searched["move"])
+        if "belief" in explanation:  # where the cards that matter lie
+            explanation["belief"] = belief_by_seat(view, explanation["belief"], format_move,
+                                                   self.undealt)
         explanation["player"] = player.name
         explanation["move"] = format_move(move)
         return move, explanation
@@ -170,9 +178,7 @@ class KeyedBots(Bots):
         if searched is not None and "worlds" not in searched:
             # a player that explains itself without searching (the policy network): its own
             # probabilities of the legal moves are the Why panel's, as `Bots.decide` shows them
-            for action in searched["actions"]:
-                action["move"] = fmt(action["move"])
-            return move, dict(searched, player=player.name, move=fmt(move))
+            return self._told(view, player, searched)
         explanation = {"player": player.name, "reason": "rules", "kind": None, "key": None,
                        "found": None, "lookups": [], "actions": [], "chosen": None,
                        "move": fmt(move)}
