@@ -126,11 +126,21 @@ class NetPlayerBase:
         """Nothing to release (the players' common interface)."""
 
 
+# `belief=policy` on a network: a pool of 4 x worlds by default (a table's is 20): a world's
+# weight replays the hand with a forward pass a modelled move, some 25 us each, where a table
+# looks a key up
+NET_POLICY_POOL = 4
+
+
 class NetSearchMixin:
     """What every game's `search[OPTIONS]:net:FILE` player shares, put before the game's search
     player among its bases: its search is the network's rollouts (`self._net_search`, a
     `search.net_rollouts.NetRolloutSearch` the game builds), whose context is the moves so far
-    and the score by team relative to the dealer."""
+    and the score by team relative to the dealer. `belief=policy` weighs the worlds by the
+    network's probability of the modelled seats' moves through the game's `policy_kernel`
+    (its `net_policy_log_weights`)."""
+
+    policy_kernel = None  # the game's compiled `net_policy_log_weights`
 
     def _new_search(self, game, table, greedy, threads):
         """The network's rollouts."""
@@ -142,6 +152,25 @@ class NetSearchMixin:
         us, them = view.score_us_them
         scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
         return self.blueprint.history(view), scores
+
+    def _log_weights(self, view, states, history, out) -> None:
+        """`belief=policy`: each world's log-probability of the modelled seats' moves under
+        the network (the game's `policy_kernel`), the pool split among the search's
+        threads."""
+        played_by = self._facts[0]  # who played which card (`_worlds` read it)
+        _, scores = self._objective(view)
+        modelled = self.modelled_seats(view)
+        search = self._net_search
+        parts = search.threads
+        bounds = [states.shape[0] * k // parts for k in range(parts + 1)]
+
+        def part(k: int) -> None:
+            """Thread k's share of the states, with its own scratch buffers."""
+            self.policy_kernel(states, bounds[k], bounds[k + 1], played_by, history,
+                               history.size, modelled, scores, self.floor, *search.weights,
+                               *search.belief_buffers(k), out)
+
+        search.each(parts, part)
 
 
 def make_net_player(cls, text: str, seed: int, spec_form: str, error=ValueError):

@@ -40,3 +40,8 @@ class NetRolloutSearch(RolloutSearch):
                         *self._scratch[k].rollout_buffers(), out)
 
         self.each(step, part)
+
+    def belief_buffers(self, k: int) -> tuple:
+        """Thread k's scratch buffers for a belief's log-weights kernel (its rollout buffers'
+        `belief_buffers()`: the weights come before the rollouts, never beside them)."""
+        return self._scratch[k].belief_buffers()

@@ -64,23 +64,96 @@ def test_net_plays_only_legal_euchre_moves(euchre_net, seed, dealer, ew, ns, sam
         moves.append(move)
 
 
-def test_search_on_a_euchre_network_is_the_same_on_one_and_two_threads(euchre_net):
-    """search[...]:net: rolls Euchre hands out with the network: the same games for any number
-    of threads; a belief other than uniform is refused in one line."""
+@pytest.mark.parametrize("belief", ["uniform", "policy"])
+def test_search_on_a_euchre_network_is_the_same_on_one_and_two_threads(euchre_net, belief):
+    """search[...]:net: rolls Euchre hands out with the network (and, belief=policy, weighs
+    the worlds by its probability of the others' moves): the same games for any number of
+    threads; another belief is refused in one line."""
     from games.euchre.play.tournament import TOURNAMENT, EuchreSpecError
     from play.player_spec import make_player
 
     rows = []
     for threads in (1, 2):
-        player = make_player(f"search[worlds=4,threads={threads}]:net:{euchre_net}",
-                             game="euchre")
+        player = make_player(f"search[worlds=4,threads={threads},belief={belief}]"
+                             f":net:{euchre_net}", game="euchre")
         rows.append(TOURNAMENT.play_unit((player, make_player("heuristic", game="euchre")), 3,
                                          0, False, False))
         assert player.stats["searched"] > 0
+        assert (player.stats["weighted"] > 0) == (belief == "policy")
         player.close()
     assert np.array_equal(rows[0], rows[1])
-    with pytest.raises(EuchreSpecError, match="belief=uniform only"):
-        make_player(f"search[belief=policy]:net:{euchre_net}", game="euchre")
+    with pytest.raises(EuchreSpecError, match="belief=uniform or belief=policy"):
+        make_player(f"search[belief=bids]:net:{euchre_net}", game="euchre")
+
+
+def test_euchre_network_policy_weights_equal_the_players_own_probabilities(euchre_net):
+    """belief=policy on a Euchre network: a world's log-weight is the sum of the log-
+    probabilities that the `net:` player itself (its `policy` on each acting seat's view, built
+    anew from the world's replay) gives the modelled seats' moves; a forced move and the
+    dealer's discard (hidden from the others: the world's own) weigh nothing."""
+    import math
+
+    from games.euchre import public
+    from games.euchre import state as S
+    from games.euchre.play.net_player import make_euchre_net_player
+    from games.euchre.rules import apply_move
+    from games.euchre.search.net import net_policy_log_weights, scratch
+    from games.euchre.search.worlds import cards_played_by, consistent_worlds
+    from games.euchre.view import SeatView
+    from play.search_options import FLOOR
+    from test_euchre_search import random_positions
+
+    player = make_euchre_net_player(f"net:{euchre_net}", 0)
+    net = player.net
+    buffers = scratch(net.hidden).belief_buffers()
+    dealer, score = 1, (4, 7)
+    checked = 0
+    for state, history in random_positions(12, 31)[::4]:
+        if not history:
+            continue
+        view = SeatView.of(state, dealer, score, history)
+        seat = view.seat
+        worlds = np.zeros((3, S.STATE_SIZE), np.int64)
+        consistent_worlds(state, seat, cards_played_by(view), new_rng(2), True, worlds)
+        h = np.asarray(view.history, np.int64)
+        us, them = view.score_us_them
+        scores = np.array([us, them] if seat % 2 == 0 else [them, us], np.int64)
+        others = sum(1 << s for s in range(4) if s != seat)
+        out = np.zeros(3)
+        net_policy_log_weights(worlds, 0, 3, public.replay_public(view.state, h)[0], h, h.size,
+                               others, scores, FLOOR, *net.parameters(), *buffers, out)
+        for w in range(3):
+            replay = S.new_state()
+            S.reset_hand(replay, worlds[w, S.DEALT:S.DEALT + 4].copy(), worlds[w, S.UPCARD],
+                         worlds[w, S.STICK])
+            expected, moves = 0.0, []
+            for move in map(int, h):
+                if replay[S.PHASE] == S.PHASE_DISCARD:
+                    move = int(worlds[w, S.DISCARD]) if move < 0 else move
+                elif int(replay[S.TO_ACT]) != seat:
+                    acting = SeatView.of(replay, dealer, score, moves)
+                    if acting.legal_moves().size >= 2:
+                        legal, probs = player.policy(acting)
+                        expected += math.log(max(float(probs[list(legal).index(move)]),
+                                                 FLOOR))
+                apply_move(replay, move)
+                moves.append(move)
+            assert out[w] == pytest.approx(expected, rel=1e-9, abs=1e-9)
+            checked += expected != 0.0
+    assert checked >= 10
+
+
+def test_exploit_plays_local_best_response_against_a_euchre_network(euchre_net, capsys):
+    """`exploit --game euchre --against net:FILE`: search on the network with its own
+    probabilities as the belief, in duplicate single hands against it."""
+    import json
+
+    from cli.main import main
+
+    status = main(["exploit", "--game", "euchre", "--against", f"net:{euchre_net}",
+                   "--pairs", "2", "--worlds", "3", "--seed", "3", "--json", "--no-progress"])
+    out = json.loads(capsys.readouterr().out)
+    assert status == 0 and out["hands"] == 4, out
 
 
 def test_a_view_without_the_hands_moves_is_refused_in_one_line(euchre_net):

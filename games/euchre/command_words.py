@@ -59,7 +59,9 @@ SIMULATE = ("games to 10 (stick the dealer) between random players through the n
 SIMULATE_STICK = ("the dealer may pass in the second round: a hand where all four pass twice is "
                   "not played (counted)")
 
-EXPLOIT = "a database of a Euchre export"  # exploit's target (db:PATH)
+EXPLOIT = ("a database of a Euchre export, db:PATH, or a Euchre policy network net:FILE[,sample] "
+           "(`train distill --game euchre`), modelled by its own probabilities")
+NET = True  # its players include a policy network (`net:FILE`, `train distill`)
 
 # learn belief: the card-location model's words (who "nobody" is, the players its data can
 # come from, the positions a game gives)

@@ -2,7 +2,8 @@
 `setback-cfr export`) playing alone: every call, alone, discard and card is the network's most
 probable legal move (`,sample`: one drawn from its probabilities), one forward pass a decision
 (`games.euchre.search.net`). `search[OPTIONS]:net:FILE` is Euchre's rollout search with the
-network playing the rollouts (`EuchreNetSearchPlayer`). The network reads the hand's moves
+network playing the rollouts (`EuchreNetSearchPlayer`); its `belief=policy` weighs the worlds by
+the network's probability of the others' moves. The network reads the hand's moves
 from the view (`view.history`, the dealer's discard hidden from the others as the table hides
 it); a view without them, once moves were made, is refused in one line.
 """
@@ -13,8 +14,8 @@ from games.euchre import state as S
 from games.euchre.api import format_move
 from games.euchre.play.search_player import EuchreSearchPlayer
 from games.euchre.search import net as net_features
-from games.euchre.search.net import net_world_move_values, scratch
-from play.net_player import NetPlayerBase, NetSearchMixin, make_net_player
+from games.euchre.search.net import net_policy_log_weights, net_world_move_values, scratch
+from play.net_player import NET_POLICY_POOL, NetPlayerBase, NetSearchMixin, make_net_player
 
 SPEC_FORM = ("net:FILE[,sample] (a Euchre policy network of `train distill`, exported by "
              "`export`)")
@@ -47,9 +48,12 @@ class EuchreNetSearchPlayer(NetSearchMixin, EuchreSearchPlayer):
     its settled hands) with the rollouts played by the network (`net_world_move_values`)
     instead of a table, the network's own move where the search is not run (`bids=blueprint`,
     the `margin` rule's fallback, a settled hand). The worlds are drawn uniformly among those
-    consistent with the view (`belief=uniform` only)."""
+    consistent with the view (`belief=uniform`), or from a pool of `pool` (default 4) times as
+    many weighed by the network's probability of the modelled seats' moves
+    (`belief=policy`)."""
 
     table_game = None  # the rollouts follow a network, not a table
+    policy_kernel = staticmethod(net_policy_log_weights)
 
     def __init__(self, net_player: EuchreNetPlayer, greedy: bool = False,
                  threads: int | None = None, **options):
@@ -59,6 +63,8 @@ class EuchreNetSearchPlayer(NetSearchMixin, EuchreSearchPlayer):
         net = net_player.net
         self._net_search = NetRolloutSearch(net, net_world_move_values,
                                             lambda: scratch(net.hidden), greedy, threads)
+        if options.get("belief") == "policy" and options.get("pool") is None:
+            options["pool"] = NET_POLICY_POOL
         SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, greedy=greedy,
                                   threads=threads, **options)
 
@@ -69,8 +75,9 @@ def make_euchre_net_search_player(text: str, options: dict, policy: str, seed: i
     `error` (one line) on a bad spec or file."""
     from play.search_options import constructor_options
 
-    if options["belief"] != "uniform":
-        raise error(f"{text!r}: search on a Euchre network takes belief=uniform only")
+    if options["belief"] not in ("uniform", "policy"):
+        raise error(f"{text!r}: search on a Euchre network takes belief=uniform or "
+                    "belief=policy (the network as the model of the others' moves)")
     net_player = make_euchre_net_player(policy, seed, error)
     return EuchreNetSearchPlayer(net_player, seed=seed, name=text.strip(),
                                  **constructor_options(options))

@@ -1,8 +1,9 @@
 """Euchre's side of the policy network (`search/policy_net.py`): a seat's view as features, its
 moves as output slots, and the numba kernels that play with the network: one decision
 (`net_decision`), a rollout to the end of the hand (`net_play_out`) and the rollout values of
-candidate moves over worlds (`net_world_move_values`, what `search[OPTIONS]:net:FILE` runs);
-`encode_rows` makes the training rows of `train distill`.
+candidate moves over worlds (`net_world_move_values`, what `search[OPTIONS]:net:FILE` runs) and a world's likelihood under
+the network (`net_policy_log_weights`, its `belief=policy`); `encode_rows` makes the training
+rows of `train distill`.
 
 The features are the card-location model's (`card_location.euchre_features`, layout
 `euchre-v1`): the seat's hand, the upcard, its own discard, the calls of both rounds, the
@@ -25,6 +26,7 @@ from numba import njit
 
 from games.euchre.rules import (ALONE_MOVE, PARTNER_MOVE, PASS_MOVE, TRUMP_MOVE, apply_move,
                                 legal_moves)
+from games.euchre.public import start_of_hand, unweighed_move
 from games.euchre.scoring import is_over, score_difference
 from games.euchre.search.card_location import (LAYOUT, N_CARDS, N_FEATURES, card_order,
                                                euchre_features, public_record, suit_slots)
@@ -164,6 +166,43 @@ def net_world_move_values(worlds, first, stop, step, history, n_moves, scores, c
                                                    w2, b2, w3, b3, greedy, rng, a, hist, moves,
                                                    move_probs, x, legal, h1, h2, z, probs,
                                                    record, tricks, order, slots)
+
+
+@njit(cache=True, nogil=True)
+def net_policy_log_weights(worlds, first, stop, played_by, history, n_moves, modelled, scores,
+                           floor, w1, b1, w2, b2, w3, b3, state, moves, move_probs, x, legal,
+                           h1, h2, z, probs, record, tricks, order, slots, out):
+    """`belief=policy` on a network: for the worlds `worlds[first:stop]`, the log-probability
+    that players modelled by the network make the moves of `history[:n_moves]` that the seats
+    in `modelled` (bit s: seat s) made, the hand replayed from the world's deal
+    (`public.start_of_hand`), into `out[first:stop]`; a move's probability below `floor`
+    counts as `floor`, a forced move says nothing, and the dealer's discard (hidden from the
+    others: the world's own) is replayed without weighing (`public.unweighed_move`), as the
+    table's likelihood does. `scores`: the game score by team relative to the dealer. The rest
+    are scratch (`NetScratch.belief_buffers`)."""
+    for w in range(first, stop):
+        start_of_hand(worlds[w], played_by, state)
+        total = 0.0
+        for i in range(n_moves):
+            move = history[i]
+            replayed = unweighed_move(state, worlds[w], move)
+            if replayed >= 0:
+                apply_move(state, replayed)
+                continue
+            seat = state[TO_ACT]
+            if (modelled >> seat) & 1:
+                n = legal_moves(state, moves)
+                if n >= 2:
+                    net_decision(state, history, i, scores[seat % 2], scores[1 - seat % 2],
+                                 w1, b1, w2, b2, w3, b3, moves, move_probs, x, legal, h1, h2,
+                                 z, probs, record, tricks, order, slots)
+                    p = floor
+                    for j in range(n):
+                        if moves[j] == move:
+                            p = max(move_probs[j], floor)
+                    total += np.log(p)
+            apply_move(state, move)
+        out[w] = total
 
 
 def scratch(hidden: tuple) -> NetScratch:

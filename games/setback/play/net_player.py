@@ -18,21 +18,15 @@ refused in one line.
 
 from __future__ import annotations
 
-import numpy as np
-
 from games.setback.api import format_move
 from games.setback import state as S
 from games.setback.play.search_player import SearchPlayer
 from games.setback.search import net as net_features
 from games.setback.search.net import net_policy_log_weights, net_world_move_values, scratch
-from play.net_player import NetPlayerBase, NetSearchMixin
+from play.net_player import NET_POLICY_POOL, NetPlayerBase, NetSearchMixin
 from play.net_player import make_net_player as make_shared_net_player
-from search.net_rollouts import NetRolloutSearch as SharedNetRolloutSearch
+from search.net_rollouts import NetRolloutSearch
 
-# `belief=policy` on a network: a pool of 4 x worlds (a table's default is 20): a world's weight
-# replays the deal with a forward pass a modelled move, some 25 us each, where a table looks a
-# key up
-NET_POLICY_POOL = 4
 SPEC_FORM = "net:FILE[,sample] (a policy network of `train distill`, exported by `export`)"
 
 
@@ -49,21 +43,13 @@ class NetPlayer(NetPlayerBase):
         return int(state[S.N_BIDS]) + bin(int(state[S.PLAYED])).count("1")
 
 
-class NetRolloutSearch(SharedNetRolloutSearch):
-    """The network's rollouts on Setback (`net_world_move_values`), with the threads' scratch
-    buffers of `belief=policy` (`net_policy_log_weights`) beside them."""
-
-    def __init__(self, net, greedy: bool = False, threads: int | None = None):
-        super().__init__(net, net_world_move_values, lambda: scratch(net.hidden), greedy,
-                         threads)
-        self.belief_scratch = [scratch(net.hidden) for _ in range(self.threads)]
-
-
 class NetSearchPlayer(NetSearchMixin, SearchPlayer):
     """Rollout search with the policy network as the rollout policy (module docstring): the
     Setback search player (`games/setback/play/search_player.py`: its worlds, its explanation) with
     `NetRolloutSearch` for the rollouts; the network's own move where the search is not run
     (`bids=blueprint`, the `margin` rule's fallback)."""
+
+    policy_kernel = staticmethod(net_policy_log_weights)
 
     def __init__(self, net_player: NetPlayer, worlds: int = 100, greedy: bool = False,
                  search_bids: bool = True, margin: float = 0.0, think_ms: float | None = None,
@@ -75,7 +61,9 @@ class NetSearchPlayer(NetSearchMixin, SearchPlayer):
 
         self.objective = "score"
         self._outcome = None
-        self._net_search = NetRolloutSearch(net_player.net, greedy, threads)
+        net = net_player.net
+        self._net_search = NetRolloutSearch(net, net_world_move_values,
+                                            lambda: scratch(net.hidden), greedy, threads)
         if belief == "policy" and pool is None:
             pool = NET_POLICY_POOL
         SearchPlayerBase.__init__(self, net_player, None, None, S.STATE_SIZE, worlds=worlds,
@@ -83,29 +71,6 @@ class NetSearchPlayer(NetSearchMixin, SearchPlayer):
                                   think_ms=think_ms, threads=threads, voids=voids, seed=seed,
                                   name=name, belief=belief, temper=temper, pool=pool,
                                   floor=floor, evidence=evidence)
-
-    def _log_weights(self, view, states, history, out) -> None:
-        """`belief=policy`: each world's log-probability of the modelled seats' moves under
-        the network (`net_policy_log_weights`), the pool split among the search's threads."""
-        from games.setback.search.inference import cards_played_by
-
-        played_by = cards_played_by(history)
-        us, them = view.score_us_them
-        scores = np.array([us, them] if view.seat % 2 == 0 else [them, us], dtype=np.int64)
-        modelled = self.modelled_seats(view)
-        weights = self._net_search.weights
-        per_thread = self._net_search.belief_scratch
-
-        def part(k: int) -> None:
-            """Thread k's share of the states, with its own scratch buffers."""
-            first, stop = bounds[k], bounds[k + 1]
-            net_policy_log_weights(states, first, stop, played_by, history, history.size,
-                                   modelled, scores, self.floor, *weights,
-                                   *per_thread[k].belief_buffers(), out)
-
-        parts = len(per_thread)
-        bounds = [states.shape[0] * k // parts for k in range(parts + 1)]
-        self.search.each(parts, part)
 
 
 def make_net_player(text: str, seed: int = 0):
