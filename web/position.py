@@ -80,6 +80,7 @@ class Reader:
         state = self.look.start_state(hands, score, dealer, *self._setup(spec, hand))
         history: list[int] = []
         cards: list[tuple] = []  # another seat's cards: (index, token, seat, suit)
+        known: list = []  # the public facts of where cards are (`_check_known`), once
         noun = self.face.noun
         for index, token in enumerate(moves):
             try:
@@ -90,7 +91,7 @@ class Reader:
                     raise error(f"move {index} ({token!r}): the {noun} is already over")
                 try:
                     history.append(self._replay_move(state, str(token), own, dealer,
-                                                     (index, token), cards))
+                                                     (index, token), cards, known))
                 except self.face.error as exc:
                     raise error(f"move {index} ({token!r}): {exc}") from None
             except PositionError:
@@ -171,7 +172,8 @@ class Reader:
                                  f"showed earlier that it holds no {SUIT_NAMES[suit]}")
         return extra
 
-    def _replay_move(self, state, token: str, own: int, dealer: int, place, cards) -> int:
+    def _replay_move(self, state, token: str, own: int, dealer: int, place, cards,
+                     known: list) -> int:
         """Apply `token` for the seat to act in `state` and return the engine move. Another
         seat's card is first given to it (what is checked: the module docstring; the voids
         only the history shows are checked after, `_extra_voids`) and noted in `cards`
@@ -200,7 +202,7 @@ class Reader:
                 raise self.face.error(f"{letter} showed earlier that it holds no "
                                       f"{SUIT_NAMES[suit]}")
             if own >= 0:
-                self._check_known(state, own, seat, move, dealer)
+                self._check_known(state, own, seat, move, dealer, known)
             cards.append((*place, seat, suit))
             bit = np.int64(1) << move
             state[S.HAND + seat] |= bit
@@ -214,13 +216,19 @@ class Reader:
         return move
 
 
-    def _check_known(self, state, own: int, seat: int, move: int, dealer: int) -> None:
+    def _check_known(self, state, own: int, seat: int, move: int, dealer: int,
+                     known: list) -> None:
         """Refuse `move` played by `seat` when the public facts place it elsewhere (the world
         sampler's constraints, seen by `own`): a card everyone knows another seat holds (a
-        card turned up and taken), or one no seat can hold (turned up and refused). A game with no such facts never refuses here."""
-        needs, voids, holds = (np.zeros(3, np.int64) for _ in range(3))
-        unseen = int(self.public.constraints(state, own, False, np.int64(0), needs, voids,
-                                             holds))
+        card turned up and taken), or one no seat can hold (turned up and refused). A game
+        with no such facts never refuses here. The facts are read once, at the play's first
+        card of another seat, into `known` (unseen, holds): in the play only the cards played
+        change them, and a card played twice is refused before."""
+        if not known:
+            needs, voids, holds = (np.zeros(3, np.int64) for _ in range(3))
+            known += [int(self.public.constraints(state, own, False, np.int64(0), needs, voids,
+                                                  holds)), holds]
+        unseen, holds = known
         bit = 1 << move
         for i in range(3):
             if int(holds[i]) & bit:
