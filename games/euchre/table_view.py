@@ -110,9 +110,9 @@ def sort_key(trump: str | None):
 
 
 # --- the decide reader's hooks (web.position) -----------------------------------------------
-POSITION = {"size": "five", "hand": '{"E": ["9C", "JD", "AD", "JS", "QS"]}',
-            "moves": '["P", "P", "H", "?", "partner", "AS"]',
-            "tokens": '"P", "H", "?", "partner" or "AS"'}  # its examples
+POSITION = {"size": "five", "hand": '{"E": ["JC", "AC", "TD", "KD", "TS"]}',
+            "moves": '["P", "P", "S", "?", "partner", "JS"]',
+            "tokens": '"P", "S", "?", "partner" or "JS"'}  # its examples
 HIDDEN_FIELDS = ()  # a view knows every field it is given (the discard: `apply_hidden`)
 SETUP_FIELDS = ("upcard",)  # beside dealer, hands, moves and score: the card turned up
 
@@ -188,11 +188,12 @@ API = {"title": "Euchre", "target": "10", "replay": "setback-cfr replay --game e
                              "to act is the dealer)",
                     "score": "the game score before this hand (default 0-0)",
                     "example": {
-                        "dealer": "S", "upcard": "TH", "score": {"NS": 6, "EW": 8},
-                        "hands": {"E": ["9C", "JD", "AD", "JS", "QS"]},
-                        "moves": ["P", "P", "H", "?", "partner", "AS", "KS"]}}}
-# (West and North pass, East orders hearts up, South discards unseen by East, East plays with
-# its partner; West leads the ace of spades, North follows: East acts)
+                        "dealer": "S", "upcard": "AS", "score": {"NS": 6, "EW": 8},
+                        "hands": {"E": ["JC", "AC", "TD", "KD", "TS"]},
+                        "moves": ["P", "P", "S", "?", "partner", "JS", "QS"]}}}
+# (West and North pass, East orders spades up, South discards unseen by East, East plays with
+# its partner; West leads the right bower, North follows: East follows with the left bower,
+# a spade now, or the ten)
 
 # --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
