@@ -166,12 +166,26 @@ BAD_POSITIONS = {
 }
 
 
+@pytest.fixture(scope="module")
+def decide_client(tmp_path_factory):
+    """One Euchre app for the refusals (none changes anything)."""
+    with client(tmp_path_factory.mktemp("decide") / "g.db", game="euchre") as c:
+        yield c
+
+
 @pytest.mark.parametrize("name", list(BAD_POSITIONS))
-def test_bad_positions_are_refused_in_one_line(name):
+def test_bad_positions_are_refused_in_one_line(name, decide_client, tmp_path, capsys):
     spec, message = BAD_POSITIONS[name]
     with pytest.raises(PositionError) as caught:
         position_view(spec, EUCHRE)
     assert message in str(caught.value) and "\n" not in str(caught.value)
+    r = decide_client.post("/api/decide", json=spec)
+    assert r.status_code == 422 and list(r.json()) == ["error"], r.text
+    assert message in r.json()["error"] and "\n" not in r.text
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(spec))
+    status, out, err = run_cli(capsys, ["decide", path, "--game", "euchre"])
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
 
 
 def test_the_left_bower_follows_trump_in_the_void_checks():
