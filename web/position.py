@@ -13,10 +13,18 @@ plays is given to it as it is played. Every move is checked as the rules check i
 rules can see it (every bid, the seat's own cards: legal, from its hand); another seat's card
 must be one nobody has played and the seat to act does not hold, of no suit that seat has
 shown it lacks (the engine's `SHOWN_VOIDS` and the game's `public.replay_public`: a lead the
-rules allow only from a hand of trumps), and once replayed some layout of the unseen cards must
-fit every hand size and void (`layout_exists`: Hall's condition on the world sampler's
-constraints). Those are exactly the conditions under which some deal of the full rules makes
-these moves.
+rules allow only from a hand of trumps), nor one the public facts place elsewhere (the world
+sampler's constraints: a card turned up and taken is its taker's), and once replayed some
+layout of the unseen cards must fit every hand size and void (`layout_exists`: Hall's condition
+on those constraints). Those are exactly the conditions under which some deal of the full rules
+makes these moves.
+
+Where a game's position has more, it declares it: fields beside the hands (`SETUP_FIELDS`,
+read by its `read_setup` into its `start_state`'s last argument: a card turned up), a phase
+whose move only its maker sees (`HIDDEN_PHASES`: the other seats write it `"?"`, replayed by
+its `apply_hidden`, which returns what their history holds), and the suit a card follows in a
+state when that is not its printed suit (`effective_suit_in`: a bower; by default a 52-card
+deck's `card // 13`).
 
 The result is the `SeatView` the seat would get in a real game: the same key, the same legal
 moves, the same history. What a view cannot know the game zeroes (`HIDDEN_FIELDS`: a flag that
@@ -214,7 +222,6 @@ class Reader:
                                   f"{' '.join(fmt(int(m)) for m in buffer[:n])}")
         rules.apply_move(state, move)
         return move
-
 
     def _check_known(self, state, own: int, seat: int, move: int, dealer: int,
                      known: list) -> None:

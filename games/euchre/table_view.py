@@ -8,11 +8,17 @@ The game follows `games.euchre.match.play_game`: South deals first, the deal pas
 and `game.game_winner` says when a team has 10. A lone maker's partner sits out (when North
 goes alone the bots play the whole hand). What South may not see stays hidden: the other
 hands, and the dealer's discard unless South is the dealer (a bot dealer's discard is an event
-without its card); a finished hand's replay shows everything."""
+without its card); a finished hand's replay shows everything.
+
+A Euchre position (`POST /api/decide`, `decide --game euchre`: the one reader, `web.position`)
+adds the upcard beside the hands (`SETUP_FIELDS`, `read_setup`), writes the dealer's discard
+"?" for every seat but the dealer (`HIDDEN_PHASES`, `apply_hidden`: the view that seat gets at
+the table) and checks voids by the suit a card follows, the left bower a trump
+(`effective_suit_in`); the upcard's place is `public.py`'s, the world sampler's."""
 
 from __future__ import annotations
 
-from games.euchre import cards, rules
+from games.euchre import rules
 from games.euchre import public  # noqa: F401 (the decide reader's layouts and known cards)
 from games.euchre import state as S
 from games.euchre.api import Hand
@@ -161,7 +167,7 @@ def start_state(hands, score, dealer: int, upcard: int):
 def effective_suit_in(state, card: int) -> int:
     """The suit `card` follows in `state` (trump named: the left bower is a trump), for the
     voids a position's moves show."""
-    return int(cards.effective_suit(card, state[S.TRUMP]))
+    return int(effective_suit(card, state[S.TRUMP]))
 
 
 def apply_hidden(state) -> int:
