@@ -152,17 +152,9 @@ BAD_POSITIONS = {
 @pytest.mark.parametrize("name", list(BAD_POSITIONS))
 def test_bad_positions_are_refused_in_one_line(name, tmp_path, capsys):
     spec, message = BAD_POSITIONS[name]
-    with pytest.raises(PositionError) as caught:
-        position_view(spec)
-    assert message in str(caught.value)
     with TestClient(create_app("heuristic", str(tmp_path / "g.db"), delay_ms=0)) as c:
-        r = c.post("/api/decide", json=spec)
-    assert r.status_code == 422 and list(r.json()) == ["error"], r.text
-    assert message in r.json()["error"] and "\n" not in r.text
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(spec))
-    status, out, err = run_cli(capsys, ["decide", path, "--bots", "heuristic"])
-    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+        decide_positions.assert_refused(SETBACK, c, spec, message, tmp_path, capsys,
+                                        "--bots", "heuristic")
 
 
 def test_a_position_no_deal_fits_is_refused():

@@ -11,6 +11,7 @@ import random
 import numpy as np
 import pytest
 
+from decide_positions import assert_refused
 from games.euchre import state as S
 from games.euchre import table_view as EUCHRE
 from games.euchre.api import Hand, format_move
@@ -176,16 +177,7 @@ def decide_client(tmp_path_factory):
 @pytest.mark.parametrize("name", list(BAD_POSITIONS))
 def test_bad_positions_are_refused_in_one_line(name, decide_client, tmp_path, capsys):
     spec, message = BAD_POSITIONS[name]
-    with pytest.raises(PositionError) as caught:
-        position_view(spec, EUCHRE)
-    assert message in str(caught.value) and "\n" not in str(caught.value)
-    r = decide_client.post("/api/decide", json=spec)
-    assert r.status_code == 422 and list(r.json()) == ["error"], r.text
-    assert message in r.json()["error"] and "\n" not in r.text
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(spec))
-    status, out, err = run_cli(capsys, ["decide", path, "--game", "euchre"])
-    assert status == 2 and out == "" and err.count("\n") == 1 and message in err
+    assert_refused(EUCHRE, decide_client, spec, message, tmp_path, capsys, "--game", "euchre")
 
 
 def test_the_left_bower_follows_trump_in_the_void_checks():
