@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from cli.arguments import add_command, add_game_option
+from cli.arguments import add_command
 from cli.errors import UserError
-from cli.game_words import declared, either
+from cli.game_words import declared
 from games import registry  # plain data: imports no game
 from games.registry import PROGRAM
 
@@ -40,11 +40,9 @@ def register(subparsers) -> None:
     parser.add_argument("--indent", type=_indent, default=None, metavar="N",
                         help="pretty-print the JSON with N spaces, 0 to 16 (default: one line)")
     parser.set_defaults(func=run)
-    deciding = tuple(declared("DECIDE"))
-    others = [game for game in registry.names() if game not in deciding]
-    add_game_option(parser, "decide", supported=deciding,
-                    reason=f"its table reads no single position; its players' moves: "
-                    f"`tournament --game {either(others)}`")
+    deciding = tuple(declared("DECIDE"))  # the games whose table reads a single position
+    parser.add_argument("--game", choices=deciding, default=registry.DEFAULT_GAME,
+                        help=f"the game (default {registry.DEFAULT_GAME})")
 
 
 def run(args) -> int:

@@ -32,3 +32,26 @@ def random_positions(n: int, seed: int, score: dict | None = None) -> list[tuple
                     "hands": {deal.to_act: dealt[deal.to_act]}, "moves": list(deal.moves)}
         out.append((position, deal, history))
     return out
+
+
+def assert_refused(look, client, spec, message: str, tmp_path, capsys, *options) -> None:
+    """`spec` is refused in one line holding `message` by the reader of the game declared by
+    `look` (`PositionError`), by the server of `client` (422, `{"error"}`) and by `decide FILE
+    *options` (exit status 2, nothing printed)."""
+    import json
+
+    import pytest
+
+    from cli_runner import run_cli
+    from web.position import PositionError, position_view
+
+    with pytest.raises(PositionError) as caught:
+        position_view(spec, look)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+    r = client.post("/api/decide", json=spec)
+    assert r.status_code == 422 and list(r.json()) == ["error"], r.text
+    assert message in r.json()["error"] and "\n" not in r.text
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(spec))
+    status, out, err = run_cli(capsys, ["decide", path, *options])
+    assert status == 2 and out == "" and err.count("\n") == 1 and message in err

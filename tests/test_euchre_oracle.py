@@ -213,10 +213,16 @@ def test_serve_and_decide_refuse_it_in_one_line(tmp_path, capsys):
                                         "--games", tmp_path / "g.db"])
     assert status == 2 and out == ""
     assert "sees every hand" in err and len(err.strip().splitlines()) == 1
-    # decide is Setback's only: a Euchre oracle never gets that far
-    status, _, err = run_cli(capsys, ["decide", tmp_path / "p.json", "--game", "euchre",
-                                      "--bots", "oracle"])
-    assert status == 2 and len(err.strip().splitlines()) == 1
+    # decide reads a Euchre position, and refuses the oracle as serve does
+    import json
+
+    from games.euchre.table_view import API
+
+    (tmp_path / "p.json").write_text(json.dumps(API["position"]["example"]))
+    status, out, err = run_cli(capsys, ["decide", tmp_path / "p.json", "--game", "euchre",
+                                        "--bots", "oracle"])
+    assert status == 2 and out == ""
+    assert "sees every hand" in err and len(err.strip().splitlines()) == 1
 
 
 def test_the_euchre_moves_it_plays_are_legal_in_lone_hands():

@@ -68,7 +68,6 @@ def test_every_command_that_reads_or_plays_a_game_has_the_game_option():
 @pytest.mark.parametrize("argv", [
     ["census", "--deals", "1"],
     ["solve-deal", "deal.json"],
-    ["decide", "position.json"],
     ["inference", "--policy", "heuristic"],
     ["learn", "generate", "--deals", "1", "--out", "x.npz"],
     ["learn", "train", "--data", "x.npz", "--out", "x.nn"],
@@ -81,8 +80,7 @@ def test_a_setback_only_command_refuses_euchre_in_one_line(argv, capsys, tmp_pat
     status, out, err = run_cli(capsys, [*argv, "--game", "euchre"])
     assert status == 2 and out == "" and err.count("\n") == 1, err
     name = " ".join(argv[:2]) if argv[0] == "learn" else argv[0]
-    games = "setback and spades" if name == "decide" else "setback"  # decide: Spades' too
-    assert f"{name} is {games}'s only, not for --game euchre" in err
+    assert f"{name} is setback's only, not for --game euchre" in err
     assert list(tmp_path.iterdir()) == []  # refused before anything was written
     # the help lists the choices
     parser = dict(leaves())[tuple(argv[:2]) if argv[0] == "learn" else (argv[0],)]

@@ -119,7 +119,8 @@ def test_bad_requests_are_refused_in_one_line_and_change_nothing(tmp_path):
             (c.post(f"/api/games/{'0' * 32}/moves", json={"move": "P"}), 404, "no game"),
             (c.get(f"/api/games/{'0' * 32}"), 404, "no game"),
             (c.get(f"/api/games/{game}/replay"), 409, "not over"),
-            (c.post("/api/decide", json={"dealer": "S"}), 404, "no such page"),
+            (c.post("/api/decide", json={"dealer": "S", "hands": {}, "moves": []}), 422,
+             "the position has no 'upcard'"),
         ]
         after = c.get(f"/api/games/{game}").json()["view"]
         view, _ = play(c, game, seeded_person(2))
@@ -184,7 +185,7 @@ def test_each_server_lists_and_opens_its_own_games_only(tmp_path):
     assert refused.status_code == 404 and "game of euchre" in refused.json()["error"]
     assert refused_eu.status_code == 404 and "game of setback" in refused_eu.json()["error"]
     assert "<title>Euchre" in page.text and '"name": "euchre"' in html.unescape(page.text)
-    assert "/api/decide" not in doc["paths"] and "Euchre" in doc["info"]["description"]
+    assert "/api/decide" in doc["paths"] and "Euchre" in doc["info"]["description"]
     assert "to 10" in json.dumps(doc["paths"]) and "to 11" not in json.dumps(doc["paths"])
     move = doc["paths"]["/api/games/{game_id}/moves"]["post"]["requestBody"]["content"][
         "application/json"]["schema"]["properties"]["move"]

@@ -130,14 +130,15 @@ OPERATIONS = {
     },
 }
 
-def _position(words: str, size: int, score: str, moves: str) -> dict:
+def _position(words: str, size: int, score: str, moves: str, setup=()) -> dict:
     """The schema of a `/api/decide` position: the seat to act's `size` (`words`) cards as
-    dealt, the moves (`moves` says what they are), the optional game score (`score`)."""
+    dealt, the moves (`moves` says what they are), the optional game score (`score`), the
+    cards of the game's `setup` beside the hands (a card turned up)."""
     return {
-        "type": "object", "required": ["dealer", "hands", "moves"],
+        "type": "object", "required": ["dealer", *setup, "hands", "moves"],
         "additionalProperties": False,
         "properties": {
-            "dealer": SEAT,
+            "dealer": SEAT, **{name: CARD for name in setup},
             "score": {"allOf": [_ref("Score")], "description": score},
             "hands": {"type": "object", "minProperties": 1, "maxProperties": 1,
                       "description": f"the seat to act's {words} cards as dealt; no other hand",
@@ -223,7 +224,8 @@ def document(routes, bots: str, api: dict, deciding: bool) -> dict:
     if deciding:
         position = api["position"]
         schemas["Position"] = _position(position["words"], api["deal"]["size"],
-                                        position["score"], position["moves"])
+                                        position["score"], position["moves"],
+                                        api["deal"]["setup"])
         documented["POST", "/api/decide"]["requestBody"]["content"]["application/json"][
             "example"] = position["example"]
     missing, extra = routes - set(documented), set(documented) - routes

@@ -13,10 +13,18 @@ plays is given to it as it is played. Every move is checked as the rules check i
 rules can see it (every bid, the seat's own cards: legal, from its hand); another seat's card
 must be one nobody has played and the seat to act does not hold, of no suit that seat has
 shown it lacks (the engine's `SHOWN_VOIDS` and the game's `public.replay_public`: a lead the
-rules allow only from a hand of trumps), and once replayed some layout of the unseen cards must
-fit every hand size and void (`layout_exists`: Hall's condition on the world sampler's
-constraints). Those are exactly the conditions under which some deal of the full rules makes
-these moves.
+rules allow only from a hand of trumps), nor one the public facts place elsewhere (the world
+sampler's constraints: a card turned up and taken is its taker's), and once replayed some
+layout of the unseen cards must fit every hand size and void (`layout_exists`: Hall's condition
+on those constraints). Those are exactly the conditions under which some deal of the full rules
+makes these moves.
+
+Where a game's position has more, it declares it: fields beside the hands (`SETUP_FIELDS`,
+read by its `read_setup` into its `start_state`'s last argument: a card turned up), a phase
+whose move only its maker sees (`HIDDEN_PHASES`: the other seats write it `"?"`, replayed by
+its `apply_hidden`, which returns what their history holds), and the suit a card follows in a
+state when that is not its printed suit (`effective_suit_in`: a bower; by default a 52-card
+deck's `card // 13`).
 
 The result is the `SeatView` the seat would get in a real game: the same key, the same legal
 moves, the same history. What a view cannot know the game zeroes (`HIDDEN_FIELDS`: a flag that
@@ -30,8 +38,8 @@ from functools import lru_cache, partial
 import numpy as np
 
 from games.scaffold.table import SEAT_CHARS, parse_seat
-from web.position_checks import (NO_LAYOUT, check_fields, check_seat, decision_reply, hall,
-                                  shown_hand)
+from web.position_checks import (HIDDEN_TOKEN, NO_LAYOUT, check_fields, check_seat,
+                                  decision_reply, hall, shown_hand)
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 MAX_PARSED = 10_000  # the parsed tokens kept (valid ones only; a bound on a request's junk)
@@ -54,12 +62,16 @@ class Reader:
         self.words = look.POSITION
         self.error = type("PositionError", (PositionError, look.Face.error), {})
         self._parsed: dict = {}  # (token, kind) -> engine move, for the tokens seen
+        # optional hooks: the position's fields beyond the four every game has (a card
+        # turned up), and a card's suit in a state where it is not its printed one (a bower)
+        self.setup_fields = getattr(look, "SETUP_FIELDS", ())
+        self.effective_suit = getattr(look, "effective_suit_in", None)
 
     def view(self, spec):
         """(the view of the seat to act, that seat's letter) for the position `spec`; bad
         input raises `self.error` naming the problem."""
         error, S, words = self.error, self.S, self.words
-        check_fields(spec, error)
+        check_fields(spec, error, self.setup_fields)
         dealer = parse_seat(spec["dealer"], error)
         try:
             score = self.look.read_score(spec.get("score"))  # by absolute team: EW, NS
@@ -73,9 +85,10 @@ class Reader:
         hands = np.zeros(4, dtype=np.int64)
         if own >= 0:
             hands[own] = hand
-        state = self.look.start_state(hands, score, dealer)
+        state = self.look.start_state(hands, score, dealer, *self._setup(spec, hand))
         history: list[int] = []
         cards: list[tuple] = []  # another seat's cards: (index, token, seat, suit)
+        known: list = []  # the public facts of where cards are (`_check_known`), once
         noun = self.face.noun
         for index, token in enumerate(moves):
             try:
@@ -86,7 +99,7 @@ class Reader:
                     raise error(f"move {index} ({token!r}): the {noun} is already over")
                 try:
                     history.append(self._replay_move(state, str(token), own, dealer,
-                                                     (index, token), cards))
+                                                     (index, token), cards, known))
                 except self.face.error as exc:
                     raise error(f"move {index} ({token!r}): {exc}") from None
             except PositionError:
@@ -112,6 +125,18 @@ class Reader:
             return None, 0
         try:
             return letter, self.look.read_hand(letter, cards)
+        except self.face.error as exc:
+            raise self.error(str(exc)) from None
+
+    def _setup(self, spec, hand: int) -> tuple:
+        """The game's reading of the position's `SETUP_FIELDS` (`read_setup`: the shown
+        `hand`'s mask beside them, for the duplicates), as the one extra argument of its
+        `start_state`; nothing for a game that adds no field."""
+        if not self.setup_fields:
+            return ()
+        try:
+            return (self.look.read_setup({name: spec[name] for name in self.setup_fields},
+                                         hand),)
         except self.face.error as exc:
             raise self.error(str(exc)) from None
 
@@ -155,26 +180,37 @@ class Reader:
                                  f"showed earlier that it holds no {SUIT_NAMES[suit]}")
         return extra
 
-    def _replay_move(self, state, token: str, own: int, dealer: int, place, cards) -> int:
+    def _replay_move(self, state, token: str, own: int, dealer: int, place, cards,
+                     known: list) -> int:
         """Apply `token` for the seat to act in `state` and return the engine move. Another
         seat's card is first given to it (what is checked: the module docstring; the voids
         only the history shows are checked after, `_extra_voids`) and noted in `cards`
         (`place`: the move's index and token as given)."""
         S, rules, fmt = self.S, self.rules, self.face.format_move
         kind = self._kind(state)
-        move = self._parse(token, kind)
         seat = int(state[S.TO_ACT])
         letter = SEAT_CHARS[(dealer + seat) % 4]
+        if kind in self.look.HIDDEN_PHASES:  # a move only its maker sees (a discard)
+            if (token == HIDDEN_TOKEN) != (seat != own):
+                raise self.face.error(
+                    f"{letter} sees its own {kind}: give it" if seat == own else
+                    f"{letter}'s {kind} is seen by {letter} alone: write \"{HIDDEN_TOKEN}\"")
+            if seat != own:
+                return int(self.look.apply_hidden(state))
+        move = self._parse(token, kind)
         if kind in ("lead", "follow") and seat != own:
             if state[S.PLAYED] >> move & 1:
                 raise self.face.error(f"{fmt(move)} was played already")
-            if own >= 0 and state[S.DEALT + own] >> move & 1:
+            if own >= 0 and (state[S.DEALT + own] | state[S.HAND + own]) >> move & 1:
                 raise self.face.error(f"{fmt(move)} is in {SEAT_CHARS[(dealer + own) % 4]}'s "
                                       "own hand")
-            suit = move // 13
+            suit = move // 13 if self.effective_suit is None else \
+                int(self.effective_suit(state, move))
             if state[S.SHOWN_VOIDS] >> (4 * seat + suit) & 1:
                 raise self.face.error(f"{letter} showed earlier that it holds no "
                                       f"{SUIT_NAMES[suit]}")
+            if own >= 0:
+                self._check_known(state, own, seat, move, dealer, known)
             cards.append((*place, seat, suit))
             bit = np.int64(1) << move
             state[S.HAND + seat] |= bit
@@ -186,6 +222,31 @@ class Reader:
                                   f"{' '.join(fmt(int(m)) for m in buffer[:n])}")
         rules.apply_move(state, move)
         return move
+
+    def _check_known(self, state, own: int, seat: int, move: int, dealer: int,
+                     known: list) -> None:
+        """Refuse `move` played by `seat` when the public facts place it elsewhere (the world
+        sampler's constraints, seen by `own`): a card everyone knows another seat holds (a
+        card turned up and taken), or one no seat can hold (turned up and refused). A game
+        with no such facts never refuses here. The facts are read once, at the play's first
+        card of another seat, into `known` (unseen, holds): in the play only the cards played
+        change them, and a card played twice is refused before."""
+        if not known:
+            needs, voids, holds = (np.zeros(3, np.int64) for _ in range(3))
+            known += [int(self.public.constraints(state, own, False, np.int64(0), needs, voids,
+                                                  holds)), holds]
+        unseen, holds = known
+        bit = 1 << move
+        for i in range(3):
+            if int(holds[i]) & bit:
+                if (own + 1 + i) % 4 == seat:
+                    return
+                holder = SEAT_CHARS[(dealer + own + 1 + i) % 4]
+                raise self.face.error(f"{self.face.format_move(move)} is known to be in "
+                                      f"{holder}'s hand")
+        if not unseen & bit:
+            raise self.face.error(f"{self.face.format_move(move)} is in no hand: it is out "
+                                  "of play")
 
 
 @lru_cache(maxsize=None)

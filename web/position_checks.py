@@ -13,19 +13,23 @@ import numpy as np
 from games.scaffold.table import SEAT_CHARS
 
 FIELDS = ("dealer", "hands", "moves", "score")
+HIDDEN_TOKEN = "?"  # a move the seat to act did not see (another seat's discard)
 NO_LAYOUT = ("no deal fits these moves: the other seats' cards cannot fill their hands without "
              "a suit they showed they lack")
 
 
-def check_fields(spec, error: type) -> None:
-    """`spec` is an object with only a position's fields, and the three it needs."""
+def check_fields(spec, error: type, setup: tuple = ()) -> None:
+    """`spec` is an object with only a position's fields, and those it needs: the three every
+    game's has and the game's `setup` fields (its `SETUP_FIELDS`: a card turned up)."""
     if not isinstance(spec, dict):
-        raise error("the position must be a JSON object with dealer, hands and moves")
-    unknown = sorted(set(spec) - set(FIELDS))
+        raise error(f"the position must be a JSON object with dealer, "
+                    f"{''.join(f'{name}, ' for name in setup)}hands and moves")
+    unknown = sorted(set(spec) - set(FIELDS) - set(setup))
     if unknown:
         raise error(f"unknown field {unknown[0]!r}: a position has \"dealer\", "
-                    "\"hands\" (the seat to act only), \"moves\" and \"score\"")
-    for name in ("dealer", "hands", "moves"):
+                    + "".join(f'"{name}", ' for name in setup)
+                    + "\"hands\" (the seat to act only), \"moves\" and \"score\"")
+    for name in ("dealer", "hands", "moves", *setup):
         if name not in spec:
             raise error(f"the position has no {name!r}")
     if not isinstance(spec["dealer"], str):

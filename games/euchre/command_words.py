@@ -25,11 +25,19 @@ then rank, P, C D H S, alone, partner; move), "tricks", "next", and once the han
 side that scores gets 1, 2 or 4, the other 0)."""
 
 SERVE_TABLE = ("games to 10: the upcard, the two rounds of naming trump (the dealer is stuck in "
-               "the second), the dealer's discard, going alone, the tricks and each hand's points "
-               "(no /api/decide)")
+               "the second), the dealer's discard, going alone, the tricks and each hand's points; "
+               "POST /api/decide takes a Euchre position")
 SERVE_BOTS = ("random, heuristic (the default), db:PATH[,sample] (a database of a Euchre "
               "export), ismcts[:SIMS][,pyspiel] or search[OPTIONS]:POLICY (its Why panel too "
               "shows each move's searched value)")
+
+DECIDE = """With --game euchre the position is a Euchre hand so far: "upcard" (the card turned
+up, required), the seat to act's 5 cards as dealt (the dealer's before it picks the upcard up),
+the calls (P, suit letters), the dealer's discard ("?" unless the dealer is the seat to act:
+only the dealer sees it), alone or partner, then the cards; "score" the game score before the
+hand (0 to 9, default 0-0)."""
+DECIDE_BOTS = ("a Euchre player of `tournament --game euchre` but the oracle (default heuristic; "
+               "db:PATH, net:FILE, search[OPTIONS]:POLICY, ...)")
 
 TOURNAMENT = ("games to 10 (games/euchre/match.py) between Euchre players: random, heuristic "
               "(games/euchre/play/heuristic.py), db:PATH[,sample] (a database of a Euchre "

@@ -8,15 +8,25 @@ The game follows `games.euchre.match.play_game`: South deals first, the deal pas
 and `game.game_winner` says when a team has 10. A lone maker's partner sits out (when North
 goes alone the bots play the whole hand). What South may not see stays hidden: the other
 hands, and the dealer's discard unless South is the dealer (a bot dealer's discard is an event
-without its card); a finished hand's replay shows everything."""
+without its card); a finished hand's replay shows everything.
+
+A Euchre position (`POST /api/decide`, `decide --game euchre`: the one reader, `web.position`)
+adds the upcard beside the hands (`SETUP_FIELDS`, `read_setup`), writes the dealer's discard
+"?" for every seat but the dealer (`HIDDEN_PHASES`, `apply_hidden`: the view that seat gets at
+the table) and checks voids by the suit a card follows, the left bower a trump
+(`effective_suit_in`); the upcard's place is `public.py`'s, the world sampler's."""
 
 from __future__ import annotations
 
+from games.euchre import rules
+from games.euchre import public  # noqa: F401 (the decide reader's layouts and known cards)
+from games.euchre import state as S
 from games.euchre.api import Hand
-from games.euchre.cards import effective_suit, parse_card, power
-from games.euchre.game import FIRST_DEALER, game_winner, next_dealer  # noqa: F401 (hooks)
+from games.euchre.cards import effective_suit, format_card, parse_card, power
+from games.euchre.errors import EuchreError
+from games.euchre.game import FIRST_DEALER, TARGET, game_winner, next_dealer  # noqa: F401
 from games.euchre.state import OUT
-from games.euchre.view import SeatView  # noqa: F401 (a hook: the bots' view)
+from games.euchre.view import HIDDEN, SeatView  # noqa: F401 (a hook: the bots' view)
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, SUITS, SUIT_NAMES, TEAM_OF,
                                         TEAM_WORDS, bold, card, card_text, cell, chip,
                                         score_row, seats_show, suit_order, suit_text)
@@ -105,12 +115,91 @@ def sort_key(trump: str | None):
     return key
 
 
+# --- the decide reader's hooks (web.position) -----------------------------------------------
+POSITION = {"size": "five", "hand": '{"E": ["JC", "AC", "TD", "KD", "TS"]}',
+            "moves": '["P", "P", "S", "?", "partner", "JS"]',
+            "tokens": '"P", "S", "?", "partner" or "JS"'}  # its examples
+HIDDEN_FIELDS = ()  # a view knows every field it is given (the discard: `apply_hidden`)
+SETUP_FIELDS = ("upcard",)  # beside dealer, hands, moves and score: the card turned up
+
+
+def read_score(score) -> tuple[int, int]:
+    """(EW, NS) from a position's optional "score" (`{"NS": a, "EW": b}`, 0..9: a game to 10
+    still being played)."""
+    if score is None:
+        return 0, 0
+    if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < TARGET
+                       for v in score.values())):
+        raise EuchreError('"score" must look like {"NS": 4, "EW": 7} (integers 0 to 9: the '
+                          "game score before this hand of a game to 10)")
+    return score["EW"], score["NS"]
+
+
+def read_hand(letter: str, cards) -> int:
+    """The mask of the five cards a position shows for `letter` (the dealer's as dealt,
+    before any pick-up)."""
+    return Hand.read_hand(letter, cards, 0)
+
+
+def read_setup(fields: dict, hand: int) -> int:
+    """The upcard of a position's `fields` (`SETUP_FIELDS`), a card not in the `hand` shown."""
+    if not isinstance(fields["upcard"], str):
+        raise EuchreError('"upcard" must be the card turned up, such as "JD"')
+    try:
+        upcard = parse_card(fields["upcard"])
+    except EuchreError as exc:
+        raise EuchreError(f"upcard: {exc}") from None
+    if hand >> upcard & 1:
+        raise EuchreError(f"duplicate card {format_card(upcard)} (the upcard is in the hand "
+                          "shown: the hand is as dealt, before any pick-up)")
+    return upcard
+
+
+def start_state(hands, score, dealer: int, upcard: int):
+    """A hand's state with the known `hands` (by seat relative to the dealer; 0: unknown) and
+    `upcard` turned up, stick the dealer on (as the table plays)."""
+    state = S.new_state()
+    S.reset_hand(state, hands, upcard, 1)
+    return state
+
+
+def effective_suit_in(state, card: int) -> int:
+    """The suit `card` follows in `state` (trump named: the left bower is a trump), for the
+    voids a position's moves show."""
+    return int(effective_suit(card, state[S.TRUMP]))
+
+
+def apply_hidden(state) -> int:
+    """Apply the dealer's discard for a seat that does not see it, and return what that
+    seat's history holds (`HIDDEN`): the rules' discard of a card everyone knows the dealer
+    holds (the upcard), that card put back and the discard left unknown (`DISCARD` -1), as
+    the seat's view has them."""
+    upcard = int(state[S.UPCARD])
+    rules.apply_discard(state, upcard)
+    state[S.HAND] |= 1 << upcard
+    state[S.DISCARD] = -1
+    return HIDDEN
+
+
+EUCHRE_MOVES = ("the calls (P, suit letters), the dealer's discard, alone or partner, then the "
+                "cards, in order")
 API = {"title": "Euchre", "target": "10", "replay": "setback-cfr replay --game euchre",
        "moves": "a card (JD, 9H, 10S), P (pass), a suit letter C, D, H or S (order up the "
                 "upcard's suit, or name trump), alone or partner",  # web.openapi's words
        "deal": {"noun": "hand", "size": 5, "setup": ["upcard"], "score": False,
-                "moves": "the calls (P, suit letters), the dealer's discard, alone or partner, "
-                         "then the cards, in order"}}
+                "moves": EUCHRE_MOVES},
+       "position": {"words": POSITION["size"],
+                    "moves": EUCHRE_MOVES + ' ("?" for the dealer\'s discard unless the seat '
+                             "to act is the dealer)",
+                    "score": "the game score before this hand (default 0-0)",
+                    "example": {
+                        "dealer": "S", "upcard": "AS", "score": {"NS": 6, "EW": 8},
+                        "hands": {"E": ["JC", "AC", "TD", "KD", "TS"]},
+                        "moves": ["P", "P", "S", "?", "partner", "JS", "QS"]}}}
+# (West and North pass, East orders spades up, South discards unseen by East, East plays with
+# its partner; West leads the right bower, North follows: East follows with the left bower,
+# a spade now, or the ten)
 
 # --- how it shows (web/static/table.js) -----------------------------------------------------
 def move_text(move: str | None, phase: str = "") -> str:
