@@ -12,7 +12,8 @@ bots and page come from its adapter).
     GET  /api/games/{id}/hint               what the bots would play for you, and why
     GET  /api/games/{id}/replay             a finished game: each deal as `replay` input
     GET  /api/games/{id}/deals/{n}/replay   one finished deal as `setback-cfr replay` input
-    POST /api/decide           a position   the bots' move for one seat, and why (Setback)
+    POST /api/decide           a position   the bots' move for one seat, and why (every game
+                                            that declares a position reader)
     GET  /healthz                           {"status": "ok", "backlog", "workers"}: cheap,
                                             never behind the bots
     GET  /metrics                           the Prometheus text format (`web.metrics`)
