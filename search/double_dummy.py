@@ -147,7 +147,7 @@ def _deciding_card(trick, best):
     return np.int64(1) << best if suit_cards & (suit_cards - 1) != 0 else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _last_trick(hands, leader, trump):
     """(winner, deciding card mask) of the last trick, every hand holding one card: nothing
     to choose."""
@@ -162,7 +162,7 @@ def _last_trick(hands, leader, trump):
     return winner, _deciding_card(hands[0] | hands[1] | hands[2] | hands[3], best)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def describe(hands, frame):
     """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
     length in every suit (4 bits each), F_CODE + suit, the owner (2 bits) of each remaining
@@ -231,7 +231,7 @@ def _top_of(cards, n):
     return cards
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def quick_tricks(hands, leader, trump, trump_last, wanted, entry_suit):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
@@ -329,7 +329,7 @@ def _length_winners(hands, leader, suit, run):
     return own - run
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def entry_tricks(hands, leader, trump, trump_last, wanted):
     """(tricks, cards): like `quick_tricks`, for the leader's side through the partner's
     entry: the leader leads its lowest card of a suit in which the partner holds the top
@@ -373,7 +373,7 @@ def entry_tricks(hands, leader, trump, trump_last, wanted):
     return best, best_cards
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _partner_ruff(hands, leader, trump):
     """The cards that make a trick sure for the leader's side by a ruff of the partner's
     (DDS's quick tricks): a side suit the leader holds and the partner has none of, holding
@@ -402,7 +402,7 @@ def _partner_ruff(hands, leader, trump):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def master_trumps(hands, side, trump):
     """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
     those trumps. A trump above every trump of the other side wins the trick it is played
@@ -430,7 +430,7 @@ def _holder(hands, card):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _later_tricks(hands, leader, trump, left, wanted):
     """DDS's "later tricks" bounds at a trick's start: the cards that show the leader's side
     cannot take `wanted` of the `left` tricks (the ranks that decide it; 0 when the lengths
@@ -805,7 +805,7 @@ def _fourth_weight(hands, seat, card, led, b, trump, trumps, best_ruff, live, pa
 # The weights (these and the two lead keys) are compiled apart, not inlined: inlined into both
 # `search` and `ordered_moves` they made the solver's cold build 32 s instead of 15 s, for 1 %
 # of its CPU
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _follow_weights(hands, seat, n_in_trick, led, best, winner, trump, live, row, n):
     """Sort the `n` cards of `row` that `seat` may play to a trick under way by DDS's weights
     (`live`: the cards in the hands and in the trick), the keys in row[MOVE_SLOTS:]. Following
@@ -1093,7 +1093,7 @@ def _matches(tt, row, frame):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
@@ -1119,7 +1119,7 @@ def _probe(hands, tt, frame, need, stats):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _open_trick(hands, trump, trump_last, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
@@ -1188,7 +1188,7 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _second_hand(hands, trump, frame, stats):
     """After the lead: -1, or the answer when the second hand's side surely wins the trick
     (DDS's second-hand quick tricks): one of its hands can ruff the suit led and the third
@@ -1244,7 +1244,7 @@ def _second_hand(hands, trump, frame, stats):
     return 1 if second & 1 == 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _close_trick(hands, tt, frame, result, rel, lead, stats):
     """Record what a searched trick's start proved (side 0 takes `need` tricks or not) for
     every position that agrees with it on the lengths and on the owners of the cards down to
@@ -1390,7 +1390,7 @@ def _skip_equivalent(frame, row, rel):
         frame[F_INDEX] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
     way included) from the position `set_root` wrote into frames[0], both sides playing
