@@ -84,14 +84,20 @@ F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
 F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
 F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth trying here
 F_KILLER = F_FLOOR + 4  # a trick's start: 1 + the last lead that refuted at this depth, or 0
-FRAME_SIZE = F_KILLER + 1
+# F_KEYS + 0 / 1: the owners of suits 0 and 1 / 2 and 3 (`describe`), each suit's from its
+# top card down in a field of 2 * N_RANKS bits, the lowest bits 0 below its remaining cards:
+# an entry's owners compare with one mask a word (E_KEYS, E_MASKS)
+F_KEYS = F_KILLER + 1
+FRAME_SIZE = F_KEYS + 2
+KEY_BITS = 2 * N_RANKS
 KILLER_BONUS = 55  # DDS's weight for the lead that last refuted at the same depth
 HINT_BONUS = 18  # DDS's weight for the lead a matching transposition entry names
 
 # A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
 E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
-E_OWNERS = 5  # E_OWNERS + suit: the owners of the suit's top cards the entry names
-E_MOVE = E_OWNERS + 4  # the lead that last proved the leader's side's bound here, or -1
+E_KEYS = 5  # E_KEYS + 0 / 1: the owners of the suits' top cards the entry names (as F_KEYS)
+E_MASKS = 7  # E_MASKS + 0 / 1: the bits of E_KEYS it names (those of its top cards)
+E_MOVE = 9  # the lead that last proved the leader's side's bound here, or -1
 TT_WIDTH = E_MOVE + 1
 BUCKET_BITS = 4
 BUCKET = 1 << BUCKET_BITS  # rows of a sharp bucket (below)
@@ -166,10 +172,13 @@ def _last_trick(hands, leader, trump):
 def describe(hands, frame):
     """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
     length in every suit (4 bits each), F_CODE + suit, the owner (2 bits) of each remaining
-    card of the suit, highest first, and F_TOTAL + suit, their count. The transposition
+    card of the suit, highest first, F_TOTAL + suit, their count, and F_KEYS the same owners
+    from each suit's top card down, two suits a word. The transposition
     table compares positions by these (rank equivalence: the cards already played do not
     matter, only the order of those left)."""
     lens = np.int64(0)
+    low_keys = np.int64(0)
+    high_keys = np.int64(0)
     for suit in range(N_SUITS):
         h0 = _suit_of(hands[0], suit)
         h1 = _suit_of(hands[1], suit)
@@ -183,9 +192,17 @@ def describe(hands, frame):
             rank = highest_bit(rest)
             rest ^= np.int64(1) << rank
             code = code << 2 | ((h1 >> rank & 1) | (h2 >> rank & 1) * 2 | (h3 >> rank & 1) * 3)
+        total = popcount(h0 | h1 | h2 | h3)
         frame[F_CODE + suit] = code
-        frame[F_TOTAL + suit] = popcount(h0 | h1 | h2 | h3)
+        frame[F_TOTAL + suit] = total
+        aligned = code << (2 * (N_RANKS - total))
+        if suit < 2:
+            low_keys |= aligned << (KEY_BITS * suit)
+        else:
+            high_keys |= aligned << (KEY_BITS * (suit - 2))
     frame[F_LENS] = lens
+    frame[F_KEYS] = low_keys
+    frame[F_KEYS + 1] = high_keys
 
 
 @njit(cache=True, inline="always")
@@ -1080,17 +1097,13 @@ def _tt_bits(tt):
 
 @njit(cache=True, inline="always")
 def _matches(tt, row, frame):
-    """Whether the entry at `row` holds for the position described in `frame` (same lengths,
-    leader and trump; the same owners of the entry's top cards of each suit)."""
-    meta = tt[row, E_META]
-    if tt[row, E_LENS] != frame[F_LENS] or meta & META_POSITION != frame[F_META]:
-        return False
-    for suit in range(N_SUITS):
-        n = meta >> (META_TOPS + 4 * suit) & 15
-        drop = frame[F_TOTAL + suit] - n
-        if frame[F_CODE + suit] >> (2 * drop) != tt[row, E_OWNERS + suit]:
-            return False
-    return True
+    """Whether the entry at `row` holds for the position described in `frame` (a stored entry
+    with the same lengths, leader and trump; the same owners of its top cards of each
+    suit)."""
+    return (tt[row, E_META] & (META_POSITION | META_USED)) == frame[F_META] | META_USED and \
+        tt[row, E_LENS] == frame[F_LENS] and \
+        (frame[F_KEYS] ^ tt[row, E_KEYS]) & tt[row, E_MASKS] == 0 and \
+        (frame[F_KEYS + 1] ^ tt[row, E_KEYS + 1]) & tt[row, E_MASKS + 1] == 0
 
 
 @njit(cache=True, _nrt=False)
@@ -1102,7 +1115,7 @@ def _probe(hands, tt, frame, need, stats):
     frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
-        if tt[row, E_META] == 0 or not _matches(tt, row, frame):
+        if not _matches(tt, row, frame):
             continue
         if frame[F_HINT] < 0:
             frame[F_HINT] = tt[row, E_MOVE]
@@ -1262,15 +1275,24 @@ def _close_trick(hands, tt, frame, result, rel, lead, stats):
         meta |= np.int64(n) << (META_TOPS + 4 * suit)
     need = frame[F_NEED]
     base, size = frame[F_SHARP], BUCKET
+    low_mask = np.int64(0)  # the bits of F_KEYS the entry names (suits 0 and 1)
+    high_mask = np.int64(0)  # of F_KEYS + 1 (suits 2 and 3)
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
         if n < min(SHARP, frame[F_TOTAL + suit]):
             base, size = frame[F_BUCKET], WIDE
+        mask = ((np.int64(1) << (2 * n)) - 1) << (2 * (N_RANKS - n) + KEY_BITS * (suit & 1))
+        if suit < 2:
+            low_mask |= mask
+        else:
+            high_mask |= mask
+    keys = (frame[F_KEYS] & low_mask, frame[F_KEYS + 1] & high_mask)
     target = -1
     victim = base
     least = 1 << 30
     for row in range(base, base + size):
-        if tt[row, E_META] == meta and _matches(tt, row, frame):
+        if tt[row, E_META] == meta and tt[row, E_LENS] == frame[F_LENS] and \
+                tt[row, E_KEYS] == keys[0] and tt[row, E_KEYS + 1] == keys[1]:
             target = row
             break
         if tt[row, E_USED] < least:
@@ -1287,10 +1309,10 @@ def _close_trick(hands, tt, frame, result, rel, lead, stats):
     tt[target, E_USED] = stats[S_CLOCK]
     tt[target, E_META] = meta
     tt[target, E_LENS] = frame[F_LENS]
-    for suit in range(N_SUITS):
-        n = meta >> (META_TOPS + 4 * suit) & 15
-        tt[target, E_OWNERS + suit] = frame[F_CODE + suit] >> (
-            2 * (frame[F_TOTAL + suit] - n))
+    tt[target, E_KEYS] = keys[0]
+    tt[target, E_KEYS + 1] = keys[1]
+    tt[target, E_MASKS] = low_mask
+    tt[target, E_MASKS + 1] = high_mask
     if result:
         tt[target, E_LOWER] = max(tt[target, E_LOWER], need)
     else:
