@@ -93,12 +93,18 @@ KEY_BITS = 2 * N_RANKS
 KILLER_BONUS = 55  # DDS's weight for the lead that last refuted at the same depth
 HINT_BONUS = 18  # DDS's weight for the lead a matching transposition entry names
 
-# A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
-E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
-E_KEYS = 5  # E_KEYS + 0 / 1: the owners of the suits' top cards the entry names (as F_KEYS)
-E_MASKS = 7  # E_MASKS + 0 / 1: the bits of E_KEYS it names (those of its top cards)
-E_MOVE = 9  # the lead that last proved the leader's side's bound here, or -1
-TT_WIDTH = E_MOVE + 1
+# A transposition entry: a row of four words of int64[2 ** tt_bits, TT_WIDTH], BUCKET rows
+# sharing a hash. A probe scans whole buckets, so the fewer bytes a row, the faster it is.
+E_LENS = 0  # every hand's length in every suit (as F_LENS)
+E_META = 1  # the position's meta (below), from bit USED_SHIFT when last stored or used
+E_KEYS = 2  # E_KEYS + 0 / 1: the owners of the suits' top cards the entry names (as F_KEYS,
+# KEY_WORD's bits), above them at BOUND_SHIFT in E_KEYS its lower and upper bound of side 0's
+# tricks (4 bits each), in E_KEYS + 1 one more than the lead that last proved the leader's
+# side's bound here (0: none)
+TT_WIDTH = 4
+BOUND_SHIFT = 2 * KEY_BITS
+KEY_WORD = (np.int64(1) << BOUND_SHIFT) - 1
+USED_SHIFT = 23
 BUCKET_BITS = 4
 BUCKET = 1 << BUCKET_BITS  # rows of a sharp bucket (below)
 WIDE_BITS = 6
@@ -110,9 +116,10 @@ SHARP = 2
 META_POSITION = 63  # E_META's low bits: leader | trump << 2 | trump_last << 5 (as F_META)
 META_TOPS = 6  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
 META_USED = np.int64(1) << 22  # set in every stored entry (an empty row's E_META is 0)
+META_WORD = (np.int64(1) << USED_SHIFT) - 1  # E_META's meta, below its time
 
 # Counters of `stats` (int64[N_STATS]); S_CLOCK counts the table's stores and hits, the time
-# an entry's E_USED keeps (the least recently used goes first).
+# an entry's E_META keeps (the least recently used goes first).
 S_NODES, S_TT_HITS, S_QUICK_CUTS, S_CLOCK = range(4)
 N_STATS = 4
 
@@ -1096,14 +1103,40 @@ def _tt_bits(tt):
 
 
 @njit(cache=True, inline="always")
+def _key_masks(meta):
+    """The bits of F_KEYS and F_KEYS + 1 (suits 0 and 1, 2 and 3) that an entry with this
+    meta names: its top cards of each suit."""
+    low_mask = np.int64(0)
+    high_mask = np.int64(0)
+    for suit in range(N_SUITS):
+        n = meta >> (META_TOPS + 4 * suit) & 15
+        mask = ((np.int64(1) << (2 * n)) - 1) << (2 * (N_RANKS - n) + KEY_BITS * (suit & 1))
+        if suit < 2:
+            low_mask |= mask
+        else:
+            high_mask |= mask
+    return low_mask, high_mask
+
+
+@njit(cache=True, inline="always")
 def _matches(tt, row, frame):
     """Whether the entry at `row` holds for the position described in `frame` (a stored entry
     with the same lengths, leader and trump; the same owners of its top cards of each
     suit)."""
-    return (tt[row, E_META] & (META_POSITION | META_USED)) == frame[F_META] | META_USED and \
-        tt[row, E_LENS] == frame[F_LENS] and \
-        (frame[F_KEYS] ^ tt[row, E_KEYS]) & tt[row, E_MASKS] == 0 and \
-        (frame[F_KEYS + 1] ^ tt[row, E_KEYS + 1]) & tt[row, E_MASKS + 1] == 0
+    meta = tt[row, E_META]
+    if (meta & (META_POSITION | META_USED)) != frame[F_META] | META_USED or \
+            tt[row, E_LENS] != frame[F_LENS]:
+        return False
+    low_mask, high_mask = _key_masks(meta)
+    return (frame[F_KEYS] ^ tt[row, E_KEYS]) & low_mask == 0 and \
+        (frame[F_KEYS + 1] ^ tt[row, E_KEYS + 1]) & high_mask == 0
+
+
+@njit(cache=True, inline="always")
+def _bounds(tt, row):
+    """(lower, upper) bound of side 0's tricks that the entry at `row` keeps."""
+    bounds = tt[row, E_KEYS] >> BOUND_SHIFT
+    return bounds & 15, bounds >> 4
 
 
 @njit(cache=True, _nrt=False)
@@ -1118,8 +1151,9 @@ def _probe(hands, tt, frame, need, stats):
         if not _matches(tt, row, frame):
             continue
         if frame[F_HINT] < 0:
-            frame[F_HINT] = tt[row, E_MOVE]
-        if tt[row, E_LOWER] >= need or tt[row, E_UPPER] < need:
+            frame[F_HINT] = (tt[row, E_KEYS + 1] >> BOUND_SHIFT) - 1
+        lower, upper = _bounds(tt, row)
+        if lower >= need or upper < need:
             everyone = hands[0] | hands[1] | hands[2] | hands[3]
             rel = np.int64(0)
             for suit in range(N_SUITS):
@@ -1127,8 +1161,8 @@ def _probe(hands, tt, frame, need, stats):
                                tt[row, E_META] >> (META_TOPS + 4 * suit) & 15)
             frame[F_REL] = rel
             stats[S_CLOCK] += 1
-            tt[row, E_USED] = stats[S_CLOCK]
-            return 1 if tt[row, E_LOWER] >= need else 0
+            tt[row, E_META] = (tt[row, E_META] & META_WORD) | stats[S_CLOCK] << USED_SHIFT
+            return 1 if lower >= need else 0
     return -1
 
 
@@ -1275,48 +1309,42 @@ def _close_trick(hands, tt, frame, result, rel, lead, stats):
         meta |= np.int64(n) << (META_TOPS + 4 * suit)
     need = frame[F_NEED]
     base, size = frame[F_SHARP], BUCKET
-    low_mask = np.int64(0)  # the bits of F_KEYS the entry names (suits 0 and 1)
-    high_mask = np.int64(0)  # of F_KEYS + 1 (suits 2 and 3)
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
         if n < min(SHARP, frame[F_TOTAL + suit]):
             base, size = frame[F_BUCKET], WIDE
-        mask = ((np.int64(1) << (2 * n)) - 1) << (2 * (N_RANKS - n) + KEY_BITS * (suit & 1))
-        if suit < 2:
-            low_mask |= mask
-        else:
-            high_mask |= mask
-    keys = (frame[F_KEYS] & low_mask, frame[F_KEYS + 1] & high_mask)
+    low_mask, high_mask = _key_masks(meta)
+    low_keys = frame[F_KEYS] & low_mask
+    high_keys = frame[F_KEYS + 1] & high_mask
     target = -1
     victim = base
-    least = 1 << 30
+    least = np.int64(1) << 62
     for row in range(base, base + size):
-        if tt[row, E_META] == meta and tt[row, E_LENS] == frame[F_LENS] and \
-                tt[row, E_KEYS] == keys[0] and tt[row, E_KEYS + 1] == keys[1]:
+        if tt[row, E_META] & META_WORD == meta and tt[row, E_LENS] == frame[F_LENS] and \
+                tt[row, E_KEYS] & KEY_WORD == low_keys and \
+                tt[row, E_KEYS + 1] & KEY_WORD == high_keys:
             target = row
             break
-        if tt[row, E_USED] < least:
-            least = tt[row, E_USED]
+        if tt[row, E_META] >> USED_SHIFT < least:
+            least = tt[row, E_META] >> USED_SHIFT
             victim = row
     if target < 0:
         target = victim
-        tt[target, E_LOWER] = 0
-        tt[target, E_UPPER] = frame[F_LEFT]
-        tt[target, E_MOVE] = -1
-    if lead >= 0:
-        tt[target, E_MOVE] = lead
-    stats[S_CLOCK] += 1
-    tt[target, E_USED] = stats[S_CLOCK]
-    tt[target, E_META] = meta
-    tt[target, E_LENS] = frame[F_LENS]
-    tt[target, E_KEYS] = keys[0]
-    tt[target, E_KEYS + 1] = keys[1]
-    tt[target, E_MASKS] = low_mask
-    tt[target, E_MASKS + 1] = high_mask
-    if result:
-        tt[target, E_LOWER] = max(tt[target, E_LOWER], need)
+        lower, upper, hint = 0, frame[F_LEFT], 0
     else:
-        tt[target, E_UPPER] = min(tt[target, E_UPPER], need - 1)
+        lower, upper = _bounds(tt, target)
+        hint = tt[target, E_KEYS + 1] >> BOUND_SHIFT
+    if lead >= 0:
+        hint = lead + 1
+    if result:
+        lower = max(lower, need)
+    else:
+        upper = min(upper, need - 1)
+    stats[S_CLOCK] += 1
+    tt[target, E_LENS] = frame[F_LENS]
+    tt[target, E_META] = meta | stats[S_CLOCK] << USED_SHIFT
+    tt[target, E_KEYS] = low_keys | (lower | upper << 4) << BOUND_SHIFT
+    tt[target, E_KEYS + 1] = high_keys | hint << BOUND_SHIFT
 
 
 @njit(cache=True, inline="always")
@@ -1654,7 +1682,7 @@ def table_of(hands, tt, moves, frames, stats, out):
 
 
 def new_table(tt_bits: int = TT_BITS) -> np.ndarray:
-    """An empty transposition table of 2 ** tt_bits entries (key words, lower, upper)."""
+    """An empty transposition table of 2 ** tt_bits entries (`E_LENS` to `E_KEYS`)."""
     return np.zeros((1 << tt_bits, TT_WIDTH), dtype=np.int64)
 
 
