@@ -57,7 +57,10 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
 
 Everything is numba with no allocation per node; `search` walks the tree as one iterative
 function on a stack of frames (numba's cache cannot hold a function that calls itself with
-several argument types), the hands changed in place and restored on the way back.
+several argument types), the hands changed in place and restored on the way back. The
+search's functions are compiled without reference counting (`_nrt=False`): they allocate
+nothing, and numba counts the references of every array argument of every call with atomic
+increments, which took a third of the solver's time.
 """
 
 from __future__ import annotations
