@@ -41,7 +41,7 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
 - Move order (`ordered_moves`): leads by DDS's weights (`_lead_key_trump`,
   `_lead_key_no_trump`: few replies, the side's winners, no ruffs for the opponents, finesse
   positions); in a trick DDS's weights for the second, third and fourth hand
-  (`_follow_weights`): the cheapest card that wins and holds, low when the partner wins anyway
+  (`_follow_weight`): the cheapest card that wins and holds, low when the partner wins anyway
   or the card cannot matter, the third hand forcing out the fourth's top card cheaply,
   discards from long suits and not from a bare top card or a guarded second card, no ruff of
   a partner's sure trick. A good first move makes the refutation of the others cheap. At a
@@ -597,16 +597,16 @@ def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump
     # the weights read the hands from registers, not memory the move row's stores might
     # alias: the compiler can then compute what they share once for all the cards
     hands = (hands[0], hands[1], hands[2], hands[3])
-    if n_in_trick > 0:
-        _follow_weights(hands, seat, n_in_trick, led, best, winner, trump,
-                        everyone | trick_mask, row, n)
-        return n
     for i in range(n):
         card = row[i]
-        if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
-            key = _lead_key_no_trump(hands, seat, card, everyone, killer, hint)
+        if n_in_trick == 0:
+            if trump == NO_TRUMP or _suit_of(everyone, trump) == 0:
+                key = _lead_key_no_trump(hands, seat, card, everyone, killer, hint)
+            else:
+                key = _lead_key_trump(hands, seat, card, everyone, trump, killer, hint)
         else:
-            key = _lead_key_trump(hands, seat, card, everyone, trump, killer, hint)
+            key = -_follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump,
+                                  everyone | trick_mask)
         _insert(row, i, card, key)  # row[i] is read: the sorted prefix is row[:i]
     return n
 
@@ -673,27 +673,41 @@ def _second_best_top(cards, live):
         card = nxt
 
 
-@njit(cache=True, inline="always")
-def _card_view(hands, seat, card, live):
-    """What every follow weight looks at of `card`: (suit, rank, DDS's rank 2..14, its rank
-    among the suit's live cards (1 the top), whether the next live card below it is the
-    hand's own)."""
+# The weights (this and the two lead keys) are compiled apart, not inlined: inlined into both
+# `search` and `ordered_moves` they made the solver's cold build 32 s instead of 15 s, for 1 %
+# of its CPU
+@njit(cache=True, _nrt=False)
+def _follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump, live):
+    """DDS's weight (higher first) of a card played to a trick under way (`live`: the cards in
+    the hands and in the trick). Following suit: a card that wins the trick and holds it, the
+    cheapest such first; a card that cannot matter, low; the second hand low when its partner
+    wins anyway; the third hand forcing out the fourth hand's top card as cheaply as it can.
+    Discarding: from long suits, not from a bare top card or a guarded second card; ruffing
+    only what the partner does not win already, over the next hand's trumps if it can."""
     suit = card // N_RANKS
     rank = card - suit * N_RANKS
+    r = rank + 2
     suit_live = _suit_of(live, suit)
+    rel_rank = 1 + popcount(suit_live >> (rank + 1))
     below = suit_live & ((np.int64(1) << rank) - 1)
     sequence = below != 0 and (hands[seat] >> (N_RANKS * suit + highest_bit(below))) & 1 == 1
-    return suit, rank, rank + 2, 1 + popcount(suit_live >> (rank + 1)), sequence
-
-
-@njit(cache=True, inline="always")
-def _second_weight(hands, seat, card, led, b, trump, trumps, live, fourth, max3, maxp, min3,
-                   minp, trumps3, trumps4, partner_wins, leader_longer):
-    """DDS's weight of the second hand's `card` (`_follow_weights`; the rest: what the node's
-    cards share, computed there once)."""
-    suit, rank, r, rel_rank, sequence = _card_view(hands, seat, card, live)
-    if suit == led:
-        if trumps:
+    trumps = trump != NO_TRUMP and _suit_of(live, trump) != 0
+    leader = (seat - n_in_trick) & 3
+    b = best - (best // N_RANKS) * N_RANKS + 2  # the winning card so far, DDS's rank
+    best_ruff = trump != NO_TRUMP and best // N_RANKS == trump and led != trump
+    follows = suit == led
+    count, top_mine, second_mine = _discard_shape(hands, seat, suit, live)
+    kx = count == 2 and second_mine
+    if n_in_trick == 1:
+        third = (seat + 1) & 3
+        fourth = seat ^ 2
+        max3 = _dds_rank(_suit_of(hands[third], led))
+        maxp = _dds_rank(_suit_of(hands[fourth], led))
+        min3 = _dds_low(_suit_of(hands[third], led))
+        minp = _dds_low(_suit_of(hands[fourth], led))
+        trumps3 = _suit_of(hands[third], trump) if trumps else np.int64(0)
+        trumps4 = _suit_of(hands[fourth], trump) if trumps else np.int64(0)
+        if follows and trumps:
             ruff3 = max3 == 0 and trumps3 != 0
             if led == trump:
                 win = (maxp > b and maxp > max3) or (r > b and r > max3)
@@ -708,7 +722,7 @@ def _second_weight(hands, seat, card, led, b, trump, trumps, live, fourth, max3,
             if win:
                 if min3 > r:
                     return 40 + rel_rank
-                if maxp > b and leader_longer:
+                if maxp > b and _suit_of(hands[leader], led) > _suit_of(hands[fourth], led):
                     return 41 + rel_rank
                 if r > b:
                     if r < maxp:
@@ -722,97 +736,114 @@ def _second_weight(hands, seat, card, led, b, trump, trumps, live, fourth, max3,
             if r < b:
                 return -16 + rel_rank
             return 22 - r if sequence else 10 - r
-        if maxp > b and maxp > max3:
-            return -r
-        if r > b and r > max3:
-            return 81 - r
-        if min3 > r or minp > r:
-            return -3 + rel_rank
-        if r < b:
-            return -11 + rel_rank
-        return 10 + rel_rank if sequence else 13 - r
-    count, top_mine, second_mine = _discard_shape(hands, seat, suit, live)
-    kx = count == 2 and second_mine
-    if trumps:
-        if led == trump or suit != trump:
-            high = led == trump and partner_wins
-            if led != trump:
-                if max3 != 0:
-                    high = partner_wins or (maxp == 0 and trumps4 != 0)
-                else:
-                    high = (maxp == 0 and trumps4 > trumps3) or (
-                        trumps3 == 0 and _suit_of(hands[fourth], led) >> (b - 2) != 0)
-            if high:
-                return -r + (60 if led != trump else 0) + (count << 6) // 44
-            return -r + (-2 if led != trump else 0) + (count << 6) // 36 - (4 if kx else 0)
-        if max3 != 0 or (maxp == 0 and trumps4 != 0 and trumps4 > trumps3) or \
-                (np.int64(1) << rank) > trumps3:
-            return 24 - r + (count << 6) // 44
-        return 15 - r + (count << 6) // 36 - (4 if kx else 0)
-    if partner_wins:
-        add = (count << 6) // 23 - (2 if kx else (3 if count == 1 and top_mine else 0))
-    else:
-        add = (count << 6) // 33 - (6 if kx else (8 if count == 1 and top_mine else 0))
-    return -r + add
-
-
-@njit(cache=True, inline="always")
-def _third_weight(hands, seat, card, led, b, trump, trumps, best_ruff, live, max4, min4,
-                  max3, lead_wins, trumps4, overtake, force, held):
-    """DDS's weight of the third hand's `card` (`_follow_weights`; `overtake`: the rank that
-    overtakes a partner's bare card to run the suit, `force`: the rank that forces out the
-    fourth hand's top card as cheaply as it can, -2 for none; `held`: the partner's card is
-    the suit's second best, not to be ruffed)."""
-    suit, rank, r, rel_rank, sequence = _card_view(hands, seat, card, live)
-    if suit == led:
-        low = -r
-        if trumps and led != trump and best_ruff:
-            return low
-        if lead_wins and b > max4:
-            if trumps and led != trump and max4 == 0:
-                return low
-            return low + 20 if rank == overtake else low
-        if max3 < min4 or max3 < b:
-            return low
-        if trumps and led != trump and not lead_wins and max4 == 0:
-            return 20 - r if r > b else low
-        weight = 58 if trumps and max3 > max4 else 60
-        if trumps and max3 > max4 and led != trump and lead_wins:
-            weight_win = r > max4
+        if follows:
+            if maxp > b and maxp > max3:
+                return -r
+            if r > b and r > max3:
+                return 81 - r
+            if min3 > r or minp > r:
+                return -3 + rel_rank
+            if r < b:
+                return -11 + rel_rank
+            return 10 + rel_rank if sequence else 13 - r
+        partner_wins = _suit_of(hands[fourth], led) > (
+            _suit_of(hands[third], led) | (np.int64(1) << (b - 2)))
+        if trumps:
+            if led == trump or suit != trump:
+                high = led == trump and partner_wins
+                if led != trump:
+                    if max3 != 0:
+                        high = partner_wins or (maxp == 0 and trumps4 != 0)
+                    else:
+                        high = (maxp == 0 and trumps4 > trumps3) or (
+                            trumps3 == 0 and _suit_of(hands[fourth], led) >> (b - 2) != 0)
+                if high:
+                    return -r + (60 if led != trump else 0) + (count << 6) // 44
+                return -r + (-2 if led != trump else 0) + (count << 6) // 36 - (4 if kx else 0)
+            if max3 != 0 or (maxp == 0 and trumps4 != 0 and trumps4 > trumps3) or \
+                    (np.int64(1) << rank) > trumps3:
+                return 24 - r + (count << 6) // 44
+            return 15 - r + (count << 6) // 36 - (4 if kx else 0)
+        if partner_wins:
+            add = (count << 6) // 23 - (2 if kx else (3 if count == 1 and top_mine else 0))
         else:
-            weight_win = r > b and r > max4
-        w = weight - r if weight_win else low
-        return w + 20 if rank == force else w
-    count, top_mine, second_mine = _discard_shape(hands, seat, suit, live)
-    kx = count == 2 and second_mine
-    if not trumps:
-        return -r + (count << 6) // 24 - (4 if kx or (count == 1 and top_mine) else 0)
-    if led == trump or suit != trump:
-        return -r + (count << 6) // 40
-    if lead_wins and b > max4 and (max4 != 0 or trumps4 == 0):
-        return -r - 50
-    if best_ruff and r < b:
-        return -32 + rel_rank + (count << 6) // 40
-    add = (count << 6) // 50
-    if lead_wins:
+            add = (count << 6) // 33 - (6 if kx else (8 if count == 1 and top_mine else 0))
+        return -r + add
+    if n_in_trick == 2:
+        fourth = (seat + 1) & 3
+        cards4 = _suit_of(hands[fourth], led)
+        max4 = _dds_rank(cards4)
+        min4 = _dds_low(cards4)
+        mine = _suit_of(hands[seat], led)
+        max3 = _dds_rank(mine)
+        lead_wins = winner == leader
+        if follows:
+            low = -r
+            if trumps and led != trump and best_ruff:
+                return low
+            if lead_wins and b > max4:
+                if trumps and led != trump and max4 == 0:
+                    return low
+                if not trumps and _suit_of(hands[leader], led) == 0:
+                    # partner's card was bare and this hand holds the top: overtake when the
+                    # run then outlasts the defenders' cards
+                    everything = _suit_of(live, led)
+                    if (mine >> highest_bit(everything)) & 1:
+                        opp = max(popcount(cards4) - 1,
+                                  popcount(_suit_of(hands[(seat + 3) & 3], led)))
+                        runs = _top_run(mine, everything & ~(np.int64(1) << (b - 2)))
+                        if opp <= popcount(runs) - 1 and \
+                                rank == _cheapest_over(mine, everything, b - 2):
+                            return low + 20
+                return low
+            if max3 < min4 or max3 < b:
+                return low
+            if trumps and led != trump and not lead_wins and max4 == 0:
+                return 20 - r if r > b else low
+            weight = 58 if trumps and max3 > max4 else 60
+            if trumps and max3 > max4 and led != trump and lead_wins:
+                weight_win = r > max4
+            else:
+                weight_win = r > b and r > max4
+            w = weight - r if weight_win else low
+            if (trumps and max3 <= max4) or (not trumps and max4 > max3 and max4 > b):
+                second4 = _second_best_top(cards4, _suit_of(live, led))
+                if second4 >= 0:
+                    if second4 + 2 > b:
+                        if rank == _cheapest_over(mine, _suit_of(live, led), second4):
+                            w += 20
+                    elif winner == (seat + 3) & 3:
+                        if rank == _cheapest_over(mine, _suit_of(live, led), b - 2):
+                            w += 20
+            return w
+        if not trumps:
+            return -r + (count << 6) // 24 - (4 if kx or (count == 1 and top_mine) else 0)
+        if led == trump or suit != trump:
+            return -r + (count << 6) // 40
+        trumps4 = _suit_of(hands[fourth], trump)
+        if lead_wins and b > max4 and (max4 != 0 or trumps4 == 0):
+            return -r - 50
+        if best_ruff and r < b:
+            return -32 + rel_rank + (count << 6) // 40
+        add = (count << 6) // 50
+        if lead_wins:
+            if max4 != 0:
+                # don't ruff the partner's king: the second card of the suit is its
+                rest = _suit_of(live, led)
+                rest ^= np.int64(1) << highest_bit(rest)
+                second = highest_bit(rest) if rest != 0 else -1
+                held = second >= 0 and (second == b - 2 or (
+                    _suit_of(hands[leader], led) >> second) & 1 == 1)
+                return (36 if held else 48) - r + add
+            return (48 if (np.int64(1) << rank) > trumps4 else -12) - r + add
         if max4 != 0:
-            return (36 if held else 48) - r + add
-        return (48 if (np.int64(1) << rank) > trumps4 else -12) - r + add
-    if max4 != 0:
-        return 72 - r + add
-    return (48 if (np.int64(1) << rank) > trumps4 else 36) - r + add
-
-
-@njit(cache=True, inline="always")
-def _fourth_weight(hands, seat, card, led, b, trump, trumps, best_ruff, live, partner_wins):
-    """DDS's weight of the fourth hand's `card` (`_follow_weights`)."""
-    suit, rank, r, rel_rank, sequence = _card_view(hands, seat, card, live)
-    if suit == led:
+            return 72 - r + add
+        return (48 if (np.int64(1) << rank) > trumps4 else 36) - r + add
+    partner_wins = winner == seat ^ 2
+    if follows:
         if partner_wins or (led != trump and best_ruff):
             return -r
         return 30 - r if r > b else -r
-    count, top_mine, second_mine = _discard_shape(hands, seat, suit, live)
-    kx = count == 2 and second_mine
     if not trumps:
         return -r + (count << 6) // 27 - (6 if kx else (8 if count == 1 and top_mine else 0))
     val = (count << 6) // 24 - (2 if kx else 0)
@@ -827,89 +858,6 @@ def _fourth_weight(hands, seat, card, led, b, trump, trumps, best_ruff, live, pa
     if suit == trump:
         return 33 + rel_rank
     return 14 - r + val
-
-
-# The weights (these and the two lead keys) are compiled apart, not inlined: inlined into both
-# `search` and `ordered_moves` they made the solver's cold build 32 s instead of 15 s, for 1 %
-# of its CPU
-@njit(cache=True, _nrt=False)
-def _follow_weights(hands, seat, n_in_trick, led, best, winner, trump, live, row, n):
-    """Sort the `n` cards of `row` that `seat` may play to a trick under way by DDS's weights
-    (`live`: the cards in the hands and in the trick), the keys in row[MOVE_SLOTS:]. Following
-    suit: a card that wins the trick and holds it, the cheapest such first; a card that cannot
-    matter, low; the second hand low when its partner wins anyway; the third hand forcing out
-    the fourth hand's top card as cheaply as it can. Discarding: from long suits, not from a
-    bare top card or a guarded second card; ruffing only what the partner does not win
-    already, over the next hand's trumps if it can. What the cards share (the hands after
-    this one, the trick's winner) is computed once a node, each card's weight by the hand's
-    own function."""
-    trumps = trump != NO_TRUMP and _suit_of(live, trump) != 0
-    leader = (seat - n_in_trick) & 3
-    b = best - (best // N_RANKS) * N_RANKS + 2  # the winning card so far, DDS's rank
-    best_ruff = trump != NO_TRUMP and best // N_RANKS == trump and led != trump
-    if n_in_trick == 1:
-        third = (seat + 1) & 3
-        fourth = seat ^ 2
-        max3 = _dds_rank(_suit_of(hands[third], led))
-        maxp = _dds_rank(_suit_of(hands[fourth], led))
-        min3 = _dds_low(_suit_of(hands[third], led))
-        minp = _dds_low(_suit_of(hands[fourth], led))
-        trumps3 = _suit_of(hands[third], trump) if trumps else np.int64(0)
-        trumps4 = _suit_of(hands[fourth], trump) if trumps else np.int64(0)
-        partner_wins = _suit_of(hands[fourth], led) > (
-            _suit_of(hands[third], led) | (np.int64(1) << (b - 2)))
-        leader_longer = _suit_of(hands[leader], led) > _suit_of(hands[fourth], led)
-        for i in range(n):
-            card = row[i]
-            _insert(row, i, card, -_second_weight(
-                hands, seat, card, led, b, trump, trumps, live, fourth, max3, maxp, min3, minp,
-                trumps3, trumps4, partner_wins, leader_longer))
-    elif n_in_trick == 2:
-        fourth = (seat + 1) & 3
-        cards4 = _suit_of(hands[fourth], led)
-        max4 = _dds_rank(cards4)
-        min4 = _dds_low(cards4)
-        mine = _suit_of(hands[seat], led)
-        max3 = _dds_rank(mine)
-        lead_wins = winner == leader
-        trumps4 = _suit_of(hands[fourth], trump)
-        live_led = _suit_of(live, led)
-        overtake = -2
-        if not trumps and lead_wins and b > max4 and mine != 0 and \
-                _suit_of(hands[leader], led) == 0 and (mine >> highest_bit(live_led)) & 1:
-            # partner's card was bare and this hand holds the top: overtake when the run then
-            # outlasts the defenders' cards
-            opp = max(popcount(cards4) - 1, popcount(_suit_of(hands[(seat + 3) & 3], led)))
-            runs = _top_run(mine, live_led & ~(np.int64(1) << (b - 2)))
-            if opp <= popcount(runs) - 1:
-                overtake = _cheapest_over(mine, live_led, b - 2)
-        force = -2
-        if mine != 0 and ((trumps and max3 <= max4) or (not trumps and max4 > max3
-                                                          and max4 > b)):
-            second4 = _second_best_top(cards4, live_led)
-            if second4 >= 0:
-                if second4 + 2 > b:
-                    force = _cheapest_over(mine, live_led, second4)
-                elif winner == (seat + 3) & 3:
-                    force = _cheapest_over(mine, live_led, b - 2)
-        held = False
-        if max4 != 0 and mine == 0:
-            # don't ruff the partner's king: the second card of the suit is its
-            rest = live_led ^ (np.int64(1) << highest_bit(live_led))
-            second = highest_bit(rest) if rest != 0 else -1
-            held = second >= 0 and (second == b - 2 or (
-                _suit_of(hands[leader], led) >> second) & 1 == 1)
-        for i in range(n):
-            card = row[i]
-            _insert(row, i, card, -_third_weight(
-                hands, seat, card, led, b, trump, trumps, best_ruff, live, max4, min4, max3,
-                lead_wins, trumps4, overtake, force, held))
-    else:
-        partner_wins = winner == seat ^ 2
-        for i in range(n):
-            card = row[i]
-            _insert(row, i, card, -_fourth_weight(hands, seat, card, led, b, trump, trumps,
-                                                  best_ruff, live, partner_wins))
 
 
 @njit(cache=True, inline="always")
