@@ -57,7 +57,10 @@ How (Haglund's DDS and Ginsberg's partition search are the anchors):
 
 Everything is numba with no allocation per node; `search` walks the tree as one iterative
 function on a stack of frames (numba's cache cannot hold a function that calls itself with
-several argument types), the hands changed in place and restored on the way back.
+several argument types), the hands changed in place and restored on the way back. The
+search's functions are compiled without reference counting (`_nrt=False`): they allocate
+nothing, and numba counts the references of every array argument of every call with atomic
+increments, which took a third of the solver's time.
 """
 
 from __future__ import annotations
@@ -84,15 +87,27 @@ F_TOTAL = 21  # F_TOTAL + suit: how many cards of the suit remain (`describe`)
 F_HINT = F_TOTAL + 4  # a trick's start: the lead a matching entry names (`_probe`), or -1
 F_FLOOR = F_HINT + 1  # F_FLOOR + suit: the lowest rank of the suit still worth trying here
 F_KILLER = F_FLOOR + 4  # a trick's start: 1 + the last lead that refuted at this depth, or 0
-FRAME_SIZE = F_KILLER + 1
+# F_KEYS + 0 / 1: the owners of suits 0 and 1 / 2 and 3 (`describe`), each suit's from its
+# top card down in a field of 2 * N_RANKS bits, the lowest bits 0 below its remaining cards:
+# an entry's owners compare with one mask a word (E_KEYS, E_MASKS)
+F_KEYS = F_KILLER + 1
+FRAME_SIZE = F_KEYS + 2
+KEY_BITS = 2 * N_RANKS
 KILLER_BONUS = 55  # DDS's weight for the lead that last refuted at the same depth
 HINT_BONUS = 18  # DDS's weight for the lead a matching transposition entry names
 
-# A transposition entry (a row of int64[2 ** tt_bits, TT_WIDTH]); BUCKET rows share a hash.
-E_LENS, E_META, E_LOWER, E_UPPER, E_USED = range(5)  # E_USED: when last stored or used
-E_OWNERS = 5  # E_OWNERS + suit: the owners of the suit's top cards the entry names
-E_MOVE = E_OWNERS + 4  # the lead that last proved the leader's side's bound here, or -1
-TT_WIDTH = E_MOVE + 1
+# A transposition entry: a row of four words of int64[2 ** tt_bits, TT_WIDTH], BUCKET rows
+# sharing a hash. A probe scans whole buckets, so the fewer bytes a row, the faster it is.
+E_LENS = 0  # every hand's length in every suit (as F_LENS)
+E_META = 1  # the position's meta (below), from bit USED_SHIFT when last stored or used
+E_KEYS = 2  # E_KEYS + 0 / 1: the owners of the suits' top cards the entry names (as F_KEYS,
+# KEY_WORD's bits), above them at BOUND_SHIFT in E_KEYS its lower and upper bound of side 0's
+# tricks (4 bits each), in E_KEYS + 1 one more than the lead that last proved the leader's
+# side's bound here (0: none)
+TT_WIDTH = 4
+BOUND_SHIFT = 2 * KEY_BITS
+KEY_WORD = (np.int64(1) << BOUND_SHIFT) - 1
+USED_SHIFT = 23
 BUCKET_BITS = 4
 BUCKET = 1 << BUCKET_BITS  # rows of a sharp bucket (below)
 WIDE_BITS = 6
@@ -104,9 +119,10 @@ SHARP = 2
 META_POSITION = 63  # E_META's low bits: leader | trump << 2 | trump_last << 5 (as F_META)
 META_TOPS = 6  # E_META >> (META_TOPS + 4 * suit) & 15: how many top cards of the suit count
 META_USED = np.int64(1) << 22  # set in every stored entry (an empty row's E_META is 0)
+META_WORD = (np.int64(1) << USED_SHIFT) - 1  # E_META's meta, below its time
 
 # Counters of `stats` (int64[N_STATS]); S_CLOCK counts the table's stores and hits, the time
-# an entry's E_USED keeps (the least recently used goes first).
+# an entry's E_META keeps (the least recently used goes first).
 S_NODES, S_TT_HITS, S_QUICK_CUTS, S_CLOCK = range(4)
 N_STATS = 4
 
@@ -147,7 +163,7 @@ def _deciding_card(trick, best):
     return np.int64(1) << best if suit_cards & (suit_cards - 1) != 0 else np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _last_trick(hands, leader, trump):
     """(winner, deciding card mask) of the last trick, every hand holding one card: nothing
     to choose."""
@@ -162,14 +178,17 @@ def _last_trick(hands, leader, trump):
     return winner, _deciding_card(hands[0] | hands[1] | hands[2] | hands[3], best)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def describe(hands, frame):
     """Write the position's description at a trick's start into `frame`: F_LENS, every hand's
     length in every suit (4 bits each), F_CODE + suit, the owner (2 bits) of each remaining
-    card of the suit, highest first, and F_TOTAL + suit, their count. The transposition
+    card of the suit, highest first, F_TOTAL + suit, their count, and F_KEYS the same owners
+    from each suit's top card down, two suits a word. The transposition
     table compares positions by these (rank equivalence: the cards already played do not
     matter, only the order of those left)."""
     lens = np.int64(0)
+    low_keys = np.int64(0)
+    high_keys = np.int64(0)
     for suit in range(N_SUITS):
         h0 = _suit_of(hands[0], suit)
         h1 = _suit_of(hands[1], suit)
@@ -183,9 +202,17 @@ def describe(hands, frame):
             rank = highest_bit(rest)
             rest ^= np.int64(1) << rank
             code = code << 2 | ((h1 >> rank & 1) | (h2 >> rank & 1) * 2 | (h3 >> rank & 1) * 3)
+        total = popcount(h0 | h1 | h2 | h3)
         frame[F_CODE + suit] = code
-        frame[F_TOTAL + suit] = popcount(h0 | h1 | h2 | h3)
+        frame[F_TOTAL + suit] = total
+        aligned = code << (2 * (N_RANKS - total))
+        if suit < 2:
+            low_keys |= aligned << (KEY_BITS * suit)
+        else:
+            high_keys |= aligned << (KEY_BITS * (suit - 2))
     frame[F_LENS] = lens
+    frame[F_KEYS] = low_keys
+    frame[F_KEYS + 1] = high_keys
 
 
 @njit(cache=True, inline="always")
@@ -231,7 +258,7 @@ def _top_of(cards, n):
     return cards
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def quick_tricks(hands, leader, trump, trump_last, wanted, entry_suit):
     """(tricks, cards): the tricks the leader surely takes by cashing its top cards now (a
     floor for its side), at most `wanted` of them, and the cards that make them sure (the
@@ -329,7 +356,7 @@ def _length_winners(hands, leader, suit, run):
     return own - run
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def entry_tricks(hands, leader, trump, trump_last, wanted):
     """(tricks, cards): like `quick_tricks`, for the leader's side through the partner's
     entry: the leader leads its lowest card of a suit in which the partner holds the top
@@ -373,7 +400,7 @@ def entry_tricks(hands, leader, trump, trump_last, wanted):
     return best, best_cards
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _partner_ruff(hands, leader, trump):
     """The cards that make a trick sure for the leader's side by a ruff of the partner's
     (DDS's quick tricks): a side suit the leader holds and the partner has none of, holding
@@ -402,7 +429,7 @@ def _partner_ruff(hands, leader, trump):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def master_trumps(hands, side, trump):
     """(tricks, cards): tricks `side` (0 or 1) takes with its master trumps whoever leads, and
     those trumps. A trump above every trump of the other side wins the trick it is played
@@ -430,7 +457,7 @@ def _holder(hands, card):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _later_tricks(hands, leader, trump, left, wanted):
     """DDS's "later tricks" bounds at a trick's start: the cards that show the leader's side
     cannot take `wanted` of the `left` tricks (the ranks that decide it; 0 when the lengths
@@ -649,7 +676,7 @@ def _second_best_top(cards, live):
 # The weights (this and the two lead keys) are compiled apart, not inlined: inlined into both
 # `search` and `ordered_moves` they made the solver's cold build 32 s instead of 15 s, for 1 %
 # of its CPU
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump, live):
     """DDS's weight (higher first) of a card played to a trick under way (`live`: the cards in
     the hands and in the trick). Following suit: a card that wins the trick and holds it, the
@@ -1027,21 +1054,43 @@ def _tt_bits(tt):
 
 
 @njit(cache=True, inline="always")
-def _matches(tt, row, frame):
-    """Whether the entry at `row` holds for the position described in `frame` (same lengths,
-    leader and trump; the same owners of the entry's top cards of each suit)."""
-    meta = tt[row, E_META]
-    if tt[row, E_LENS] != frame[F_LENS] or meta & META_POSITION != frame[F_META]:
-        return False
+def _key_masks(meta):
+    """The bits of F_KEYS and F_KEYS + 1 (suits 0 and 1, 2 and 3) that an entry with this
+    meta names: its top cards of each suit."""
+    low_mask = np.int64(0)
+    high_mask = np.int64(0)
     for suit in range(N_SUITS):
         n = meta >> (META_TOPS + 4 * suit) & 15
-        drop = frame[F_TOTAL + suit] - n
-        if frame[F_CODE + suit] >> (2 * drop) != tt[row, E_OWNERS + suit]:
-            return False
-    return True
+        mask = ((np.int64(1) << (2 * n)) - 1) << (2 * (N_RANKS - n) + KEY_BITS * (suit & 1))
+        if suit < 2:
+            low_mask |= mask
+        else:
+            high_mask |= mask
+    return low_mask, high_mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _matches(tt, row, frame):
+    """Whether the entry at `row` holds for the position described in `frame` (a stored entry
+    with the same lengths, leader and trump; the same owners of its top cards of each
+    suit)."""
+    meta = tt[row, E_META]
+    if (meta & (META_POSITION | META_USED)) != frame[F_META] | META_USED or \
+            tt[row, E_LENS] != frame[F_LENS]:
+        return False
+    low_mask, high_mask = _key_masks(meta)
+    return (frame[F_KEYS] ^ tt[row, E_KEYS]) & low_mask == 0 and \
+        (frame[F_KEYS + 1] ^ tt[row, E_KEYS + 1]) & high_mask == 0
+
+
+@njit(cache=True, inline="always")
+def _bounds(tt, row):
+    """(lower, upper) bound of side 0's tricks that the entry at `row` keeps."""
+    bounds = tt[row, E_KEYS] >> BOUND_SHIFT
+    return bounds & 15, bounds >> 4
+
+
+@njit(cache=True, _nrt=False)
 def _probe(hands, tt, frame, need, stats):
     """The answer of the transposition table for a trick's start described in `frame`: -1
     when no entry decides whether side 0 takes `need` tricks, else 1 or 0, with the cards
@@ -1050,11 +1099,12 @@ def _probe(hands, tt, frame, need, stats):
     frame[F_HINT] = -1
     for i in range(BUCKET + WIDE):
         row = frame[F_SHARP] + i if i < BUCKET else frame[F_BUCKET] + i - BUCKET
-        if tt[row, E_META] == 0 or not _matches(tt, row, frame):
+        if not _matches(tt, row, frame):
             continue
         if frame[F_HINT] < 0:
-            frame[F_HINT] = tt[row, E_MOVE]
-        if tt[row, E_LOWER] >= need or tt[row, E_UPPER] < need:
+            frame[F_HINT] = (tt[row, E_KEYS + 1] >> BOUND_SHIFT) - 1
+        lower, upper = _bounds(tt, row)
+        if lower >= need or upper < need:
             everyone = hands[0] | hands[1] | hands[2] | hands[3]
             rel = np.int64(0)
             for suit in range(N_SUITS):
@@ -1062,12 +1112,12 @@ def _probe(hands, tt, frame, need, stats):
                                tt[row, E_META] >> (META_TOPS + 4 * suit) & 15)
             frame[F_REL] = rel
             stats[S_CLOCK] += 1
-            tt[row, E_USED] = stats[S_CLOCK]
-            return 1 if tt[row, E_LOWER] >= need else 0
+            tt[row, E_META] = (tt[row, E_META] & META_WORD) | stats[S_CLOCK] << USED_SHIFT
+            return 1 if lower >= need else 0
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _open_trick(hands, trump, trump_last, frame, tt, stats):
     """Look at a trick's start before searching it: -1 when it must be searched, else its
     answer (1 side 0 takes `need` tricks, 0 it does not) from the trick count alone, the last
@@ -1136,7 +1186,7 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _second_hand(hands, trump, frame, stats):
     """After the lead: -1, or the answer when the second hand's side surely wins the trick
     (DDS's second-hand quick tricks): one of its hands can ruff the suit led and the third
@@ -1192,7 +1242,7 @@ def _second_hand(hands, trump, frame, stats):
     return 1 if second & 1 == 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _close_trick(hands, tt, frame, result, rel, lead, stats):
     """Record what a searched trick's start proved (side 0 takes `need` tricks or not) for
     every position that agrees with it on the lengths and on the owners of the cards down to
@@ -1214,35 +1264,38 @@ def _close_trick(hands, tt, frame, result, rel, lead, stats):
         n = meta >> (META_TOPS + 4 * suit) & 15
         if n < min(SHARP, frame[F_TOTAL + suit]):
             base, size = frame[F_BUCKET], WIDE
+    low_mask, high_mask = _key_masks(meta)
+    low_keys = frame[F_KEYS] & low_mask
+    high_keys = frame[F_KEYS + 1] & high_mask
     target = -1
     victim = base
-    least = 1 << 30
+    least = np.int64(1) << 62
     for row in range(base, base + size):
-        if tt[row, E_META] == meta and _matches(tt, row, frame):
+        if tt[row, E_META] & META_WORD == meta and tt[row, E_LENS] == frame[F_LENS] and \
+                tt[row, E_KEYS] & KEY_WORD == low_keys and \
+                tt[row, E_KEYS + 1] & KEY_WORD == high_keys:
             target = row
             break
-        if tt[row, E_USED] < least:
-            least = tt[row, E_USED]
+        if tt[row, E_META] >> USED_SHIFT < least:
+            least = tt[row, E_META] >> USED_SHIFT
             victim = row
     if target < 0:
         target = victim
-        tt[target, E_LOWER] = 0
-        tt[target, E_UPPER] = frame[F_LEFT]
-        tt[target, E_MOVE] = -1
-    if lead >= 0:
-        tt[target, E_MOVE] = lead
-    stats[S_CLOCK] += 1
-    tt[target, E_USED] = stats[S_CLOCK]
-    tt[target, E_META] = meta
-    tt[target, E_LENS] = frame[F_LENS]
-    for suit in range(N_SUITS):
-        n = meta >> (META_TOPS + 4 * suit) & 15
-        tt[target, E_OWNERS + suit] = frame[F_CODE + suit] >> (
-            2 * (frame[F_TOTAL + suit] - n))
-    if result:
-        tt[target, E_LOWER] = max(tt[target, E_LOWER], need)
+        lower, upper, hint = 0, frame[F_LEFT], 0
     else:
-        tt[target, E_UPPER] = min(tt[target, E_UPPER], need - 1)
+        lower, upper = _bounds(tt, target)
+        hint = tt[target, E_KEYS + 1] >> BOUND_SHIFT
+    if lead >= 0:
+        hint = lead + 1
+    if result:
+        lower = max(lower, need)
+    else:
+        upper = min(upper, need - 1)
+    stats[S_CLOCK] += 1
+    tt[target, E_LENS] = frame[F_LENS]
+    tt[target, E_META] = meta | stats[S_CLOCK] << USED_SHIFT
+    tt[target, E_KEYS] = low_keys | (lower | upper << 4) << BOUND_SHIFT
+    tt[target, E_KEYS + 1] = high_keys | hint << BOUND_SHIFT
 
 
 @njit(cache=True, inline="always")
@@ -1338,7 +1391,7 @@ def _skip_equivalent(frame, row, rel):
         frame[F_INDEX] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(hands, trump, trump_last, need, tt, moves, frames, stats):
     """Whether side 0 (seats 0 and 2) takes at least `need` of the tricks left (the one under
     way included) from the position `set_root` wrote into frames[0], both sides playing
@@ -1580,7 +1633,7 @@ def table_of(hands, tt, moves, frames, stats, out):
 
 
 def new_table(tt_bits: int = TT_BITS) -> np.ndarray:
-    """An empty transposition table of 2 ** tt_bits entries (key words, lower, upper)."""
+    """An empty transposition table of 2 ** tt_bits entries (`E_LENS` to `E_KEYS`)."""
     return np.zeros((1 << tt_bits, TT_WIDTH), dtype=np.int64)
 
 
