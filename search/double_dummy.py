@@ -1140,7 +1140,8 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
     # the leader's side needs `need` (side 0) or `left - need + 1` (side 1) to decide: its
     # quick tricks come first, as they cost less than describing the position
     wanted = need if leader & 1 == 0 else left - need + 1
-    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted, -1)
+    # np.int64 constants here and below: a literal argument compiles its callee once more
+    quick, cards = quick_tricks(hands, leader, trump, trump_last, wanted, np.int64(-1))
     if quick >= wanted:
         stats[S_QUICK_CUTS] += 1
         frame[F_REL] = cards
@@ -1158,12 +1159,12 @@ def _open_trick(hands, trump, trump_last, frame, tt, stats):
             return 1 if leader & 1 == 0 else 0
     if trump != NO_TRUMP:
         # each side's master trumps win tricks whoever leads (see `master_trumps`)
-        sure, cards = master_trumps(hands, 0, trump)
+        sure, cards = master_trumps(hands, np.int64(0), trump)
         if sure >= need:
             stats[S_QUICK_CUTS] += 1
             frame[F_REL] = cards
             return 1
-        sure, cards = master_trumps(hands, 1, trump)
+        sure, cards = master_trumps(hands, np.int64(1), trump)
         if left - sure < need:
             stats[S_QUICK_CUTS] += 1
             frame[F_REL] = cards
@@ -1507,7 +1508,7 @@ def tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats):
 def tricks_for_leader(hands, trump, trump_last, leader, guess, tt, moves, frames, stats):
     """Tricks side 0 takes when `leader` leads to the next trick (hands of equal size):
     `tricks_from_root` from that trick's start."""
-    set_root(hands, trump, leader, frames[0, F_CODE:F_CODE], 0, frames)
+    set_root(hands, trump, leader, frames[0, F_CODE:F_CODE], np.int64(0), frames)
     return tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats)
 
 
@@ -1533,7 +1534,7 @@ def child_root(hands, trump, leader, trick, n_in_trick, legal, frames):
     if n_in_trick < 3:
         return card, legal, -1
     winner = frames[0, F_WINNER]
-    set_root(hands, trump, winner, trick, 0, frames)
+    set_root(hands, trump, winner, trick, np.int64(0), frames)
     return card, legal, winner
 
 
