@@ -95,7 +95,16 @@ SP_HIGH_AT = 117  # table[SP_HIGH_AT + index]: the most
 SP_TRICKS_AT = 118  # > 0: table[SP_TRICKS_AT + index] = 1 where the value follows from
 #   side 0's tricks alone (the caller counts them: `NEEDS_TRICKS`)
 SP_STRIDES = 119  # SP_STRIDES + k: counter k's step in the table index
-SPEC_SIZE = SP_STRIDES + MAX_COUNTERS
+SP_CANON_AT = SP_STRIDES + MAX_COUNTERS  # > 0: table[SP_CANON_AT + index] = the index the
+#   transposition table keys that one on: of all indices whose values from there on are
+#   the same for every way the rest can fall, one (states that differ only in what can no
+#   longer change the value merge)
+SP_KLOW_AT = SP_CANON_AT + 1  # > 0: at a trick's start the search asks its caller for side 0's
+#   tricks under perfect play, k (a count, `NEEDS_TRICKS`): side 0 can take k tricks and side 1
+#   can hold it to k, so the value lies between table[SP_KLOW_AT + 16 index + k] (the least
+#   value of any split of the rest giving side 0 k or more) and
+SP_KHIGH_AT = SP_KLOW_AT + 1  # table[SP_KHIGH_AT + 16 index + k] (the most, k or fewer)
+SPEC_SIZE = SP_KHIGH_AT + 1
 
 # Columns of the transposition table (int64[2**bits, TT_COLUMNS]).
 TT_EXTRA = 4  # 0..3: the four hands; 4: leader and side 0's counters
@@ -116,7 +125,10 @@ CTX_UPPER = 6
 CTX_TEST = 7
 CTX_CARD = 8  # `card_values`' card being valued while a count is asked
 CTX_ASKED = 9  # trick counts asked since the buffers were made (the caller counts them)
-CTX_SIZE = 10
+CTX_KIND = 10  # what the count asked is for: ASK_VALUE (the node's value), ASK_BOUNDS
+CTX_SIZE = 11
+ASK_VALUE = 0  # the caller answers the node's value (its tricks through the table)
+ASK_BOUNDS = 1  # the caller answers side 0's tricks (`SP_KLOW_AT`)
 NO_LIMIT = 1 << 62
 ABORTED = -(1 << 50)  # below any value: the node limit was passed
 NEEDS_TRICKS = -(1 << 51)  # below any value: the node at ctx[CTX_PENDING] needs its tricks
@@ -171,6 +183,9 @@ def prepare_spec(weights, ranges, n_counters, order, table, trump, ruff_anytime,
     spec[SP_TRUMP_LAST] = 0
     spec[SP_TABULATED] = 0
     spec[SP_TRICKS_AT] = 0
+    spec[SP_CANON_AT] = 0
+    spec[SP_KLOW_AT] = 0
+    spec[SP_KHIGH_AT] = 0
     for seat in range(4):
         spec[SP_SEAT_STEP + seat] = 0
 
@@ -179,8 +194,10 @@ def seat_tricks_spec(trump, trump_last, size, spec):
     """Fill `spec` for a value over the tricks each seat takes (no card weighs anything): the
     table index `r0 + 16 r1 + 256 r2 + 4096 r3` (seat i takes r_i more tricks), the values at
     table[:size], their exact bounds tabulated at table[size:2 size] (least) and
-    table[2 size:3 size] (most), and at table[3 size:4 size] a 1 where the value follows from
-    side 0's tricks alone: the search asks its caller for their count (`NEEDS_TRICKS`) there;
+    table[2 size:3 size] (most), at table[3 size:4 size] a 1 where the value follows from
+    side 0's tricks alone: the search asks its caller for their count (`NEEDS_TRICKS`) there,
+    and at table[4 size:5 size] the index the transposition table keys each one on
+    (`SP_CANON_AT`: a Nil bidder's tricks past the first, a seat's share of its side's);
     `trump_last`: a trump may be led only from a hand of trumps alone. Plain Python: nothing
     to compile."""
     spec[:] = 0
@@ -190,6 +207,9 @@ def seat_tricks_spec(trump, trump_last, size, spec):
     spec[SP_LOW_AT] = size
     spec[SP_HIGH_AT] = 2 * size
     spec[SP_TRICKS_AT] = 3 * size
+    spec[SP_CANON_AT] = 4 * size
+    spec[SP_KLOW_AT] = 5 * size
+    spec[SP_KHIGH_AT] = 21 * size
     for seat in range(4):
         spec[SP_SEAT_STEP + seat] = 1 << (4 * seat)
 
@@ -317,12 +337,17 @@ def searched_cards(row, spec):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _ordered_moves(row, spec, tt_move, out):
+def _ordered_moves(row, spec, table, tt_move, out):
     """The moves to search into `out[:MAX_CARDS]`, best first (the rest of `out` is scratch for
     their scores); returns their count (module docstring)."""
     trump = spec[SP_TRUMP]
     n_in = row[R_N_IN]
     keep = searched_cards(row, spec)
+    seat = to_act(row)
+    # seat trick counters: a card is first judged by the bounds of the value were the trick's
+    # winner after it to take the trick (a Nil bidder ducks, its opponents leave it winning)
+    guided = spec[SP_TABULATED] != 0 and n_in > 0
+    sign = 1 if seat & 1 == 0 else -1
     n = 0
     scores = out[MAX_CARDS:]  # the second half of the row: no allocation per node
     while keep:
@@ -330,14 +355,19 @@ def _ordered_moves(row, spec, tt_move, out):
         keep &= keep - 1
         rank = card % N_RANKS
         worth = spec[SP_ORDER + card]
+        wins = n_in > 0 and _beats(card, row[R_BEST], trump)
         if n_in == 0:
             score = 2 * rank + (40 if card // N_RANKS == trump else 0) + 3 * worth
-        elif _beats(card, row[R_BEST], trump):
+        elif wins:
             score = 200 - rank - (20 if card // N_RANKS == trump else 0)
         else:
             score = 100 - rank - worth
+        if guided:
+            winner = seat if wins else row[R_WINNER]
+            taken = row[R_IDX0] + spec[SP_SEAT_STEP + winner]
+            score += sign * (table[spec[SP_LOW_AT] + taken] + table[spec[SP_HIGH_AT] + taken]) * 512
         if card == tt_move:
-            score = 1000
+            score = INF
         j = n  # insertion by descending score: the lists are short
         while j > 0 and scores[j - 1] < score:
             scores[j] = scores[j - 1]
@@ -401,7 +431,10 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     tt_move = -1
     extra = np.int64(0)
     if row[R_N_IN] == 0:
-        extra = row[R_LEADER] | (row[R_IDX0] << 2)
+        key = row[R_IDX0]
+        if spec[SP_CANON_AT] > 0:
+            key = table[spec[SP_CANON_AT] + key]
+        extra = row[R_LEADER] | (key << 2)
         slot = _slot(row[R_HAND], row[R_HAND + 1], row[R_HAND + 2], row[R_HAND + 3], extra,
                      tt.shape[0] - 1)
         entry = tt[slot]
@@ -421,21 +454,38 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
             frame[F_SLOT] = slot  # where `search` keeps the answer
             frame[F_EXTRA] = extra
             ctx[CTX_PENDING] = depth
+            ctx[CTX_KIND] = ASK_VALUE
             return True, NEEDS_TRICKS
+        if spec[SP_KLOW_AT] > 0 and row[R_HAND + row[R_LEADER]] & (row[R_HAND + row[R_LEADER]] - 1):
+            # two tricks or more left: the trick count bounds the value (`SP_KLOW_AT`)
+            frame[F_ALPHA] = alpha
+            frame[F_BETA] = beta
+            frame[F_SLOT] = slot
+            frame[F_EXTRA] = extra
+            frame[F_BEST_MOVE] = tt_move
+            ctx[CTX_PENDING] = depth
+            ctx[CTX_KIND] = ASK_BOUNDS
+            return True, NEEDS_TRICKS
+    _expand(row, frame, moves[depth], alpha, beta, slot, extra, tt_move, spec, table)
+    return False, 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _expand(row, frame, moves, alpha, beta, slot, extra, tt_move, spec, table):
+    """Set the frame of a node not decided at once up for its children."""
     maximize = to_act(row) & 1 == 0
-    n = _ordered_moves(row, spec, tt_move, moves[depth])
+    n = _ordered_moves(row, spec, table, tt_move, moves)
     frame[F_ALPHA] = alpha
     frame[F_BETA] = beta
     frame[F_ALPHA0] = alpha
     frame[F_BETA0] = beta
     frame[F_BEST] = -INF if maximize else INF
-    frame[F_BEST_MOVE] = moves[depth, 0]
+    frame[F_BEST_MOVE] = moves[0]
     frame[F_N] = n
     frame[F_I] = 0
     frame[F_SLOT] = slot
     frame[F_EXTRA] = extra
     frame[F_MAXIMIZE] = maximize
-    return False, 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -503,6 +553,25 @@ def resume(stack, frames, root, tt, ctx):
     return depth - 1 if depth > root else root - 1, value
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _bounded(row, frame, moves, spec, table, ctx):
+    """The node asked for side 0's tricks (`ASK_BOUNDS`) has them in ctx[CTX_ANSWER]:
+    (True, a bound) when the bounds they give lie outside its window, else its frame set up
+    for its children and (False, 0)."""
+    at = 16 * row[R_IDX0] + ctx[CTX_ANSWER]
+    lower = table[spec[SP_KLOW_AT] + at]
+    upper = table[spec[SP_KHIGH_AT] + at]
+    alpha = frame[F_ALPHA]
+    beta = frame[F_BETA]
+    if lower >= beta or lower == upper:
+        return True, lower
+    if upper <= alpha:
+        return True, upper
+    _expand(row, frame, moves, alpha, beta, frame[F_SLOT], frame[F_EXTRA], frame[F_BEST_MOVE],
+            spec, table)
+    return False, 0
+
+
 @njit(cache=True, _nrt=False)
 def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
@@ -510,7 +579,16 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`): the
     caller puts its value in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the
     search goes on where it stopped (`resume`)."""
-    if ctx[CTX_PENDING] >= 0:
+    if ctx[CTX_PENDING] >= 0 and ctx[CTX_KIND] == ASK_BOUNDS:
+        depth = ctx[CTX_PENDING]
+        ctx[CTX_PENDING] = -1
+        done, value = _bounded(stack[depth], frames[depth], moves[depth], spec, table, ctx)
+        if done:
+            if depth == root:
+                return value
+            depth -= 1
+            _absorb(frames[depth], value, moves[depth, frames[depth, F_I] - 1])
+    elif ctx[CTX_PENDING] >= 0:
         depth, value = resume(stack, frames, root, tt, ctx)
         if depth < root:
             return value

@@ -146,6 +146,33 @@ def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
     assert stopped >= 3
 
 
+def _nil_standing(state, S) -> bool:
+    return any(int(state[S.BID + seat]) == 0 and int(state[S.TAKEN + seat]) == 0
+               for seat in range(4))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_standing_nil_bid_is_searched_exactly(solver, seed):
+    """Spades endings of three tricks with a Nil bidder yet to take a trick: the value search
+    keys its table on what can still change the score (the Nil bidder's first trick, the
+    side's tricks) and bounds each trick's start by the sides' trick count; every card's value
+    equals brute force, and the trick counts were asked."""
+    from search.capture_values import CTX_ASKED
+
+    rules, S, trick_play = _modules("spades")
+    state = next(s for s in (_ending("spades", 5000 + seed + 1000 * k, 3) for k in range(400))
+                 if s is not None and _nil_standing(s, S)
+                 and not solver.solvable_by_tricks(s, trick_play))
+    asked = int(solver.search.ctx[CTX_ASKED])
+    sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
+    cards, values = solver.card_values(state, trick_play)
+    for card, value in zip(cards, values):
+        child = state.copy()
+        rules["apply_move"](child, int(card))
+        assert value == sign * _brute(rules, S, child), (seed, int(card))
+    assert int(solver.search.ctx[CTX_ASKED]) > asked
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_spades_oracle_rolls_the_heuristic_out_then_solves(seed):
     from games.spades.rules import apply_card
