@@ -35,15 +35,21 @@ nothing here allocates and numba's reference counting of row views was most of t
   (`search/double_dummy.py`), puts the value in ctx[CTX_ANSWER] and calls again: the search
   goes on where it stopped (its state is all in its arrays). So the trick solver is linked
   only into the caller that answers (`search.trick_values.value_search`), never into the
-  kernels of a game that needs no counts (Setback's), which compile as before.
+  kernels of a game that needs no counts (Setback's), which compile as before. Elsewhere, at
+  a trick's start with two tricks or more left, the same count bounds the value when the
+  caller tabulates the least and most value for each count (`SP_KLOW_AT`, `ASK_BOUNDS`).
 - A node limit (ctx[CTX_LIMIT], a count): past it, `ABORTED`, nothing on the path stored.
 - A transposition table at each trick's start, keyed on the four hands, the leader and side
-  0's counters; an entry keeps a lower and an upper bound and the best move. Entries carry a
-  generation number: a new solve invalidates the table without clearing it.
+  0's counters (or the index the caller names for them, `SP_CANON_AT`: one of those whose
+  values from there on are all the same); an entry keeps a lower and an upper bound and the
+  best move. Entries carry a generation number: a new solve invalidates the table without
+  clearing it.
 - Each root move's exact value by MTD(f): null-window searches converging on it (the values
   are a few integers), the table's bounds carrying over between them.
 - Move ordering: the table's move first; leads: trumps, then high and heavy cards; follows:
-  cards that win the trick (cheapest first), then the others (cheapest first).
+  cards that win the trick (cheapest first), then the others (cheapest first); with seat
+  trick counters a follow is first judged by the tabulated bounds were the trick's winner
+  after it to take the trick.
 - Equivalent cards: of two cards of one hand in one suit with no live card of another seat (or
   of the trick) between them, only the higher is searched, when neither has weight in any
   counter.
@@ -576,9 +582,10 @@ def _bounded(row, frame, moves, spec, table, ctx):
 def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
     once the node count passes ctx[CTX_LIMIT] (the table's entries stay exact);
-    `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`): the
-    caller puts its value in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the
-    search goes on where it stopped (`resume`)."""
+    `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`,
+    `ASK_VALUE`) or is bounded by them (`ASK_BOUNDS`): the caller puts the value, or the
+    count, in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the search goes on
+    where it stopped (`resume`, `_bounded`)."""
     if ctx[CTX_PENDING] >= 0 and ctx[CTX_KIND] == ASK_BOUNDS:
         depth = ctx[CTX_PENDING]
         ctx[CTX_PENDING] = -1

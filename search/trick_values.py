@@ -35,7 +35,12 @@ How a value is found:
   (`search/capture_values.py`, the one Setback's captured cards use) on the value itself:
   its counters are the tricks each seat takes (a trick counter per seat, no card weighing
   anything), the table index `pack(r0, r1, r2, r3)`, and its bounds at every node exact and
-  tabulated once a solve (`value_bounds`: the best and worst split of the tricks left).
+  tabulated once a solve (`value_bounds`: the best and worst split of the tricks left). Also
+  tabulated once a solve, so that a Spades hand with a Nil bid is solved from its first
+  trick in seconds at most: at each trick's start the one solver's count of side 0's tricks
+  bounds the value (`trick_bounds`: the least and most over the splits with that count) and,
+  where it follows from that count, gives it (`monotone_splits`); and the transposition table
+  keys the splits whose values from there on are all the same as one (`same_futures`).
 """
 
 from __future__ import annotations
