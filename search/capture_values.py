@@ -398,6 +398,17 @@ def _bounds(row, spec, table):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _cut(lower, upper, alpha, beta):
+    """(True, its fail-soft value) for a node whose value lies in [lower, upper] when that
+    decides it for the window (alpha, beta), else (False, 0)."""
+    if lower >= beta or lower == upper:
+        return True, lower
+    if upper <= alpha:
+        return True, upper
+    return False, np.int64(0)
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _slot(h0, h1, h2, h3, extra, mask):
     """Table index of a key (a multiplicative mix of its words)."""
     h = h0 * np.int64(0x9E3779B97F4A7C1)
@@ -429,10 +440,9 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
     lower, upper = _bounds(row, spec, table)
-    if lower >= beta or lower == upper:
-        return True, lower
-    if upper <= alpha:
-        return True, upper
+    done, value = _cut(lower, upper, alpha, beta)
+    if done:
+        return True, value
     slot = -1
     tt_move = -1
     extra = np.int64(0)
@@ -447,10 +457,9 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
         if _same_key(entry, row, extra, ctx[CTX_GEN]):
             lo = entry[TT_LO]
             hi = entry[TT_HI]
-            if lo >= beta or lo == hi:
-                return True, lo
-            if hi <= alpha:
-                return True, hi
+            done, value = _cut(lo, hi, alpha, beta)
+            if done:
+                return True, value
             if lo > alpha:
                 alpha = lo
             if hi < beta:
@@ -569,10 +578,9 @@ def _bounded(row, frame, moves, spec, table, ctx):
     upper = table[spec[SP_KHIGH_AT] + at]
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
-    if lower >= beta or lower == upper:
-        return True, lower
-    if upper <= alpha:
-        return True, upper
+    done, value = _cut(lower, upper, alpha, beta)
+    if done:
+        return True, value
     _expand(row, frame, moves, alpha, beta, frame[F_SLOT], frame[F_EXTRA], frame[F_BEST_MOVE],
             spec, table)
     return False, 0
