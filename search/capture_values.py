@@ -135,6 +135,7 @@ CTX_KIND = 10  # what the count asked is for: ASK_VALUE (the node's value), ASK_
 CTX_SIZE = 11
 ASK_VALUE = 0  # the caller answers the node's value (its tricks through the table)
 ASK_BOUNDS = 1  # the caller answers side 0's tricks (`SP_KLOW_AT`)
+ANSWERED = 2  # the count asked is in ctx[CTX_ANSWER]: the node asking it is opened again
 NO_LIMIT = 1 << 62
 ABORTED = -(1 << 50)  # below any value: the node limit was passed
 NEEDS_TRICKS = -(1 << 51)  # below any value: the node at ctx[CTX_PENDING] needs its tricks
@@ -436,6 +437,7 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     frame = frames[depth]
     ctx[CTX_NODES] += 1
     if ctx[CTX_NODES] > ctx[CTX_LIMIT]:
+        ctx[CTX_KIND] = ASK_VALUE  # no count answered is left for a later search
         return True, ABORTED
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
@@ -473,14 +475,16 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
             return True, NEEDS_TRICKS
         if spec[SP_KLOW_AT] > 0 and row[R_HAND + row[R_LEADER]] & (row[R_HAND + row[R_LEADER]] - 1):
             # two tricks or more left: the trick count bounds the value (`SP_KLOW_AT`)
-            frame[F_ALPHA] = alpha
-            frame[F_BETA] = beta
-            frame[F_SLOT] = slot
-            frame[F_EXTRA] = extra
-            frame[F_BEST_MOVE] = tt_move
-            ctx[CTX_PENDING] = depth
-            ctx[CTX_KIND] = ASK_BOUNDS
-            return True, NEEDS_TRICKS
+            if ctx[CTX_KIND] != ANSWERED:  # ask it; `search` opens this node again
+                ctx[CTX_PENDING] = depth
+                ctx[CTX_KIND] = ASK_BOUNDS
+                return True, NEEDS_TRICKS
+            ctx[CTX_KIND] = ASK_VALUE
+            at = 16 * row[R_IDX0] + ctx[CTX_ANSWER]
+            done, value = _cut(table[spec[SP_KLOW_AT] + at], table[spec[SP_KHIGH_AT] + at],
+                               alpha, beta)
+            if done:
+                return True, value
     _expand(row, frame, moves[depth], alpha, beta, slot, extra, tt_move, spec, table)
     return False, 0
 
@@ -568,24 +572,6 @@ def resume(stack, frames, root, tt, ctx):
     return depth - 1 if depth > root else root - 1, value
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def _bounded(row, frame, moves, spec, table, ctx):
-    """The node asked for side 0's tricks (`ASK_BOUNDS`) has them in ctx[CTX_ANSWER]:
-    (True, a bound) when the bounds they give lie outside its window, else its frame set up
-    for its children and (False, 0)."""
-    at = 16 * row[R_IDX0] + ctx[CTX_ANSWER]
-    lower = table[spec[SP_KLOW_AT] + at]
-    upper = table[spec[SP_KHIGH_AT] + at]
-    alpha = frame[F_ALPHA]
-    beta = frame[F_BETA]
-    done, value = _cut(lower, upper, alpha, beta)
-    if done:
-        return True, value
-    _expand(row, frame, moves, alpha, beta, frame[F_SLOT], frame[F_EXTRA], frame[F_BEST_MOVE],
-            spec, table)
-    return False, 0
-
-
 @njit(cache=True, _nrt=False)
 def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
@@ -593,16 +579,13 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`,
     `ASK_VALUE`) or is bounded by them (`ASK_BOUNDS`): the caller puts the value, or the
     count, in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the search goes on
-    where it stopped (`resume`, `_bounded`)."""
+    where it stopped (`resume`; a bounded node is opened again, `ANSWERED`)."""
+    depth = root
+    opening = -1  # the depth of the node to open next (one call of `_open`: compile time)
     if ctx[CTX_PENDING] >= 0 and ctx[CTX_KIND] == ASK_BOUNDS:
-        depth = ctx[CTX_PENDING]
+        opening = ctx[CTX_PENDING]
         ctx[CTX_PENDING] = -1
-        done, value = _bounded(stack[depth], frames[depth], moves[depth], spec, table, ctx)
-        if done:
-            if depth == root:
-                return value
-            depth -= 1
-            _absorb(frames[depth], value, moves[depth, frames[depth, F_I] - 1])
+        ctx[CTX_KIND] = ANSWERED
     elif ctx[CTX_PENDING] >= 0:
         depth, value = resume(stack, frames, root, tt, ctx)
         if depth < root:
@@ -611,11 +594,20 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     else:
         frames[root, F_ALPHA] = alpha
         frames[root, F_BETA] = beta
-        done, value = _open(stack, moves, frames, root, spec, table, tt, ctx)
-        if done:
-            return value
-        depth = root
+        opening = root
     while True:
+        if opening >= 0:
+            done, value = _open(stack, moves, frames, opening, spec, table, tt, ctx)
+            depth = opening
+            opening = -1
+            if done:
+                if value < -INF:
+                    return value  # ABORTED (nothing on the path stored) or NEEDS_TRICKS
+                if depth == root:
+                    return value
+                depth -= 1
+                _absorb(frames[depth], value, moves[depth, frames[depth, F_I] - 1])
+            continue
         frame = frames[depth]
         i = frame[F_I]
         if i < frame[F_N] and frame[F_ALPHA] < frame[F_BETA]:
@@ -624,13 +616,7 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
             play(stack[depth], stack[depth + 1], move, spec)
             frames[depth + 1, F_ALPHA] = frame[F_ALPHA]
             frames[depth + 1, F_BETA] = frame[F_BETA]
-            done, value = _open(stack, moves, frames, depth + 1, spec, table, tt, ctx)
-            if done:
-                if value < -INF:
-                    return value  # ABORTED (nothing on the path stored) or NEEDS_TRICKS
-                _absorb(frame, value, move)
-            else:
-                depth += 1
+            opening = depth + 1
             continue
         value = _close(stack, frames, depth, tt, ctx)
         if depth == root:
@@ -679,6 +665,7 @@ def card_values(stack, moves, frames, spec, table, tt, ctx, only, moves_out, val
     resuming = ctx[CTX_PENDING] >= 0
     if not resuming:
         ctx[CTX_GEN] += 1
+        ctx[CTX_KIND] = ASK_VALUE
     legal = legal_cards(stack[0], spec) & only
     keep = searched_cards(stack[0], spec)
     n = 0
@@ -710,6 +697,7 @@ def position_value(stack, moves, frames, spec, table, tt, ctx):
     `NEEDS_TRICKS` as `card_values`); opens a new generation of the table."""
     if ctx[CTX_PENDING] < 0:
         ctx[CTX_GEN] += 1
+        ctx[CTX_KIND] = ASK_VALUE
         # searched from stack[1], as `card_values`' children are: one compiled `mtd` and
         # `search` (numba specializes them on a literal root and first guess)
         for j in range(ROW_SIZE):
