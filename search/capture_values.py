@@ -203,8 +203,10 @@ def seat_tricks_spec(trump, trump_last, size, spec):
     table[:size], their exact bounds tabulated at table[size:2 size] (least) and
     table[2 size:3 size] (most), at table[3 size:4 size] a 1 where the value follows from
     side 0's tricks alone: the search asks its caller for their count (`NEEDS_TRICKS`) there,
-    and at table[4 size:5 size] the index the transposition table keys each one on
-    (`SP_CANON_AT`: a Nil bidder's tricks past the first, a seat's share of its side's);
+    at table[4 size:5 size] the index the transposition table keys each one on
+    (`SP_CANON_AT`: a Nil bidder's tricks past the first, a seat's share of its side's), and
+    at table[5 size:21 size] and table[21 size:37 size] the least and most value for each
+    count of side 0's tricks (`SP_KLOW_AT`, `SP_KHIGH_AT`: index 16 * index + count);
     `trump_last`: a trump may be led only from a hand of trumps alone. Plain Python: nothing
     to compile."""
     spec[:] = 0

@@ -235,10 +235,8 @@ class TrickPlaySolver:
         self.dd = DoubleDummySolver(tt_bits)
         self._search = None  # the value search's buffers, made on first use (`search`)
         self.spec = np.zeros(cv.SPEC_SIZE, dtype=np.int64)
-        # the values, their least and most over the ways the rest can fall, where they
-        # follow from side 0's tricks, the index each is keyed on (`seat_tricks_spec`)
-        self.tables = np.zeros(37 * TABLE_SIZE, dtype=np.int64)
-        self.table = self.tables[:TABLE_SIZE]
+        self.table = np.zeros(TABLE_SIZE, dtype=np.int64)  # the values of the splits
+        self._tables = None  # the value search's tables (`value_tables`)
         self.splits = {}  # tricks left: `split_rows`
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
@@ -253,6 +251,16 @@ class TrickPlaySolver:
         if self._search is None:
             self._search = cv.Buffers(VALUE_TT_BITS)
         return self._search
+
+    @property
+    def value_tables(self) -> np.ndarray:
+        """The value search's tables (`seat_tricks_spec`), made on first use (19 MB): the
+        values, their least and most over the ways the rest can fall, where they follow from
+        side 0's tricks, the index each is keyed on, the bounds for each count of side 0's
+        tricks (`trick_bounds`)."""
+        if self._tables is None:
+            self._tables = np.zeros(37 * TABLE_SIZE, dtype=np.int64)
+        return self._tables
 
     @property
     def nodes(self) -> int:
@@ -297,12 +305,14 @@ class TrickPlaySolver:
         game.final_values(state, self.splits[left], self.table)
         self.solved_by_tricks = left > 0 and bool(by_tricks(self.table, 0, left))
         if not self.solved_by_tricks:
-            value_bounds(self.table, left, self.tables[TABLE_SIZE:2 * TABLE_SIZE],
-                         self.tables[2 * TABLE_SIZE:3 * TABLE_SIZE])
-            monotone_splits(self.table, left, self.tables[3 * TABLE_SIZE:4 * TABLE_SIZE])
-            same_futures(self.table, left, self.tables[4 * TABLE_SIZE:5 * TABLE_SIZE])
-            trick_bounds(self.table, left, self.tables[5 * TABLE_SIZE:21 * TABLE_SIZE],
-                         self.tables[21 * TABLE_SIZE:])
+            tables = self.value_tables
+            tables[:TABLE_SIZE] = self.table
+            value_bounds(self.table, left, tables[TABLE_SIZE:2 * TABLE_SIZE],
+                         tables[2 * TABLE_SIZE:3 * TABLE_SIZE])
+            monotone_splits(self.table, left, tables[3 * TABLE_SIZE:4 * TABLE_SIZE])
+            same_futures(self.table, left, tables[4 * TABLE_SIZE:5 * TABLE_SIZE])
+            trick_bounds(self.table, left, tables[5 * TABLE_SIZE:21 * TABLE_SIZE],
+                         tables[21 * TABLE_SIZE:])
             cv.seat_tricks_spec(trump, trump_last, TABLE_SIZE, self.spec)
             cv.set_root(self.hands, leader, self.trick, n_in_trick, self.spec,
                         self.search.stack[0])
@@ -311,7 +321,7 @@ class TrickPlaySolver:
     def _value_search(self, whole: bool) -> int:
         """`value_search` of the position `_prepare` set."""
         b = self.search
-        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.tables, b.table,
+        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.value_tables, b.table,
                                 b.ctx, self.cards, self.values, self.dd.tt, self.dd.moves,
                                 self.dd.frames, self.dd.stats, whole))
 
