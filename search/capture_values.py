@@ -35,15 +35,21 @@ nothing here allocates and numba's reference counting of row views was most of t
   (`search/double_dummy.py`), puts the value in ctx[CTX_ANSWER] and calls again: the search
   goes on where it stopped (its state is all in its arrays). So the trick solver is linked
   only into the caller that answers (`search.trick_values.value_search`), never into the
-  kernels of a game that needs no counts (Setback's), which compile as before.
+  kernels of a game that needs no counts (Setback's), which compile as before. Elsewhere, at
+  a trick's start with two tricks or more left, the same count bounds the value when the
+  caller tabulates the least and most value for each count (`SP_KLOW_AT`, `ASK_BOUNDS`).
 - A node limit (ctx[CTX_LIMIT], a count): past it, `ABORTED`, nothing on the path stored.
 - A transposition table at each trick's start, keyed on the four hands, the leader and side
-  0's counters; an entry keeps a lower and an upper bound and the best move. Entries carry a
-  generation number: a new solve invalidates the table without clearing it.
+  0's counters (or the index the caller names for them, `SP_CANON_AT`: one of those whose
+  values from there on are all the same); an entry keeps a lower and an upper bound and the
+  best move. Entries carry a generation number: a new solve invalidates the table without
+  clearing it.
 - Each root move's exact value by MTD(f): null-window searches converging on it (the values
   are a few integers), the table's bounds carrying over between them.
 - Move ordering: the table's move first; leads: trumps, then high and heavy cards; follows:
-  cards that win the trick (cheapest first), then the others (cheapest first).
+  cards that win the trick (cheapest first), then the others (cheapest first); with seat
+  trick counters a follow is first judged by the tabulated bounds were the trick's winner
+  after it to take the trick.
 - Equivalent cards: of two cards of one hand in one suit with no live card of another seat (or
   of the trick) between them, only the higher is searched, when neither has weight in any
   counter.
@@ -95,7 +101,16 @@ SP_HIGH_AT = 117  # table[SP_HIGH_AT + index]: the most
 SP_TRICKS_AT = 118  # > 0: table[SP_TRICKS_AT + index] = 1 where the value follows from
 #   side 0's tricks alone (the caller counts them: `NEEDS_TRICKS`)
 SP_STRIDES = 119  # SP_STRIDES + k: counter k's step in the table index
-SPEC_SIZE = SP_STRIDES + MAX_COUNTERS
+SP_CANON_AT = SP_STRIDES + MAX_COUNTERS  # > 0: table[SP_CANON_AT + index] = the index the
+#   transposition table keys that one on: of all indices whose values from there on are
+#   the same for every way the rest can fall, one (states that differ only in what can no
+#   longer change the value merge)
+SP_KLOW_AT = SP_CANON_AT + 1  # > 0: at a trick's start the search asks its caller for side 0's
+#   tricks under perfect play, k (a count, `NEEDS_TRICKS`): side 0 can take k tricks and side 1
+#   can hold it to k, so the value lies between table[SP_KLOW_AT + 16 index + k] (the least
+#   value of any split of the rest giving side 0 k or more) and
+SP_KHIGH_AT = SP_KLOW_AT + 1  # table[SP_KHIGH_AT + 16 index + k] (the most, k or fewer)
+SPEC_SIZE = SP_KHIGH_AT + 1
 
 # Columns of the transposition table (int64[2**bits, TT_COLUMNS]).
 TT_EXTRA = 4  # 0..3: the four hands; 4: leader and side 0's counters
@@ -116,7 +131,11 @@ CTX_UPPER = 6
 CTX_TEST = 7
 CTX_CARD = 8  # `card_values`' card being valued while a count is asked
 CTX_ASKED = 9  # trick counts asked since the buffers were made (the caller counts them)
-CTX_SIZE = 10
+CTX_KIND = 10  # what the count asked is for: ASK_VALUE (the node's value), ASK_BOUNDS
+CTX_SIZE = 11
+ASK_VALUE = 0  # the caller answers the node's value (its tricks through the table)
+ASK_BOUNDS = 1  # the caller answers side 0's tricks (`SP_KLOW_AT`)
+ANSWERED = 2  # the count asked is in ctx[CTX_ANSWER]: the node asking it is opened again
 NO_LIMIT = 1 << 62
 ABORTED = -(1 << 50)  # below any value: the node limit was passed
 NEEDS_TRICKS = -(1 << 51)  # below any value: the node at ctx[CTX_PENDING] needs its tricks
@@ -171,6 +190,9 @@ def prepare_spec(weights, ranges, n_counters, order, table, trump, ruff_anytime,
     spec[SP_TRUMP_LAST] = 0
     spec[SP_TABULATED] = 0
     spec[SP_TRICKS_AT] = 0
+    spec[SP_CANON_AT] = 0
+    spec[SP_KLOW_AT] = 0
+    spec[SP_KHIGH_AT] = 0
     for seat in range(4):
         spec[SP_SEAT_STEP + seat] = 0
 
@@ -179,8 +201,12 @@ def seat_tricks_spec(trump, trump_last, size, spec):
     """Fill `spec` for a value over the tricks each seat takes (no card weighs anything): the
     table index `r0 + 16 r1 + 256 r2 + 4096 r3` (seat i takes r_i more tricks), the values at
     table[:size], their exact bounds tabulated at table[size:2 size] (least) and
-    table[2 size:3 size] (most), and at table[3 size:4 size] a 1 where the value follows from
-    side 0's tricks alone: the search asks its caller for their count (`NEEDS_TRICKS`) there;
+    table[2 size:3 size] (most), at table[3 size:4 size] a 1 where the value follows from
+    side 0's tricks alone: the search asks its caller for their count (`NEEDS_TRICKS`) there,
+    at table[4 size:5 size] the index the transposition table keys each one on
+    (`SP_CANON_AT`: a Nil bidder's tricks past the first, a seat's share of its side's), and
+    at table[5 size:21 size] and table[21 size:37 size] the least and most value for each
+    count of side 0's tricks (`SP_KLOW_AT`, `SP_KHIGH_AT`: index 16 * index + count);
     `trump_last`: a trump may be led only from a hand of trumps alone. Plain Python: nothing
     to compile."""
     spec[:] = 0
@@ -190,6 +216,9 @@ def seat_tricks_spec(trump, trump_last, size, spec):
     spec[SP_LOW_AT] = size
     spec[SP_HIGH_AT] = 2 * size
     spec[SP_TRICKS_AT] = 3 * size
+    spec[SP_CANON_AT] = 4 * size
+    spec[SP_KLOW_AT] = 5 * size
+    spec[SP_KHIGH_AT] = 21 * size
     for seat in range(4):
         spec[SP_SEAT_STEP + seat] = 1 << (4 * seat)
 
@@ -317,12 +346,17 @@ def searched_cards(row, spec):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def _ordered_moves(row, spec, tt_move, out):
+def _ordered_moves(row, spec, table, tt_move, out):
     """The moves to search into `out[:MAX_CARDS]`, best first (the rest of `out` is scratch for
     their scores); returns their count (module docstring)."""
     trump = spec[SP_TRUMP]
     n_in = row[R_N_IN]
     keep = searched_cards(row, spec)
+    seat = to_act(row)
+    # seat trick counters: a card is first judged by the bounds of the value were the trick's
+    # winner after it to take the trick (a Nil bidder ducks, its opponents leave it winning)
+    guided = spec[SP_TABULATED] != 0 and n_in > 0
+    sign = 1 if seat & 1 == 0 else -1
     n = 0
     scores = out[MAX_CARDS:]  # the second half of the row: no allocation per node
     while keep:
@@ -330,14 +364,19 @@ def _ordered_moves(row, spec, tt_move, out):
         keep &= keep - 1
         rank = card % N_RANKS
         worth = spec[SP_ORDER + card]
+        wins = n_in > 0 and _beats(card, row[R_BEST], trump)
         if n_in == 0:
             score = 2 * rank + (40 if card // N_RANKS == trump else 0) + 3 * worth
-        elif _beats(card, row[R_BEST], trump):
+        elif wins:
             score = 200 - rank - (20 if card // N_RANKS == trump else 0)
         else:
             score = 100 - rank - worth
+        if guided:
+            winner = seat if wins else row[R_WINNER]
+            taken = row[R_IDX0] + spec[SP_SEAT_STEP + winner]
+            score += sign * (table[spec[SP_LOW_AT] + taken] + table[spec[SP_HIGH_AT] + taken]) * 512
         if card == tt_move:
-            score = 1000
+            score = INF
         j = n  # insertion by descending score: the lists are short
         while j > 0 and scores[j - 1] < score:
             scores[j] = scores[j - 1]
@@ -359,6 +398,17 @@ def _bounds(row, spec, table):
     if row[R_IDX0] + row[R_IDX1] == spec[SP_FULL]:  # everything captured: the final value
         return table[row[R_IDX0]], table[row[R_IDX0]]
     return spec[SP_MIN], spec[SP_MAX]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _cut(lower, upper, alpha, beta):
+    """(True, its fail-soft value) for a node whose value lies in [lower, upper] when that
+    decides it for the window (alpha, beta), else (False, 0)."""
+    if lower >= beta or lower == upper:
+        return True, lower
+    if upper <= alpha:
+        return True, upper
+    return False, np.int64(0)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -389,29 +439,31 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     frame = frames[depth]
     ctx[CTX_NODES] += 1
     if ctx[CTX_NODES] > ctx[CTX_LIMIT]:
+        ctx[CTX_KIND] = ASK_VALUE  # no count answered is left for a later search
         return True, ABORTED
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
     lower, upper = _bounds(row, spec, table)
-    if lower >= beta or lower == upper:
-        return True, lower
-    if upper <= alpha:
-        return True, upper
+    done, value = _cut(lower, upper, alpha, beta)
+    if done:
+        return True, value
     slot = -1
     tt_move = -1
     extra = np.int64(0)
     if row[R_N_IN] == 0:
-        extra = row[R_LEADER] | (row[R_IDX0] << 2)
+        key = row[R_IDX0]
+        if spec[SP_CANON_AT] > 0:
+            key = table[spec[SP_CANON_AT] + key]
+        extra = row[R_LEADER] | (key << 2)
         slot = _slot(row[R_HAND], row[R_HAND + 1], row[R_HAND + 2], row[R_HAND + 3], extra,
                      tt.shape[0] - 1)
         entry = tt[slot]
         if _same_key(entry, row, extra, ctx[CTX_GEN]):
             lo = entry[TT_LO]
             hi = entry[TT_HI]
-            if lo >= beta or lo == hi:
-                return True, lo
-            if hi <= alpha:
-                return True, hi
+            done, value = _cut(lo, hi, alpha, beta)
+            if done:
+                return True, value
             if lo > alpha:
                 alpha = lo
             if hi < beta:
@@ -421,21 +473,40 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
             frame[F_SLOT] = slot  # where `search` keeps the answer
             frame[F_EXTRA] = extra
             ctx[CTX_PENDING] = depth
+            ctx[CTX_KIND] = ASK_VALUE
             return True, NEEDS_TRICKS
+        if spec[SP_KLOW_AT] > 0 and row[R_HAND + row[R_LEADER]] & (row[R_HAND + row[R_LEADER]] - 1):
+            # two tricks or more left: the trick count bounds the value (`SP_KLOW_AT`)
+            if ctx[CTX_KIND] != ANSWERED:  # ask it; `search` opens this node again
+                ctx[CTX_PENDING] = depth
+                ctx[CTX_KIND] = ASK_BOUNDS
+                return True, NEEDS_TRICKS
+            ctx[CTX_KIND] = ASK_VALUE
+            at = 16 * row[R_IDX0] + ctx[CTX_ANSWER]
+            done, value = _cut(table[spec[SP_KLOW_AT] + at], table[spec[SP_KHIGH_AT] + at],
+                               alpha, beta)
+            if done:
+                return True, value
+    _expand(row, frame, moves[depth], alpha, beta, slot, extra, tt_move, spec, table)
+    return False, 0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _expand(row, frame, moves, alpha, beta, slot, extra, tt_move, spec, table):
+    """Set the frame of a node not decided at once up for its children."""
     maximize = to_act(row) & 1 == 0
-    n = _ordered_moves(row, spec, tt_move, moves[depth])
+    n = _ordered_moves(row, spec, table, tt_move, moves)
     frame[F_ALPHA] = alpha
     frame[F_BETA] = beta
     frame[F_ALPHA0] = alpha
     frame[F_BETA0] = beta
     frame[F_BEST] = -INF if maximize else INF
-    frame[F_BEST_MOVE] = moves[depth, 0]
+    frame[F_BEST_MOVE] = moves[0]
     frame[F_N] = n
     frame[F_I] = 0
     frame[F_SLOT] = slot
     frame[F_EXTRA] = extra
     frame[F_MAXIMIZE] = maximize
-    return False, 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -507,10 +578,17 @@ def resume(stack, frames, root, tt, ctx):
 def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
     once the node count passes ctx[CTX_LIMIT] (the table's entries stay exact);
-    `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`): the
-    caller puts its value in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the
-    search goes on where it stopped (`resume`)."""
-    if ctx[CTX_PENDING] >= 0:
+    `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`,
+    `ASK_VALUE`) or is bounded by them (`ASK_BOUNDS`): the caller puts the value, or the
+    count, in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the search goes on
+    where it stopped (`resume`; a bounded node is opened again, `ANSWERED`)."""
+    depth = root
+    opening = -1  # the depth of the node to open next (one call of `_open`: compile time)
+    if ctx[CTX_PENDING] >= 0 and ctx[CTX_KIND] == ASK_BOUNDS:
+        opening = ctx[CTX_PENDING]
+        ctx[CTX_PENDING] = -1
+        ctx[CTX_KIND] = ANSWERED
+    elif ctx[CTX_PENDING] >= 0:
         depth, value = resume(stack, frames, root, tt, ctx)
         if depth < root:
             return value
@@ -518,11 +596,20 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     else:
         frames[root, F_ALPHA] = alpha
         frames[root, F_BETA] = beta
-        done, value = _open(stack, moves, frames, root, spec, table, tt, ctx)
-        if done:
-            return value
-        depth = root
+        opening = root
     while True:
+        if opening >= 0:
+            done, value = _open(stack, moves, frames, opening, spec, table, tt, ctx)
+            depth = opening
+            opening = -1
+            if done:
+                if value < -INF:
+                    return value  # ABORTED (nothing on the path stored) or NEEDS_TRICKS
+                if depth == root:
+                    return value
+                depth -= 1
+                _absorb(frames[depth], value, moves[depth, frames[depth, F_I] - 1])
+            continue
         frame = frames[depth]
         i = frame[F_I]
         if i < frame[F_N] and frame[F_ALPHA] < frame[F_BETA]:
@@ -531,13 +618,7 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
             play(stack[depth], stack[depth + 1], move, spec)
             frames[depth + 1, F_ALPHA] = frame[F_ALPHA]
             frames[depth + 1, F_BETA] = frame[F_BETA]
-            done, value = _open(stack, moves, frames, depth + 1, spec, table, tt, ctx)
-            if done:
-                if value < -INF:
-                    return value  # ABORTED (nothing on the path stored) or NEEDS_TRICKS
-                _absorb(frame, value, move)
-            else:
-                depth += 1
+            opening = depth + 1
             continue
         value = _close(stack, frames, depth, tt, ctx)
         if depth == root:
@@ -586,6 +667,7 @@ def card_values(stack, moves, frames, spec, table, tt, ctx, only, moves_out, val
     resuming = ctx[CTX_PENDING] >= 0
     if not resuming:
         ctx[CTX_GEN] += 1
+        ctx[CTX_KIND] = ASK_VALUE
     legal = legal_cards(stack[0], spec) & only
     keep = searched_cards(stack[0], spec)
     n = 0
@@ -617,6 +699,7 @@ def position_value(stack, moves, frames, spec, table, tt, ctx):
     `NEEDS_TRICKS` as `card_values`); opens a new generation of the table."""
     if ctx[CTX_PENDING] < 0:
         ctx[CTX_GEN] += 1
+        ctx[CTX_KIND] = ASK_VALUE
         # searched from stack[1], as `card_values`' children are: one compiled `mtd` and
         # `search` (numba specializes them on a literal root and first guess)
         for j in range(ROW_SIZE):

@@ -35,7 +35,12 @@ How a value is found:
   (`search/capture_values.py`, the one Setback's captured cards use) on the value itself:
   its counters are the tricks each seat takes (a trick counter per seat, no card weighing
   anything), the table index `pack(r0, r1, r2, r3)`, and its bounds at every node exact and
-  tabulated once a solve (`value_bounds`: the best and worst split of the tricks left).
+  tabulated once a solve (`value_bounds`: the best and worst split of the tricks left). Also
+  tabulated once a solve, so that a Spades hand with a Nil bid is solved from its first
+  trick in seconds at most: at each trick's start the one solver's count of side 0's tricks
+  bounds the value (`trick_bounds`: the least and most over the splits with that count) and,
+  where it follows from that count, gives it (`monotone_splits`); and the transposition table
+  keys the splits whose values from there on are all the same as one (`same_futures`).
 """
 
 from __future__ import annotations
@@ -51,7 +56,8 @@ from search.double_dummy import S_NODES, DoubleDummySolver, card_tricks, tricks_
 
 INF = cv.INF
 TABLE_SIZE = 1 << 16  # a value table: 4 bits of tricks a seat
-VALUE_TT_BITS = 18  # entries of the value search's transposition table
+VALUE_TT_BITS = 20  # entries of the value search's transposition table (75 MB; 18: 2.5 to 4
+#   times the nodes of a 13-trick search with a Nil bid standing)
 
 
 def pack(r0: int, r1: int, r2: int, r3: int) -> int:
@@ -128,6 +134,65 @@ def monotone_splits(table, left, out):
 
 
 @njit(cache=True)
+def same_futures(table, left, out):
+    """out[c] = the first split (in the order below) of as many tricks taken so far as `c`
+    whose values of `table` from there on equal c's for every way the `left` tricks can fall:
+    the transposition table keys a position on that one, so positions that differ only in what
+    no longer changes the value (a Nil bidder's tricks past the first, how a side's tricks fall
+    between its seats when no Nil bid stands there) share their entries."""
+    for total in range(left):
+        rest = split_rows(left - total)
+        firsts = split_rows(total)
+        n = firsts.shape[0]
+        keys = np.zeros(n, np.int64)  # a hash of each split's values from there on
+        for i in range(n):
+            h = np.int64(0)
+            for j in range(rest.shape[0]):
+                h = (h ^ table[firsts[i, 4] + rest[j, 4]]) * np.int64(0x100000001B3)
+            keys[i] = h
+            out[firsts[i, 4]] = firsts[i, 4]
+            for k in range(i):  # the first equal one (its own first)
+                if keys[k] != keys[i] or out[firsts[k, 4]] != firsts[k, 4]:
+                    continue
+                same = True
+                for j in range(rest.shape[0]):
+                    if table[firsts[i, 4] + rest[j, 4]] != table[firsts[k, 4] + rest[j, 4]]:
+                        same = False
+                        break
+                if same:
+                    out[firsts[i, 4]] = firsts[k, 4]
+                    break
+
+
+@njit(cache=True)
+def trick_bounds(table, left, low, high):
+    """For every split `c` of fewer tricks than `left` taken so far and every count k of the
+    tricks side 0 takes of the rest: low[16 c + k] the least value of `table` over the ways the
+    rest can fall giving side 0 k tricks or more, high[16 c + k] the most giving it k or fewer."""
+    least = np.empty(16, np.int64)
+    most = np.empty(16, np.int64)
+    for total in range(left):
+        rest = split_rows(left - total)
+        firsts = split_rows(total)
+        for i in range(firsts.shape[0]):
+            c = firsts[i, 4]
+            least[:] = INF
+            most[:] = -INF
+            for j in range(rest.shape[0]):
+                k = rest[j, 0] + rest[j, 2]
+                value = table[c + rest[j, 4]]
+                least[k] = min(least[k], value)
+                most[k] = max(most[k], value)
+            for k in range(left - total - 1, -1, -1):  # k or more
+                least[k] = min(least[k], least[k + 1])
+            for k in range(1, left - total + 1):  # k or fewer
+                most[k] = max(most[k], most[k - 1])
+            for k in range(left - total + 1):
+                low[16 * c + k] = least[k]
+                high[16 * c + k] = most[k]
+
+
+@njit(cache=True)
 def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_out, dd_tt,
                  dd_moves, dd_frames, dd_stats, whole):
     """The value search (`search.capture_values`) of the position at stack[0]: every legal
@@ -152,8 +217,11 @@ def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_o
         ctx[cv.CTX_NODES] += dd_stats[S_NODES] - before  # the value search's nodes now
         ctx[cv.CTX_ASKED] += 1
         dd_stats[S_NODES] = before
-        ctx[cv.CTX_ANSWER] = table[row[cv.R_IDX0] + k * spec[cv.SP_SEAT_STEP]
-                                   + (left - k) * spec[cv.SP_SEAT_STEP + 1]]
+        if ctx[cv.CTX_KIND] == cv.ASK_BOUNDS:
+            ctx[cv.CTX_ANSWER] = k
+        else:
+            ctx[cv.CTX_ANSWER] = table[row[cv.R_IDX0] + k * spec[cv.SP_SEAT_STEP]
+                                       + (left - k) * spec[cv.SP_SEAT_STEP + 1]]
 
 
 class TrickPlaySolver:
@@ -165,12 +233,10 @@ class TrickPlaySolver:
         self.tt_bits = tt_bits
         self.captures = {}  # a game declaring `CAPTURE_SOLVER`: its solver (module docstring)
         self.dd = DoubleDummySolver(tt_bits)
-        self.search = cv.Buffers(VALUE_TT_BITS)
+        self._search = None  # the value search's buffers, made on first use (`search`)
         self.spec = np.zeros(cv.SPEC_SIZE, dtype=np.int64)
-        # the values, their least and most over the ways the rest can fall, where they
-        # follow from side 0's tricks (`seat_tricks_spec`)
-        self.tables = np.zeros(4 * TABLE_SIZE, dtype=np.int64)
-        self.table = self.tables[:TABLE_SIZE]
+        self.table = np.zeros(TABLE_SIZE, dtype=np.int64)  # the values of the splits
+        self._tables = None  # the value search's tables (`value_tables`)
         self.splits = {}  # tricks left: `split_rows`
         self.hands = np.zeros(4, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
@@ -179,14 +245,33 @@ class TrickPlaySolver:
         self.solved_by_tricks = False  # how the last solve went (the fast path or not)
 
     @property
+    def search(self) -> cv.Buffers:
+        """The value search's buffers (a game whose value follows from the tricks never needs
+        them: Euchre's oracle does not hold their table)."""
+        if self._search is None:
+            self._search = cv.Buffers(VALUE_TT_BITS)
+        return self._search
+
+    @property
+    def value_tables(self) -> np.ndarray:
+        """The value search's tables (`seat_tricks_spec`), made on first use (19 MB): the
+        values, their least and most over the ways the rest can fall, where they follow from
+        side 0's tricks, the index each is keyed on, the bounds for each count of side 0's
+        tricks (`trick_bounds`)."""
+        if self._tables is None:
+            self._tables = np.zeros(37 * TABLE_SIZE, dtype=np.int64)
+        return self._tables
+
+    @property
     def nodes(self) -> int:
         """Nodes searched since the last `reset_nodes` (both searches')."""
-        return self.dd.nodes + int(self.search.ctx[cv.CTX_NODES])
+        return self.dd.nodes + (0 if self._search is None else int(self._search.ctx[cv.CTX_NODES]))
 
     def reset_nodes(self) -> None:
         """Restart the node count."""
         self.dd.stats[S_NODES] = 0
-        self.search.ctx[cv.CTX_NODES] = 0
+        if self._search is not None:
+            self._search.ctx[cv.CTX_NODES] = 0
 
     def _capture_solver(self, game):
         """The solver of `game` when its value counts the cards captured, else None."""
@@ -220,9 +305,14 @@ class TrickPlaySolver:
         game.final_values(state, self.splits[left], self.table)
         self.solved_by_tricks = left > 0 and bool(by_tricks(self.table, 0, left))
         if not self.solved_by_tricks:
-            value_bounds(self.table, left, self.tables[TABLE_SIZE:2 * TABLE_SIZE],
-                         self.tables[2 * TABLE_SIZE:3 * TABLE_SIZE])
-            monotone_splits(self.table, left, self.tables[3 * TABLE_SIZE:])
+            tables = self.value_tables
+            tables[:TABLE_SIZE] = self.table
+            value_bounds(self.table, left, tables[TABLE_SIZE:2 * TABLE_SIZE],
+                         tables[2 * TABLE_SIZE:3 * TABLE_SIZE])
+            monotone_splits(self.table, left, tables[3 * TABLE_SIZE:4 * TABLE_SIZE])
+            same_futures(self.table, left, tables[4 * TABLE_SIZE:5 * TABLE_SIZE])
+            trick_bounds(self.table, left, tables[5 * TABLE_SIZE:21 * TABLE_SIZE],
+                         tables[21 * TABLE_SIZE:])
             cv.seat_tricks_spec(trump, trump_last, TABLE_SIZE, self.spec)
             cv.set_root(self.hands, leader, self.trick, n_in_trick, self.spec,
                         self.search.stack[0])
@@ -231,7 +321,7 @@ class TrickPlaySolver:
     def _value_search(self, whole: bool) -> int:
         """`value_search` of the position `_prepare` set."""
         b = self.search
-        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.tables, b.table,
+        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.value_tables, b.table,
                                 b.ctx, self.cards, self.values, self.dd.tt, self.dd.moves,
                                 self.dd.frames, self.dd.stats, whole))
 

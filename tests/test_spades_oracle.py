@@ -1,6 +1,6 @@
 """Spades' all-seeing `oracle` (issue 49, part 4): its bids the bidder's, its card the best of
-the solver's values (exact from the first trick when the score follows from the tricks, else
-once 7 tricks remain, the heuristic rolled out to there before),
+the solver's values (exact from the first trick, Nil bids and bags included; past its node limit
+exact once 7 tricks remain, the heuristic rolled out to there before),
 refused from a seat's view, and fielded by the tournament with the true hand."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from games.spades.play.tournament import make_spades_player, play_unit
 from play.tournament import HANDS
 from games.spades.search.policy import heuristic_move
 from games.spades.play.oracle import EXACT_TRICKS
+from games.spades import trick_play
+from search.trick_values import TrickPlaySolver
 
 
 @pytest.fixture(scope="module")
@@ -62,15 +64,33 @@ def test_the_card_is_the_best_of_the_solvers_values(oracle, seed, moves, reason)
     assert sorted(m["move"] for m in why["moves"]) == sorted(int(c) for c in cards)
 
 
-def test_a_standing_nil_bid_rolls_out_before_7_tricks_are_left(oracle):
-    """A Nil bidder's own tricks: the score is searched, exact from 7 tricks left."""
+def _nil_position():
     for seed in range(200):
         state, view = _position(seed, 4)
         nil = any(int(state[S.BID + seat]) == 0 for seat in range(4))
         if nil and view.legal_moves().size > 1:
-            break
-    else:
-        pytest.skip("no Nil bid among the heuristic's hands")
+            return state, view
+    pytest.skip("no Nil bid among the heuristic's hands")
+
+
+def test_a_standing_nil_bid_is_exact_from_the_first_trick(oracle):
+    """A Nil bidder's own tricks: the score itself is searched from the first trick, its
+    values those of a fresh solver with no node limit."""
+    state, view = _nil_position()
+    why = oracle.decide_seeing_all(state.copy(), view)
+    assert why["reason"] == "exact"
+    cards, values = TrickPlaySolver().card_values(state.copy(), trick_play)
+    assert sorted((m["move"], m["value"]) for m in why["moves"]) == sorted(
+        zip(cards.tolist(), values.tolist()))
+    assert why["move"] == int(cards[int(np.argmax(values))])
+
+
+def test_past_its_node_limit_the_oracle_rolls_out_then_solves():
+    """The safety net: a score search past `node_limit` nodes plays the heuristic until
+    `EXACT_TRICKS` are left and solves from there."""
+    state, view = _nil_position()
+    oracle = make_spades_player("oracle")
+    oracle.node_limit = 5
     why = oracle.decide_seeing_all(state.copy(), view)
     assert why["reason"] == "rollout+exact"
     cards, values = oracle.card_values(state.copy(), EXACT_TRICKS)

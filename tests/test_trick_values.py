@@ -69,6 +69,18 @@ def _ending(name, seed: int, tricks_left: int):
     return state if state[S.PHASE] == S.PHASE_PLAY else None
 
 
+def _equal_brute_force(solver, name, state, seed):
+    """Assert every legal card's value (`solver.card_values`) equals brute force; return them."""
+    rules, S, trick_play = _modules(name)
+    sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
+    cards, values = solver.card_values(state, trick_play)
+    for card, value in zip(cards, values):
+        child = state.copy()
+        rules["apply_move"](child, int(card))
+        assert value == sign * _brute(rules, S, child), (seed, int(card))
+    return cards, values
+
+
 @pytest.fixture(scope="module")
 def solver():
     return TrickPlaySolver(tt_bits=10)  # a small table: collisions and replacements happen
@@ -83,12 +95,8 @@ def test_card_values_equal_brute_force(solver, name, seed):
     state = next(s for s in (_ending(name, seed + 1000 * k, 1 + seed % 3) for k in range(20))
                  if s is not None)
     sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
-    cards, values = solver.card_values(state, trick_play)
+    cards, values = _equal_brute_force(solver, name, state, seed)
     assert list(cards) == _legal(rules, state)
-    for card, value in zip(cards, values):
-        child = state.copy()
-        rules["apply_move"](child, int(card))
-        assert value == sign * _brute(rules, S, child), (seed, int(card))
     assert solver.value(state, trick_play) == sign * max(values)  # the position's own
 
 
@@ -113,18 +121,13 @@ def test_the_value_search_hands_trick_starts_to_the_trick_count(solver):
     (`test_card_values_equal_brute_force`)."""
     from search.capture_values import CTX_ASKED
 
-    rules, S, trick_play = _modules("spades")
+    trick_play = _modules("spades")[2]
     asked = int(solver.search.ctx[CTX_ASKED])
     for seed in range(40):
         state = _ending("spades", seed, 3)
         if state is None or solver.solvable_by_tricks(state, trick_play):
             continue
-        sign = 1 if state[S.TO_ACT] % 2 == 0 else -1
-        cards, values = solver.card_values(state, trick_play)
-        for card, value in zip(cards, values):
-            child = state.copy()
-            rules["apply_move"](child, int(card))
-            assert value == sign * _brute(rules, S, child), (seed, int(card))
+        _equal_brute_force(solver, "spades", state, seed)
     assert int(solver.search.ctx[CTX_ASKED]) > asked
 
 
@@ -144,6 +147,28 @@ def test_a_value_search_stopped_at_its_node_limit_leaves_nothing_wrong():
         assert list(cards) == list(fresh[0]) and list(values) == list(fresh[1])
         stopped += 1
     assert stopped >= 3
+
+
+def _nil_standing(state, S) -> bool:
+    return any(int(state[S.BID + seat]) == 0 and int(state[S.TAKEN + seat]) == 0
+               for seat in range(4))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_a_standing_nil_bid_is_searched_exactly(solver, seed):
+    """Spades endings of three tricks with a Nil bidder yet to take a trick: the value search
+    keys its table on what can still change the score (the Nil bidder's first trick, the
+    side's tricks) and bounds each trick's start by the sides' trick count; every card's value
+    equals brute force, and the trick counts were asked."""
+    from search.capture_values import CTX_ASKED
+
+    _, S, trick_play = _modules("spades")
+    state = next(s for s in (_ending("spades", 5000 + seed + 1000 * k, 3) for k in range(400))
+                 if s is not None and _nil_standing(s, S)
+                 and not solver.solvable_by_tricks(s, trick_play))
+    asked = int(solver.search.ctx[CTX_ASKED])
+    _equal_brute_force(solver, "spades", state, seed)
+    assert int(solver.search.ctx[CTX_ASKED]) > asked
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -14,7 +14,7 @@ from numba import njit
 
 from games.spades.cards import SPADES
 from games.spades.scoring import score_difference
-from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, N_TRICKS, PHASE, PHASE_PLAY,
+from games.spades.state import (HAND, LEADER, N_IN_TRICK, N_TRICKS, PHASE, PHASE_PLAY,
                                 TAKEN, TO_ACT, TRICK, TRICK_NUMBER)
 
 
@@ -51,10 +51,3 @@ def final_values(state, splits, table):
 # PHASE, PHASE_PLAY, N_TRICKS, TRICK_NUMBER, TO_ACT
 NOT_IN_CARD_PLAY = ("the Spades solver needs a hand in its card play (every bid made, cards left "
                     "to play)")
-
-
-def slow_to_search(state) -> bool:
-    """Whether a Nil bid stands with its bidder yet to take a trick: a search of the score
-    itself (not the trick count) can then take minutes."""
-    return any(int(state[BID + seat]) == 0 and int(state[TAKEN + seat]) == 0
-               for seat in range(4))

@@ -1,16 +1,16 @@
 """Spades' pieces of the one `oracle` (`play/trick_oracle.py`: it SEES EVERY HAND, a ceiling for
 tournaments and ratings), beyond its card play's declaration (`games.spades.trick_play`).
 
-A full 13-trick solve of the score itself can take minutes, so: when the score follows from
-the tricks the team takes (no Nil bid standing, no bag penalty within reach: most hands), the
-solver counts tricks and the oracle is exact from the first trick (a tenth of a second a
-decision, typically). Otherwise it searches the score itself, exact from the first trick when
-that takes at most `NODE_LIMIT` nodes (a count, so the same on any machine; not tried while a
-Nil bidder has taken no trick). Past that the oracle is exact once `EXACT_TRICKS` (7) tricks or
-fewer remain; before, each candidate card is followed by the heuristic at every seat (its numba
-twin, `games.spades.search.policy`) until 7 tricks remain, and the rest is solved exactly. The spec
-is `oracle[,bid=SPEC]` or `oracle:SPEC` (SPEC any Spades player but an oracle; by default the
-heuristic).
+When the score follows from the tricks the team takes (no Nil bid standing, no bag penalty
+within reach: most hands), the solver counts tricks; otherwise it searches the score itself,
+its transposition table keyed on what can still change the score and every trick's start
+bounded by the tricks each side can take (`search.capture_values`). Both are exact from the
+first trick. A score search that would pass `NODE_LIMIT` nodes (a count, so the same on any
+machine) is a safety net's case: the oracle is then exact once `EXACT_TRICKS` (7) tricks or
+fewer remain, and before, each candidate card is followed by the heuristic at every seat (its
+numba twin, `games.spades.search.policy`) until 7 tricks remain, and the rest is solved
+exactly. The spec is `oracle[,bid=SPEC]` or `oracle:SPEC` (SPEC any Spades player but an
+oracle; by default the heuristic).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 EXACT_TRICKS = 7  # always exact from this many tricks left (docstring)
-NODE_LIMIT = 500_000  # nodes a score search may take before EXACT_TRICKS are left
+NODE_LIMIT = 40_000_000  # nodes a score search may take (some seconds) before the safety net
 
 
 def play_on(state: np.ndarray, horizon: int) -> tuple[np.ndarray, list]:
