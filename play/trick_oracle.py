@@ -11,15 +11,13 @@ SPEC any player of the game but an oracle, by default the heuristic's.
 What the oracle reads of the declaration: the state's fields `PHASE`, `PHASE_PLAY` (the card
 play: before it the bidder decides), `N_TRICKS`, `TRICK_NUMBER` (tricks done) and `TO_ACT`
 (seats 0 and 2 are side 0), `NOT_IN_CARD_PLAY` (the one line refusing another phase),
-`ORACLE_TT_BITS` (optional: the solver's table size, 18 by default) and
-`slow_to_search(state)` (optional: whether a search of the score itself can run for minutes;
-then it is tried only when the trick count decides the value). A game whose full solve is too
-slow gives the oracle `exact_tricks` (exact only from so many tricks left), `node_limit` (the
-nodes a score search may take before that: a count, the same on any machine) and `play_on(state,
-horizon)` (the legal cards ascending and the state after each with the game's rollout policy
-playing on until `horizon` tricks remain): before `exact_tricks` are left, a search within
-`node_limit` is exact; past it, each card is followed by `play_on` and the rest solved exactly
-(a one-ply lookahead whose leaves are exact).
+`ORACLE_TT_BITS` (optional: the solver's table size, 18 by default). A game whose full solve
+can be too slow gives the oracle `exact_tricks` (exact only from so many tricks left),
+`node_limit` (the nodes a score search may take before that: a count, the same on any machine)
+and `play_on(state, horizon)` (the legal cards ascending and the state after each with the
+game's rollout policy playing on until `horizon` tricks remain): before `exact_tricks` are
+left, a search within `node_limit` is exact; past it, each card is followed by `play_on` and
+the rest solved exactly (a one-ply lookahead whose leaves are exact).
 
 How it sees: players receive a `SeatView`, the other hands erased; the oracle cannot play from
 one (`choose` refuses with `OracleRefused`). It declares `sees_all = True`, and the game loops
@@ -123,9 +121,7 @@ class TrickOraclePlayer(SeeingPlayer):
             return {"move": int(legal[0]), "reason": "forced", "moves": []}
         found = None
         early = self.exact_tricks is not None and tricks_left(game, state) > self.exact_tricks
-        slow = getattr(game, "slow_to_search", None)
-        if early and (slow is None or not slow(state)
-                      or self.solver.solvable_by_tricks(state, game)):
+        if early:
             found = self.solver.card_values(state, game, node_limit=self.node_limit)
         exact = found is not None or not early
         moves, values = found or self.card_values(state, 0 if exact else self.exact_tricks)
