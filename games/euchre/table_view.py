@@ -27,6 +27,7 @@ from games.euchre.errors import EuchreError
 from games.euchre.game import FIRST_DEALER, TARGET, game_winner, next_dealer  # noqa: F401
 from games.euchre.state import OUT
 from games.euchre.view import HIDDEN, SeatView  # noqa: F401 (a hook: the bots' view)
+from games.scaffold.table import read_team_score
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, SUITS, SUIT_NAMES, TEAM_OF,
                                         TEAM_WORDS, bold, card, card_text, cell, chip,
                                         score_row, seats_show, suit_order, suit_text)
@@ -126,14 +127,9 @@ SETUP_FIELDS = ("upcard",)  # beside dealer, hands, moves and score: the card tu
 def read_score(score) -> tuple[int, int]:
     """(EW, NS) from a position's optional "score" (`{"NS": a, "EW": b}`, 0..9: a game to 10
     still being played)."""
-    if score is None:
-        return 0, 0
-    if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
-            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < TARGET
-                       for v in score.values())):
-        raise EuchreError('"score" must look like {"NS": 4, "EW": 7} (integers 0 to 9: the '
-                          "game score before this hand of a game to 10)")
-    return score["EW"], score["NS"]
+    return read_team_score(score, lambda v: 0 <= v < TARGET, EuchreError,
+                           '"score" must look like {"NS": 4, "EW": 7} (integers 0 to 9: the '
+                           "game score before this hand of a game to 10)")
 
 
 def read_hand(letter: str, cards) -> int:

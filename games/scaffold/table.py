@@ -41,6 +41,18 @@ def parse_seat(token, error: type) -> int:
     return parse_letter(token, SEAT_CHARS, "seat", error)
 
 
+def read_team_score(score, in_range, error: type, message: str) -> tuple[int, int]:
+    """(EW, NS) from an optional game score `{"NS": a, "EW": b}` (None: 0 to 0): `error(message)`
+    unless it has exactly those keys, each an integer (not a bool) that `in_range` accepts."""
+    if score is None:
+        return 0, 0
+    if (not isinstance(score, dict) or set(score) != set(TEAM_NAMES)
+            or not all(isinstance(v, int) and not isinstance(v, bool) and in_range(v)
+                       for v in score.values())):
+        raise error(message)
+    return score["EW"], score["NS"]
+
+
 def parse_card_text(token, rank_chars: str, suit_chars: str, error: type, example: str,
                     ranks: str) -> tuple[int, int]:
     """(rank index in `rank_chars`, suit index) of a card token such as `AS`, `th` or `10H`

@@ -9,6 +9,7 @@ hand (the score is the same, `is_exhausted` says so)."""
 
 from __future__ import annotations
 
+from games.scaffold.table import read_team_score
 from games.scaffold.table_words import (SEAT_NAMES, SIDE, TEAM_OF, TEAM_SHORT, TEAM_WORDS,
                                         bold, by_suit_then_rank, card_text, cell, score_row,
                                         seats_show, signed, suit_text)
@@ -93,14 +94,9 @@ MAX_SCORE = 10**9  # as `setback-cfr replay`: keeps the scores inside the key bu
 
 def read_score(score) -> tuple[int, int]:
     """(EW, NS) from a position's optional "score"."""
-    if score is None:
-        return 0, 0
-    if (not isinstance(score, dict) or set(score) != {"EW", "NS"}
-            or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SCORE
-                       for v in score.values())):
-        raise SetbackError('"score" must look like {"EW": 3, "NS": -2} (integers within '
+    return read_team_score(score, lambda v: abs(v) <= MAX_SCORE, SetbackError,
+                           '"score" must look like {"EW": 3, "NS": -2} (integers within '
                            '+-1,000,000,000)')
-    return score["EW"], score["NS"]
 
 
 def read_hand(letter: str, cards) -> int:

@@ -11,7 +11,7 @@ import numpy as np
 
 from games.rng import new_rng
 from games.scaffold.face import TableFace, seat_hands
-from games.scaffold.table import SEAT_CHARS, TEAM_NAMES, absolute_team, parse_seat
+from games.scaffold.table import SEAT_CHARS, absolute_team, parse_seat, read_team_score
 from games.spades import rules
 from games.spades import state as S
 from games.spades.cards import format_card, format_cards, parse_card
@@ -107,11 +107,6 @@ class Hand(TableFace):
 
 def _read_score(score) -> np.ndarray:
     """The game score `{"NS": a, "EW": b}` as an array by absolute team (EW, NS)."""
-    if score is None:
-        return np.zeros(2, np.int64)
-    if (not isinstance(score, dict) or set(score) != set(TEAM_NAMES)
-            or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_SCORE
-                       for v in score.values())):
-        raise SpadesError('"score" must look like {"NS": 120, "EW": -35} (integers within '
-                          f"+-{MAX_SCORE:,})")
-    return np.array([score["EW"], score["NS"]], np.int64)
+    return np.array(read_team_score(score, lambda v: abs(v) <= MAX_SCORE, SpadesError,
+                                    '"score" must look like {"NS": 120, "EW": -35} (integers '
+                                    f"within +-{MAX_SCORE:,})"), np.int64)

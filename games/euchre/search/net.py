@@ -1,9 +1,9 @@
 """Euchre's side of the policy network (`search/policy_net.py`): a seat's view as features, its
 moves as output slots, and the numba kernels that play with the network: one decision
 (`net_decision`), a rollout to the end of the hand (`net_play_out`) and the rollout values of
-candidate moves over worlds (`net_world_move_values`, what `search[OPTIONS]:net:FILE` runs) and a world's likelihood under
-the network (`net_policy_log_weights`, its `belief=policy`); `encode_rows` makes the training
-rows of `train distill`.
+candidate moves over worlds (`net_world_move_values`, what `search[OPTIONS]:net:FILE` runs)
+and a world's likelihood under the network (`net_policy_log_weights`, its `belief=policy`);
+`encode_rows` makes the training rows of `train distill`.
 
 The features are the card-location model's (`card_location.euchre_features`, layout
 `euchre-v1`): the seat's hand, the upcard, its own discard, the calls of both rounds, the
