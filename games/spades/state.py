@@ -35,6 +35,9 @@ SHOWN_VOIDS = 27  # bit (4 * seat + suit): the seat did not follow that suit
 SCORE = 28  # SCORE + team: the team's game score before this hand (its bags: the last digit)
 STATE_SIZE = 30
 
+# the words of a trick for `games.scaffold.trick` (its order)
+TRICK_WORDS = (HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER)
+
 PHASE_BID = 0
 PHASE_PLAY = 1
 PHASE_OVER = 2
