@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from games.bits import lowest_bit
+from games.bits import lowest_bit, popcount
 from games.interface import sample_undealt, undealt_outcomes  # noqa: F401 (re-exported)
 
 CHANCE = -1
@@ -51,14 +51,15 @@ def cards_dealt(state, dealt):
 
 
 @njit(cache=True, inline="always")
-def deal_or_move(deal_card, apply_move, phase, state, action, child_out):
-    """Copy `state` into `child_out`, then deal the card `action` there (`deal_card(state,
-    card, child_out)`, while `state[phase]` is PHASE_DEAL) or make the move (`apply_move`).
-    A loop copies, not slice assignment, which may allocate (`cfr/game.py`)."""
+def deal_or_move(deal_card, apply_move, phase, dealt, state, action, child_out):
+    """Copy `state` into `child_out`, then deal the card `action` there while `state[phase]` is
+    PHASE_DEAL (`deal_card(k, card, child_out)`: `card` is the k-th dealt, k from 0, counted
+    from the seats' dealt cards at `dealt`) or make the move (`apply_move`). A loop copies,
+    not slice assignment, which may allocate (`cfr/game.py`)."""
     for i in range(state.shape[0]):
         child_out[i] = state[i]
     if state[phase] == PHASE_DEAL:
-        deal_card(state, action, child_out)
+        deal_card(popcount(cards_dealt(state, dealt)), action, child_out)
     else:
         apply_move(child_out, action)
     return 0

@@ -56,14 +56,23 @@ def reset_hand(state, hands, score0, score1):
     for seat in range(4):
         state[HAND + seat] = hands[seat]
         state[DEALT + seat] = hands[seat]
+    start_hand(state)
+    state[SCORE] = score0
+    state[SCORE + 1] = score1
+
+
+@njit(cache=True, inline="always")
+def start_hand(state):
+    """Open the hand in `state` once the hands are in place and the other words are zero:
+    nobody has bid, the dealer's left speaks first and leads the first trick. The abstract
+    game deals card by card and opens the hand with this too."""
+    for seat in range(4):
         state[BID + seat] = -1
         state[TRICK + seat] = -1
     state[PHASE] = PHASE_BID
     state[TO_ACT] = 1
     state[LEADER] = 1
     state[WINNING] = -1
-    state[SCORE] = score0
-    state[SCORE + 1] = score1
 
 
 @njit(cache=True)
