@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
-from games.bits import lowest_bit, popcount
+from games.bits import lowest_bit
 from games.interface import sample_undealt, undealt_outcomes  # noqa: F401 (re-exported)
 
 CHANCE = -1
@@ -51,15 +51,14 @@ def cards_dealt(state, dealt):
 
 
 @njit(cache=True, inline="always")
-def deal_or_move(deal_card, apply_move, phase, dealt, state, action, child_out):
-    """Copy `state` into `child_out`, then deal the card `action` there while `state[phase]` is
-    PHASE_DEAL (`deal_card(k, card, child_out)`: `card` is the k-th dealt, k from 0, counted
-    from the seats' dealt cards at `dealt`) or make the move (`apply_move`). A loop copies,
-    not slice assignment, which may allocate (`cfr/game.py`)."""
+def deal_or_move(deal_card, apply_move, phase, state, action, child_out):
+    """Copy `state` into `child_out`, then deal the card `action` there (`deal_card(state,
+    card, child_out)`, while `state[phase]` is PHASE_DEAL) or make the move (`apply_move`).
+    A loop copies, not slice assignment, which may allocate (`cfr/game.py`)."""
     for i in range(state.shape[0]):
         child_out[i] = state[i]
     if state[phase] == PHASE_DEAL:
-        deal_card(popcount(cards_dealt(state, dealt)), action, child_out)
+        deal_card(state, action, child_out)
     else:
         apply_move(child_out, action)
     return 0
@@ -94,10 +93,9 @@ def single_card(legal):
 
 @njit(cache=True, inline="always")
 def apply_past_forced_moves(apply, forced_move, apply_move, state, action, child_out):
-    """`apply(state, action, child_out)`, then every forced move that follows
-    (`forced_move(child_out)`: the move, or -1 at a real decision or the end), each made with
-    `apply_move`. A forced move has no key, so a CFR pass only walks through it: skipping it
-    changes no value and no update, while it saves the tree's nodes that have one action."""
+    """`apply(state, action, child_out)`, then every forced move that follows (`forced_move`:
+    the move, or -1 at a decision or the end) made by `apply_move`. A forced move has no key:
+    skipping it changes no value of a CFR pass and saves its one-action nodes."""
     apply(state, action, child_out)
     move = forced_move(child_out)
     while move >= 0:

@@ -30,6 +30,7 @@ from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface
     PHASE_DEAL, TERMINAL, UTILITY_SIG, apply_past_forced_moves, cards_dealt, deal_or_move,
     give_card, keyed, root_state, sample_undealt, single_card, undealt_outcomes)
 from games.euchre.abstraction.keys import abstract_decision, discard_rule
+from games.bits import popcount
 from games.euchre import state as S
 from games.euchre.cards import N_CARDS
 from games.euchre.rules import apply_move, legal_cards
@@ -77,7 +78,8 @@ def decision(state, actions_out, key_out):
 
 
 @njit(cache=True, _nrt=False)
-def _deal_card(k, card, child_out):
+def _deal_card(state, card, child_out):
+    k = popcount(cards_dealt(state, S.DEALT))
     if k == HAND_CARDS:  # the hands are dealt: the card is the upcard, stick the dealer on
         S.start_hand(child_out, card, 1)
         return
@@ -87,7 +89,7 @@ def _deal_card(k, card, child_out):
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply(state, action, child_out):
     """Copy `state` into `child_out` and deal the card `action` (chance) or make the move."""
-    return deal_or_move(_deal_card, apply_move, S.PHASE, S.DEALT, state, action, child_out)
+    return deal_or_move(_deal_card, apply_move, S.PHASE, state, action, child_out)
 
 
 @njit(cache=True, _nrt=False)

@@ -31,6 +31,7 @@ from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface
     PHASE_DEAL, TERMINAL, UTILITY_SIG, apply_past_forced_moves, cards_dealt, deal_or_move,
     give_card, keyed, root_state, sample_undealt, single_card, undealt_outcomes)
 from games.setback.abstraction.decision import abstract_decision
+from games.bits import popcount
 from games.setback.cards import N_CARDS
 from games.setback.rules import apply_move, legal_cards
 from games.setback.scoring import is_exhausted, score_difference
@@ -91,7 +92,8 @@ def decision(state, actions_out, key_out):
 
 
 @njit(cache=True, _nrt=False)
-def _deal_card(k, card, child_out):
+def _deal_card(state, card, child_out):
+    k = popcount(cards_dealt(state, DEALT))
     give_card(child_out, DEALT, HAND, (k // 3 + 1) % 4, card)
     if k + 1 == CARDS_DEALT:  # every card dealt: open the auction as reset_deal does
         start_auction(child_out)
@@ -100,7 +102,7 @@ def _deal_card(k, card, child_out):
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply(state, action, child_out):
     """Copy `state` into `child_out` and deal the card `action` (chance) or play the move."""
-    return deal_or_move(_deal_card, apply_move, PHASE, DEALT, state, action, child_out)
+    return deal_or_move(_deal_card, apply_move, PHASE, state, action, child_out)
 
 
 @njit(cache=True, _nrt=False)

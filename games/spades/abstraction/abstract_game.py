@@ -24,6 +24,7 @@ from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface
     PHASE_DEAL, TERMINAL, UTILITY_SIG, apply_past_forced_moves, cards_dealt, deal_or_move,
     give_card, keyed, root_state, sample_undealt, single_card, undealt_outcomes)
 from games.spades.abstraction.keys import LEARNED_TRICKS, abstract_decision
+from games.bits import popcount
 from games.spades import state as S
 from games.spades.cards import N_CARDS
 from games.spades.heuristic import heuristic_move
@@ -58,7 +59,8 @@ def decision(state, actions_out, key_out):
 
 
 @njit(cache=True, _nrt=False)
-def _deal_card(k, card, child_out):
+def _deal_card(state, card, child_out):
+    k = popcount(cards_dealt(state, S.DEALT))
     give_card(child_out, S.DEALT, S.HAND, k // S.HAND_SIZE, card)
     if k == N_CARDS - 1:  # the last card: the hand starts (`state.reset_hand`, from 0 to 0)
         S.start_hand(child_out)
@@ -67,7 +69,7 @@ def _deal_card(k, card, child_out):
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply(state, action, child_out):
     """Copy `state` into `child_out` and deal the card `action` (chance) or make the move."""
-    return deal_or_move(_deal_card, apply_move, S.PHASE, S.DEALT, state, action, child_out)
+    return deal_or_move(_deal_card, apply_move, S.PHASE, state, action, child_out)
 
 
 @njit(cache=True, _nrt=False)
