@@ -24,12 +24,10 @@ def held_in(state, words, hand_size, seat):
 @njit(cache=True, nogil=True, inline="always")
 def plain_constraints(view_state, words, hand_size, shown_voids, all_cards, seat, use_voids,
                       extra_voids, needs, voids, holds):
-    """The world sampler's `constraints` hook (`search/world_sampler.py`) for a game where only
-    voids tell where a hidden card is: for the seats seat+1..seat+3, the cards each holds
-    (`needs`, `held_in`), the suits it cannot hold (`voids`: 4 bits a seat of the state's word
-    `shown_voids` and `extra_voids`; empty unless `use_voids`) and no card known held
-    (`holds`); returns the cards hidden from `seat`: of `all_cards`, neither its own nor
-    played."""
+    """The sampler's `constraints` hook where only voids tell where a hidden card is: the
+    cards held (`needs`), the voids shown (word `shown_voids` | `extra_voids`; none unless
+    `use_voids`) and none known held, for seats seat+1..seat+3; returns the cards hidden from
+    `seat` (of `all_cards`, neither its own nor played)."""
     for i in range(3):
         other = (seat + 1 + i) % 4
         needs[i] = held_in(view_state, words, hand_size, other)

@@ -33,8 +33,6 @@ SHOWN_VOIDS = 29  # bit (4 * seat + suit): the seat showed it holds no card of t
 WINNING = 30  # position from the leader of the card now winning the trick, -1 if none
 EXHAUSTED = 31  # 1 once the deal's score can no longer change (set when a trick completes)
 STATE_SIZE = 32
-
-# the words of a trick for `games.scaffold.trick` (its order)
 TRICK_WORDS = (HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER)
 
 PHASE_AUCTION = 0

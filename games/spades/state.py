@@ -34,8 +34,6 @@ PLAYED = 26  # every card played so far
 SHOWN_VOIDS = 27  # bit (4 * seat + suit): the seat did not follow that suit
 SCORE = 28  # SCORE + team: the team's game score before this hand (its bags: the last digit)
 STATE_SIZE = 30
-
-# the words of a trick for `games.scaffold.trick` (its order)
 TRICK_WORDS = (HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER)
 
 PHASE_BID = 0
@@ -63,9 +61,8 @@ def reset_hand(state, hands, score0, score1):
 
 @njit(cache=True, inline="always")
 def start_hand(state):
-    """Open the hand in `state` once the hands are in place and the other words are zero:
-    nobody has bid, the dealer's left speaks first and leads the first trick. The abstract
-    game deals card by card and opens the hand with this too."""
+    """Open the hand on dealt hands and zero words: nobody has bid, the dealer's left speaks
+    and leads first (also the abstract game's, which deals card by card)."""
     for seat in range(4):
         state[BID + seat] = -1
         state[TRICK + seat] = -1
