@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.rng import below
+from games.scaffold.deck import shuffle_top
 
 HAND = 0  # HAND + seat: the cards the seat still holds
 DEALT = 4  # DEALT + seat: the six cards the seat was dealt
@@ -86,23 +86,11 @@ def deal_hands(deck, hands):
 
 
 @njit(cache=True)
-def shuffle_top(rng, deck):
-    """Shuffle the 52-card `deck` in place just enough to fix its top 24 cards (Fisher-Yates)."""
-    for i in range(52):
-        deck[i] = i
-    for i in range(CARDS_DEALT):
-        j = i + below(rng, 52 - i)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-
-
-@njit(cache=True)
 def random_deal(rng, state):
     """Shuffle with `rng`, deal, and start the deal in `state`."""
     deck = np.empty(52, np.int64)
     hands = np.empty(4, np.int64)
-    shuffle_top(rng, deck)
+    shuffle_top(rng, deck, CARDS_DEALT)
     deal_hands(deck, hands)
     reset_deal(state, hands)
 
