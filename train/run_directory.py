@@ -165,10 +165,10 @@ class RunDirectory:
                            f"{','.join(LOG_COLUMNS)} and numbers)") from None
 
 
-def append_csv_row(path: str, columns, row: dict) -> None:
+def append_csv_row(path: str, columns, row: dict, log: str = "the log") -> None:
     """Append `row`'s values of `columns` to the CSV file `path` (the header first when the file
     is new), fsynced. A failed write (a full disk) cuts the file back to its previous length, so
-    it never ends in half a row, and raises `WriteFailedError`."""
+    it never ends in half a row, and raises `WriteFailedError` (naming the file as `log`)."""
     from cfr.errors import WriteFailedError
 
     new = not os.path.exists(path)
@@ -186,7 +186,7 @@ def append_csv_row(path: str, columns, row: dict) -> None:
                 os.truncate(path, size)
             except OSError:
                 pass
-            raise WriteFailedError(f"cannot write {path}: {exc.strerror or exc}; the log keeps "
+            raise WriteFailedError(f"cannot write {path}: {exc.strerror or exc}; {log} keeps "
                                    "its earlier rows") from None
 
 
