@@ -1,12 +1,7 @@
-"""The two ends of a trick that every four-seat game's `apply_card` shares, in numba: a card
-leaves the hand for the trick, and a completed trick is cleared and its winner leads.
-
-What lies between (the suit led, the void shown, which card wins, what the winner's side takes)
-is each game's own rule; the state words are named by the game's `TRICK_WORDS`, a tuple of its
-state layout's offsets in the order of `HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER,
-TO_ACT, TRICK_NUMBER`. The helpers inline into the game's compiled rules (numba
-`inline="always"`), so the constant offsets fold as in a hand-written copy.
-"""
+"""The two ends of a trick in every game's `apply_card` (numba, inlined): a card from the hand
+into the trick, and a completed trick cleared with its winner to lead. Who wins and what the
+winner's side takes are the game's. `words` is the game's `state.TRICK_WORDS`, its offsets of
+HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER (constants that fold)."""
 
 from __future__ import annotations
 
@@ -16,9 +11,9 @@ from numba import njit
 
 @njit(cache=True, inline="always")
 def put_in_trick(state, words, seat, card):
-    """`seat` plays `card`: out of its hand, into the cards played and the trick under way; the
-    first card of a trick is winning. Returns the card's position in the trick (0: led)."""
-    hand, played, trick, n_in_trick, winning = words[0], words[1], words[2], words[3], words[4]
+    """`seat` plays `card`: out of its hand, into the cards played and the trick (the first
+    card of a trick is winning); returns the card's position in the trick (0: led)."""
+    hand, played, trick, n_in_trick, winning, _, _, _ = words
     bit = np.int64(1) << card
     state[hand + seat] &= ~bit
     state[played] |= bit
@@ -31,10 +26,9 @@ def put_in_trick(state, words, seat, card):
 
 @njit(cache=True, inline="always")
 def close_trick(state, words, winner):
-    """The trick under way is complete: clear it, count it, and `winner` leads the next one.
-    Returns the count of completed tricks."""
-    trick, n_in_trick, winning, leader, to_act, trick_number = (
-        words[2], words[3], words[4], words[5], words[6], words[7])
+    """Clear the completed trick, count it, and `winner` leads next; returns the count of
+    completed tricks."""
+    _, _, trick, n_in_trick, winning, leader, to_act, trick_number = words
     for i in range(4):
         state[trick + i] = -1
     state[trick_number] += 1
