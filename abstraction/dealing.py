@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, types
 
+from games.bits import lowest_bit
 from games.interface import sample_undealt, undealt_outcomes  # noqa: F401 (re-exported)
 
 CHANCE = -1
@@ -70,3 +71,34 @@ def keyed(n, key, key_out):
     if n >= 2:
         key_out[0] = key
     return n
+
+
+@njit(cache=True, inline="always")
+def give_card(child_out, dealt, hand, seat, card):
+    """Deal `card` to `seat`: into its dealt cards and its hand (the words `dealt + seat` and
+    `hand + seat` of the game's state)."""
+    bit = np.int64(1) << card
+    child_out[dealt + seat] |= bit
+    child_out[hand + seat] |= bit
+
+
+@njit(cache=True, inline="always")
+def single_card(legal):
+    """The card of the legal-card mask `legal` when it holds one card (the move is forced),
+    else -1 (a choice)."""
+    if legal & (legal - 1) != 0:
+        return -1
+    return lowest_bit(legal)
+
+
+@njit(cache=True, inline="always")
+def apply_past_forced_moves(apply, forced_move, apply_move, state, action, child_out):
+    """`apply(state, action, child_out)`, then every forced move that follows (`forced_move`:
+    the move, or -1 at a decision or the end) made by `apply_move`. A forced move has no key:
+    skipping it changes no value of a CFR pass and saves its one-action nodes."""
+    apply(state, action, child_out)
+    move = forced_move(child_out)
+    while move >= 0:
+        apply_move(child_out, move)
+        move = forced_move(child_out)
+    return 0

@@ -49,6 +49,12 @@ def highest_bit(mask):
 
 
 @njit(cache=True, inline="always")
+def bit_at(mask, i):
+    """Bit `i` of `mask` (0 or 1): whether a card mask holds card `i`."""
+    return (mask >> i) & 1
+
+
+@njit(cache=True, inline="always")
 def nth_bit(mask, n):
     """Index of the n-th (0-based) lowest set bit of `mask` (a uniform draw among a mask's
     moves picks n, then this finds the move)."""

@@ -161,7 +161,7 @@ def append_eval_row(run_path: str, row: dict) -> None:
     """Append one row to DIR/eval.csv, creating it (format line and header, atomically)
     first. A failed append cuts the file back to its previous rows (`WriteFailedError`)."""
     from cfr.atomic_file import atomic_writer
-    from cfr.errors import WriteFailedError
+    from train.run_directory import append_csv_row
 
     path = eval_path(run_path)
     if not os.path.exists(path):
@@ -171,22 +171,10 @@ def append_eval_row(run_path: str, row: dict) -> None:
     else:
         with open(path, encoding="utf-8") as handle:
             _check_format_line(path, handle.readline().strip())
-    with open(path, "a", newline="", encoding="utf-8") as handle:
-        size = handle.tell()
-        try:
-            with open(path, newline="", encoding="utf-8") as existing:
-                existing.readline()
-                header = next(csv.reader(existing), list(EVAL_COLUMNS))
-            csv.writer(handle).writerow([row[c] for c in header])
-            handle.flush()
-            os.fsync(handle.fileno())
-        except OSError as exc:
-            try:
-                os.truncate(path, size)
-            except OSError:
-                pass
-            raise WriteFailedError(f"cannot write {path}: {exc.strerror or exc}; the "
-                                   "evaluation log keeps its earlier rows") from None
+    with open(path, newline="", encoding="utf-8") as existing:
+        existing.readline()  # the format line
+        header = next(csv.reader(existing), list(EVAL_COLUMNS))
+    append_csv_row(path, header, row, "the evaluation log")
 
 
 # --- the evaluation ------------------------------------------------------------------------

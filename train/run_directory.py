@@ -143,32 +143,13 @@ class RunDirectory:
 
         A failed write (a full disk) cuts the log back to its previous length, so the log
         never ends in half a row, and raises `WriteFailedError`."""
-        from cfr.errors import WriteFailedError
-
         columns = LOG_COLUMNS
-        new = not os.path.exists(self.log_path)
-        if not new:  # an older log keeps its own columns
+        if os.path.exists(self.log_path):  # an older log keeps its own columns
             with open(self.log_path, newline="", encoding="utf-8") as handle:
                 header = next(csv.reader(handle), None)
             if header:
                 columns = tuple(c for c in header if c in row)
-        with open(self.log_path, "a", newline="", encoding="utf-8") as handle:
-            size = handle.tell()
-            try:
-                writer = csv.writer(handle)
-                if new:
-                    writer.writerow(columns)
-                writer.writerow([row[c] for c in columns])
-                handle.flush()
-                os.fsync(handle.fileno())
-            except OSError as exc:
-                try:
-                    os.truncate(self.log_path, size)
-                except OSError:
-                    pass
-                raise WriteFailedError(f"cannot write {self.log_path}: "
-                                       f"{exc.strerror or exc}; the log keeps its "
-                                       "earlier rows") from None
+        append_csv_row(self.log_path, columns, row)
 
     def read_log(self) -> list[dict]:
         """The CSV log's rows as dicts of numbers (empty if there is no log yet)."""
@@ -182,6 +163,31 @@ class RunDirectory:
         except (OSError, UnicodeDecodeError, csv.Error, KeyError, TypeError, ValueError):
             raise RunError(f"{self.log_path}: unreadable training log (expected the columns "
                            f"{','.join(LOG_COLUMNS)} and numbers)") from None
+
+
+def append_csv_row(path: str, columns, row: dict, log: str = "the log") -> None:
+    """Append `row`'s values of `columns` to the CSV file `path` (the header first when the file
+    is new), fsynced. A failed write (a full disk) cuts the file back to its previous length, so
+    it never ends in half a row, and raises `WriteFailedError` (naming the file as `log`)."""
+    from cfr.errors import WriteFailedError
+
+    new = not os.path.exists(path)
+    with open(path, "a", newline="", encoding="utf-8") as handle:
+        size = handle.tell()
+        try:
+            writer = csv.writer(handle)
+            if new:
+                writer.writerow(columns)
+            writer.writerow([row[c] for c in columns])
+            handle.flush()
+            os.fsync(handle.fileno())
+        except OSError as exc:
+            try:
+                os.truncate(path, size)
+            except OSError:
+                pass
+            raise WriteFailedError(f"cannot write {path}: {exc.strerror or exc}; {log} keeps "
+                                   "its earlier rows") from None
 
 
 def _is_int(value) -> bool:

@@ -13,14 +13,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import nth_bit, popcount
 from games.euchre.game import FIRST_DEALER, game_winner, next_dealer
 from games.euchre.rules import apply_move, legal_mask
 from games.euchre.scoring import hand_score, makers_score
 from games.euchre.state import (ALONE, MAKER, N_PASSES, PHASE, PHASE_OVER, STATE_SIZE,
                                 random_hand)
-from games.rng import below, stream_seed
-from games.scaffold.random_play import add_hand, play_out
+from games.rng import stream_seed
+from games.scaffold.random_play import add_hand, play_out, random_member
 
 MAX_HAND_MOVES = 32  # eight passes, or a naming, a discard, the alone decision and 20 cards
 
@@ -43,8 +42,7 @@ RESULTS = (-2, 1, 2, 4)
 @njit(cache=True)
 def random_move(rng, state):
     """A uniformly random legal move for the seat to act."""
-    mask = legal_mask(state)
-    return nth_bit(mask, below(rng, popcount(mask)))
+    return random_member(rng, legal_mask(state))
 
 
 @njit(cache=True)

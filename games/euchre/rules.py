@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from games.bits import mask_bits
+from games.scaffold.trick import close_trick, put_in_trick
 from games.euchre.cards import card_suit, effective_suit, effective_suit_mask, power
 from games.euchre.state import (
     ALONE,
@@ -34,12 +35,11 @@ from games.euchre.state import (
     PHASE_ORDER,
     PHASE_OVER,
     PHASE_PLAY,
-    PLAYED,
     SHOWN_VOIDS,
     STICK,
     TO_ACT,
     TRICK,
-    TRICK_NUMBER,
+    TRICK_WORDS,
     TRICKS_WON,
     TRUMP,
     UPCARD,
@@ -170,15 +170,9 @@ def apply_card(state, card):
     """The seat to act plays `card`. The last card of a trick gives it to the winner's team
     and the winner leads next; after five tricks the hand is over."""
     seat = state[TO_ACT]
-    bit = np.int64(1) << card
-    state[HAND + seat] &= ~bit
-    state[PLAYED] |= bit
-    position = state[N_IN_TRICK]
+    position = put_in_trick(state, TRICK_WORDS, seat, card)
     trump = state[TRUMP]
-    state[TRICK + position] = card
-    if position == 0:
-        state[WINNING] = 0
-    else:
+    if position > 0:
         led = effective_suit(state[TRICK], trump)
         if effective_suit(card, trump) != led:
             state[SHOWN_VOIDS] |= np.int64(1) << (4 * seat + led)
@@ -191,15 +185,8 @@ def apply_card(state, card):
     winner = state[LEADER]
     for _ in range(state[WINNING]):
         winner = next_active(state, winner)
-    for i in range(4):
-        state[TRICK + i] = -1
     state[TRICKS_WON + winner % 2] += 1
-    state[TRICK_NUMBER] += 1
-    state[N_IN_TRICK] = 0
-    state[WINNING] = -1
-    state[LEADER] = winner
-    state[TO_ACT] = winner
-    if state[TRICK_NUMBER] == N_TRICKS:
+    if close_trick(state, TRICK_WORDS, winner) == N_TRICKS:
         state[PHASE] = PHASE_OVER
 
 

@@ -43,6 +43,7 @@ N_ACTIVE = 28  # seats playing this hand: 4, or 3 when the maker goes alone
 SHOWN_VOIDS = 29  # bit (4 * seat + suit): the seat did not follow that (effective) suit
 STICK = 30  # 1: stick the dealer (the dealer cannot pass in the second round)
 STATE_SIZE = 31
+TRICK_WORDS = (HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER)
 
 PHASE_ORDER = 0  # first round: pass or order up the upcard's suit
 PHASE_NAME = 1  # second round: pass or name another suit

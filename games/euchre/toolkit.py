@@ -22,10 +22,10 @@ from games.euchre import game, rules, scoring, state
 from games.euchre.api import MOVE_TEXT  # noqa: F401 (declared)
 from games.euchre.rules import PASS_MOVE
 from games.euchre.state import (  # noqa: F401 (HAND_SIZE declared)
-    ALONE, DEALT, DISCARD, HAND, HAND_SIZE, LEADER, MAKER, N_IN_TRICK, N_PASSES, OUT, PHASE,
-    PHASE_ALONE, PHASE_DISCARD, PHASE_NAME, PHASE_ORDER, PHASE_OVER, PHASE_PLAY, PLAYED,
-    SHOWN_VOIDS, TRICK, TRICK_NUMBER, TRICKS_WON, TRUMP, UPCARD)
-from games.scaffold.observation import put_cards, put_score, put_voids
+    ALONE, DEALT, DISCARD, HAND, HAND_SIZE, MAKER, N_PASSES, OUT, PHASE, PHASE_ALONE,
+    PHASE_DISCARD, PHASE_NAME, PHASE_ORDER, PHASE_OVER, PHASE_PLAY, SHOWN_VOIDS, TRICK_NUMBER,
+    TRICK_WORDS, TRICKS_WON, TRUMP, UPCARD)
+from games.scaffold.observation import put_play_turn, put_score, put_state_cards, put_voids
 
 NUM_ACTIONS = 31
 N_CARDS = 24
@@ -44,11 +44,8 @@ ENGINE_EXTRA = {"hand_score": scoring.hand_score, "game_winner": game.game_winne
 def observation(state, seat, us, them, out):
     """Fill `out` (float32, `OBS_SIZE`) with what relative seat `seat` knows of the Euchre
     `state`, the game score being `us`-`them` (the layout: the module docstring)."""
-    n_in = state[N_IN_TRICK]
-    leader = state[LEADER]
     sitting_out = state[OUT]
-    put_cards(out, state[HAND + seat], state[DEALT + seat], state[PLAYED], state[TRICK:TRICK + 4],
-              n_in, leader, sitting_out, seat, 24, 96, 120)
+    put_state_cards(out, state, TRICK_WORDS, DEALT, sitting_out, seat, 24, 96, 120)
     out[48 + state[UPCARD]] = 1.0
     if seat == 0 and state[DISCARD] >= 0:
         out[72 + state[DISCARD]] = 1.0
@@ -61,8 +58,7 @@ def observation(state, seat, us, them, out):
     out[209 + ((sitting_out - seat) % 4 if sitting_out >= 0 else 4)] = 1.0
     phase = state[PHASE]
     if phase == PHASE_PLAY:
-        out[214 + (leader - seat) % 4] = 1.0
-        out[218 + (4 if n_in == 0 else 5)] = 1.0
+        put_play_turn(out, state, TRICK_WORDS, seat, 214, 222)
     elif phase == PHASE_ORDER:
         out[218] = 1.0
     elif phase == PHASE_NAME:

@@ -10,7 +10,9 @@ written once, so that a new game fills in its own rules rather than copying anot
   hands to a winning score (`play_game`) and the random player;
 - `replay`: the JSON replay driver behind `setback-cfr replay --game NAME`;
 - `random_play`: a hand played out by random legal moves, a game's score by absolute team;
-- `cards_held`: how many cards a seat holds when every seat plays to every trick (public);
+- `trick`: a card into the trick and a completed trick cleared, in every game's rules;
+- `cards_held`: how many cards a seat holds when every seat plays to every trick (public), and
+  the sampler's constraints where only voids tell where a hidden card is;
 - `suits`: the four suits of a 52-card deck as card masks (what a void is shown in).
 
 The CFR side has its halves below and above: `games/interface.py` (the six functions by name,

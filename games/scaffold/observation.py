@@ -64,3 +64,21 @@ def put_cards(out, hand, dealt, played, trick, n_in, leader, sitting_out, seat, 
     put_bits(out, 0, hand, n_cards)
     put_bits(out, n_cards, dealt, n_cards)
     put_bits(out, at_played, played & ~in_trick, n_cards)
+
+
+@njit(cache=True, inline="always")
+def put_state_cards(out, state, words, dealt, sitting_out, seat, n_cards, at_played, at_trick):
+    """`put_cards` read off a game's state: `words` its trick words (`games.scaffold.trick`),
+    `dealt` the offset of its dealt hands."""
+    trick = words[2]
+    put_cards(out, state[words[0] + seat], state[dealt + seat], state[words[1]],
+              state[trick:trick + 4], state[words[3]], state[words[5]], sitting_out, seat,
+              n_cards, at_played, at_trick)
+
+
+@njit(cache=True, inline="always")
+def put_play_turn(out, state, words, seat, at_leader, at_lead):
+    """During the play: the trick's leader from the observer `seat` at `at_leader` (4 slots),
+    and whether the seat to act leads (`at_lead`) or follows (`at_lead + 1`)."""
+    out[at_leader + (state[words[5]] - seat) % 4] = 1.0
+    out[at_lead + (0 if state[words[3]] == 0 else 1)] = 1.0

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from numba import njit
 
+from games.bits import nth_bit, popcount
+from games.rng import below
 from games.scaffold.table import absolute_team
+
+
+@njit(cache=True, inline="always")
+def random_member(rng, mask):
+    """A uniformly random set bit of `mask` (one of a legal-move mask's moves)."""
+    return nth_bit(mask, below(rng, popcount(mask)))
 
 
 @njit(cache=True, inline="always")

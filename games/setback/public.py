@@ -14,14 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.scaffold.cards_held import cards_left
+from games.scaffold.cards_held import held_in, plain_constraints
 from games.scaffold.suits import printed_suits as suit_masks  # noqa: F401 (a hook)
 from games.setback.rules import apply_move
 from games.setback.scoring import exhaustion_test, is_exhausted
 from games.setback.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE,
-                                 PHASE_AUCTION, PLAYED,
-                                 SHOWN_VOIDS, TO_ACT, TRICK, TRICK_NUMBER, WON, new_state,
-                                 reset_deal)
+                                 PHASE_AUCTION, SHOWN_VOIDS, TO_ACT, TRICK, TRICK_WORDS, WON,
+                                 new_state, reset_deal)
 
 ALL_CARDS = np.int64((1 << 52) - 1)
 SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..6 hidden cards
@@ -31,7 +30,7 @@ SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..6 hidden card
 def cards_held(state, seat):
     """How many cards `seat` (relative to the dealer) holds: six less the tricks completed,
     less one if it has played to the trick under way (public)."""
-    return cards_left(HAND_SIZE, state[TRICK_NUMBER], state[LEADER], state[N_IN_TRICK], seat)
+    return held_in(state, TRICK_WORDS, HAND_SIZE, seat)
 
 
 @njit(cache=True, nogil=True)
@@ -39,13 +38,10 @@ def constraints(view_state, seat, use_voids, extra_voids, needs, voids, holds):
     """The cards hidden from `seat` (returned: neither its own nor played) and, for the other
     seats seat+1..seat+3, the cards each still holds (`needs`), its shown voids (`voids`, empty
     unless `use_voids`) and the cards it is known to hold (`holds`: none in Setback).
-    `extra_voids` (4 bits a seat) is another game's; Setback's moves show no more."""
-    for i in range(3):
-        other = (seat + 1 + i) % 4
-        needs[i] = cards_held(view_state, other)
-        voids[i] = (view_state[SHOWN_VOIDS] >> (4 * other)) & 0xF if use_voids else 0
-        holds[i] = 0
-    return ALL_CARDS & ~(view_state[HAND + seat] | view_state[PLAYED])
+    `extra_voids` (4 bits a seat) is another game's; Setback's moves show no more (none
+    read)."""
+    return plain_constraints(view_state, TRICK_WORDS, HAND_SIZE, SHOWN_VOIDS, ALL_CARDS, seat,
+                             use_voids, 0, needs, voids, holds)
 
 
 @njit(cache=True, nogil=True)

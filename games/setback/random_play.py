@@ -10,9 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import nth_bit, popcount
-from games.rng import below, stream_seed
-from games.scaffold.random_play import add_hand, play_out
+from games.rng import stream_seed
+from games.scaffold.random_play import add_hand, play_out, random_member
 from games.setback.game import FIRST_DEALER, game_winner, next_dealer
 from games.setback.rules import BID_MOVE, apply_move, legal_bids, legal_cards
 from games.setback.scoring import deal_points, deal_score
@@ -43,10 +42,8 @@ MAX_DEAL_MOVES = 28  # four bids and 24 cards
 def random_move(rng, state):
     """A uniformly random legal move for the seat to act."""
     if state[PHASE] == PHASE_AUCTION:
-        bids = legal_bids(state)
-        return BID_MOVE + nth_bit(bids, below(rng, popcount(bids)))
-    cards = legal_cards(state)
-    return nth_bit(cards, below(rng, popcount(cards)))
+        return BID_MOVE + random_member(rng, legal_bids(state))
+    return random_member(rng, legal_cards(state))
 
 
 @njit(cache=True)

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from games.bits import mask_bits
+from games.scaffold.trick import close_trick, put_in_trick
 from games.setback.cards import card_rank, card_suit, suit_mask
 from games.setback.scoring import exhaustion_test
 from games.setback.state import (
@@ -27,11 +28,10 @@ from games.setback.state import (
     PHASE_AUCTION,
     PHASE_OVER,
     PHASE_PLAY,
-    PLAYED,
     SHOWN_VOIDS,
     TO_ACT,
     TRICK,
-    TRICK_NUMBER,
+    TRICK_WORDS,
     TRUMP,
     WINNING,
     WON,
@@ -144,18 +144,12 @@ def apply_card(state, card):
     a trick gives it to the winner's team, and the winner leads next; a completed trick also
     records whether the deal is now exhausted (`scoring.exhaustion_test`)."""
     seat = state[TO_ACT]
-    bit = np.int64(1) << card
-    state[HAND + seat] &= ~bit
-    state[PLAYED] |= bit
-    position = state[N_IN_TRICK]
+    position = put_in_trick(state, TRICK_WORDS, seat, card)
     if state[TRUMP] < 0:
         state[TRUMP] = card_suit(card)
         state[FIRST_LEAD] = card
     trump = state[TRUMP]
-    state[TRICK + position] = card
-    if position == 0:
-        state[WINNING] = 0
-    else:
+    if position > 0:
         led = card_suit(state[TRICK])
         if card_suit(card) != led and card_suit(card) != trump:
             state[SHOWN_VOIDS] |= np.int64(1) << (4 * seat + led)
@@ -169,14 +163,8 @@ def apply_card(state, card):
     trick_cards = np.int64(0)
     for i in range(4):
         trick_cards |= np.int64(1) << state[TRICK + i]
-        state[TRICK + i] = -1
     state[WON + winner % 2] |= trick_cards
-    state[TRICK_NUMBER] += 1
-    state[N_IN_TRICK] = 0
-    state[WINNING] = -1
-    state[LEADER] = winner
-    state[TO_ACT] = winner
-    if state[TRICK_NUMBER] == 6:
+    if close_trick(state, TRICK_WORDS, winner) == 6:
         state[PHASE] = PHASE_OVER
     elif state[EXHAUSTED] == 0:
         state[EXHAUSTED] = exhaustion_test(state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.rng import below
+from games.scaffold.deck import shuffle_top
 
 HAND = 0  # HAND + seat: the cards the seat still holds
 DEALT = 4  # DEALT + seat: the six cards the seat was dealt
@@ -33,6 +33,7 @@ SHOWN_VOIDS = 29  # bit (4 * seat + suit): the seat showed it holds no card of t
 WINNING = 30  # position from the leader of the card now winning the trick, -1 if none
 EXHAUSTED = 31  # 1 once the deal's score can no longer change (set when a trick completes)
 STATE_SIZE = 32
+TRICK_WORDS = (HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER)
 
 PHASE_AUCTION = 0
 PHASE_PLAY = 1
@@ -85,23 +86,11 @@ def deal_hands(deck, hands):
 
 
 @njit(cache=True)
-def shuffle_top(rng, deck):
-    """Shuffle the 52-card `deck` in place just enough to fix its top 24 cards (Fisher-Yates)."""
-    for i in range(52):
-        deck[i] = i
-    for i in range(CARDS_DEALT):
-        j = i + below(rng, 52 - i)
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
-
-
-@njit(cache=True)
 def random_deal(rng, state):
     """Shuffle with `rng`, deal, and start the deal in `state`."""
     deck = np.empty(52, np.int64)
     hands = np.empty(4, np.int64)
-    shuffle_top(rng, deck)
+    shuffle_top(rng, deck, CARDS_DEALT)
     deal_hands(deck, hands)
     reset_deal(state, hands)
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.scaffold.observation import put_bits, put_cards, put_score, put_voids
+from games.scaffold.observation import (put_bits, put_play_turn, put_score, put_state_cards,
+                                        put_voids)
 from games.setback import game, rules, scoring, state
 from games.setback.api import format_move
 from games.setback.state import (
-    BID, DEALT, EXHAUSTED, HAND, HIGH_BIDDER, LEADER, N_IN_TRICK, PHASE, PHASE_AUCTION,
-    PHASE_OVER, PHASE_PLAY, PLAYED, SHOWN_VOIDS, TRICK, TRICK_NUMBER, TRUMP, WON)
+    BID, DEALT, EXHAUSTED, HIGH_BIDDER, LEADER, PHASE, PHASE_AUCTION, PHASE_OVER, PHASE_PLAY,
+    SHOWN_VOIDS, TRICK_NUMBER, TRICK_WORDS, TRUMP, WON)
 
 NUM_ACTIONS = 57
 N_CARDS = 52
@@ -44,10 +45,7 @@ MOVE_TEXT = tuple(format_move(m) if m != 53 else "?" for m in range(NUM_ACTIONS)
 def observation(state, seat, us, them, out):
     """Fill `out` (float32, `OBS_SIZE`) with what relative seat `seat` knows of the Setback
     `state`, the game score being `us`-`them` (the layout: the module docstring)."""
-    n_in = state[N_IN_TRICK]
-    leader = state[LEADER]
-    put_cards(out, state[HAND + seat], state[DEALT + seat], state[PLAYED], state[TRICK:TRICK + 4],
-              n_in, leader, -1, seat, 52, 104, 156)
+    put_state_cards(out, state, TRICK_WORDS, DEALT, -1, seat, 52, 104, 156)
     team = seat % 2
     put_bits(out, 312, state[WON + team], 52)
     put_bits(out, 364, state[WON + 1 - team], 52)
@@ -61,14 +59,14 @@ def observation(state, seat, us, them, out):
     out[441 + (trump if trump >= 0 else 4)] = 1.0
     out[446 + (0 - seat) % 4] = 1.0
     phase = state[PHASE]
-    if phase == PHASE_PLAY:
-        out[450 + (leader - seat) % 4] = 1.0
     if phase == PHASE_OVER or state[EXHAUSTED] != 0:
         out[470 + 3] = 1.0
+        if phase == PHASE_PLAY:  # exhausted in the play: its leader still shows
+            out[450 + (state[LEADER] - seat) % 4] = 1.0
     elif phase == PHASE_AUCTION:
         out[470] = 1.0
     else:
-        out[470 + (1 if n_in == 0 else 2)] = 1.0
+        put_play_turn(out, state, TRICK_WORDS, seat, 450, 471)
     out[474] = state[TRICK_NUMBER] / 6.0
     put_score(out, 475, us, them, 11.0)
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.scaffold.cards_held import cards_left
+from games.scaffold.cards_held import held_in, plain_constraints
 from games.scaffold.suits import printed_suits as suit_masks  # noqa: F401 (a hook)
 from games.spades.cards import N_RANKS, SPADES
 from games.spades.rules import BID_MOVE, apply_move
-from games.spades.state import (DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE, PHASE_BID,
-                                PLAYED, SHOWN_VOIDS, SCORE, TO_ACT, TRICK_NUMBER, new_state,
-                                reset_hand)
+from games.spades.state import (DEALT, HAND, HAND_SIZE, N_IN_TRICK, PHASE, PHASE_BID, SCORE,
+                                SHOWN_VOIDS, TO_ACT, TRICK_WORDS, new_state, reset_hand)
 
 ALL_CARDS = np.int64((1 << 52) - 1)
 SIZE = HAND_SIZE + 1  # the sampler's table bound: a seat holds 0..13 hidden cards
@@ -34,7 +33,7 @@ SIDE_SUITS = 0b0111  # clubs, diamonds, hearts: what a spade leader shows it lac
 def cards_held(state, seat):
     """How many cards `seat` (relative to the dealer) holds: thirteen less the tricks completed,
     less one if it has played to the trick under way (public)."""
-    return cards_left(HAND_SIZE, state[TRICK_NUMBER], state[LEADER], state[N_IN_TRICK], seat)
+    return held_in(state, TRICK_WORDS, HAND_SIZE, seat)
 
 
 @njit(cache=True, nogil=True)
@@ -44,14 +43,8 @@ def constraints(view_state, seat, use_voids, extra_voids, needs, voids, holds):
     suit: those shown by not following, and `extra_voids`' (4 bits a seat, relative to the
     dealer: the spade leads', `replay_public`); empty unless `use_voids`) and the cards it is
     known to hold (`holds`: none)."""
-    for i in range(3):
-        other = (seat + 1 + i) % 4
-        needs[i] = cards_held(view_state, other)
-        shown = (view_state[SHOWN_VOIDS] | extra_voids) >> (4 * other) & 0xF
-        voids[i] = shown if use_voids else 0
-        holds[i] = 0
-    unseen = ALL_CARDS & ~(view_state[HAND + seat] | view_state[PLAYED])
-    return unseen
+    return plain_constraints(view_state, TRICK_WORDS, HAND_SIZE, SHOWN_VOIDS, ALL_CARDS, seat,
+                             use_voids, extra_voids, needs, voids, holds)
 
 
 @njit(cache=True, nogil=True)

@@ -10,9 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import nth_bit, popcount
 from games.rng import below, stream_seed
-from games.scaffold.random_play import add_hand, play_out
+from games.scaffold.random_play import add_hand, play_out, random_member
 from games.scaffold.table import absolute_team, next_dealer
 from games.spades.rules import BID_MOVE, apply_move, highest_bid, legal_cards
 from games.spades.scoring import game_winner, hand_score
@@ -28,8 +27,7 @@ def random_move(rng, state):
     """A uniformly random legal move for the seat to act."""
     if state[PHASE] == PHASE_BID:
         return BID_MOVE + below(rng, highest_bid(state) + 1)
-    mask = legal_cards(state)
-    return nth_bit(mask, below(rng, popcount(mask)))
+    return random_member(rng, legal_cards(state))
 
 
 @njit(cache=True)

@@ -18,10 +18,11 @@ import numpy as np
 from numba import njit
 
 from games.bits import mask_bits
+from games.scaffold.trick import close_trick, put_in_trick
 from games.spades.cards import N_RANKS, SPADE_MASK, power, suit_mask
 from games.spades.state import (BID, HAND, LEADER, N_IN_TRICK, N_TRICKS, PHASE, PHASE_BID,
-                                PHASE_OVER, PHASE_PLAY, PLAYED, SHOWN_VOIDS, TAKEN, TO_ACT,
-                                TRICK, TRICK_NUMBER, WINNING)
+                                PHASE_OVER, PHASE_PLAY, SHOWN_VOIDS, TAKEN, TO_ACT, TRICK,
+                                TRICK_WORDS, WINNING)
 
 BID_MOVE = 52  # + bid: 0 (Nil) .. 13
 N_MOVES = BID_MOVE + 14
@@ -86,14 +87,8 @@ def apply_card(state, card):
     """The seat to act plays `card`. The last card of a trick gives it to the winner, who
     leads next; after thirteen tricks the hand is over."""
     seat = state[TO_ACT]
-    bit = np.int64(1) << card
-    state[HAND + seat] &= ~bit
-    state[PLAYED] |= bit
-    position = state[N_IN_TRICK]
-    state[TRICK + position] = card
-    if position == 0:
-        state[WINNING] = 0
-    else:
+    position = put_in_trick(state, TRICK_WORDS, seat, card)
+    if position > 0:
         led = state[TRICK] // N_RANKS
         if card // N_RANKS != led:
             state[SHOWN_VOIDS] |= np.int64(1) << (4 * seat + led)
@@ -104,15 +99,8 @@ def apply_card(state, card):
         state[TO_ACT] = (seat + 1) % 4
         return
     winner = (state[LEADER] + state[WINNING]) % 4
-    for i in range(4):
-        state[TRICK + i] = -1
     state[TAKEN + winner] += 1
-    state[TRICK_NUMBER] += 1
-    state[N_IN_TRICK] = 0
-    state[WINNING] = -1
-    state[LEADER] = winner
-    state[TO_ACT] = winner
-    if state[TRICK_NUMBER] == N_TRICKS:
+    if close_trick(state, TRICK_WORDS, winner) == N_TRICKS:
         state[PHASE] = PHASE_OVER
 
 

@@ -34,6 +34,7 @@ PLAYED = 26  # every card played so far
 SHOWN_VOIDS = 27  # bit (4 * seat + suit): the seat did not follow that suit
 SCORE = 28  # SCORE + team: the team's game score before this hand (its bags: the last digit)
 STATE_SIZE = 30
+TRICK_WORDS = (HAND, PLAYED, TRICK, N_IN_TRICK, WINNING, LEADER, TO_ACT, TRICK_NUMBER)
 
 PHASE_BID = 0
 PHASE_PLAY = 1
@@ -53,14 +54,22 @@ def reset_hand(state, hands, score0, score1):
     for seat in range(4):
         state[HAND + seat] = hands[seat]
         state[DEALT + seat] = hands[seat]
+    start_hand(state)
+    state[SCORE] = score0
+    state[SCORE + 1] = score1
+
+
+@njit(cache=True, inline="always")
+def start_hand(state):
+    """Open the hand on dealt hands and zero words: nobody has bid, the dealer's left speaks
+    and leads first (also the abstract game's, which deals card by card)."""
+    for seat in range(4):
         state[BID + seat] = -1
         state[TRICK + seat] = -1
     state[PHASE] = PHASE_BID
     state[TO_ACT] = 1
     state[LEADER] = 1
     state[WINNING] = -1
-    state[SCORE] = score0
-    state[SCORE + 1] = score1
 
 
 @njit(cache=True)

@@ -27,12 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.scaffold.observation import put_cards, put_score, put_voids
+from games.scaffold.observation import put_play_turn, put_score, put_state_cards, put_voids
 from games.spades import rules, scoring, state
 from games.spades.api import format_move
 from games.spades.state import (
-    BID, DEALT, HAND, HAND_SIZE, LEADER, N_IN_TRICK, PHASE, PHASE_BID, PHASE_PLAY,
-    PLAYED, SCORE, SHOWN_VOIDS, TAKEN, TRICK, TRICK_NUMBER)
+    BID, DEALT, HAND_SIZE, PHASE, PHASE_BID, PHASE_PLAY, SCORE, SHOWN_VOIDS, TAKEN,
+    TRICK_NUMBER, TRICK_WORDS)
 
 NUM_ACTIONS = rules.N_MOVES
 N_CARDS = 52
@@ -54,10 +54,7 @@ MOVE_TEXT = tuple(format_move(m) for m in range(NUM_ACTIONS))
 def observation(state, seat, us, them, out):
     """Fill `out` (float32, `OBS_SIZE`) with what relative seat `seat` knows of the Spades
     `state`, the game score being `us`-`them` (the layout: the module docstring)."""
-    n_in = state[N_IN_TRICK]
-    leader = state[LEADER]
-    put_cards(out, state[HAND + seat], state[DEALT + seat], state[PLAYED], state[TRICK:TRICK + 4],
-              n_in, leader, -1, seat, 52, 104, 156)
+    put_state_cards(out, state, TRICK_WORDS, DEALT, -1, seat, 52, 104, 156)
     for k in range(4):
         s = (seat + k) % 4
         out[312 + 15 * k + state[BID + s] + 1] = 1.0  # -1 not yet, 0 Nil, 1..13
@@ -66,8 +63,7 @@ def observation(state, seat, us, them, out):
     out[376 + (0 - seat) % 4] = 1.0
     phase = state[PHASE]
     if phase == PHASE_PLAY:
-        out[380 + (leader - seat) % 4] = 1.0
-        out[400 + (1 if n_in == 0 else 2)] = 1.0
+        put_play_turn(out, state, TRICK_WORDS, seat, 380, 401)
     elif phase == PHASE_BID:
         out[400] = 1.0
     else:

@@ -27,10 +27,10 @@ from numba import njit
 
 from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface's, re-exported)
     APPLY_SIG, CHANCE, CHANCE_OUTCOMES_SIG, CHANCE_SAMPLE_SIG, CURRENT_PLAYER_SIG, DECISION_SIG,
-    PHASE_DEAL, TERMINAL, UTILITY_SIG, cards_dealt, deal_or_move, keyed, root_state,
-    sample_undealt, undealt_outcomes)
+    PHASE_DEAL, TERMINAL, UTILITY_SIG, apply_past_forced_moves, cards_dealt, deal_or_move,
+    give_card, keyed, root_state, sample_undealt, single_card, undealt_outcomes)
 from games.euchre.abstraction.keys import abstract_decision, discard_rule
-from games.bits import lowest_bit, popcount
+from games.bits import popcount
 from games.euchre import state as S
 from games.euchre.cards import N_CARDS
 from games.euchre.rules import apply_move, legal_cards
@@ -83,10 +83,7 @@ def _deal_card(state, card, child_out):
     if k == HAND_CARDS:  # the hands are dealt: the card is the upcard, stick the dealer on
         S.start_hand(child_out, card, 1)
         return
-    seat = k // S.HAND_SIZE
-    bit = np.int64(1) << card
-    child_out[S.DEALT + seat] |= bit
-    child_out[S.HAND + seat] |= bit
+    give_card(child_out, S.DEALT, S.HAND, k // S.HAND_SIZE, card)
 
 
 @njit(APPLY_SIG, cache=True, _nrt=False)
@@ -96,29 +93,24 @@ def apply(state, action, child_out):
 
 
 @njit(cache=True, _nrt=False)
-def _discard(state):
-    return discard_rule(state[S.HAND], state[S.UPCARD], state[S.TRUMP])
+def forced_move(state):
+    """The move nobody chooses at `state`: the dealer's discard by the rule (`keys.discard_rule`)
+    or a seat's single legal card; -1 at a real decision or once the hand is settled."""
+    if is_settled(state):
+        return -1
+    phase = state[S.PHASE]
+    if phase == S.PHASE_DISCARD:
+        return discard_rule(state[S.HAND], state[S.UPCARD], state[S.TRUMP])
+    if phase == S.PHASE_PLAY:
+        return single_card(legal_cards(state))
+    return -1
 
 
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply_past_forced(state, action, child_out):
-    """`apply`, then every forced move that follows (the dealer's discard by the rule, a seat
-    with a single legal card), until a real decision or the end of the hand. A forced move has
-    no key, so a CFR pass only walks through it: skipping it changes no value. The trainer's
-    game uses this."""
-    apply(state, action, child_out)
-    while not is_settled(child_out):
-        phase = child_out[S.PHASE]
-        if phase == S.PHASE_DISCARD:
-            apply_move(child_out, _discard(child_out))
-        elif phase == S.PHASE_PLAY:
-            legal = legal_cards(child_out)
-            if legal & (legal - 1) != 0:
-                break
-            apply_move(child_out, lowest_bit(legal))
-        else:
-            break
-    return 0
+    """`apply`, then every forced move that follows (`forced_move`), until a real decision or
+    the end of the hand (`dealing.apply_past_forced_moves`). The trainer's game uses this."""
+    return apply_past_forced_moves(apply, forced_move, apply_move, state, action, child_out)
 
 
 @njit(UTILITY_SIG, cache=True, _nrt=False)

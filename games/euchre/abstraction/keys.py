@@ -61,7 +61,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
+from games.bits import bit_at, lowest_bit, popcount
 from games.euchre.cards import (
     ALL_CARDS,
     JACK,
@@ -116,24 +116,19 @@ TOKEN_SLOTS = 8  # moves_out[8 + token]: the play kernel's scratch for each toke
 NO_CARD = -1
 
 
-@njit(cache=True, inline="always")
-def _bit(mask, card):
-    return (mask >> card) & 1
-
-
 @njit(cache=True)
 def hand_summary(hand, trump):
     """The 10-bit summary of `hand` with `trump` as trump (module docstring)."""
-    right = _bit(hand, make_card(JACK, trump))
-    left = _bit(hand, left_bower(trump))
-    ace = _bit(hand, make_card(ACE, trump))
+    right = bit_at(hand, make_card(JACK, trump))
+    left = bit_at(hand, left_bower(trump))
+    ace = bit_at(hand, make_card(ACE, trump))
     low = popcount(hand & suit_mask(trump)) - right - ace
     aces = 0
     voids = 0
     for s in range(4):
         if s == trump:
             continue
-        aces += _bit(hand, make_card(ACE, s))
+        aces += bit_at(hand, make_card(ACE, s))
         if hand & effective_suit_mask(s, trump) == 0:
             voids += 1
     return right | (left << 1) | (ace << 2) | (low << 3) | (aces << 6) | (voids << 8)
@@ -142,13 +137,13 @@ def hand_summary(hand, trump):
 @njit(cache=True)
 def candidate_summary(hand, trump):
     """The 7-bit summary of `hand` for a suit it might name in round 2 (module docstring)."""
-    right = _bit(hand, make_card(JACK, trump))
-    left = _bit(hand, left_bower(trump))
+    right = bit_at(hand, make_card(JACK, trump))
+    left = bit_at(hand, left_bower(trump))
     trumps = popcount(hand & effective_suit_mask(trump, trump))
     aces = 0
     for s in range(4):
         if s != trump:
-            aces += _bit(hand, make_card(ACE, s))
+            aces += bit_at(hand, make_card(ACE, s))
     return right | (left << 1) | (trumps << 2) | (aces << 5)
 
 
@@ -176,7 +171,7 @@ def discard_rule(hand, upcard, trump):
     best = NO_CARD
     best_score = 1 << 30
     for card in range(24):
-        if not _bit(candidates, card) or _bit(trumps, card):
+        if not bit_at(candidates, card) or bit_at(trumps, card):
             continue
         suit = effective_suit(card, trump)
         rank = card_rank(card)
@@ -192,7 +187,7 @@ def discard_rule(hand, upcard, trump):
     if best != NO_CARD:
         return best
     for card in range(24):
-        if _bit(candidates, card):
+        if bit_at(candidates, card):
             p = power(card, trump, trump)
             if p < best_score:
                 best_score = p

@@ -28,10 +28,10 @@ from numba import njit
 
 from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface's, re-exported)
     APPLY_SIG, CHANCE, CHANCE_OUTCOMES_SIG, CHANCE_SAMPLE_SIG, CURRENT_PLAYER_SIG, DECISION_SIG,
-    PHASE_DEAL, TERMINAL, UTILITY_SIG, cards_dealt, deal_or_move, keyed, root_state,
-    sample_undealt, undealt_outcomes)
+    PHASE_DEAL, TERMINAL, UTILITY_SIG, apply_past_forced_moves, cards_dealt, deal_or_move,
+    give_card, keyed, root_state, sample_undealt, single_card, undealt_outcomes)
 from games.setback.abstraction.decision import abstract_decision
-from games.bits import lowest_bit, popcount
+from games.bits import popcount
 from games.setback.cards import N_CARDS
 from games.setback.rules import apply_move, legal_cards
 from games.setback.scoring import is_exhausted, score_difference
@@ -76,9 +76,9 @@ def layout_decision(abstract_decision, state, actions_out, key_out):
     A seat with a single legal card after the first lead has a single abstract action, that
     card: it is answered without classifying (a large share of the tree's nodes)."""
     if state[PHASE] == PHASE_PLAY and state[TRUMP] >= 0:
-        legal = legal_cards(state)
-        if legal & (legal - 1) == 0:
-            actions_out[0] = lowest_bit(legal)
+        card = single_card(legal_cards(state))
+        if card >= 0:
+            actions_out[0] = card
             return 1
     n, situation, tokens, key = abstract_decision(state, actions_out)
     return keyed(n, key, key_out)
@@ -94,10 +94,7 @@ def decision(state, actions_out, key_out):
 @njit(cache=True, _nrt=False)
 def _deal_card(state, card, child_out):
     k = popcount(cards_dealt(state, DEALT))
-    seat = (k // 3 + 1) % 4
-    bit = np.int64(1) << card
-    child_out[DEALT + seat] |= bit
-    child_out[HAND + seat] |= bit
+    give_card(child_out, DEALT, HAND, (k // 3 + 1) % 4, card)
     if k + 1 == CARDS_DEALT:  # every card dealt: open the auction as reset_deal does
         start_auction(child_out)
 
@@ -108,22 +105,24 @@ def apply(state, action, child_out):
     return deal_or_move(_deal_card, apply_move, PHASE, state, action, child_out)
 
 
+@njit(cache=True, _nrt=False)
+def forced_move(state):
+    """The card nobody chooses at `state`: a seat's single legal card once trump is set; -1 at
+    a real decision or once the deal is over or exhausted."""
+    if state[PHASE] != PHASE_PLAY or state[TRUMP] < 0 or is_exhausted(state):
+        return -1
+    return single_card(legal_cards(state))
+
+
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply_past_forced(state, action, child_out):
-    """`apply`, then every forced card that follows (a seat with a single legal card once
-    trump is set), until a real decision or the end of the deal.
+    """`apply`, then every forced card that follows (`forced_move`), until a real decision or
+    the end of the deal (`dealing.apply_past_forced_moves`).
 
     A forced card is a decision with one action and no key: a CFR pass only walks through it,
     so skipping it changes no value and no update, while it saves most of a young deal's
     nodes (about three forced cards per keyed decision). The trainer's game uses this."""
-    apply(state, action, child_out)
-    while child_out[PHASE] == PHASE_PLAY and child_out[TRUMP] >= 0 \
-            and not is_exhausted(child_out):
-        legal = legal_cards(child_out)
-        if legal & (legal - 1) != 0:
-            break
-        apply_move(child_out, lowest_bit(legal))
-    return 0
+    return apply_past_forced_moves(apply, forced_move, apply_move, state, action, child_out)
 
 
 @njit(UTILITY_SIG, cache=True, _nrt=False)

@@ -56,6 +56,7 @@ from games.bits import lowest_bit
 from games.setback.rules import BID_MOVE, apply_move
 from games.setback.state import (
     BID,
+    CARDS_DEALT,
     DEALT,
     HAND,
     HIGH_BID,
@@ -63,8 +64,8 @@ from games.setback.state import (
     TO_ACT,
     deal_hands,
     reset_deal,
-    shuffle_top,
 )
+from games.scaffold.deck import shuffle_top
 from play.bid_table_build import run_deal_chunks
 from play.bid_table_file import BidTablesError, load_tables, save_tables
 from games.setback.play.heuristic import HIGH_VALUE, LOW_VALUE
@@ -283,7 +284,7 @@ def count_heuristic(seed, first, last, pre, pre_deals, post, post_deals):
     deck = np.empty(52, np.int64)
     for i in range(first, last):
         rng[0] = stream_seed(np.uint64(seed), np.uint64(i))
-        shuffle_top(rng, deck)  # random_deal's deal, without its allocations
+        shuffle_top(rng, deck, CARDS_DEALT)  # random_deal's deal, without its allocations
         deal_hands(deck, hands)
         reset_deal(state, hands)
         seq = 0

@@ -40,6 +40,7 @@ import os
 import numpy as np
 
 from search.hand_features import N_FEATURES, encode
+from search import model_file
 from search.mlp import MLP, forward3
 
 MAGIC = b"SETBACK-CFR LEARNED EVALUATOR\n"
@@ -88,15 +89,11 @@ def model_bytes(model: MLP, meta: dict) -> bytes:
     the data flow)."""
     if len(model.weights) != 3:
         raise ValueError("the learned evaluator's files hold two-hidden-layer networks")
-    buffer = io.BytesIO()
     arrays = {f"w{k}": w for k, w in enumerate(model.weights)}
     arrays.update({f"b{k}": b for k, b in enumerate(model.biases)})
-    np.savez(buffer, **arrays)
-    payload = buffer.getvalue()
-    header = {"format": FORMAT, "version": FORMAT_VERSION,
-              "sha256": hashlib.sha256(payload).hexdigest(), "payload_bytes": len(payload),
-              "groups": model.groups, "classes": model.classes, "meta": meta}
-    return MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + payload
+    header = {"format": FORMAT, "version": FORMAT_VERSION, "groups": model.groups,
+              "classes": model.classes, "meta": meta}
+    return model_file.model_bytes(MAGIC, header, arrays)
 
 
 def load_model(path: str) -> tuple[MLP, dict]:

@@ -50,7 +50,6 @@ read the target's keys and is never filled.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import os
 from dataclasses import dataclass
@@ -355,16 +354,11 @@ def points_per_deal(rows: np.ndarray) -> tuple[float, float, float]:
 
 
 def append_br_row(run_path: str, row: dict) -> None:
-    """Append a row to DIR/best_response_eval.csv (header first when new), fsynced."""
-    path = os.path.join(run_path, BR_EVAL_FILE)
-    new = not os.path.exists(path)
-    with open(path, "a", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        if new:
-            writer.writerow(BR_EVAL_COLUMNS)
-        writer.writerow([row[c] for c in BR_EVAL_COLUMNS])
-        handle.flush()
-        os.fsync(handle.fileno())
+    """Append a row to DIR/best_response_eval.csv (header first when new), fsynced; a failed
+    write leaves the file's earlier rows whole (`run_directory.append_csv_row`)."""
+    from train.run_directory import append_csv_row
+
+    append_csv_row(os.path.join(run_path, BR_EVAL_FILE), BR_EVAL_COLUMNS, row)
 
 
 def format_br_row(row: dict) -> str:

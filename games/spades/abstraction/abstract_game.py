@@ -21,10 +21,10 @@ from numba import njit
 
 from abstraction.dealing import (  # noqa: F401 (CHANCE, TERMINAL: the interface's, re-exported)
     APPLY_SIG, CHANCE, CHANCE_OUTCOMES_SIG, CHANCE_SAMPLE_SIG, CURRENT_PLAYER_SIG, DECISION_SIG,
-    PHASE_DEAL, TERMINAL, UTILITY_SIG, cards_dealt, deal_or_move, keyed, root_state,
-    sample_undealt, undealt_outcomes)
+    PHASE_DEAL, TERMINAL, UTILITY_SIG, apply_past_forced_moves, cards_dealt, deal_or_move,
+    give_card, keyed, root_state, sample_undealt, single_card, undealt_outcomes)
 from games.spades.abstraction.keys import LEARNED_TRICKS, abstract_decision
-from games.bits import lowest_bit, popcount
+from games.bits import popcount
 from games.spades import state as S
 from games.spades.cards import N_CARDS
 from games.spades.heuristic import heuristic_move
@@ -61,18 +61,9 @@ def decision(state, actions_out, key_out):
 @njit(cache=True, _nrt=False)
 def _deal_card(state, card, child_out):
     k = popcount(cards_dealt(state, S.DEALT))
-    seat = k // S.HAND_SIZE
-    bit = np.int64(1) << card
-    child_out[S.DEALT + seat] |= bit
-    child_out[S.HAND + seat] |= bit
+    give_card(child_out, S.DEALT, S.HAND, k // S.HAND_SIZE, card)
     if k == N_CARDS - 1:  # the last card: the hand starts (`state.reset_hand`, from 0 to 0)
-        for i in range(4):
-            child_out[S.BID + i] = -1
-            child_out[S.TRICK + i] = -1
-        child_out[S.PHASE] = S.PHASE_BID
-        child_out[S.TO_ACT] = 1
-        child_out[S.LEADER] = 1
-        child_out[S.WINNING] = -1
+        S.start_hand(child_out)
 
 
 @njit(APPLY_SIG, cache=True, _nrt=False)
@@ -81,22 +72,22 @@ def apply(state, action, child_out):
     return deal_or_move(_deal_card, apply_move, S.PHASE, state, action, child_out)
 
 
+@njit(cache=True, _nrt=False)
+def forced_move(state):
+    """The move nobody chooses at `state`: the heuristic's card past the learned tricks, or a
+    seat's single legal card; -1 at a real decision or once the hand is over."""
+    if state[S.PHASE] != S.PHASE_PLAY:
+        return -1
+    if state[S.TRICK_NUMBER] >= LEARNED_TRICKS:
+        return heuristic_move(state)
+    return single_card(legal_cards(state))
+
+
 @njit(APPLY_SIG, cache=True, _nrt=False)
 def apply_past_forced(state, action, child_out):
-    """`apply`, then every forced move that follows (a seat with a single legal card, the
-    heuristic's card past the learned tricks), until a real decision or the end of the hand. A
-    forced move has no key, so a CFR pass only walks through it: skipping it changes no value.
-    The trainer's game uses this."""
-    apply(state, action, child_out)
-    while child_out[S.PHASE] == S.PHASE_PLAY:
-        if child_out[S.TRICK_NUMBER] >= LEARNED_TRICKS:
-            apply_move(child_out, heuristic_move(child_out))
-            continue
-        legal = legal_cards(child_out)
-        if legal & (legal - 1) != 0:
-            break
-        apply_move(child_out, lowest_bit(legal))
-    return 0
+    """`apply`, then every forced move that follows (`forced_move`), until a real decision or
+    the end of the hand (`dealing.apply_past_forced_moves`). The trainer's game uses this."""
+    return apply_past_forced_moves(apply, forced_move, apply_move, state, action, child_out)
 
 
 @njit(UTILITY_SIG, cache=True, _nrt=False)

@@ -56,7 +56,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import lowest_bit, popcount
+from games.bits import bit_at, lowest_bit, popcount
 from games.spades.cards import N_RANKS, SPADE_MASK, SPADES, power, suit_mask
 from games.spades.heuristic import count_tricks2, heuristic_move
 from games.spades.rules import BID_MOVE, highest_bid, legal_cards
@@ -75,11 +75,6 @@ NO_CARD = -1
 ACE, KING, QUEEN = 12, 11, 10  # rank indices
 
 
-@njit(cache=True, inline="always")
-def _bit(mask, card):
-    return (mask >> card) & 1
-
-
 @njit(cache=True)
 def expected_tricks(hand):
     """The tricks `games/spades/heuristic.py` counts in `hand` (`count_tricks2`: each ace; a
@@ -95,8 +90,8 @@ def hand_fields(hand):
     tricks, spade honours, spades held (module docstring)."""
     spades = hand & SPADE_MASK
     top = SPADES * N_RANKS
-    honours = _bit(spades, top + ACE) | _bit(spades, top + KING) << 1 \
-        | _bit(spades, top + QUEEN) << 2
+    honours = bit_at(spades, top + ACE) | bit_at(spades, top + KING) << 1 \
+        | bit_at(spades, top + QUEEN) << 2
     return expected_tricks(hand) | honours << 4 | min(popcount(spades), 5) << 7
 
 
