@@ -18,7 +18,9 @@ What a game declares, for a position of its card play (all hands known, trump se
 - a move-order weight per card (how much a card is worth capturing: only the search's order).
 
 How a value is found (all numba, no allocation per node; compiled with `_nrt=False` since
-nothing here allocates and numba's reference counting of row views was most of the time):
+nothing here allocates and numba's reference counting of row views was most of the time; the
+helpers inlined by LLVM, `forceinline`, not copied by numba into each caller, which compiled
+`search` in twice the time, and without the wrappers Python would call them through):
 - Fail-soft alpha-beta, iterative (numba's cache cannot hold a recursive function), on a
   stack of small node rows: the four hands, the trick under way and both sides' captured
   counters as table indices (`R_IDX0`, `R_IDX1`: one integer each, since a table index is
@@ -223,12 +225,14 @@ def seat_tricks_spec(trump, trump_last, size, spec):
         spec[SP_SEAT_STEP + seat] = 1 << (4 * seat)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _suit_mask(suit):
     return SUIT_BITS << (N_RANKS * suit) if suit < 4 else np.int64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _beats(card, best, trump):
     """Whether `card` beats `best`, the card winning the trick."""
     if card // N_RANKS == best // N_RANKS:
@@ -264,7 +268,8 @@ def set_root(hands, leader, trick, n_in_trick, spec, row):
             row[R_WINNER] = (leader + i) & 3
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def play(parent, child, card, spec):
     """`child` = the row of `parent` after the seat to act plays `card` (a completed trick's
     cards to its winner's side, the winner leading next)."""
@@ -294,13 +299,15 @@ def play(parent, child, card, spec):
     child[R_LEADER] = winner
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def to_act(row):
     """The seat to act in `row`."""
     return (row[R_LEADER] + row[R_N_IN]) & 3
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def legal_cards(row, spec):
     """Mask of the cards the seat to act may play: any lead (no trump while the hand holds
     another suit, when the game says so); a follow of the suit led (or a trump, when the game
@@ -319,7 +326,8 @@ def legal_cards(row, spec):
     return of_led
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def searched_cards(row, spec):
     """The legal cards of the seat to act less the equivalent ones (module docstring): of each
     run of equivalent weightless cards only the highest is kept."""
@@ -345,7 +353,8 @@ def searched_cards(row, spec):
     return keep
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _ordered_moves(row, spec, table, tt_move, out):
     """The moves to search into `out[:MAX_CARDS]`, best first (the rest of `out` is scratch for
     their scores); returns their count (module docstring)."""
@@ -388,7 +397,8 @@ def _ordered_moves(row, spec, table, tt_move, out):
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _bounds(row, spec, table):
     """(lower, upper) of the node's value (module docstring)."""
     if spec[SP_MONO]:
@@ -400,7 +410,8 @@ def _bounds(row, spec, table):
     return spec[SP_MIN], spec[SP_MAX]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _cut(lower, upper, alpha, beta):
     """(True, its fail-soft value) for a node whose value lies in [lower, upper] when that
     decides it for the window (alpha, beta), else (False, 0)."""
@@ -411,7 +422,8 @@ def _cut(lower, upper, alpha, beta):
     return False, np.int64(0)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _slot(h0, h1, h2, h3, extra, mask):
     """Table index of a key (a multiplicative mix of its words)."""
     h = h0 * np.int64(0x9E3779B97F4A7C1)
@@ -423,14 +435,16 @@ def _slot(h0, h1, h2, h3, extra, mask):
     return h & mask
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _same_key(entry, row, extra, gen):
     return (entry[TT_GEN] == gen and entry[0] == row[R_HAND] and entry[1] == row[R_HAND + 1]
             and entry[2] == row[R_HAND + 2] and entry[3] == row[R_HAND + 3]
             and entry[TT_EXTRA] == extra)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     """Enter the node at `depth` (its window already in its frame). Returns (True, value) when
     it is decided at once (settled, or cut by its bounds or the table's), else sets its frame
@@ -491,7 +505,8 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
     return False, 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _expand(row, frame, moves, alpha, beta, slot, extra, tt_move, spec, table):
     """Set the frame of a node not decided at once up for its children."""
     maximize = to_act(row) & 1 == 0
@@ -509,7 +524,8 @@ def _expand(row, frame, moves, alpha, beta, slot, extra, tt_move, spec, table):
     frame[F_MAXIMIZE] = maximize
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _absorb(frame, value, move):
     """A child of the frame's node returned `value`."""
     if frame[F_MAXIMIZE]:
@@ -525,7 +541,8 @@ def _absorb(frame, value, move):
             frame[F_BETA] = value
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _close(stack, frames, depth, tt, ctx):
     """Leave the node at `depth`: store its bound in the table; return its value."""
     frame = frames[depth]
@@ -552,7 +569,8 @@ def _close(stack, frames, depth, tt, ctx):
     return best
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def resume(stack, frames, root, tt, ctx):
     """The node a search asked the tricks of is valued ctx[CTX_ANSWER]: keep the value in the
     table (exact), and return (the depth of its parent, root - 1 when it is the root; its

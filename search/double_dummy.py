@@ -60,7 +60,14 @@ function on a stack of frames (numba's cache cannot hold a function that calls i
 several argument types), the hands changed in place and restored on the way back. The
 search's functions are compiled without reference counting (`_nrt=False`): they allocate
 nothing, and numba counts the references of every array argument of every call with atomic
-increments, which took a third of the solver's time.
+increments, which took a third of the solver's time. Its small helpers are compiled once and
+inlined by LLVM (`forceinline`), not copied by numba into every call site (`inline="always"`,
+kept only for the thin entry points): numba re-ran its passes on each copy and its SSA pass
+grows with the square of a function's size, which made the cold build (issue 55's bench,
+`bench/cold_build.py`) about a quarter longer for the same machine code. Nor are those helpers
+given the wrappers that let Python call a compiled function (`no_cpython_wrapper`,
+`no_cfunc_wrapper`): only compiled code calls them, and the wrappers were a tenth of the
+solver's build.
 """
 
 from __future__ import annotations
@@ -127,13 +134,15 @@ S_NODES, S_TT_HITS, S_QUICK_CUTS, S_CLOCK = range(4)
 N_STATS = 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _suit_of(hand, suit):
     """The 13-bit group of `suit` in a card mask."""
     return (hand >> (N_RANKS * suit)) & SUIT_BITS
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _beats(card, best, trump):
     """Whether `card` takes the trick from `best`, the card winning it so far: a higher card
     of best's suit, or any trump over a card that is not one."""
@@ -144,7 +153,8 @@ def _beats(card, best, trump):
     return suit == trump
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def after_card(card, seat, n_in_trick, led, best, winner, trump):
     """(suit led, winning card, its seat) of a trick once `seat` plays `card` to it as its
     card number `n_in_trick` (0: the lead)."""
@@ -155,7 +165,8 @@ def after_card(card, seat, n_in_trick, led, best, winner, trump):
     return led, best, winner
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _deciding_card(trick, best):
     """The card of a finished trick whose rank decided it: its winner `best` when it beat
     another card of its own suit (else its rank did not matter: it won by suit), as a mask."""
@@ -215,7 +226,8 @@ def describe(hands, frame):
     frame[F_KEYS + 1] = high_keys
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _bucket(lens, meta, bits, size_bits):
     """The first row of the transposition bucket of a position (a multiplicative hash of its
     lengths, leader and trump)."""
@@ -224,7 +236,8 @@ def _bucket(lens, meta, bits, size_bits):
     return np.int64(h >> np.uint64(64 - bits + size_bits)) << size_bits
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _sharp_owners(frame):
     """The owners of the SHARP top cards of every suit (all its cards if fewer), 4 bits a
     suit: what the sharp bucket of a described position is hashed on besides its lengths."""
@@ -235,7 +248,8 @@ def _sharp_owners(frame):
     return owners
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _top_run(mine, everyone):
     """The highest remaining cards of a suit (13-bit groups: `everyone`'s remaining cards)
     that are in `mine`, from the top down to the first card that is not (a 13-bit group)."""
@@ -250,7 +264,8 @@ def _top_run(mine, everyone):
     return run
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _top_of(cards, n):
     """The `n` highest cards of a mask."""
     for _ in range(popcount(cards) - n):
@@ -310,7 +325,8 @@ def quick_tricks(hands, leader, trump, trump_last, wanted, entry_suit):
     return count, cards
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _followed_runs(hands, leader, trump, runs, cards, wanted, entry_suit):
     """`quick_tricks` while the opponents keep trumps: the leader's top trumps (`cards`) win
     whatever trick they fall on, and of each side suit's run as many rounds as every other
@@ -341,7 +357,8 @@ def _followed_runs(hands, leader, trump, runs, cards, wanted, entry_suit):
     return count, cards
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _length_winners(hands, leader, suit, run):
     """The leader's cards of `suit` below its `run` top cards that win once the run is cashed
     (DDS's quick tricks by length): every other hand's cards of the suit fall under the run
@@ -448,7 +465,8 @@ def master_trumps(hands, side, trump):
     return best, cards
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _holder(hands, card):
     """The seat holding `card`."""
     for seat in range(4):
@@ -535,7 +553,8 @@ def _later_tricks(hands, leader, trump, left, wanted):
     return np.int64(1) << third if _holder(hands, third) & 1 != side else -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def legal_cards(hand, n_in_trick, led, trump, trump_last):
     """The cards of `hand` its seat may play: the suit led if it holds any (else any card);
     leading, any card, but with `trump_last` no trump while it holds another suit."""
@@ -548,7 +567,8 @@ def legal_cards(hand, n_in_trick, led, trump, trump_last):
     return hand
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _insert(row, n, card, key):
     """Insert `card` with sort `key` into the first n moves of `row` (keys ascending; the
     keys live in row[MOVE_SLOTS:])."""
@@ -572,7 +592,8 @@ def ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump,
                           trump_last, row, -1, -1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump, trump_last,
                    row, killer, hint):
     """`ordered_moves`, the leads `killer` (the last to refute at this depth) and `hint` (a
@@ -611,19 +632,22 @@ def _ordered_moves(hands, seat, n_in_trick, led, best, winner, trick_mask, trump
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _dds_rank(cards):
     """DDS's rank (2..14) of the highest card of a 13-bit group, 0 when it is empty."""
     return highest_bit(cards) + 2 if cards != 0 else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _dds_low(cards):
     """DDS's rank (2..14) of the lowest card of a 13-bit group, 0 when it is empty."""
     return lowest_bit(cards) + 2 if cards != 0 else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _discard_shape(hands, seat, suit, live):
     """(length, holds the suit's top card, holds its second card) of `seat` in `suit`
     (`live`: the cards still in play, the trick's included): discarding from a long suit is
@@ -637,7 +661,8 @@ def _discard_shape(hands, seat, suit, live):
             second >= 0 and (mine >> second) & 1 == 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _cheapest_over(mine, live, floor):
     """The rank of the lowest of `mine`'s searched cards (a card standing for the run of its
     hand's cards below it with no other live card between) above rank `floor`, or -1: the
@@ -654,7 +679,8 @@ def _cheapest_over(mine, live, floor):
         card = lowest_bit(over)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _second_best_top(cards, live):
     """The highest card of `cards` below their top run (the run of their highest cards with
     no other live card between), -1 when they are one run: the card a defender keeps after
@@ -860,7 +886,8 @@ def _follow_weight(hands, seat, n_in_trick, card, led, best, winner, trump, live
     return 14 - r + val
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _lead_view(hands, seat, card, everyone, scale):
     """What DDS's lead weights look at, for `seat` leading `card`: (suit, rank, the suit's
     remaining cards, the left-hand opponent, partner and right-hand opponent, the opponents'
@@ -943,7 +970,8 @@ def _lead_key_no_trump(hands, seat, card, everyone, killer, hint):
     return -(weight + 29 - rel_rank)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _top_trump(hand, trump):
     """The rank of a hand's highest trump, -1 without one."""
     return highest_bit(_suit_of(hand, trump))
@@ -1047,13 +1075,15 @@ def _lead_key_trump(hands, seat, card, everyone, trump, killer, hint):
     return -(weight + 17 - (rank + 2))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _tt_bits(tt):
     """log2 of the transposition table's size (its rows are a power of two)."""
     return lowest_bit(np.int64(tt.shape[0]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _key_masks(meta):
     """The bits of F_KEYS and F_KEYS + 1 (suits 0 and 1, 2 and 3) that an entry with this
     meta names: its top cards of each suit."""
@@ -1069,7 +1099,8 @@ def _key_masks(meta):
     return low_mask, high_mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _matches(tt, row, frame):
     """Whether the entry at `row` holds for the position described in `frame` (a stored entry
     with the same lengths, leader and trump; the same owners of its top cards of each
@@ -1083,7 +1114,8 @@ def _matches(tt, row, frame):
         (frame[F_KEYS + 1] ^ tt[row, E_KEYS + 1]) & high_mask == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _bounds(tt, row):
     """(lower, upper) bound of side 0's tricks that the entry at `row` keeps."""
     bounds = tt[row, E_KEYS] >> BOUND_SHIFT
@@ -1299,7 +1331,8 @@ def _close_trick(hands, tt, frame, result, rel, lead, stats):
     tt[target, E_KEYS + 1] = high_keys | hint << BOUND_SHIFT
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def play_card(hands, trump, frame, child, card):
     """The seat to act at node `frame` plays `card` (from its hand): write the trick's state
     of the node after it into `child` (columns F_LEADER to F_TRICK_MASK, which other searches
@@ -1324,7 +1357,8 @@ def play_card(hands, trump, frame, child, card):
     return best, winner
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _play(hands, trump, frames, moves, depth):
     """Play the current move of the node at `depth` and set up its child at depth + 1
     (`play_card`), with side 0's need less the trick if it won it (frame[F_DECIDER]: the
@@ -1343,7 +1377,8 @@ def _play(hands, trump, frames, moves, depth):
         child[F_NEED] = frame[F_NEED]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _cover_sequences(hand, everyone, trick_mask, rel):
     """`rel` widened for a node where every move of `hand` failed. The search tried one card
     of each run of the hand's cards with no other live card between them (the highest), as
@@ -1369,7 +1404,8 @@ def _cover_sequences(hand, everyone, trick_mask, rel):
     return rel
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _skip_equivalent(frame, row, rel):
     """Step frame[F_INDEX] past the moves that need no search after the move before it
     failed: when that card ranked below every card of its suit that decided the answers so
@@ -1485,7 +1521,9 @@ def set_root(hands, trump, leader, trick, n_in_trick, frames):
     root[F_LEFT] = popcount(hands[(leader + n_in_trick) & 3])
 
 
-@njit(cache=True)
+# The entry points' shared steps are copied into them (`inline="always"`, a few lines): each
+# compiled function that calls `search` links the whole solver and optimizes it again
+@njit(cache=True, inline="always")
 def tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats):
     """Tricks side 0 takes from the root `set_root` wrote (the trick under way included):
     null-window tests stepping from `guess` until the count is pinned between a test passed
@@ -1504,7 +1542,7 @@ def tricks_from_root(hands, trump, trump_last, guess, tt, moves, frames, stats):
     return low
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tricks_for_leader(hands, trump, trump_last, leader, guess, tt, moves, frames, stats):
     """Tricks side 0 takes when `leader` leads to the next trick (hands of equal size):
     `tricks_from_root` from that trick's start."""
@@ -1563,7 +1601,8 @@ def card_tricks(hands, trump, trump_last, leader, trick, n_in_trick, guess, tt, 
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _points(hands, seat, suit):
     """The high-card points of `seat` and its partner in `suit`: 4, 3, 2 and 1 for the four
     highest cards of the suit still held (on a full deal the ace to the jack)."""
