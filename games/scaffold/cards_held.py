@@ -18,7 +18,8 @@ def cards_left(hand_size, tricks_done, leader, n_in_trick, seat):
 @njit(cache=True, nogil=True, inline="always")
 def held_in(state, words, hand_size, seat):
     """`cards_left` read off a game's state (`words`: its trick words, `games.scaffold.trick`)."""
-    return cards_left(hand_size, state[words[7]], state[words[5]], state[words[3]], seat)
+    _, _, _, n_in_trick, _, leader, _, trick_number = words
+    return cards_left(hand_size, state[trick_number], state[leader], state[n_in_trick], seat)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -34,4 +35,5 @@ def plain_constraints(view_state, words, hand_size, shown_voids, all_cards, seat
         shown = (view_state[shown_voids] | extra_voids) >> (4 * other) & 0xF
         voids[i] = shown if use_voids else 0
         holds[i] = 0
-    return all_cards & ~(view_state[words[0] + seat] | view_state[words[1]])
+    hand, played, _, _, _, _, _, _ = words
+    return all_cards & ~(view_state[hand + seat] | view_state[played])

@@ -70,9 +70,9 @@ def put_cards(out, hand, dealt, played, trick, n_in, leader, sitting_out, seat, 
 def put_state_cards(out, state, words, dealt, sitting_out, seat, n_cards, at_played, at_trick):
     """`put_cards` read off a game's state: `words` its trick words (`games.scaffold.trick`),
     `dealt` the offset of its dealt hands."""
-    trick = words[2]
-    put_cards(out, state[words[0] + seat], state[dealt + seat], state[words[1]],
-              state[trick:trick + 4], state[words[3]], state[words[5]], sitting_out, seat,
+    hand, played, trick, n_in_trick, _, leader, _, _ = words
+    put_cards(out, state[hand + seat], state[dealt + seat], state[played],
+              state[trick:trick + 4], state[n_in_trick], state[leader], sitting_out, seat,
               n_cards, at_played, at_trick)
 
 
@@ -80,5 +80,6 @@ def put_state_cards(out, state, words, dealt, sitting_out, seat, n_cards, at_pla
 def put_play_turn(out, state, words, seat, at_leader, at_lead):
     """During the play: the trick's leader from the observer `seat` at `at_leader` (4 slots),
     and whether the seat to act leads (`at_lead`) or follows (`at_lead + 1`)."""
-    out[at_leader + (state[words[5]] - seat) % 4] = 1.0
-    out[at_lead + (0 if state[words[3]] == 0 else 1)] = 1.0
+    _, _, _, n_in_trick, _, leader, _, _ = words
+    out[at_leader + (state[leader] - seat) % 4] = 1.0
+    out[at_lead + (0 if state[n_in_trick] == 0 else 1)] = 1.0
