@@ -25,7 +25,8 @@ README = ROOT / "README.md"
 TUTORIAL = DOCS / "games" / "adding-a-game.md"
 BUILD_SECONDS = 60
 QUICKSTART = "pip install -e . && setback-cfr quickstart --minutes 5"
-TEST_COMMAND = "python3 -m pip install -q -e '.[test]' && python3 -m pytest -q"
+TEST_COMMAND = ("python3 -m pip install -q -e '.[test]' "
+                "&& python3 -m pytest -q -n auto --dist loadfile")
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
