@@ -266,6 +266,22 @@ def test_a_newer_or_foreign_eval_log_is_refused_in_one_line(tmp_path, capsys):
         assert status == 2 and message in err and err.count("\n") == 1, err
 
 
+def test_an_unreadable_eval_log_is_refused_in_one_line_and_kept(tmp_path):
+    """Bytes that are not UTF-8 after the format line: the append is refused with the file's
+    name, and the file is left as it was."""
+    from train.errors import RunError
+    from train.evaluation import EVAL_FORMAT, EVAL_VERSION, append_eval_row
+
+    run = tmp_path / "run"
+    run.mkdir()
+    damaged = f"# {EVAL_FORMAT} {EVAL_VERSION}\n".encode() + b"iteration,\xff\xfe\n"
+    (run / "eval.csv").write_bytes(damaged)
+    with pytest.raises(RunError, match=r"cannot read .*eval\.csv") as refused:
+        append_eval_row(str(run), {"iteration": 8})
+    assert "\n" not in str(refused.value)
+    assert (run / "eval.csv").read_bytes() == damaged
+
+
 @pytest.mark.parametrize("algorithm, iterations", [("es-mccfr", 8), ("cfr", 2)])
 def test_warming_the_kernels_before_the_clock_changes_no_table(algorithm, iterations, tmp_path,
                                                                monkeypatch):

@@ -164,16 +164,18 @@ def append_eval_row(run_path: str, row: dict) -> None:
     from train.run_directory import append_csv_row
 
     path = eval_path(run_path)
+    header = list(EVAL_COLUMNS)
     if not os.path.exists(path):
         with atomic_writer(path, suffix=".csv") as handle:
             handle.write(f"# {EVAL_FORMAT} {EVAL_VERSION}\n{','.join(EVAL_COLUMNS)}\n"
                          .encode())
     else:
-        with open(path, encoding="utf-8") as handle:
-            _check_format_line(path, handle.readline().strip())
-    with open(path, newline="", encoding="utf-8") as existing:
-        existing.readline()  # the format line
-        header = next(csv.reader(existing), list(EVAL_COLUMNS))
+        try:
+            with open(path, newline="", encoding="utf-8") as existing:
+                _check_format_line(path, existing.readline().strip())
+                header = next(csv.reader(existing), header)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RunError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     append_csv_row(path, header, row, "the evaluation log")
 
 
