@@ -52,7 +52,7 @@ F_HIGH = 6  # its suits 2 and 3
 FRAME_SIZE = 7
 
 S_NODES = 0  # `stats` (int64[N_STATS])
-N_STATS = 6
+N_STATS = 1
 
 
 @njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
