@@ -13,9 +13,13 @@ How (`keeps_clean`, all numba, no allocation per node):
   trick (no), or when no card is left (yes).
 - Iterative on a stack of rows (numba's cache cannot hold a recursive function).
 - A seat holding the highest trump left must win a trick with it (no, without a search).
-- A transposition table at each trick's start, keyed on the four hands, the leader, n, the
-  trump and the follow rules (so an entry holds for every later question: never cleared);
-  an entry keeps the answer.
+- A transposition table at each trick's start, keyed on the four hands up to rank
+  equivalence (each suit's remaining cards' owners, highest first: `_suits_key`), the leader,
+  n, the trump and the follow rules (so an entry holds for every later question: never
+  cleared); an entry keeps the answer, two rows a bucket (the larger search's kept:
+  `_store`).
+- A seat that does not lead, holds no trump and only cards below every other seat's of
+  their suit never takes a trick (yes, without a search: `_never_wins`).
 - Equivalent cards (`searched_cards`) searched once; moves ordered for a quick answer: n
   ducks under the card winning (its highest card that does not win first) and leads low, its
   partner plays high, the other side plays low under n's card.
@@ -28,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.bits import highest_bit, lowest_bit
+from games.bits import highest_bit, lowest_bit, popcount
 from search import capture_values as cv
 
 NO_ANSWER = -1  # the node limit was passed first
@@ -39,7 +43,8 @@ DEFAULT_TT_BITS = 16
 TT_EXTRA = 2  # 0, 1: the hands up to rank equivalence (`_suits_key`); 2: leader, n, trump
 #   and follow rules (`_extra`)
 TT_ANSWER = 3
-TT_COLUMNS = 4
+TT_LEFT = 4  # the tricks left there (the larger search's entry is kept: `_store`)
+TT_COLUMNS = 5
 
 # Fields of a search frame (int64[MAX_DEPTH + 1, FRAME_SIZE]).
 F_N = 0  # moves to search
@@ -151,6 +156,22 @@ def _ordered(row, seat, spec, out):
     return n
 
 
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
+def _store(tt, frame, answer, left):
+    """Keep an answer in the two rows of its bucket: the first holds the larger search's
+    (the most tricks left), the second the latest of the others."""
+    slot = frame[F_SLOT]
+    if tt[slot, TT_LEFT] > left:
+        slot += 1
+    entry = tt[slot]
+    entry[0] = frame[F_LOW]
+    entry[1] = frame[F_HIGH]
+    entry[TT_EXTRA] = frame[F_EXTRA]
+    entry[TT_ANSWER] = answer
+    entry[TT_LEFT] = left
+
+
 @njit(cache=True, _nrt=False)
 def keeps_clean(stack, moves, frames, spec, seat, tt, stats, limit):
     """1 when the side of `seat` can play so that `seat` takes no trick from the position at
@@ -181,10 +202,11 @@ def keeps_clean(stack, moves, frames, spec, seat, tt, stats, limit):
                 else:
                     low, high = _suits_key(row, 0), _suits_key(row, 2)
                     extra = _extra(row, seat, spec)
-                    slot = cv._slot(low, high, 0, 0, extra, mask)
-                    entry = tt[slot]
-                    if entry[0] == low and entry[1] == high and entry[TT_EXTRA] == extra:
-                        answer = entry[TT_ANSWER]
+                    slot = cv._slot(low, high, 0, 0, extra, mask) & ~1
+                    for k in range(2):
+                        entry = tt[slot + k]
+                        if entry[0] == low and entry[1] == high and entry[TT_EXTRA] == extra:
+                            answer = entry[TT_ANSWER]
                     frame[F_SLOT] = slot
                     frame[F_EXTRA] = extra
                     frame[F_LOW] = low
@@ -200,11 +222,7 @@ def keeps_clean(stack, moves, frames, spec, seat, tt, stats, limit):
                 # child failed to decide it: the other answer
                 answer = answer if answer == frame[F_OR] else 1 - frame[F_OR]
                 if frame[F_SLOT] >= 0:
-                    entry = tt[frame[F_SLOT]]
-                    entry[0] = frame[F_LOW]
-                    entry[1] = frame[F_HIGH]
-                    entry[TT_EXTRA] = frame[F_EXTRA]
-                    entry[TT_ANSWER] = answer
+                    _store(tt, frame, answer, popcount(stack[depth, cv.R_HAND + seat]))
             else:
                 answer = -1
         if answer >= 0:

@@ -64,7 +64,8 @@ INF = cv.INF
 TABLE_SIZE = 1 << 16  # a value table: 4 bits of tricks a seat
 VALUE_TT_BITS = 20  # entries of the value search's transposition table (75 MB; 18: 2.5 to 4
 #   times the nodes of a 13-trick search with a Nil bid standing)
-CLEAN_TT_BITS = 18  # entries of the one-seat question's table (`search/seat_clean.py`, 13 MB)
+CLEAN_TT_BITS = 19  # entries of the one-seat question's table (`search/seat_clean.py`, 21 MB;
+#   2^18: 1.16 times the nodes of a hard Nil position, 2^20: 0.97)
 
 
 def pack(r0: int, r1: int, r2: int, r3: int) -> int:
