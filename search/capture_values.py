@@ -360,6 +360,20 @@ def searched_cards(row, spec):
 
 @njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
       no_cfunc_wrapper=True)
+def insert_by_score(out, scores, n, card, score):
+    """Insert `card` of `score` into the first n cards of `out`, scores descending (`scores`
+    theirs): the lists are short."""
+    j = n
+    while j > 0 and scores[j - 1] < score:
+        scores[j] = scores[j - 1]
+        out[j] = out[j - 1]
+        j -= 1
+    scores[j] = score
+    out[j] = card
+
+
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _ordered_moves(row, spec, table, tt_move, out):
     """The moves to search into `out[:MAX_CARDS]`, best first (the rest of `out` is scratch for
     their scores); returns their count (module docstring)."""
@@ -391,13 +405,7 @@ def _ordered_moves(row, spec, table, tt_move, out):
             score += sign * (table[spec[SP_LOW_AT] + taken] + table[spec[SP_HIGH_AT] + taken]) * 512
         if card == tt_move:
             score = INF
-        j = n  # insertion by descending score: the lists are short
-        while j > 0 and scores[j - 1] < score:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = score
-        out[j] = card
+        insert_by_score(out, scores, n, card, score)
         n += 1
     return n
 

@@ -145,13 +145,7 @@ def _ordered(row, seat, spec, out):
             score = rank
         else:
             score = -rank if n_in == 0 or not wins else -100 - rank
-        j = n  # insertion by descending score: the lists are short
-        while j > 0 and scores[j - 1] < score:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = score
-        out[j] = card
+        cv.insert_by_score(out, scores, n, card, score)
         n += 1
     return n
 
