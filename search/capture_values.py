@@ -611,7 +611,8 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     `ASK_VALUE`) or is bounded by them (`ASK_BOUNDS`): the caller puts the value in
     ctx[CTX_ANSWER], or the bounds in ctx[CTX_BOUND_LO] and ctx[CTX_BOUND_HI], and calls
     again (alpha and beta unread: the asking node's window is in its frame, F_ALPHA and
-    F_BETA), and the search goes on where it stopped (`resume`; a bounded node is opened again, `ANSWERED`)."""
+    F_BETA), and the search goes on where it stopped (`resume`; a bounded node is opened
+    again, `ANSWERED`)."""
     depth = root
     opening = -1  # the depth of the node to open next (one call of `_open`: compile time)
     if ctx[CTX_PENDING] >= 0 and ctx[CTX_KIND] == ASK_BOUNDS:
