@@ -38,8 +38,9 @@ helpers inlined by LLVM, `forceinline`, not copied by numba into each caller, wh
   goes on where it stopped (its state is all in its arrays). So the trick solver is linked
   only into the caller that answers (`search.trick_values.value_search`), never into the
   kernels of a game that needs no counts (Setback's), which compile as before. Elsewhere, at
-  a trick's start with two tricks or more left, the same count bounds the value when the
-  caller tabulates the least and most value for each count (`SP_KLOW_AT`, `ASK_BOUNDS`).
+  a trick's start with two tricks or more left, the caller bounds the value (`SP_KLOW_AT`,
+  `ASK_BOUNDS`: from the same count, the least and most value for each count tabulated, and
+  from what one seat's side can force, `search/seat_clean.py`) and hands the bounds back.
 - A node limit (ctx[CTX_LIMIT], a count): past it, `ABORTED`, nothing on the path stored.
 - A transposition table at each trick's start, keyed on the four hands, the leader and side
   0's counters (or the index the caller names for them, `SP_CANON_AT`: one of those whose
@@ -107,11 +108,13 @@ SP_CANON_AT = SP_STRIDES + MAX_COUNTERS  # > 0: table[SP_CANON_AT + index] = the
 #   transposition table keys that one on: of all indices whose values from there on are
 #   the same for every way the rest can fall, one (states that differ only in what can no
 #   longer change the value merge)
-SP_KLOW_AT = SP_CANON_AT + 1  # > 0: at a trick's start the search asks its caller for side 0's
-#   tricks under perfect play, k (a count, `NEEDS_TRICKS`): side 0 can take k tricks and side 1
-#   can hold it to k, so the value lies between table[SP_KLOW_AT + 16 index + k] (the least
-#   value of any split of the rest giving side 0 k or more) and
-SP_KHIGH_AT = SP_KLOW_AT + 1  # table[SP_KHIGH_AT + 16 index + k] (the most, k or fewer)
+SP_KLOW_AT = SP_CANON_AT + 1  # > 0: at a trick's start the search asks its caller for bounds of
+#   the value (`NEEDS_TRICKS`, `ASK_BOUNDS`; answered in ctx[CTX_BOUND_LO], ctx[CTX_BOUND_HI])
+#   from side 0's tricks under perfect play, k: side 0 can take k tricks and side 1 can hold
+#   it to k, so the value lies between table[SP_KLOW_AT + 16 index + k] (the least value of
+#   any split of the rest giving side 0 k or more) and
+SP_KHIGH_AT = SP_KLOW_AT + 1  # table[SP_KHIGH_AT + 16 index + k] (the most, k or fewer); the
+#   caller may narrow them further (`search.trick_values`: what a seat's side can force)
 SPEC_SIZE = SP_KHIGH_AT + 1
 
 # Columns of the transposition table (int64[2**bits, TT_COLUMNS]).
@@ -134,10 +137,12 @@ CTX_TEST = 7
 CTX_CARD = 8  # `card_values`' card being valued while a count is asked
 CTX_ASKED = 9  # trick counts asked since the buffers were made (the caller counts them)
 CTX_KIND = 10  # what the count asked is for: ASK_VALUE (the node's value), ASK_BOUNDS
-CTX_SIZE = 11
+CTX_BOUND_LO = 11  # ASK_BOUNDS answered: a lower and an upper bound of the node's value
+CTX_BOUND_HI = 12
+CTX_SIZE = 13
 ASK_VALUE = 0  # the caller answers the node's value (its tricks through the table)
-ASK_BOUNDS = 1  # the caller answers side 0's tricks (`SP_KLOW_AT`)
-ANSWERED = 2  # the count asked is in ctx[CTX_ANSWER]: the node asking it is opened again
+ASK_BOUNDS = 1  # the caller answers bounds of the node's value (`SP_KLOW_AT`)
+ANSWERED = 2  # the bounds asked are in ctx: the node asking them is opened again
 NO_LIMIT = 1 << 62
 ABORTED = -(1 << 50)  # below any value: the node limit was passed
 NEEDS_TRICKS = -(1 << 51)  # below any value: the node at ctx[CTX_PENDING] needs its tricks
@@ -355,6 +360,20 @@ def searched_cards(row, spec):
 
 @njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
       no_cfunc_wrapper=True)
+def insert_by_score(out, scores, n, card, score):
+    """Insert `card` of `score` into the first n cards of `out`, scores descending (`scores`
+    theirs): the lists are short."""
+    j = n
+    while j > 0 and scores[j - 1] < score:
+        scores[j] = scores[j - 1]
+        out[j] = out[j - 1]
+        j -= 1
+    scores[j] = score
+    out[j] = card
+
+
+@njit(cache=True, forceinline=True, _nrt=False, no_cpython_wrapper=True,
+      no_cfunc_wrapper=True)
 def _ordered_moves(row, spec, table, tt_move, out):
     """The moves to search into `out[:MAX_CARDS]`, best first (the rest of `out` is scratch for
     their scores); returns their count (module docstring)."""
@@ -386,13 +405,7 @@ def _ordered_moves(row, spec, table, tt_move, out):
             score += sign * (table[spec[SP_LOW_AT] + taken] + table[spec[SP_HIGH_AT] + taken]) * 512
         if card == tt_move:
             score = INF
-        j = n  # insertion by descending score: the lists are short
-        while j > 0 and scores[j - 1] < score:
-            scores[j] = scores[j - 1]
-            out[j] = out[j - 1]
-            j -= 1
-        scores[j] = score
-        out[j] = card
+        insert_by_score(out, scores, n, card, score)
         n += 1
     return n
 
@@ -496,9 +509,7 @@ def _open(stack, moves, frames, depth, spec, table, tt, ctx):
                 ctx[CTX_KIND] = ASK_BOUNDS
                 return True, NEEDS_TRICKS
             ctx[CTX_KIND] = ASK_VALUE
-            at = 16 * row[R_IDX0] + ctx[CTX_ANSWER]
-            done, value = _cut(table[spec[SP_KLOW_AT] + at], table[spec[SP_KHIGH_AT] + at],
-                               alpha, beta)
+            done, value = _cut(ctx[CTX_BOUND_LO], ctx[CTX_BOUND_HI], alpha, beta)
             if done:
                 return True, value
     _expand(row, frame, moves[depth], alpha, beta, slot, extra, tt_move, spec, table)
@@ -597,9 +608,11 @@ def search(stack, moves, frames, root, alpha, beta, spec, table, tt, ctx):
     """Fail-soft alpha-beta value (side 0's) of `stack[root]` within (alpha, beta); `ABORTED`
     once the node count passes ctx[CTX_LIMIT] (the table's entries stay exact);
     `NEEDS_TRICKS` at a node whose value follows from side 0's tricks (`SP_TRICKS_AT`,
-    `ASK_VALUE`) or is bounded by them (`ASK_BOUNDS`): the caller puts the value, or the
-    count, in ctx[CTX_ANSWER] and calls again (alpha and beta unread), and the search goes on
-    where it stopped (`resume`; a bounded node is opened again, `ANSWERED`)."""
+    `ASK_VALUE`) or is bounded by them (`ASK_BOUNDS`): the caller puts the value in
+    ctx[CTX_ANSWER], or the bounds in ctx[CTX_BOUND_LO] and ctx[CTX_BOUND_HI], and calls
+    again (alpha and beta unread: the asking node's window is in its frame, F_ALPHA and
+    F_BETA), and the search goes on where it stopped (`resume`; a bounded node is opened
+    again, `ANSWERED`)."""
     depth = root
     opening = -1  # the depth of the node to open next (one call of `_open`: compile time)
     if ctx[CTX_PENDING] >= 0 and ctx[CTX_KIND] == ASK_BOUNDS:

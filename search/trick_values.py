@@ -40,7 +40,11 @@ How a value is found:
   trick in seconds at most: at each trick's start the one solver's count of side 0's tricks
   bounds the value (`trick_bounds`: the least and most over the splits with that count) and,
   where it follows from that count, gives it (`monotone_splits`); and the transposition table
-  keys the splits whose values from there on are all the same as one (`same_futures`).
+  keys the splits whose values from there on are all the same as one (`same_futures`). Where
+  the count's bounds do not decide a trick's start, a Nil bid's fate may: whether a seat's
+  side can keep it from taking any trick of the rest (`search/seat_clean.py`, asked only for
+  a seat whose answer could decide the node) bounds the value by the splits that side, or the
+  other, can force (`seat_bounds`, `node_bounds`).
 """
 
 from __future__ import annotations
@@ -53,11 +57,15 @@ from numba import njit
 from games.bits import popcount
 from search import capture_values as cv
 from search.double_dummy import S_NODES, DoubleDummySolver, card_tricks, tricks_for_leader
+from search.seat_clean import NO_ANSWER, SeatClean, keeps_clean
+from search.seat_clean import S_NODES as CLEAN_NODES
 
 INF = cv.INF
 TABLE_SIZE = 1 << 16  # a value table: 4 bits of tricks a seat
 VALUE_TT_BITS = 20  # entries of the value search's transposition table (75 MB; 18: 2.5 to 4
 #   times the nodes of a 13-trick search with a Nil bid standing)
+CLEAN_TT_BITS = 19  # entries of the one-seat question's table (`search/seat_clean.py`, 21 MB;
+#   2^18: 1.16 times the nodes of a hard Nil position, 2^20: 0.97)
 
 
 def pack(r0: int, r1: int, r2: int, r3: int) -> int:
@@ -193,12 +201,90 @@ def trick_bounds(table, left, low, high):
 
 
 @njit(cache=True)
-def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_out, dd_tt,
-                 dd_moves, dd_frames, dd_stats, whole):
+def seat_bounds(table, left, out):
+    """For every seat n and every split `c` of fewer tricks than `left` taken so far, the bounds
+    of `table` over the ways the rest can fall that a side can force about n's tricks: out[n,
+    0, c] the one n's side forces when it can keep n from taking any trick of the rest
+    (`keeps_clean`; over the splits where n takes none: their least value when n is of side
+    0, their most when of side 1), out[n, 1, c] the one the other side forces when n's side
+    cannot (over the splits where n takes one or more: the most, or the least)."""
+    for total in range(left):
+        rest = split_rows(left - total)
+        firsts = split_rows(total)
+        for i in range(firsts.shape[0]):
+            c = firsts[i, 4]
+            for n in range(4):
+                out[n, 0, c] = INF if n & 1 == 0 else -INF
+                out[n, 1, c] = -INF if n & 1 == 0 else INF
+            for j in range(rest.shape[0]):
+                value = table[c + rest[j, 4]]
+                for n in range(4):
+                    clean = rest[j, n] == 0
+                    if (n & 1 == 0) == clean:  # a least value
+                        out[n, 1 - clean, c] = min(out[n, 1 - clean, c], value)
+                    else:
+                        out[n, 1 - clean, c] = max(out[n, 1 - clean, c], value)
+
+
+@njit(cache=True, forceinline=True)
+def _settles(lo, hi, alpha, beta):
+    """Whether bounds [lo, hi] of a node's value decide it for the window (alpha, beta)."""
+    return lo >= beta or hi <= alpha or lo == hi
+
+
+@njit(cache=True, forceinline=True)
+def _seat_narrowed(lo, hi, seat, clean, c, seats):
+    """(lo, hi) narrowed by what a side forces about `seat`'s tricks: its side keeps it clean
+    (`clean` 1), or the other side makes it take one (`seat_bounds`)."""
+    bound = seats[seat, 1 - clean, c]
+    if (seat & 1 == 0) == (clean == 1):  # side 0 forces it: a lower bound
+        return max(lo, bound), hi
+    return lo, min(hi, bound)
+
+
+@njit(cache=True)
+def node_bounds(row, spec, table, seats, alpha, beta, k, clean_stack, clean_moves,
+                clean_frames, clean_tt, clean_stats, limit):
+    """(lower, upper) bounds of the value of the trick's start `row` within the window (alpha,
+    beta), side 0 taking k of the tricks left under perfect play: the least and most value of
+    a split giving side 0 k or more and k or fewer (`trick_bounds`), narrowed, for each seat
+    whose question could decide the node, by whether its side can keep it from taking any
+    trick of the rest (`keeps_clean`): then its side can force a split where it takes none,
+    else the other side one where it takes some (each a bound on the side of whoever forces
+    it, `seat_bounds`). The questions' nodes count in clean_stats, and stop once it passes
+    `limit` (the bounds then as they are)."""
+    at = 16 * row[cv.R_IDX0] + k
+    lo = table[spec[cv.SP_KLOW_AT] + at]
+    hi = table[spec[cv.SP_KHIGH_AT] + at]
+    if _settles(lo, hi, alpha, beta):
+        return lo, hi
+    c = row[cv.R_IDX0]
+    clean_stack[0, :] = row
+    for seat in range(4):
+        if_clean = _seat_narrowed(lo, hi, seat, 1, c, seats)
+        if_not = _seat_narrowed(lo, hi, seat, 0, c, seats)
+        if not (_settles(if_clean[0], if_clean[1], alpha, beta)
+                or _settles(if_not[0], if_not[1], alpha, beta)):
+            continue  # neither answer would decide the node: not asked
+        answer = keeps_clean(clean_stack, clean_moves, clean_frames, spec, seat, clean_tt,
+                             clean_stats, limit)
+        if answer == NO_ANSWER:
+            break
+        lo, hi = if_clean if answer == 1 else if_not
+        if _settles(lo, hi, alpha, beta):
+            break
+    return lo, hi
+
+
+@njit(cache=True)
+def value_search(stack, moves, frames, spec, table, seats, tt, ctx, cards_out, values_out,
+                 dd_tt, dd_moves, dd_frames, dd_stats, clean_stack, clean_moves, clean_frames,
+                 clean_tt, clean_stats, whole):
     """The value search (`search.capture_values`) of the position at stack[0]: every legal
     card's value (`card_values`: their count, -1 past the node limit) or, `whole`, the
     position's own (`position_value`), each trick count it asks answered by the one solver
-    (its buffers `dd_*`; its nodes count towards the limit)."""
+    (its buffers `dd_*`) and each pair of bounds by `node_bounds` (`seats`, its buffers
+    `clean_*`); both solvers' nodes count towards the limit."""
     while True:
         if whole:
             result = cv.position_value(stack, moves, frames, spec, table, tt, ctx)
@@ -218,7 +304,13 @@ def value_search(stack, moves, frames, spec, table, tt, ctx, cards_out, values_o
         ctx[cv.CTX_ASKED] += 1
         dd_stats[S_NODES] = before
         if ctx[cv.CTX_KIND] == cv.ASK_BOUNDS:
-            ctx[cv.CTX_ANSWER] = k
+            frame = frames[ctx[cv.CTX_PENDING]]
+            before = clean_stats[CLEAN_NODES]
+            ctx[cv.CTX_BOUND_LO], ctx[cv.CTX_BOUND_HI] = node_bounds(
+                row, spec, table, seats, frame[cv.F_ALPHA], frame[cv.F_BETA], k, clean_stack,
+                clean_moves, clean_frames, clean_tt, clean_stats,
+                before + ctx[cv.CTX_LIMIT] - ctx[cv.CTX_NODES])
+            ctx[cv.CTX_NODES] += clean_stats[CLEAN_NODES] - before
         else:
             ctx[cv.CTX_ANSWER] = table[row[cv.R_IDX0] + k * spec[cv.SP_SEAT_STEP]
                                        + (left - k) * spec[cv.SP_SEAT_STEP + 1]]
@@ -234,6 +326,8 @@ class TrickPlaySolver:
         self.captures = {}  # a game declaring `CAPTURE_SOLVER`: its solver (module docstring)
         self.dd = DoubleDummySolver(tt_bits)
         self._search = None  # the value search's buffers, made on first use (`search`)
+        self._clean = None  # the one-seat question's (`clean`)
+        self._seats = None  # its bounds (`seat_tables`)
         self.spec = np.zeros(cv.SPEC_SIZE, dtype=np.int64)
         self.table = np.zeros(TABLE_SIZE, dtype=np.int64)  # the values of the splits
         self._tables = None  # the value search's tables (`value_tables`)
@@ -251,6 +345,21 @@ class TrickPlaySolver:
         if self._search is None:
             self._search = cv.Buffers(VALUE_TT_BITS)
         return self._search
+
+    @property
+    def clean(self) -> SeatClean:
+        """The one-seat question's buffers (`search/seat_clean.py`), made on first use."""
+        if self._clean is None:
+            self._clean = SeatClean(CLEAN_TT_BITS)
+        return self._clean
+
+    @property
+    def seat_tables(self) -> np.ndarray:
+        """The bounds each seat's side or the other can force about its tricks
+        (`seat_bounds`), made on first use (4 MB)."""
+        if self._seats is None:
+            self._seats = np.zeros((4, 2, TABLE_SIZE), dtype=np.int64)
+        return self._seats
 
     @property
     def value_tables(self) -> np.ndarray:
@@ -313,6 +422,7 @@ class TrickPlaySolver:
             same_futures(self.table, left, tables[4 * TABLE_SIZE:5 * TABLE_SIZE])
             trick_bounds(self.table, left, tables[5 * TABLE_SIZE:21 * TABLE_SIZE],
                          tables[21 * TABLE_SIZE:])
+            seat_bounds(self.table, left, self.seat_tables)
             cv.seat_tricks_spec(trump, trump_last, TABLE_SIZE, self.spec)
             cv.set_root(self.hands, leader, self.trick, n_in_trick, self.spec,
                         self.search.stack[0])
@@ -320,10 +430,11 @@ class TrickPlaySolver:
 
     def _value_search(self, whole: bool) -> int:
         """`value_search` of the position `_prepare` set."""
-        b = self.search
-        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.value_tables, b.table,
-                                b.ctx, self.cards, self.values, self.dd.tt, self.dd.moves,
-                                self.dd.frames, self.dd.stats, whole))
+        b, c = self.search, self.clean
+        return int(value_search(b.stack, b.moves, b.frames, self.spec, self.value_tables,
+                                self.seat_tables, b.table, b.ctx, self.cards, self.values,
+                                self.dd.tt, self.dd.moves, self.dd.frames, self.dd.stats,
+                                c.stack, c.moves, c.frames, c.tt, c.stats, whole))
 
     def card_values(self, state, game, node_limit: int | None = None):
         """(the legal cards of the seat to act in the game's numbering, ascending; their exact

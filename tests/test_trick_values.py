@@ -196,3 +196,50 @@ def test_spades_oracle_refuses_the_bidding():
     S.random_hand(new_rng(1), state, 0, 0)
     with pytest.raises(ValueError, match="card play"):
         make_spades_player("oracle").card_values(state)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_nil_bid_s_fate_bounds_the_value_search(seed):
+    """Spades endings of three tricks with a Nil bidder yet to take a trick: the value search
+    asks whether a seat's side can keep it clean (`search/seat_clean.py`) where the answer
+    could decide a trick's start, and every card's value still equals brute force."""
+    _, S, trick_play = _modules("spades")
+    solver = TrickPlaySolver(tt_bits=10)
+    asked = 0
+    for k in range(400):
+        state = _ending("spades", 7000 + seed + 1000 * k, 3)
+        if (state is None or not _nil_standing(state, S)
+                or solver.solvable_by_tricks(state, trick_play)):
+            continue
+        before = int(solver.clean.stats[0])
+        _equal_brute_force(solver, "spades", state, seed)
+        asked += int(solver.clean.stats[0]) > before
+        if asked:
+            break
+    assert asked
+
+
+def test_seat_bounds_are_the_least_and_most_of_each_side_s_splits():
+    """`seat_bounds` against plain loops over a random table of three tricks left: for each
+    seat n and split so far, the bound n's side forces keeping n clean and the one the other
+    side forces otherwise (side 0 forces lower bounds, side 1 upper)."""
+    from search.trick_values import TABLE_SIZE, seat_bounds, split_rows
+
+    rng = np.random.default_rng(3)
+    left = 3
+    table = np.zeros(TABLE_SIZE, np.int64)
+    for row in split_rows(left):
+        table[row[4]] = rng.integers(-300, 300)
+    out = np.zeros((4, 2, TABLE_SIZE), np.int64)
+    seat_bounds(table, left, out)
+    for total in range(left):
+        for first in split_rows(total):
+            c = int(first[4])
+            rest = list(split_rows(left - total))
+            for n in range(4):
+                clean = [table[c + r[4]] for r in rest if r[n] == 0]
+                dirty = [table[c + r[4]] for r in rest if r[n] > 0]
+                if n % 2 == 0:
+                    assert out[n, 0, c] == min(clean) and out[n, 1, c] == max(dirty)
+                else:
+                    assert out[n, 0, c] == max(clean) and out[n, 1, c] == min(dirty)
