@@ -29,6 +29,8 @@ import subprocess
 import sys
 import time
 
+from tqdm import tqdm
+
 SCORES = (7, 8, 9, 38, 119, 248, -23, 0)  # game scores, most with bags near rolling over
 
 
@@ -52,8 +54,27 @@ def _parse(argv):
                         help="write every measured decision (JSON: values, nodes, seconds)")
     parser.add_argument("--compare", default=None,
                         help="a run's --out to compare with: values of decisions both finished")
-    parser.add_argument("--every", action="store_true", help="print a line a decision")
-    return parser.parse_args(argv)
+    parser.add_argument("--every", action="store_true",
+                        help="print a line a decision (else a progress bar over the hands)")
+    args = parser.parse_args(argv)
+    if args.hands < 1:
+        parser.error("--hands must be at least 1")
+    if not 0.0 <= args.nil <= 1.0:
+        parser.error("--nil is a probability: from 0 to 1")
+    if args.node_limit is not None and args.node_limit < 1:
+        parser.error("--node-limit must be at least 1")
+    if not 0 <= args.exact_tricks <= 12:
+        parser.error("--exact-tricks is a count of tricks left: from 0 to 12")
+    if args.tree and not os.path.isfile(os.path.join(args.tree, "games", "registry.py")):
+        parser.error(f"--tree {args.tree} is not a checkout of this project (no games/registry.py)")
+    args.base = None
+    if args.compare:  # read before the run, not after it
+        try:
+            with open(args.compare) as f:
+                args.base = {(r["hand"], r["decision"]): r for r in json.load(f)["rows"]}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            parser.error(f"--compare {args.compare}: not a run's --out file ({exc})")
+    return args
 
 
 def _draw(S, rules, heuristic_move, seed, h, nil):
@@ -110,7 +131,7 @@ def main(argv=None) -> int:
     _warm_up(S, rules, heuristic_move, trick_play, TrickPlaySolver)
     solver = TrickPlaySolver()
     rows = []
-    for h in range(args.hands):
+    for h in tqdm(range(args.hands), desc="hands", unit="hand", disable=args.every):
         state = _draw(S, rules, heuristic_move, args.seed, h, args.nil)
         decision = 0
         while state[S.PHASE] == S.PHASE_PLAY:
@@ -145,10 +166,10 @@ def main(argv=None) -> int:
           f"{_quantiles([r['seconds'] for r in exact], '{:.3f}')}")
     if args.out:
         with open(args.out, "w") as f:
-            json.dump({"tree": tree, "commit": commit, "args": vars(args), "rows": rows}, f)
+            settings = {k: v for k, v in vars(args).items() if k != "base"}
+            json.dump({"tree": tree, "commit": commit, "args": settings, "rows": rows}, f)
     if args.compare:
-        with open(args.compare) as f:
-            base = {(r["hand"], r["decision"]): r for r in json.load(f)["rows"]}
+        base = args.base
         both = differ = now_only = base_only = 0
         for r in rows:
             b = base.get((r["hand"], r["decision"]))
